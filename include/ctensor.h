@@ -1,0 +1,324 @@
+/*
+ * ctensor.h: the one public interface of ctensor.
+ *
+ * ctensor implements PyTorch's tensor memory semantics (views, strides, storage offsets,
+ * contiguity, in-place writes, clone/detach, reshape vs view) and makes every part of them
+ * observable: storage ids, reference counts, data pointers, bases of views, version
+ * counters, exact memory overlap.
+ *
+ * Rules that hold for every function below
+ * ----------------------------------------
+ * Ownership.  A `ct_tensor *` handle is one owned reference to a tensor.  Every function
+ *   that returns a handle returns a NEW reference, which the caller releases with
+ *   ct_tensor_release() (same for ct_storage and ct_storage_release()).  Arguments are
+ *   BORROWED: the function neither keeps nor releases them beyond the call, unless it says
+ *   so.  Releasing NULL is a harmless no-op.
+ * Sharing.  A tensor is (storage, dtype, sizes, strides, storage offset).  Each function says
+ *   whether its result is a VIEW (same storage: writes through one are seen through the
+ *   other), a COPY (new storage), or "view when possible".  A view keeps its storage alive:
+ *   releasing the tensor it was made from never invalidates it.
+ * Metadata is immutable.  Sizes, strides, offset and dtype of a tensor never change after
+ *   creation; only the bytes of its storage do.  Pointers returned by ct_tensor_sizes() and
+ *   ct_tensor_strides() stay valid as long as the tensor is alive.
+ * Units.  Sizes, strides, storage offsets and indices are int64_t; strides and offsets are
+ *   counted in ELEMENTS, not bytes (as in PyTorch and DLPack).  Dimension numbers are int
+ *   and may be negative, counted from the end (-1 is the last dimension).
+ * Errors.  A function returning a handle returns NULL on failure; one returning ct_status
+ *   returns non-zero; a query returns the sentinel it documents (-1 unless stated).  In
+ *   every case ct_last_status() and ct_last_error() describe the failure, in a message that
+ *   names the operation and the values involved (PyTorch's wording where PyTorch has one).
+ *   No function aborts, throws or crashes on a NULL or out-of-range argument.  A successful
+ *   call does not clear the last error.
+ * Threads.  Any function may be called from any thread.  Retaining, releasing, reading
+ *   metadata and taking views or copies of the same tensors from several threads at once
+ *   is safe.  Concurrent writes to overlapping memory (in-place ops, ct_copy_, writes
+ *   through ct_tensor_data) are data races, exactly as with any array library; the
+ *   last-error state is per thread.
+ */
+#ifndef CTENSOR_H
+#define CTENSOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Version -------------------------------------------------------------------------- */
+
+#define CT_VERSION_MAJOR 0
+#define CT_VERSION_MINOR 1
+#define CT_VERSION_PATCH 0
+#define CT_VERSION_STRING "0.1.0"
+/* Compile-time check: CT_VERSION_CHECK(0, 1, 0) is true if this header is 0.1.0 or newer. */
+#define CT_VERSION_CHECK(major, minor, patch)                                                \
+  ((CT_VERSION_MAJOR > (major)) ||                                                           \
+   (CT_VERSION_MAJOR == (major) && CT_VERSION_MINOR > (minor)) ||                            \
+   (CT_VERSION_MAJOR == (major) && CT_VERSION_MINOR == (minor) && CT_VERSION_PATCH >= (patch)))
+
+/* Only ct_* symbols are exported: the library is built with hidden visibility by default. */
+#if defined(__GNUC__)
+#define CT_API __attribute__((visibility("default")))
+#else
+#define CT_API
+#endif
+
+/* Most dimensions a tensor may have. */
+#define CT_MAX_DIMS 64
+
+/* ---- Types ---------------------------------------------------------------------------- */
+
+/* A tensor: dtype, sizes, strides, storage offset, and a reference to its storage. */
+typedef struct ct_tensor ct_tensor;
+/* A block of bytes shared by every tensor viewing it, with a unique id and a version. */
+typedef struct ct_storage ct_storage;
+
+/* Element types.  The numbers are ABI and never change. */
+typedef enum ct_dtype {
+  CT_BOOL = 0,
+  CT_UINT8 = 1,
+  CT_INT8 = 2,
+  CT_INT16 = 3,
+  CT_INT32 = 4,
+  CT_INT64 = 5,
+  CT_FLOAT16 = 6,  /* IEEE 754 binary16 */
+  CT_BFLOAT16 = 7, /* the upper 16 bits of a float32 */
+  CT_FLOAT32 = 8,
+  CT_FLOAT64 = 9
+} ct_dtype;
+
+/* Outcome of a call.  The numbers are ABI and never change. */
+typedef enum ct_status {
+  CT_OK = 0,
+  CT_ERR_INVALID_ARGUMENT = 1, /* NULL where a value is needed, bad value, bad handle */
+  CT_ERR_SHAPE = 2,            /* sizes that do not fit together */
+  CT_ERR_DTYPE = 3,            /* unknown dtype, or one the operation does not accept */
+  CT_ERR_INDEX = 4,            /* a dimension or an index out of range */
+  CT_ERR_NOT_VIEWABLE = 5,     /* ct_view: the strides do not allow a view */
+  CT_ERR_OVERLAP = 6,          /* a write to memory that other elements of it share */
+  CT_ERR_OUT_OF_MEMORY = 7,    /* an allocation failed, or its byte count overflows */
+  CT_ERR_READ_ONLY = 8,        /* a write to read-only memory (e.g. a read-only DLPack tensor) */
+  CT_ERR_INTERNAL = 9          /* a bug in ctensor: please report it */
+} ct_status;
+
+/* ---- Errors, version, process-wide state ---------------------------------------------- */
+
+/* Status of the last failed call on this thread (CT_OK if none since ct_clear_error()). */
+CT_API ct_status ct_last_status(void);
+/* Message of the last failed call on this thread; "" if none.  Borrowed: valid until the
+   next failing call on this thread or ct_clear_error(). */
+CT_API const char *ct_last_error(void);
+/* Forgets the last error of this thread. */
+CT_API void ct_clear_error(void);
+/* "CT_OK", "CT_ERR_SHAPE", ...; "CT_UNKNOWN_STATUS" for a value outside the enum.  Static. */
+CT_API const char *ct_status_name(ct_status s);
+/* The library's version, "MAJOR.MINOR.PATCH".  Static. */
+CT_API const char *ct_version(void);
+/* "bool", "uint8", ..., "float32" (PyTorch's names).  Static; NULL (CT_ERR_DTYPE) if invalid. */
+CT_API const char *ct_dtype_name(ct_dtype d);
+/* Bytes per element; -1 (CT_ERR_DTYPE) if d is invalid. */
+CT_API int64_t ct_dtype_itemsize(ct_dtype d);
+/* Tensor objects alive in the process (handles of every language count). */
+CT_API int64_t ct_live_tensors(void);
+/* Storage objects alive in the process. */
+CT_API int64_t ct_live_storages(void);
+/* Threads used by large copies; n <= 0 restores the default (the number of cores). */
+CT_API void ct_set_num_threads(int n);
+CT_API int ct_get_num_threads(void);
+
+/* ---- Lifetime ------------------------------------------------------------------------- */
+
+/* Adds a reference and returns t (NULL stays NULL). */
+CT_API ct_tensor *ct_tensor_retain(ct_tensor *t);
+/* Drops a reference; the last one frees the tensor, and its storage once no tensor or
+   storage handle holds it.  NULL is a no-op. */
+CT_API void ct_tensor_release(ct_tensor *t);
+CT_API ct_storage *ct_storage_retain(ct_storage *s);
+CT_API void ct_storage_release(ct_storage *s);
+
+/* ---- Creation: new reference, new storage --------------------------------------------- */
+/* sizes has ndim entries (may be NULL when ndim == 0); every size >= 0; 0 <= ndim <=
+   CT_MAX_DIMS.  Errors: CT_ERR_INVALID_ARGUMENT (NULL sizes with ndim > 0, negative ndim),
+   CT_ERR_SHAPE (negative size, element count overflowing int64), CT_ERR_DTYPE,
+   CT_ERR_OUT_OF_MEMORY.  Results are contiguous, with storage offset 0. */
+
+/* Uninitialized memory, 64-byte aligned. */
+CT_API ct_tensor *ct_empty(int ndim, const int64_t *sizes, ct_dtype dtype);
+CT_API ct_tensor *ct_zeros(int ndim, const int64_t *sizes, ct_dtype dtype);
+CT_API ct_tensor *ct_ones(int ndim, const int64_t *sizes, ct_dtype dtype);
+/* Every element is value converted to dtype (as ct_copy_ converts). */
+CT_API ct_tensor *ct_full(int ndim, const int64_t *sizes, double value, ct_dtype dtype);
+/* 1-D: start, start + step, ... while < end (> end for a negative step), as torch.arange:
+   ceil((end - start) / step) elements.  Errors: step 0 or of the wrong sign
+   (CT_ERR_INVALID_ARGUMENT), non-finite bounds. */
+CT_API ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype);
+/* Copies numel * itemsize bytes from data (C order).  data may be NULL only if numel == 0. */
+CT_API ct_tensor *ct_from_data(const void *data, int ndim, const int64_t *sizes,
+                               ct_dtype dtype);
+/* Wraps foreign memory without copying: a new storage over [data, data + extent), where
+   extent is the span the sizes and strides reach (strides NULL = contiguous; strides must
+   be >= 0).  deleter(data, ctx) runs exactly once, on whatever thread drops the last
+   reference to the storage; it may be NULL (the caller keeps the memory alive).  On
+   failure the deleter is NOT called: the memory stays the caller's. */
+CT_API ct_tensor *ct_from_blob(void *data, int ndim, const int64_t *sizes,
+                               const int64_t *strides, ct_dtype dtype,
+                               void (*deleter)(void *data, void *ctx), void *ctx);
+
+/* ---- Views: new reference, SAME storage ----------------------------------------------- */
+/* Each result has ct_tensor_is_view() == 1 and ct_tensor_base() == the root tensor: t itself
+   if t is not a view, else t's base (never an intermediate view).  Writes through either
+   are seen through the other, and bump the one version counter of the storage. */
+
+/* Same elements in a new shape; one entry may be -1 (inferred).  CT_ERR_NOT_VIEWABLE
+   with PyTorch's message when the strides forbid it (use ct_reshape);
+   CT_ERR_SHAPE when the element counts differ. */
+CT_API ct_tensor *ct_view(const ct_tensor *t, int ndim, const int64_t *shape);
+/* Swaps two dimensions (swaps their sizes and strides). */
+CT_API ct_tensor *ct_transpose(const ct_tensor *t, int dim0, int dim1);
+/* Reorders dimensions: result dim i is t's dim dims[i].  dims is a permutation of 0..ndim-1
+   (negatives allowed). */
+CT_API ct_tensor *ct_permute(const ct_tensor *t, int ndim, const int *dims);
+/* t[start:stop:step] along dim, with Python's rules: negative start/stop count from the end,
+   both are clamped to [0, size] (use INT64_MAX for "to the end"); step >= 1. */
+CT_API ct_tensor *ct_slice(const ct_tensor *t, int dim, int64_t start, int64_t stop,
+                           int64_t step);
+/* t[start:start+length] along dim; start may be negative; start + length <= size. */
+CT_API ct_tensor *ct_narrow(const ct_tensor *t, int dim, int64_t start, int64_t length);
+/* Removes dim, keeping index (negative counts from the end).  CT_ERR_INDEX if out of range. */
+CT_API ct_tensor *ct_select(const ct_tensor *t, int dim, int64_t index);
+/* Broadcasts to sizes (ndim >= t's ndim; new dims are leading) with stride 0 on expanded
+   dims: the result has internal overlap.  -1 keeps an existing size. */
+CT_API ct_tensor *ct_expand(const ct_tensor *t, int ndim, const int64_t *sizes);
+/* Removes dim if its size is 1; otherwise the result has t's shape (still a view). */
+CT_API ct_tensor *ct_squeeze(const ct_tensor *t, int dim);
+/* Removes every dimension of size 1. */
+CT_API ct_tensor *ct_squeeze_all(const ct_tensor *t);
+/* Inserts a dimension of size 1 at dim, in [-ndim-1, ndim]. */
+CT_API ct_tensor *ct_unsqueeze(const ct_tensor *t, int dim);
+/* The diagonal of dims dim1 and dim2 (offset > 0: above the main diagonal), as the last
+   dimension of the result; dim1 != dim2. */
+CT_API ct_tensor *ct_diagonal(const ct_tensor *t, int64_t offset, int dim1, int dim2);
+/* Every window of `size` elements along dim, `step` apart, as a new last dimension. */
+CT_API ct_tensor *ct_unfold(const ct_tensor *t, int dim, int64_t size, int64_t step);
+/* A view with arbitrary sizes, non-negative strides and ABSOLUTE storage offset (not
+   relative to t's).  Every reachable element must lie inside the storage:
+   CT_ERR_INDEX otherwise. */
+CT_API ct_tensor *ct_as_strided(const ct_tensor *t, int ndim, const int64_t *sizes,
+                                const int64_t *strides, int64_t storage_offset);
+/* torch's .detach(): same storage, same metadata, same version counter, but NOT a view:
+   ct_tensor_is_view() == 0 and ct_tensor_base() == NULL. */
+CT_API ct_tensor *ct_alias(const ct_tensor *t);
+
+/* ---- View when possible, copy otherwise: new reference -------------------------------- */
+
+/* A view (as ct_view) when the strides allow one, else a contiguous copy; one -1 allowed. */
+CT_API ct_tensor *ct_reshape(const ct_tensor *t, int ndim, const int64_t *shape);
+/* Merges dims start_dim..end_dim into one, as reshape.  start_dim == end_dim returns t itself
+   (retained); a 0-dim t becomes 1-D (a view). */
+CT_API ct_tensor *ct_flatten(const ct_tensor *t, int start_dim, int end_dim);
+/* t itself (retained) if t is contiguous; else a contiguous copy (not a view). */
+CT_API ct_tensor *ct_contiguous(const ct_tensor *t);
+/* 1 if ct_reshape(t, ndim, shape) would return a view, 0 if a copy, -1 on error. */
+CT_API int ct_reshape_is_view(const ct_tensor *t, int ndim, const int64_t *shape);
+
+/* ---- Copies: new reference, NEW storage ----------------------------------------------- */
+
+/* Same values, contiguous, in a new storage (torch's clone with contiguous_format). */
+CT_API ct_tensor *ct_clone(const ct_tensor *t);
+/* The entries of t at positions index along dim (index: int64 or int32, 0-D or 1-D,
+   negative entries count from the end).  CT_ERR_INDEX if an index is out of range. */
+CT_API ct_tensor *ct_index_select(const ct_tensor *t, int dim, const ct_tensor *index);
+/* t converted to dtype, in new storage; t itself (retained) if it already has dtype.
+   Conversions follow C++/PyTorch: float to int truncates toward zero, x != 0 to bool. */
+CT_API ct_tensor *ct_to(const ct_tensor *t, ct_dtype dtype);
+/* Writes src into dst's elements, broadcasting src to dst's shape and converting dtype.
+   Correct even when src and dst overlap.  Bumps dst's version.  CT_ERR_SHAPE if src does
+   not broadcast; CT_ERR_OVERLAP if dst has internal overlap (e.g. an expanded tensor);
+   CT_ERR_READ_ONLY if dst's storage is read-only. */
+CT_API ct_status ct_copy_(ct_tensor *dst, const ct_tensor *src);
+
+/* ---- Introspection: borrowed results; -1 / NULL on a bad handle ------------------------ */
+
+CT_API int ct_tensor_ndim(const ct_tensor *t);
+/* Size / stride of dim (negative counts from the end); -1 if dim is out of range. */
+CT_API int64_t ct_tensor_size(const ct_tensor *t, int dim);
+CT_API int64_t ct_tensor_stride(const ct_tensor *t, int dim);
+/* ndim entries, valid while t is alive; never NULL for a valid t (even 0-dim). */
+CT_API const int64_t *ct_tensor_sizes(const ct_tensor *t);
+CT_API const int64_t *ct_tensor_strides(const ct_tensor *t);
+/* Storage offset of element [0,...,0], in elements. */
+CT_API int64_t ct_tensor_offset(const ct_tensor *t);
+CT_API int64_t ct_tensor_numel(const ct_tensor *t);
+/* The dtype; (ct_dtype)-1 on a bad handle. */
+CT_API ct_dtype ct_tensor_dtype(const ct_tensor *t);
+/* 1 if the elements are laid out in C order without gaps (PyTorch's rule: dims of size 1
+   are ignored; a tensor with no elements is contiguous). */
+CT_API int ct_tensor_is_contiguous(const ct_tensor *t);
+/* Address of element [0,...,0]: storage data + offset * itemsize.  NULL for a tensor with
+   no elements or on error.  Valid while t (or any tensor on its storage) is alive. */
+CT_API void *ct_tensor_data(const ct_tensor *t);
+/* 1 if t was made by a view operation (it has a base), else 0. */
+CT_API int ct_tensor_is_view(const ct_tensor *t);
+/* New reference to the root tensor t is a view of (PyTorch's ._base), or NULL without an
+   error if t is not a view. */
+CT_API ct_tensor *ct_tensor_base(const ct_tensor *t);
+/* In-place writes to t's storage so far (shared by all views and aliases). */
+CT_API int64_t ct_tensor_version(const ct_tensor *t);
+/* References to this tensor object (handles, plus views whose base it is). */
+CT_API int64_t ct_tensor_refcount(const ct_tensor *t);
+/* New reference to t's storage. */
+CT_API ct_storage *ct_tensor_storage(const ct_tensor *t);
+/* The id of t's storage: unique in the process, never reused.  0 on error. */
+CT_API uint64_t ct_tensor_storage_id(const ct_tensor *t);
+/* PyTorch's repr of t ("tensor([1., 2.])", with "ctensor." where torch prints "torch.").
+   Writes at most cap bytes including the terminating NUL (buf may be NULL if cap == 0) and
+   returns the length of the whole repr, as snprintf does; -1 on error. */
+CT_API int64_t ct_tensor_to_string(const ct_tensor *t, char *buf, int64_t cap);
+
+/* Storage queries: borrowed results; 0 / NULL / -1 on a bad handle. */
+CT_API uint64_t ct_storage_id(const ct_storage *s);
+/* Start of the storage's bytes (NULL for an empty storage). */
+CT_API void *ct_storage_data(const ct_storage *s);
+CT_API int64_t ct_storage_nbytes(const ct_storage *s);
+/* Tensors plus storage handles holding it. */
+CT_API int64_t ct_storage_refcount(const ct_storage *s);
+/* 1 if writes through tensors on it are refused (CT_ERR_READ_ONLY). */
+CT_API int ct_storage_is_read_only(const ct_storage *s);
+
+/* ---- Memory relations: 1 yes, 0 no, -1 error ------------------------------------------ */
+
+/* Same storage object. */
+CT_API int ct_shares_storage(const ct_tensor *a, const ct_tensor *b);
+/* The byte ranges spanned by a and b intersect (whatever their storages: two storages may
+   wrap the same foreign memory).  Cheap and conservative, as numpy.may_share_memory. */
+CT_API int ct_may_overlap(const ct_tensor *a, const ct_tensor *b);
+/* Exact: some byte belongs to an element of a and to an element of b, as
+   numpy.shares_memory.  -2 (CT_ERR_INVALID_ARGUMENT) if the search bound was hit; the
+   answer is then unknown. */
+CT_API int ct_overlaps(const ct_tensor *a, const ct_tensor *b);
+/* 1 if two different indices of t reach the same memory (e.g. after ct_expand). */
+CT_API int ct_has_internal_overlap(const ct_tensor *t);
+
+/* ---- DLPack ----------------------------------------------------------------------------- */
+/* The structs are those of the DLPack specification (dlpack.h, v1.0+); include dlpack.h (or
+   ctensor_dlpack.h, which declares them) to read them. */
+struct DLManagedTensor;
+struct DLManagedTensorVersioned;
+
+/* Takes ownership of m without copying: m->deleter(m) runs exactly once, when the last
+   tensor on the new storage is gone.  CPU memory and ctensor's dtypes only.  On failure
+   ownership stays with the caller (the deleter is not called). */
+CT_API ct_tensor *ct_from_dlpack(struct DLManagedTensor *m);
+/* The same for the versioned struct; a read-only tensor (DLPACK_FLAG_BITMASK_READ_ONLY)
+   gives a read-only storage.  Major versions other than 1 are refused. */
+CT_API ct_tensor *ct_from_dlpack_versioned(struct DLManagedTensorVersioned *m);
+/* A new DLManagedTensor sharing t's memory; it keeps t's data alive until the consumer
+   calls its deleter (exactly once). */
+CT_API struct DLManagedTensor *ct_to_dlpack(const ct_tensor *t);
+CT_API struct DLManagedTensorVersioned *ct_to_dlpack_versioned(const ct_tensor *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CTENSOR_H */

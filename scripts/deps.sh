@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian packages a step needs, only those missing.  Usage: deps.sh demo|test
+# Runs as root on Debian bookworm (as README says); uses sudo when not root and available.
+set -euo pipefail
+
+build=(g++ cmake ninja-build pkg-config)
+case "${1:-test}" in
+  demo) want=("${build[@]}") ;;
+  test) want=("${build[@]}" libgtest-dev libbenchmark-dev python3 python3-numpy python3-pytest python3-torch) ;;
+  *) echo "usage: $0 demo|test" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "deps: installing ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

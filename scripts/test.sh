@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds everything and runs every test suite: C++ core and C API (GoogleTest), the C99
+# header and dlopen programs, benchmark smoke runs (ctest), and the Python tests (pytest).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/deps.sh test
+build=${BUILD_DIR:-build}
+# Debian's interpreter has numpy, pytest and torch; another python3 may come first on PATH.
+py=/usr/bin/python3
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPython3_EXECUTABLE=$py >/dev/null
+cmake --build "$build"
+ctest --test-dir "$build" --output-on-failure -j2
+CTENSOR_LIB="$PWD/$build/libctensor.so" $py -m pytest -q tests/python
+echo "all test suites passed"

@@ -1,0 +1,28 @@
+// The strided copy engine: one implementation behind clone, contiguous, reshape-by-copy,
+// copy_ and to.  It coalesces dims, uses memcpy for contiguous runs, a cache-blocked kernel
+// for transposed layouts, converts dtypes, splits large copies across threads, and is
+// correct when source and destination overlap.
+#pragma once
+
+#include "tensor.h"
+
+namespace ct {
+
+// Writes src into dst, broadcasting src to dst's shape and converting dtype.  Checks:
+// broadcastable (Shape), dst without internal overlap (Overlap), dst writable (ReadOnly).
+// Bumps dst's storage version.  op names the caller in messages ("copy_").
+void copy_into(const Tensor& dst, const Tensor& src, const char* op = "copy_");
+
+// A contiguous copy of t on a new storage, with dtype `dtype`.
+Ref<Tensor> copy_to_new(const Tensor& t, DType dtype);
+
+// ct_clone / ct_contiguous / ct_to semantics.
+Ref<Tensor> clone(const Tensor& t);
+Ref<Tensor> contiguous(const Tensor& t);  // t itself (retained) when already contiguous
+Ref<Tensor> to_dtype(const Tensor& t, DType dtype);  // t itself when dtype matches
+
+// Threads used by large copies (and later by compute): n <= 0 restores the default.
+void set_num_threads(int n);
+int get_num_threads();
+
+}  // namespace ct

@@ -1,0 +1,48 @@
+#include "dtype.h"
+
+namespace ct {
+
+int64_t itemsize(DType d) {
+  static const int64_t sizes[kNumDTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+  return sizes[int(d)];
+}
+
+const char* dtype_name(DType d) {
+  static const char* const names[kNumDTypes] = {"bool",    "uint8",   "int8",     "int16",   "int32",
+                                                "int64",   "float16", "bfloat16", "float32", "float64"};
+  return names[int(d)];
+}
+
+DType checked_dtype(int d, const char* op) {
+  CT_CHECK(is_valid_dtype(d), DType,
+           op << ": invalid dtype " << d << " (expected a ct_dtype value in [0, " << kNumDTypes - 1 << "])");
+  return DType(d);
+}
+
+}  // namespace ct
+
+namespace ct {
+
+void check_scalar_fits(double v, DType d) {
+  static const char* const cpp_names[kNumDTypes] = {"bool",    "uint8_t", "int8_t",     "int16_t", "int",
+                                                    "int64_t", "at::Half", "at::BFloat16", "float",   "double"};
+  double lo = 0, hi = 0;
+  switch (d) {
+    case DType::Bool:
+    case DType::Float64: return;
+    case DType::UInt8: lo = -255; hi = 255; break;  // negatives wrap, as torch allows
+    case DType::Int8: lo = -128; hi = 127; break;
+    case DType::Int16: lo = -32768; hi = 32767; break;
+    case DType::Int32: lo = -2147483648.0; hi = 2147483647.0; break;
+    case DType::Int64: lo = -9223372036854775808.0; hi = 9223372036854775807.0; break;
+    case DType::Float16: lo = -65504; hi = 65504; break;
+    case DType::BFloat16: lo = -3.3895313892515355e+38; hi = 3.3895313892515355e+38; break;
+    case DType::Float32: lo = -3.4028234663852886e+38; hi = 3.4028234663852886e+38; break;
+  }
+  const bool floating = is_floating(d);
+  const bool fits = floating ? (std::isnan(v) || std::isinf(v) || (v >= lo && v <= hi))
+                             : (v >= lo && (d == DType::Int64 ? v < 9223372036854775808.0 : v <= hi));
+  CT_CHECK(fits, InvalidArgument, "value cannot be converted to type " << cpp_names[int(d)] << " without overflow");
+}
+
+}  // namespace ct

@@ -1,0 +1,102 @@
+// Element types: the ten dtypes, their C++ types, and conversion between them.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "error.h"
+#include "half.h"
+
+namespace ct {
+
+// Values equal ct_dtype's (they are ABI).
+enum class DType : int8_t {
+  Bool = 0, UInt8 = 1, Int8 = 2, Int16 = 3, Int32 = 4, Int64 = 5,
+  Float16 = 6, BFloat16 = 7, Float32 = 8, Float64 = 9,
+};
+constexpr int kNumDTypes = 10;
+
+inline bool is_valid_dtype(int d) { return d >= 0 && d < kNumDTypes; }
+inline bool is_floating(DType d) { return d >= DType::Float16; }
+inline bool is_integral(DType d, bool include_bool) {
+  return d == DType::Bool ? include_bool : d < DType::Float16;
+}
+
+int64_t itemsize(DType d);
+const char* dtype_name(DType d);  // "float32", ...
+// Throws DType naming `op` if d is not one of the ten.
+DType checked_dtype(int d, const char* op);
+
+template <DType D> struct TypeOf;
+template <> struct TypeOf<DType::Bool> { using type = bool; };
+template <> struct TypeOf<DType::UInt8> { using type = uint8_t; };
+template <> struct TypeOf<DType::Int8> { using type = int8_t; };
+template <> struct TypeOf<DType::Int16> { using type = int16_t; };
+template <> struct TypeOf<DType::Int32> { using type = int32_t; };
+template <> struct TypeOf<DType::Int64> { using type = int64_t; };
+template <> struct TypeOf<DType::Float16> { using type = Half; };
+template <> struct TypeOf<DType::BFloat16> { using type = BFloat16; };
+template <> struct TypeOf<DType::Float32> { using type = float; };
+template <> struct TypeOf<DType::Float64> { using type = double; };
+
+// Converts one value the way PyTorch's casts do, without undefined behaviour:
+// to bool is x != 0; float to integer truncates toward zero (NaN and values outside int64
+// give INT64_MIN, as x86 does) and then wraps to the target width; integer to narrower
+// integer wraps.
+template <class To, class From>
+inline To convert(From x) {
+  if constexpr (std::is_same_v<To, From>) {
+    return x;
+  } else if constexpr (std::is_same_v<To, bool>) {
+    if constexpr (std::is_same_v<From, Half> || std::is_same_v<From, BFloat16>) {
+      return float(x) != 0.0f;
+    } else {
+      return x != From(0);
+    }
+  } else if constexpr (std::is_same_v<From, Half> || std::is_same_v<From, BFloat16>) {
+    return convert<To>(float(x));
+  } else if constexpr (std::is_same_v<To, Half> || std::is_same_v<To, BFloat16>) {
+    return To(float(x));
+  } else if constexpr (std::is_floating_point_v<To>) {
+    return static_cast<To>(x);
+  } else if constexpr (std::is_floating_point_v<From>) {  // float -> integer
+    int64_t wide;
+    if (!(x >= From(-9223372036854775808.0) && x < From(9223372036854775808.0))) {
+      wide = std::numeric_limits<int64_t>::min();
+    } else {
+      wide = static_cast<int64_t>(x);
+    }
+    return static_cast<To>(static_cast<uint64_t>(wide));  // modular narrowing, defined
+  } else {
+    return static_cast<To>(x);  // integer -> integer: modular (defined since C++20, and in practice)
+  }
+}
+
+}  // namespace ct
+
+// Runs the block with `scalar_t` bound to the C++ type of dtype `d`.
+#define CT_DISPATCH_ALL(d, ...)                                                      \
+  [&] {                                                                              \
+    switch (d) {                                                                     \
+      case ::ct::DType::Bool: { using scalar_t = bool; return __VA_ARGS__(); }       \
+      case ::ct::DType::UInt8: { using scalar_t = uint8_t; return __VA_ARGS__(); }   \
+      case ::ct::DType::Int8: { using scalar_t = int8_t; return __VA_ARGS__(); }     \
+      case ::ct::DType::Int16: { using scalar_t = int16_t; return __VA_ARGS__(); }   \
+      case ::ct::DType::Int32: { using scalar_t = int32_t; return __VA_ARGS__(); }   \
+      case ::ct::DType::Int64: { using scalar_t = int64_t; return __VA_ARGS__(); }   \
+      case ::ct::DType::Float16: { using scalar_t = ::ct::Half; return __VA_ARGS__(); } \
+      case ::ct::DType::BFloat16: { using scalar_t = ::ct::BFloat16; return __VA_ARGS__(); } \
+      case ::ct::DType::Float32: { using scalar_t = float; return __VA_ARGS__(); }   \
+      case ::ct::DType::Float64: { using scalar_t = double; return __VA_ARGS__(); }  \
+    }                                                                                \
+    CT_FAIL(Internal, "unknown dtype " << int(d));                                   \
+  }()
+
+namespace ct {
+// Refuses a Python-style scalar that does not fit dtype, as PyTorch does for fill/full:
+// "value cannot be converted to type uint8_t without overflow".  Negative values for
+// unsigned types wrap (PyTorch allows them); inf and nan fit floating types only.
+void check_scalar_fits(double value, DType d);
+}  // namespace ct

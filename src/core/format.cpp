@@ -1,0 +1,377 @@
+// repr(): the text PyTorch 1.13 prints for a strided CPU tensor with default print options,
+// with "ctensor." where torch writes "torch.".
+//
+// How the output is decided (see torch/_tensor_str.py for the reference behaviour):
+//  - Above kThreshold elements the tensor is summarized: along every dim longer than
+//    2 * kEdgeItems only the first and last kEdgeItems entries are shown, with "..." between.
+//  - One formatter serves the whole tensor.  Its statistics (column width, and for floating
+//    dtypes whether every value is an integer and whether scientific notation is used) are
+//    taken over the shown elements only.
+//  - Floating statistics ignore zeros, NaN and infinities; float16/bfloat16 are widened to
+//    float first, and every value is formatted from its exact double value.
+//  - Rows of a 1-d slice are wrapped so that a line holds floor((80 - indent) / (width + 2))
+//    entries; the closing suffixes ("dtype=...", "size=...") go on a new line when the last
+//    line would become too long.
+#include "format.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+
+namespace ct {
+namespace {
+
+constexpr int kPrecision = 4;
+constexpr int64_t kThreshold = 1000;
+constexpr int64_t kEdgeItems = 3;
+constexpr int64_t kLineWidth = 80;
+
+// Enough for "%.4f" of any double (at most 309 integral digits), "%.4e" and any integer.
+constexpr size_t kBufSize = 400;
+
+// --- reading elements ------------------------------------------------------------------
+
+// A value as the printer sees it: integers (and bools) exactly, floating values as double.
+template <class T>
+struct Reader {
+  static constexpr bool floating = false;
+  static int64_t read(const char* p) {
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    return int64_t(v);
+  }
+};
+template <>
+struct Reader<bool> {  // read the byte: any non-zero byte is true
+  static constexpr bool floating = false;
+  static int64_t read(const char* p) { return *reinterpret_cast<const unsigned char*>(p) != 0; }
+};
+template <>
+struct Reader<float> {
+  static constexpr bool floating = true;
+  static double read(const char* p) {
+    float v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+};
+template <>
+struct Reader<double> {
+  static constexpr bool floating = true;
+  static double read(const char* p) {
+    double v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+};
+template <>
+struct Reader<Half> {
+  static constexpr bool floating = true;
+  static double read(const char* p) {
+    uint16_t b;
+    std::memcpy(&b, p, 2);
+    return half_bits_to_float(b);
+  }
+};
+template <>
+struct Reader<BFloat16> {
+  static constexpr bool floating = true;
+  static double read(const char* p) {
+    uint16_t b;
+    std::memcpy(&b, p, 2);
+    return bf16_bits_to_float(b);
+  }
+};
+
+// Layout of the tensor being printed, and the walk over its shown elements.
+struct Layout {
+  const char* data;
+  int64_t itemsize;
+  IntList sizes;
+  IntList strides;
+  bool summarize;
+
+  bool elided(int d) const { return summarize && sizes[d] > 2 * kEdgeItems; }
+
+  // Calls f(pointer) for every shown element, in logical order.
+  template <class F>
+  void each(int d, const char* p, F& f) const {
+    if (d == int(sizes.size())) {
+      f(p);
+      return;
+    }
+    const int64_t n = sizes[d];
+    const int64_t step = strides[d] * itemsize;
+    if (elided(d)) {
+      for (int64_t i = 0; i < kEdgeItems; ++i) each(d + 1, p + i * step, f);
+      for (int64_t i = n - kEdgeItems; i < n; ++i) each(d + 1, p + i * step, f);
+    } else {
+      for (int64_t i = 0; i < n; ++i) each(d + 1, p + i * step, f);
+    }
+  }
+};
+
+// --- number text -----------------------------------------------------------------------
+
+// Python's str(int) / str(bool).
+size_t int_text(char* buf, int64_t v, bool is_bool) {
+  if (is_bool) {
+    const char* s = v ? "True" : "False";
+    const size_t n = std::strlen(s);
+    std::memcpy(buf, s, n);
+    return n;
+  }
+  return size_t(std::to_chars(buf, buf + kBufSize, v).ptr - buf);
+}
+
+// Python's format(v, '.{prec}{conv}') for conv 'f' or 'e': correctly rounded, and "nan",
+// "inf", "-inf" for non-finite values whatever the sign of a NaN.
+size_t float_text(char* buf, double v, char conv, int prec) {
+  if (std::isnan(v)) {
+    std::memcpy(buf, "nan", 3);
+    return 3;
+  }
+  if (std::isinf(v)) {
+    if (v < 0) {
+      std::memcpy(buf, "-inf", 4);
+      return 4;
+    }
+    std::memcpy(buf, "inf", 3);
+    return 3;
+  }
+  const int n = conv == 'e' ? std::snprintf(buf, kBufSize, "%.*e", prec, v)
+                            : std::snprintf(buf, kBufSize, "%.*f", prec, v);
+  return n > 0 ? size_t(n) : 0;
+}
+
+// --- the formatter ---------------------------------------------------------------------
+
+struct Formatter {
+  bool floating = false;
+  bool is_bool = false;
+  bool int_mode = true;
+  bool sci_mode = false;
+  int64_t width = 1;
+
+  // Text of one value, without padding.
+  size_t text(char* buf, double fv, int64_t iv) const {
+    if (!floating) return int_text(buf, iv, is_bool);
+    if (sci_mode) return float_text(buf, fv, 'e', kPrecision);
+    if (int_mode) {
+      size_t n = float_text(buf, fv, 'f', 0);
+      if (std::isfinite(fv)) buf[n++] = '.';
+      return n;
+    }
+    return float_text(buf, fv, 'f', kPrecision);
+  }
+
+  // Appends the value right-aligned in the column width.
+  void put(std::string& out, double fv, int64_t iv) const {
+    char buf[kBufSize];
+    const size_t n = text(buf, fv, iv);
+    if (int64_t(n) < width) out.append(size_t(width - int64_t(n)), ' ');
+    out.append(buf, n);
+  }
+};
+
+template <class T>
+Formatter make_formatter(const Layout& lay) {
+  using R = Reader<T>;
+  Formatter fmt;
+  fmt.floating = R::floating;
+  fmt.is_bool = std::is_same_v<T, bool>;
+  char buf[kBufSize];
+  if constexpr (!R::floating) {
+    auto measure = [&](const char* p) {
+      const int64_t n = int64_t(int_text(buf, R::read(p), fmt.is_bool));
+      if (n > fmt.width) fmt.width = n;
+    };
+    lay.each(0, lay.data, measure);
+  } else {
+    // Statistics over the non-zero finite values.
+    bool any = false;
+    double lo = 0, hi = 0;
+    auto scan = [&](const char* p) {
+      const double v = R::read(p);
+      if (!std::isfinite(v) || v == 0) return;
+      const double a = std::fabs(v);
+      if (!any) {
+        lo = hi = a;
+        any = true;
+      } else {
+        if (a < lo) lo = a;
+        if (a > hi) hi = a;
+      }
+      if (fmt.int_mode && v != std::ceil(v)) fmt.int_mode = false;
+    };
+    lay.each(0, lay.data, scan);
+    if (!any) return fmt;  // int_mode, fixed notation, width 1
+
+    if (fmt.int_mode) {
+      fmt.sci_mode = hi / lo > 1000.0 || hi > 1.0e8;
+    } else {
+      fmt.sci_mode = hi / lo > 1000.0 || hi > 1.0e8 || lo < 1.0e-4;
+    }
+    // Width: the longest non-zero finite value in the chosen notation (an integer in
+    // fixed notation counts its trailing '.').
+    const char conv = fmt.sci_mode ? 'e' : 'f';
+    const int prec = (fmt.int_mode && !fmt.sci_mode) ? 0 : kPrecision;
+    const int64_t extra = (fmt.int_mode && !fmt.sci_mode) ? 1 : 0;
+    auto measure = [&](const char* p) {
+      const double v = R::read(p);
+      if (!std::isfinite(v) || v == 0) return;
+      const int64_t n = int64_t(float_text(buf, v, conv, prec)) + extra;
+      if (n > fmt.width) fmt.width = n;
+    };
+    lay.each(0, lay.data, measure);
+  }
+  return fmt;
+}
+
+// --- layout of the text ----------------------------------------------------------------
+
+template <class T>
+struct Printer {
+  const Layout& lay;
+  const Formatter& fmt;
+  std::string& out;
+
+  void value(const char* p) {
+    if constexpr (Reader<T>::floating) {
+      fmt.put(out, Reader<T>::read(p), 0);
+    } else {
+      fmt.put(out, 0, Reader<T>::read(p));
+    }
+  }
+
+  void vector(const char* p, int64_t indent) {
+    const int d = int(lay.sizes.size()) - 1;
+    const int64_t n = lay.sizes[d];
+    const int64_t step = lay.strides[d] * lay.itemsize;
+    const int64_t per_line = std::max<int64_t>(1, (kLineWidth - indent) / (fmt.width + 2));
+    int64_t on_line = 0;  // entries already on the current line
+    auto sep = [&] {
+      if (on_line == per_line) {
+        out += ",\n";
+        out.append(size_t(indent + 1), ' ');
+        on_line = 0;
+      } else if (on_line > 0) {
+        out += ", ";
+      }
+      ++on_line;
+    };
+    out += '[';
+    if (lay.elided(d)) {
+      for (int64_t i = 0; i < kEdgeItems; ++i) sep(), value(p + i * step);
+      sep(), out += " ...";
+      for (int64_t i = n - kEdgeItems; i < n; ++i) sep(), value(p + i * step);
+    } else {
+      for (int64_t i = 0; i < n; ++i) sep(), value(p + i * step);
+    }
+    out += ']';
+  }
+
+  void tensor(int d, const char* p, int64_t indent) {
+    const int ndim = int(lay.sizes.size());
+    if (d == ndim - 1) return vector(p, indent);
+    const int64_t n = lay.sizes[d];
+    const int64_t step = lay.strides[d] * lay.itemsize;
+    bool first = true;
+    auto sep = [&] {
+      if (!first) {
+        out += ',';
+        out.append(size_t(ndim - d - 1), '\n');
+        out.append(size_t(indent + 1), ' ');
+      }
+      first = false;
+    };
+    out += '[';
+    if (lay.elided(d)) {
+      for (int64_t i = 0; i < kEdgeItems; ++i) sep(), tensor(d + 1, p + i * step, indent + 1);
+      sep(), out += "...";
+      for (int64_t i = n - kEdgeItems; i < n; ++i) sep(), tensor(d + 1, p + i * step, indent + 1);
+    } else {
+      for (int64_t i = 0; i < n; ++i) sep(), tensor(d + 1, p + i * step, indent + 1);
+    }
+    out += ']';
+  }
+};
+
+// Our dtype suffix "dtype=ctensor.X" is this much longer than torch's "dtype=torch.X".
+constexpr int64_t kNamespaceExtra = int64_t(sizeof("ctensor.") - sizeof("torch."));
+
+struct Suffix {
+  std::string text;
+  int64_t torch_len;  // the length torch's spelling of it has, which decides the wrapping
+};
+
+// Appends ", suffix" or ",\n<indent>suffix" the way torch decides between them.  The
+// decision (including its off-by-two in the length of the last line) is torch's, made
+// with torch's lengths, so that the text is torch's with "ctensor." in place of "torch.".
+void add_suffixes(std::string& out, const Suffix* suffixes, int count, int64_t indent) {
+  const size_t nl = out.rfind('\n');
+  int64_t last_line = int64_t(out.size()) - (nl == std::string::npos ? -1 : int64_t(nl)) + 1;
+  for (int i = 0; i < count; ++i) {
+    const int64_t len = suffixes[i].torch_len;
+    if (last_line + len + 2 > kLineWidth) {
+      out += ",\n";
+      out.append(size_t(indent), ' ');
+      last_line = indent + len;
+    } else {
+      out += ", ";
+      last_line += len + 2;
+    }
+    out += suffixes[i].text;
+  }
+  out += ')';
+}
+
+}  // namespace
+
+std::string repr(const Tensor& t) {
+  static constexpr std::string_view kPrefix = "tensor(";
+  const int64_t indent = int64_t(kPrefix.size());
+  const DType dtype = t.dtype();
+  std::string out(kPrefix);
+  Suffix suffixes[2];
+  int nsuffix = 0;
+  auto add_dtype = [&] {
+    std::string s = std::string("dtype=ctensor.") + dtype_name(dtype);
+    const int64_t torch_len = int64_t(s.size()) - kNamespaceExtra;
+    suffixes[nsuffix++] = {std::move(s), torch_len};
+  };
+
+  if (t.numel() == 0) {
+    out += "[]";
+    if (t.ndim() != 1) {
+      std::string s = "size=(";
+      for (int d = 0; d < t.ndim(); ++d) {
+        if (d) s += ", ";
+        s += std::to_string(t.size(d));
+      }
+      s += ')';
+      const int64_t len = int64_t(s.size());
+      suffixes[nsuffix++] = {std::move(s), len};
+    }
+    if (dtype != DType::Float32) add_dtype();
+  } else {
+    const Layout lay{t.data(), t.itemsize(), t.sizes(), t.strides(), t.numel() > kThreshold};
+    CT_DISPATCH_ALL(dtype, [&] {
+      const Formatter fmt = make_formatter<scalar_t>(lay);
+      Printer<scalar_t> pr{lay, fmt, out};
+      if (t.ndim() == 0) {
+        pr.value(lay.data);
+      } else {
+        pr.tensor(0, lay.data, indent);
+      }
+    });
+    if (dtype != DType::Float32 && dtype != DType::Int64 && dtype != DType::Bool) add_dtype();
+  }
+  add_suffixes(out, suffixes, nsuffix, indent);
+  return out;
+}
+
+}  // namespace ct

@@ -1,0 +1,21 @@
+// Memory relations between tensors, in bytes of the address space (so two storages that
+// wrap the same foreign memory are compared correctly).
+#pragma once
+
+#include "tensor.h"
+
+namespace ct {
+
+// The byte ranges [first element, last element + itemsize) of a and b intersect.
+bool may_overlap(const Tensor& a, const Tensor& b);
+
+inline constexpr int64_t kDefaultOverlapWork = int64_t(1) << 20;
+
+// Exact: some byte belongs to an element of a and to an element of b.  Returns 1, 0, or
+// -2 when the search needed more than max_work steps (the answer is then unknown).
+int overlaps(const Tensor& a, const Tensor& b, int64_t max_work = kDefaultOverlapWork);
+
+// Two different index tuples of t reach overlapping bytes (e.g. stride 0 after expand).
+bool has_internal_overlap(const Tensor& t);
+
+}  // namespace ct

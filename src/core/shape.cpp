@@ -1,0 +1,192 @@
+#include "shape.h"
+
+#include <algorithm>
+
+namespace ct {
+
+int wrap_dim(int64_t dim, int ndim, bool scalar_ok) {
+  int64_t n = ndim;
+  if (n == 0) {
+    CT_CHECK(scalar_ok, Index, "dimension specified as " << dim << " but tensor has no dimensions");
+    n = 1;
+  }
+  const int64_t lo = -n, hi = n - 1;
+  CT_CHECK(dim >= lo && dim <= hi, Index,
+           "Dimension out of range (expected to be in range of [" << lo << ", " << hi << "], but got "
+                                                                   << dim << ")");
+  return int(dim < 0 ? dim + n : dim);
+}
+
+int64_t checked_numel(IntList sizes, const char* op) {
+  int64_t n = 1;
+  for (int64_t s : sizes) {
+    CT_CHECK(s >= 0, Shape,
+             op << ": Trying to create tensor with negative dimension " << s << ": " << list_str(sizes));
+  }
+  bool overflow = false;
+  for (int64_t s : sizes) {
+    if (s == 0) return 0;  // a zero anywhere wins, whatever the other sizes are
+    overflow = overflow || __builtin_mul_overflow(n, s, &n);
+  }
+  CT_CHECK(!overflow, Shape, op << ": the number of elements of shape " << list_str(sizes) << " overflows int64");
+  return n;
+}
+
+int64_t checked_nbytes(int64_t numel, int64_t itemsize, const char* op) {
+  int64_t n;
+  CT_CHECK(!__builtin_mul_overflow(numel, itemsize, &n), OutOfMemory,
+           op << ": " << numel << " elements of " << itemsize << " bytes overflow the byte count");
+  return n;
+}
+
+Shape contiguous_strides(IntList sizes) {
+  Shape strides(sizes.size());
+  int64_t s = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = s;
+    // Saturating: callers have already checked numel, but with a zero size the product of
+    // the others may still overflow.
+    const int64_t m = std::max<int64_t>(sizes[i], 1);
+    if (__builtin_mul_overflow(s, m, &s)) s = INT64_MAX;
+  }
+  return strides;
+}
+
+bool compute_contiguous(IntList sizes, IntList strides) {
+  int64_t expected = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    if (sizes[i] == 0) return true;
+  }
+  for (size_t i = sizes.size(); i-- > 0;) {
+    if (sizes[i] == 1) continue;
+    if (strides[i] != expected) return false;
+    expected *= sizes[i];
+  }
+  return true;
+}
+
+Shape infer_size(IntList shape, int64_t numel, const char* op) {
+  Shape out(shape.begin(), shape.end());
+  int infer = -1;
+  int64_t product = 1;
+  bool overflow = false;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == -1) {
+      CT_CHECK(infer < 0, Shape, op << ": only one dimension can be inferred");
+      infer = int(i);
+    } else {
+      CT_CHECK(shape[i] >= 0, Shape, op << ": invalid shape dimension " << shape[i]);
+      overflow = overflow || __builtin_mul_overflow(product, shape[i], &product);
+    }
+  }
+  const bool ok = !overflow && (numel == product || (infer >= 0 && product > 0 && numel % product == 0));
+  CT_CHECK(ok, Shape, "shape '" << list_str(shape) << "' is invalid for input of size " << numel);
+  if (infer >= 0) {
+    // A -1 next to a zero size is ambiguous (any value fits): PyTorch refuses it.
+    CT_CHECK(product != 0, Shape,
+             "cannot reshape tensor of 0 elements into shape " << list_str(shape)
+                 << " because the unspecified dimension size -1 can be any value and is ambiguous");
+    out[size_t(infer)] = numel / product;
+  }
+  return out;
+}
+
+// Follows PyTorch's computeStride: walk the old dims from the back, grouping those that are
+// contiguous with each other ("chunks"); each chunk must be exactly covered by new dims.
+std::optional<Shape> view_strides(IntList sizes, IntList strides, IntList new_sizes) {
+  Shape out(new_sizes.size());
+  int64_t numel = 1;
+  for (int64_t s : sizes) numel *= s;
+  if (sizes.empty()) {  // a scalar: every new dim has stride 1
+    std::fill(out.begin(), out.end(), 1);
+    return out;
+  }
+  if (numel == 0) {
+    if (std::equal(sizes.begin(), sizes.end(), new_sizes.begin(), new_sizes.end())) {
+      return Shape(strides.begin(), strides.end());
+    }
+    return contiguous_strides(new_sizes);
+  }
+  int64_t view_d = int64_t(new_sizes.size()) - 1;
+  int64_t chunk_base_stride = strides.back();
+  int64_t tensor_numel = 1;
+  int64_t view_numel = 1;
+  for (int64_t d = int64_t(sizes.size()) - 1; d >= 0; --d) {
+    tensor_numel *= sizes[size_t(d)];
+    if (d == 0 || (sizes[size_t(d - 1)] != 1 && strides[size_t(d - 1)] != tensor_numel * chunk_base_stride)) {
+      while (view_d >= 0 && (view_numel < tensor_numel || new_sizes[size_t(view_d)] == 1)) {
+        out[size_t(view_d)] = view_numel * chunk_base_stride;
+        view_numel *= new_sizes[size_t(view_d)];
+        --view_d;
+      }
+      if (view_numel != tensor_numel) return std::nullopt;
+      if (d > 0) {
+        chunk_base_stride = strides[size_t(d - 1)];
+        tensor_numel = 1;
+        view_numel = 1;
+      }
+    }
+  }
+  if (view_d != -1) return std::nullopt;
+  return out;
+}
+
+Shape broadcast_shapes(IntList a, IntList b, const char* op) {
+  const size_t n = std::max(a.size(), b.size());
+  Shape out(n);
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    const int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    CT_CHECK(da == db || da == 1 || db == 1, Shape,
+             op << ": The size of tensor a (" << da << ") must match the size of tensor b (" << db
+                << ") at non-singleton dimension " << i);
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+Extent element_extent(IntList sizes, IntList strides, int64_t offset, const char* op) {
+  int64_t lo = offset, hi = offset;
+  bool overflow = false;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    int64_t reach;
+    overflow = overflow || __builtin_mul_overflow(sizes[i] - 1, strides[i], &reach);
+    if (reach < 0) {
+      overflow = overflow || __builtin_add_overflow(lo, reach, &lo);
+    } else {
+      overflow = overflow || __builtin_add_overflow(hi, reach, &hi);
+    }
+  }
+  CT_CHECK(!overflow, Shape,
+           op << ": sizes " << list_str(sizes) << " with strides " << list_str(strides)
+              << " reach beyond the int64 range of element offsets");
+  return {lo, hi};
+}
+
+void check_in_bounds(IntList sizes, IntList strides, int64_t offset, int64_t itemsize,
+                     int64_t storage_nbytes, const char* op) {
+  CT_CHECK(offset >= 0, Index, op << ": Tensor: invalid storage offset " << offset);
+  for (int64_t s : strides) {
+    CT_CHECK(s >= 0, Index,
+             op << ": Negative strides are not supported at the moment, got strides: " << list_str(strides));
+  }
+  if (checked_numel(sizes, op) == 0) return;
+  const Extent e = element_extent(sizes, strides, offset, op);
+  int64_t need = 0;
+  const bool overflow = __builtin_add_overflow(e.hi, 1, &need) || __builtin_mul_overflow(need, itemsize, &need);
+  CT_CHECK(!overflow && need <= storage_nbytes, Index,
+           op << ": setStorage: sizes " << list_str(sizes) << ", strides " << list_str(strides)
+              << ", storage offset " << offset << ", and itemsize " << itemsize
+              << " requiring a storage size of "
+              << (overflow ? std::string("more than 2^63") : std::to_string(need))
+              << " are out of bounds for storage of size " << storage_nbytes);
+}
+
+void check_dims_array(int ndim, const void* array, const char* op, const char* what) {
+  CT_CHECK(ndim >= 0 && ndim <= kMaxDims, InvalidArgument,
+           op << ": ndim must be in [0, " << kMaxDims << "], got " << ndim);
+  CT_CHECK(ndim == 0 || array != nullptr, InvalidArgument,
+           op << ": " << what << " is NULL but ndim is " << ndim);
+}
+
+}  // namespace ct

@@ -1,0 +1,57 @@
+// Pure functions on sizes and strides: no tensors, no storage, no allocation of elements.
+// Every geometric rule of the library lives here exactly once.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "tensor.h"
+
+namespace ct {
+
+// Wraps a possibly negative dim into [0, ndim).  A 0-dim tensor accepts dims -1 and 0 when
+// scalar_ok (PyTorch's rule for most ops).  Throws Index with PyTorch's message.
+int wrap_dim(int64_t dim, int ndim, bool scalar_ok = true);
+
+// Product of sizes; throws Shape for a negative size or an int64 overflow.
+int64_t checked_numel(IntList sizes, const char* op);
+
+// numel * itemsize, throwing OutOfMemory on overflow.
+int64_t checked_nbytes(int64_t numel, int64_t itemsize, const char* op);
+
+// C-order strides for sizes (size-0 and size-1 dims get the stride they would have with size 1).
+Shape contiguous_strides(IntList sizes);
+
+// PyTorch's contiguity: every dim of size > 1 has the C-order stride; no elements: contiguous.
+bool compute_contiguous(IntList sizes, IntList strides);
+
+// Resolves one -1 in `shape` so that its product is numel; throws Shape with PyTorch's
+// messages ("shape '[2, 5]' is invalid for input of size 12").
+Shape infer_size(IntList shape, int64_t numel, const char* op);
+
+// Strides that present a tensor of (sizes, strides) with new_sizes without moving data, if
+// any exist (PyTorch's computeStride); nullopt when the old dims that merge are not
+// contiguous with each other.
+std::optional<Shape> view_strides(IntList sizes, IntList strides, IntList new_sizes);
+
+// The broadcast shape of a and b (NumPy/PyTorch rules); throws Shape naming op.
+Shape broadcast_shapes(IntList a, IntList b, const char* op);
+
+// Smallest and largest element offset (in elements, relative to the storage start) that
+// (sizes, strides, offset) reaches.  Requires numel > 0.  Throws Shape on int64 overflow.
+struct Extent {
+  int64_t lo;
+  int64_t hi;  // inclusive
+};
+Extent element_extent(IntList sizes, IntList strides, int64_t offset, const char* op);
+
+// Throws Index (PyTorch's wording) unless every element of (sizes, strides, offset) of
+// itemsize bytes lies within a storage of storage_nbytes.  Strides must be >= 0.
+void check_in_bounds(IntList sizes, IntList strides, int64_t offset, int64_t itemsize,
+                     int64_t storage_nbytes, const char* op);
+
+// Validates an (ndim, array) pair coming from C: ndim in [0, kMaxDims], array non-NULL
+// when ndim > 0.  Throws InvalidArgument naming op and what.
+void check_dims_array(int ndim, const void* array, const char* op, const char* what);
+
+}  // namespace ct

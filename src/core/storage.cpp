@@ -1,0 +1,78 @@
+#include "storage.h"
+
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <new>
+
+#include "error.h"
+
+namespace ct {
+namespace {
+
+std::atomic<uint64_t> g_next_id{1};
+std::atomic<int64_t> g_live{0};
+
+constexpr int64_t kAlignment = 64;
+constexpr int64_t kHugePage = int64_t(2) << 20;
+constexpr int64_t kHugeThreshold = int64_t(4) << 20;  // as NumPy: advise above 4 MiB
+
+char* allocate_bytes(int64_t nbytes, const char* op) {
+  if (nbytes == 0) return nullptr;
+  const int64_t align = nbytes >= kHugeThreshold ? kHugePage : kAlignment;
+  if (nbytes > INT64_MAX - align) {
+    CT_FAIL(OutOfMemory, op << ": cannot allocate " << nbytes << " bytes");
+  }
+  const int64_t rounded = (nbytes + align - 1) / align * align;
+  void* p = std::aligned_alloc(size_t(align), size_t(rounded));
+  if (!p) {
+    CT_FAIL(OutOfMemory, op << ": DefaultCPUAllocator: not enough memory: you tried to allocate "
+                            << nbytes << " bytes.");
+  }
+#ifdef MADV_HUGEPAGE
+  if (align == kHugePage) madvise(p, size_t(rounded), MADV_HUGEPAGE);
+#endif
+  return static_cast<char*>(p);
+}
+
+}  // namespace
+
+Storage::Storage(char* data, int64_t nbytes, Deleter deleter, void* ctx, bool foreign, bool read_only)
+    : read_only_(read_only),
+      foreign_(foreign),
+      id_(g_next_id.fetch_add(1, std::memory_order_relaxed)),
+      data_(data),
+      nbytes_(nbytes),
+      deleter_(deleter),
+      ctx_(ctx) {
+  g_live.fetch_add(1, std::memory_order_relaxed);
+}
+
+Storage::~Storage() {
+  if (!foreign_) {
+    std::free(data_);
+  } else if (deleter_) {
+    deleter_(data_, ctx_);
+  }
+  magic_ = 0;
+  g_live.fetch_sub(1, std::memory_order_relaxed);
+}
+
+Storage* Storage::allocate(int64_t nbytes, const char* op) {
+  CT_CHECK(nbytes >= 0, Internal, op << ": negative byte count " << nbytes);
+  char* data = allocate_bytes(nbytes, op);
+  Storage* s = new (std::nothrow) Storage(data, nbytes, nullptr, nullptr, false, false);
+  if (!s) {
+    std::free(data);
+    CT_FAIL(OutOfMemory, op << ": out of memory allocating a storage");
+  }
+  return s;
+}
+
+Storage* Storage::wrap(void* data, int64_t nbytes, Deleter deleter, void* ctx, bool read_only) {
+  return new Storage(static_cast<char*>(data), nbytes, deleter, ctx, true, read_only);
+}
+
+int64_t live_storages() { return g_live.load(std::memory_order_relaxed); }
+
+}  // namespace ct

@@ -1,0 +1,61 @@
+// Storage: a block of bytes shared by every tensor that views it.
+//
+// Invariants:
+//  - id_ is unique in the process and never reused (a counter, not an address), so
+//    comparing ids is safe even after a storage is freed and its memory reused.
+//  - refcount_ counts tensors on this storage plus storage handles held by users.
+//  - version_ counts in-place writes; every tensor on the storage sees the same counter.
+//  - owned memory is 64-byte aligned; buffers of several MiB are 2 MiB aligned and advised
+//    as huge pages, so first touch costs one fault per 2 MiB instead of per 4 KiB.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace ct {
+
+class Storage {
+ public:
+  using Deleter = void (*)(void* data, void* ctx);
+
+  // A new storage of nbytes owned bytes (uninitialized), with one reference.
+  static Storage* allocate(int64_t nbytes, const char* op);
+  // A new storage over foreign memory; deleter(data, ctx) runs once when it dies.
+  static Storage* wrap(void* data, int64_t nbytes, Deleter deleter, void* ctx, bool read_only);
+
+  void retain() const { refcount_.fetch_add(1, std::memory_order_relaxed); }
+  void release() const {
+    if (refcount_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+  }
+  int64_t refcount() const { return refcount_.load(std::memory_order_relaxed); }
+
+  uint64_t id() const { return id_; }
+  char* data() const { return data_; }
+  int64_t nbytes() const { return nbytes_; }
+  bool read_only() const { return read_only_; }
+  bool owns_memory() const { return !foreign_; }
+  bool valid() const { return magic_ == kMagic; }
+
+  int64_t version() const { return version_.load(std::memory_order_relaxed); }
+  void bump_version() { version_.fetch_add(1, std::memory_order_relaxed); }
+
+ private:
+  Storage(char* data, int64_t nbytes, Deleter deleter, void* ctx, bool foreign, bool read_only);
+  ~Storage();
+
+  static constexpr uint32_t kMagic = 0x5a0a6e5u;
+  uint32_t magic_ = kMagic;
+  bool read_only_;
+  bool foreign_;
+  mutable std::atomic<int64_t> refcount_{1};
+  std::atomic<int64_t> version_{0};
+  uint64_t id_;
+  char* data_;
+  int64_t nbytes_;
+  Deleter deleter_;
+  void* ctx_;
+};
+
+int64_t live_storages();
+
+}  // namespace ct

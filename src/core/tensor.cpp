@@ -1,0 +1,70 @@
+#include "tensor.h"
+
+#include <new>
+
+#include "shape.h"
+
+namespace ct {
+namespace {
+std::atomic<int64_t> g_live{0};
+}
+
+static_assert(sizeof(Tensor) <= 128, "Note [Tensor layout]: a Tensor fits in 128 bytes");
+
+Ref<Tensor> Tensor::make(Storage* storage, DType dtype, IntList sizes, IntList strides,
+                         int64_t offset, Tensor* base) {
+  const int ndim = int(sizes.size());
+  CT_CHECK(ndim <= kMaxDims, InvalidArgument, "tensor: ndim must be at most " << kMaxDims << ", got " << ndim);
+  Tensor* t = new Tensor();
+  if (ndim > kInlineDims) {
+    t->dims_ = new (std::nothrow) int64_t[size_t(2 * ndim)];
+    if (!t->dims_) {
+      t->dims_ = t->inline_;
+      delete t;
+      CT_FAIL(OutOfMemory, "tensor: out of memory for " << ndim << " dims");
+    }
+  }
+  t->ndim_ = ndim;
+  t->dtype_ = dtype;
+  t->offset_ = offset;
+  int64_t numel = 1;
+  for (int i = 0; i < ndim; ++i) {
+    t->dims_[i] = sizes[size_t(i)];
+    t->dims_[ndim + i] = strides[size_t(i)];
+    numel *= sizes[size_t(i)];
+  }
+  t->numel_ = numel;
+  t->contiguous_ = compute_contiguous(sizes, strides);
+  storage->retain();
+  t->storage_ = storage;
+  if (base) {
+    base->retain();
+    t->base_ = base;
+  }
+  g_live.fetch_add(1, std::memory_order_relaxed);
+  return Ref<Tensor>::adopt(t);
+}
+
+Ref<Tensor> Tensor::empty(IntList sizes, DType dtype, const char* op) {
+  CT_CHECK(sizes.size() <= size_t(kMaxDims), InvalidArgument,
+           op << ": ndim must be in [0, " << kMaxDims << "], got " << sizes.size());
+  const int64_t numel = checked_numel(sizes, op);
+  const int64_t nbytes = checked_nbytes(numel, ct::itemsize(dtype), op);
+  Ref<Storage> storage = Ref<Storage>::adopt(Storage::allocate(nbytes, op));
+  const Shape strides = contiguous_strides(sizes);
+  return make(storage.get(), dtype, sizes, strides, 0, nullptr);
+}
+
+Tensor::~Tensor() {
+  if (storage_) {
+    g_live.fetch_sub(1, std::memory_order_relaxed);
+    storage_->release();
+  }
+  if (base_) base_->release();
+  if (dims_ != inline_) delete[] dims_;
+  magic_ = 0;
+}
+
+int64_t live_tensors() { return g_live.load(std::memory_order_relaxed); }
+
+}  // namespace ct

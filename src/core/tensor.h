@@ -1,0 +1,93 @@
+// Tensor: an immutable view of a Storage (dtype, sizes, strides in elements, offset).
+//
+// Note [Tensor layout]
+// A Tensor is one allocation for up to 4 dims: sizes and strides live in inline_ and
+// dims_ points at them; more dims go to a heap array.  The object is 128 bytes.  Nothing in
+// it changes after make() except the refcount, so handles may be shared across threads.
+//
+// Note [Views and bases]
+// base_ is the root tensor of a view (PyTorch's _base): the tensor that is not itself a
+// view.  A view of a view gets the same base, never the intermediate one, so a chain of
+// views keeps exactly one extra object alive.  An alias (detach) has no base.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "dtype.h"
+#include "ref.h"
+#include "storage.h"
+
+namespace ct {
+
+using IntList = std::span<const int64_t>;
+using Shape = std::vector<int64_t>;
+
+constexpr int kMaxDims = 64;
+constexpr int kInlineDims = 4;
+
+class Tensor {
+ public:
+  // A new tensor on `storage` (takes its own reference to storage and base).  Checks
+  // nothing: callers (shape.h, views.h) validate the geometry first.
+  static Ref<Tensor> make(Storage* storage, DType dtype, IntList sizes, IntList strides,
+                          int64_t offset, Tensor* base);
+  // A new contiguous tensor on a new uninitialized storage; checks sizes (negative, overflow).
+  static Ref<Tensor> empty(IntList sizes, DType dtype, const char* op);
+
+  void retain() const { refcount_.fetch_add(1, std::memory_order_relaxed); }
+  void release() const {
+    if (refcount_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+  }
+  int64_t refcount() const { return refcount_.load(std::memory_order_relaxed); }
+  bool valid() const { return magic_ == kMagic; }
+
+  int ndim() const { return ndim_; }
+  IntList sizes() const { return {dims_, size_t(ndim_)}; }
+  IntList strides() const { return {dims_ + ndim_, size_t(ndim_)}; }
+  int64_t size(int d) const { return dims_[d]; }
+  int64_t stride(int d) const { return dims_[ndim_ + d]; }
+  int64_t offset() const { return offset_; }
+  int64_t numel() const { return numel_; }
+  DType dtype() const { return dtype_; }
+  int64_t itemsize() const { return ct::itemsize(dtype_); }
+  bool is_contiguous() const { return contiguous_; }
+
+  Storage* storage() const { return storage_; }
+  // Root tensor of this view, or nullptr if this is not a view.
+  Tensor* base() const { return base_; }
+  bool is_view() const { return base_ != nullptr; }
+  // The tensor a new view of this one should name as its base.
+  Tensor* view_root() const { return base_ ? base_ : const_cast<Tensor*>(this); }
+
+  // Address of element [0,...,0] (nullptr for a tensor with no elements).
+  char* data() const { return numel_ == 0 ? nullptr : storage_->data() + offset_ * itemsize(); }
+  // Same address, even for empty tensors (may be the storage start + offset).
+  char* raw_data() const { return storage_->data() ? storage_->data() + offset_ * itemsize() : nullptr; }
+
+  Tensor(const Tensor&) = delete;
+  Tensor& operator=(const Tensor&) = delete;
+
+ private:
+  Tensor() = default;
+  ~Tensor();
+
+  static constexpr uint32_t kMagic = 0x7e450c75u;
+  mutable std::atomic<int64_t> refcount_{1};
+  Storage* storage_ = nullptr;  // owned reference
+  Tensor* base_ = nullptr;      // owned reference, or nullptr
+  int64_t offset_ = 0;
+  int64_t numel_ = 0;
+  int64_t* dims_ = inline_;     // sizes [0, ndim), strides [ndim, 2 ndim)
+  uint32_t magic_ = kMagic;
+  int32_t ndim_ = 0;
+  DType dtype_ = DType::Float32;
+  bool contiguous_ = true;
+  int64_t inline_[2 * kInlineDims];
+};
+
+int64_t live_tensors();
+
+}  // namespace ct

@@ -1,0 +1,265 @@
+#include "views.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "copy.h"
+#include "shape.h"
+
+namespace ct {
+
+Ref<Tensor> make_view(const Tensor& t, IntList sizes, IntList strides, int64_t offset) {
+  return Tensor::make(t.storage(), t.dtype(), sizes, strides, offset, t.view_root());
+}
+
+Ref<Tensor> view(const Tensor& t, IntList shape) {
+  const Shape sizes = infer_size(shape, t.numel(), "view");
+  const auto strides = view_strides(t.sizes(), t.strides(), sizes);
+  CT_CHECK(strides.has_value(), NotViewable,
+           "view size is not compatible with input tensor's size and stride (at least one dimension spans "
+           "across two contiguous subspaces). Use .reshape(...) instead.");
+  return make_view(t, sizes, *strides, t.offset());
+}
+
+Ref<Tensor> transpose(const Tensor& t, int64_t dim0, int64_t dim1) {
+  const int n = t.ndim();
+  const int d0 = wrap_dim(dim0, n), d1 = wrap_dim(dim1, n);
+  Shape sizes(t.sizes().begin(), t.sizes().end());
+  Shape strides(t.strides().begin(), t.strides().end());
+  if (n > 0) {
+    std::swap(sizes[size_t(d0)], sizes[size_t(d1)]);
+    std::swap(strides[size_t(d0)], strides[size_t(d1)]);
+  }
+  return make_view(t, sizes, strides, t.offset());
+}
+
+Ref<Tensor> permute(const Tensor& t, std::span<const int> dims) {
+  const int n = t.ndim();
+  CT_CHECK(int64_t(dims.size()) == n, Shape,
+           "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the "
+           "desired ordering of dimensions i.e. input.dim() = "
+               << n << " is not equal to len(dims) = " << dims.size());
+  Shape sizes(static_cast<size_t>(n)), strides(static_cast<size_t>(n));
+  std::vector<bool> seen(static_cast<size_t>(n), false);
+  for (int i = 0; i < n; ++i) {
+    const int d = wrap_dim(dims[size_t(i)], n);
+    CT_CHECK(!seen[size_t(d)], InvalidArgument, "permute(): duplicate dims are not allowed.");
+    seen[size_t(d)] = true;
+    sizes[size_t(i)] = t.size(d);
+    strides[size_t(i)] = t.stride(d);
+  }
+  return make_view(t, sizes, strides, t.offset());
+}
+
+Ref<Tensor> slice(const Tensor& t, int64_t dim, int64_t start, int64_t stop, int64_t step) {
+  CT_CHECK(t.ndim() > 0, Index, "slice() cannot be applied to a 0-dim tensor.");
+  const int d = wrap_dim(dim, t.ndim());
+  CT_CHECK(step > 0, InvalidArgument, "slice step must be positive, got " << step);
+  const int64_t size = t.size(d);
+  auto clamp = [size](int64_t i) {
+    if (i < 0) i = i < -size ? 0 : i + size;  // written to avoid overflow near INT64_MIN
+    return std::min(i, size);
+  };
+  start = clamp(start);
+  stop = std::max(clamp(stop), start);
+  Shape sizes(t.sizes().begin(), t.sizes().end());
+  Shape strides(t.strides().begin(), t.strides().end());
+  sizes[size_t(d)] = stop > start ? (stop - start - 1) / step + 1 : 0;
+  // Only hostile geometries (as_strided with a huge stride on a size-1 dim) overflow here.
+  int64_t offset = 0;
+  const bool overflow = __builtin_mul_overflow(t.stride(d), step, &strides[size_t(d)]) ||
+                        __builtin_mul_overflow(start, t.stride(d), &offset) ||
+                        __builtin_add_overflow(offset, t.offset(), &offset);
+  CT_CHECK(!overflow, InvalidArgument,
+           "slice: start " << start << " and step " << step << " with stride " << t.stride(d)
+                           << " overflow int64");
+  return make_view(t, sizes, strides, offset);
+}
+
+Ref<Tensor> narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
+  CT_CHECK(t.ndim() > 0, Index, "narrow() cannot be applied to a 0-dim tensor.");
+  const int d = wrap_dim(dim, t.ndim());
+  CT_CHECK(length >= 0, InvalidArgument, "narrow(): length must be non-negative.");
+  const int64_t size = t.size(d);
+  CT_CHECK(start >= -size && start <= size, Index,
+           "start out of range (expected to be in range of [" << -size << ", " << size << "], but got " << start
+                                                              << ")");
+  if (start < 0) start += size;
+  CT_CHECK(start <= size - length, Index,
+           "start (" << start << ") + length (" << length << ") exceeds dimension size (" << size << ").");
+  return slice(t, d, start, start + length, 1);
+}
+
+Ref<Tensor> select(const Tensor& t, int64_t dim, int64_t index) {
+  CT_CHECK(t.ndim() > 0, Index, "select() cannot be applied to a 0-dim tensor.");
+  const int d = wrap_dim(dim, t.ndim());
+  const int64_t size = t.size(d);
+  CT_CHECK(index >= -size && index < size, Index,
+           "select(): index " << index << " out of range for tensor of size " << list_str(t.sizes())
+                              << " at dimension " << d);
+  if (index < 0) index += size;
+  Shape sizes(t.sizes().begin(), t.sizes().end());
+  Shape strides(t.strides().begin(), t.strides().end());
+  sizes.erase(sizes.begin() + d);
+  strides.erase(strides.begin() + d);
+  return make_view(t, sizes, strides, t.offset() + index * t.stride(d));
+}
+
+Ref<Tensor> expand(const Tensor& t, IntList target) {
+  const int64_t n = int64_t(target.size()), tn = t.ndim();
+  CT_CHECK(n >= tn, Shape,
+           "expand(ctensor." << dtype_name(t.dtype()) << "{" << list_str(t.sizes()) << "}, size=" << list_str(target)
+                             << "): the number of sizes provided (" << n
+                             << ") must be greater or equal to the number of dimensions in the tensor (" << tn
+                             << ")");
+  Shape sizes(static_cast<size_t>(n)), strides(static_cast<size_t>(n));
+  for (int64_t i = n - 1; i >= 0; --i) {
+    const int64_t ti = i - (n - tn);
+    int64_t want = target[size_t(i)];
+    if (ti < 0) {
+      CT_CHECK(want >= 0, Shape,
+               "The expanded size of the tensor (" << want << ") isn't allowed in a leading, non-existing dimension "
+                                                   << i);
+      sizes[size_t(i)] = want;
+      strides[size_t(i)] = 0;
+      continue;
+    }
+    const int64_t have = t.size(int(ti));
+    if (want == -1) want = have;
+    CT_CHECK(want >= 0, Shape, "expand: invalid size " << want << " at dimension " << i);
+    if (have == want) {
+      sizes[size_t(i)] = have;
+      strides[size_t(i)] = t.stride(int(ti));
+    } else {
+      CT_CHECK(have == 1, Shape,
+               "The expanded size of the tensor (" << want << ") must match the existing size (" << have
+                                                   << ") at non-singleton dimension " << i << ".  Target sizes: "
+                                                   << list_str(target) << ".  Tensor sizes: " << list_str(t.sizes()));
+      sizes[size_t(i)] = want;
+      strides[size_t(i)] = 0;
+    }
+  }
+  checked_numel(sizes, "expand");
+  return make_view(t, sizes, strides, t.offset());
+}
+
+Ref<Tensor> squeeze(const Tensor& t, int64_t dim) {
+  const int d = wrap_dim(dim, t.ndim());
+  Shape sizes(t.sizes().begin(), t.sizes().end());
+  Shape strides(t.strides().begin(), t.strides().end());
+  if (t.ndim() > 0 && sizes[size_t(d)] == 1) {
+    sizes.erase(sizes.begin() + d);
+    strides.erase(strides.begin() + d);
+  }
+  return make_view(t, sizes, strides, t.offset());
+}
+
+Ref<Tensor> squeeze_all(const Tensor& t) {
+  Shape sizes, strides;
+  for (int i = 0; i < t.ndim(); ++i) {
+    if (t.size(i) != 1) {
+      sizes.push_back(t.size(i));
+      strides.push_back(t.stride(i));
+    }
+  }
+  return make_view(t, sizes, strides, t.offset());
+}
+
+Ref<Tensor> unsqueeze(const Tensor& t, int64_t dim) {
+  const int d = wrap_dim(dim, t.ndim() + 1);
+  Shape sizes(t.sizes().begin(), t.sizes().end());
+  Shape strides(t.strides().begin(), t.strides().end());
+  // PyTorch: the new dim's stride is size*stride of the dim it precedes (1 at the end).
+  const int64_t stride = d >= t.ndim() ? 1 : t.size(d) * t.stride(d);
+  sizes.insert(sizes.begin() + d, 1);
+  strides.insert(strides.begin() + d, stride);
+  return make_view(t, sizes, strides, t.offset());
+}
+
+Ref<Tensor> diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2) {
+  const int n = t.ndim();
+  CT_CHECK(n >= 2, Shape, "diagonal dimensions requires ndim larger than 1, got " << n);
+  const int d1 = wrap_dim(dim1, n), d2 = wrap_dim(dim2, n);
+  CT_CHECK(d1 != d2, InvalidArgument, "diagonal dimensions cannot be identical " << dim1 << ", " << dim2);
+  const int64_t s1 = t.size(d1), s2 = t.size(d2);
+  int64_t diag = 0, start = t.offset();
+  // Sizes are at most INT64_MAX, so clamp the offset first to keep the arithmetic in range.
+  if (offset >= 0) {
+    diag = offset >= s2 ? 0 : std::min(s1, s2 - offset);
+    if (diag > 0) start += offset * t.stride(d2);
+  } else {
+    diag = offset <= -s1 ? 0 : std::min(s1 + offset, s2);
+    if (diag > 0) start -= offset * t.stride(d1);
+  }
+  Shape sizes, strides;
+  for (int i = 0; i < n; ++i) {
+    if (i == d1 || i == d2) continue;
+    sizes.push_back(t.size(i));
+    strides.push_back(t.stride(i));
+  }
+  sizes.push_back(diag);
+  strides.push_back(t.stride(d1) + t.stride(d2));
+  return make_view(t, sizes, strides, start);
+}
+
+Ref<Tensor> unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step) {
+  const int n = t.ndim();
+  const int d = wrap_dim(dim, n);
+  const int64_t dim_size = n == 0 ? 1 : t.size(d);
+  const int64_t dim_stride = n == 0 ? 1 : t.stride(d);
+  CT_CHECK(size >= 0, InvalidArgument, "size is " << size << " but must be >= 0");
+  CT_CHECK(size <= dim_size, Shape,
+           "maximum size for tensor at dimension " << d << " is " << dim_size << " but size is " << size);
+  CT_CHECK(step > 0, InvalidArgument, "step is " << step << " but must be > 0");
+  Shape sizes(t.sizes().begin(), t.sizes().end());
+  Shape strides(t.strides().begin(), t.strides().end());
+  if (n > 0) {
+    sizes[size_t(d)] = (dim_size - size) / step + 1;
+    strides[size_t(d)] = step * dim_stride;
+  }
+  sizes.push_back(size);
+  strides.push_back(dim_stride);
+  return make_view(t, sizes, strides, t.offset());
+}
+
+Ref<Tensor> as_strided(const Tensor& t, IntList sizes, IntList strides, int64_t storage_offset) {
+  CT_CHECK(sizes.size() == strides.size(), Shape,
+           "mismatch in length of strides and shape: " << sizes.size() << " sizes, " << strides.size() << " strides");
+  check_in_bounds(sizes, strides, storage_offset, t.itemsize(), t.storage()->nbytes(), "as_strided");
+  return make_view(t, sizes, strides, storage_offset);
+}
+
+Ref<Tensor> alias(const Tensor& t) {
+  return Tensor::make(t.storage(), t.dtype(), t.sizes(), t.strides(), t.offset(), nullptr);
+}
+
+Ref<Tensor> reshape(const Tensor& t, IntList shape) {
+  const Shape sizes = infer_size(shape, t.numel(), "reshape");
+  if (auto strides = view_strides(t.sizes(), t.strides(), sizes)) {
+    return make_view(t, sizes, *strides, t.offset());
+  }
+  Ref<Tensor> copy = clone(t);  // contiguous, so the view below always exists
+  return Tensor::make(copy->storage(), copy->dtype(), sizes, contiguous_strides(sizes), 0, nullptr);
+}
+
+bool reshape_is_view(const Tensor& t, IntList shape) {
+  const Shape sizes = infer_size(shape, t.numel(), "reshape");
+  return view_strides(t.sizes(), t.strides(), sizes).has_value();
+}
+
+Ref<Tensor> flatten(const Tensor& t, int64_t start_dim, int64_t end_dim) {
+  const int n = t.ndim();
+  const int s = wrap_dim(start_dim, n), e = wrap_dim(end_dim, n);
+  CT_CHECK(s <= e, InvalidArgument, "flatten() has invalid args: start_dim cannot come after end_dim");
+  if (n == 0) return reshape(t, Shape{1});
+  if (s == e) return Ref<Tensor>::retain(const_cast<Tensor*>(&t));
+  Shape shape;
+  for (int i = 0; i < s; ++i) shape.push_back(t.size(i));
+  int64_t merged = 1;
+  for (int i = s; i <= e; ++i) merged *= t.size(i);
+  shape.push_back(merged);
+  for (int i = e + 1; i < n; ++i) shape.push_back(t.size(i));
+  return reshape(t, shape);
+}
+
+}  // namespace ct

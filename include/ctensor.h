@@ -300,6 +300,125 @@ CT_API int ct_overlaps(const ct_tensor *a, const ct_tensor *b);
 /* 1 if two different indices of t reach the same memory (e.g. after ct_expand). */
 CT_API int ct_has_internal_overlap(const ct_tensor *t);
 
+/* ---- Compute ---------------------------------------------------------------------------- */
+/* Out-of-place ops return a NEW reference on a NEW storage (never a view).  In-place ops
+   (trailing underscore) write into self, bump its version and return a ct_status.
+   Broadcasting and type promotion are PyTorch's: the result dtype is the promotion of the
+   operands' dtypes, where a 0-dim tensor only counts if its category (bool < integer <
+   floating) is higher than every dimensioned operand's, and a double scalar `s` counts as a
+   Python float (integer tensor + scalar -> float32; float16 tensor + scalar -> float16).
+   In-place ops refuse (PyTorch's messages): a result dtype self cannot hold (float into an
+   integer tensor: CT_ERR_DTYPE), a broadcast shape other than self's (CT_ERR_SHAPE), a self
+   with internal overlap such as an expanded tensor (CT_ERR_OVERLAP), a read-only self
+   (CT_ERR_READ_ONLY).  When an input overlaps self (x.add_(x.t())), the result equals the
+   computation on unaliased inputs.  float16/bfloat16 compute in float32 and round once. */
+
+/* a + b, a - b, a * b, a / b (true division: integer inputs give float32). */
+CT_API ct_tensor *ct_add(const ct_tensor *a, const ct_tensor *b);
+CT_API ct_tensor *ct_sub(const ct_tensor *a, const ct_tensor *b);
+CT_API ct_tensor *ct_mul(const ct_tensor *a, const ct_tensor *b);
+CT_API ct_tensor *ct_div(const ct_tensor *a, const ct_tensor *b);
+CT_API ct_status ct_add_(ct_tensor *self, const ct_tensor *other);
+CT_API ct_status ct_sub_(ct_tensor *self, const ct_tensor *other);
+CT_API ct_status ct_mul_(ct_tensor *self, const ct_tensor *other);
+CT_API ct_status ct_div_(ct_tensor *self, const ct_tensor *other);
+/* With a Python-float scalar operand: a + s, a - s, a * s, a / s, and in place. */
+CT_API ct_tensor *ct_add_scalar(const ct_tensor *a, double s);
+CT_API ct_tensor *ct_sub_scalar(const ct_tensor *a, double s);
+CT_API ct_tensor *ct_mul_scalar(const ct_tensor *a, double s);
+CT_API ct_tensor *ct_div_scalar(const ct_tensor *a, double s);
+CT_API ct_status ct_add_scalar_(ct_tensor *self, double s);
+CT_API ct_status ct_sub_scalar_(ct_tensor *self, double s);
+CT_API ct_status ct_mul_scalar_(ct_tensor *self, double s);
+CT_API ct_status ct_div_scalar_(ct_tensor *self, double s);
+/* s - a and s / a (Python's reflected operators). */
+CT_API ct_tensor *ct_rsub_scalar(const ct_tensor *a, double s);
+CT_API ct_tensor *ct_rdiv_scalar(const ct_tensor *a, double s);
+
+/* Writes value into every element of self (PyTorch refuses values the dtype cannot hold:
+   CT_ERR_INVALID_ARGUMENT).  Bumps the version. */
+CT_API ct_status ct_fill_(ct_tensor *self, double value);
+CT_API ct_status ct_zero_(ct_tensor *self);
+
+/* Elementwise math.  Integer and bool inputs give float32 for exp/log/sqrt/sin/cos/tanh/
+   sigmoid; neg/abs/relu keep the dtype (neg of bool: CT_ERR_DTYPE).  The _ forms write into
+   self and refuse a result dtype self cannot hold. */
+CT_API ct_tensor *ct_neg(const ct_tensor *a);
+CT_API ct_tensor *ct_abs(const ct_tensor *a);
+CT_API ct_tensor *ct_exp(const ct_tensor *a);
+CT_API ct_tensor *ct_log(const ct_tensor *a);
+CT_API ct_tensor *ct_sqrt(const ct_tensor *a);
+CT_API ct_tensor *ct_sin(const ct_tensor *a);
+CT_API ct_tensor *ct_cos(const ct_tensor *a);
+CT_API ct_tensor *ct_tanh(const ct_tensor *a);
+CT_API ct_tensor *ct_sigmoid(const ct_tensor *a);
+CT_API ct_tensor *ct_relu(const ct_tensor *a);
+CT_API ct_status ct_neg_(ct_tensor *self);
+CT_API ct_status ct_abs_(ct_tensor *self);
+CT_API ct_status ct_exp_(ct_tensor *self);
+CT_API ct_status ct_log_(ct_tensor *self);
+CT_API ct_status ct_sqrt_(ct_tensor *self);
+CT_API ct_status ct_sin_(ct_tensor *self);
+CT_API ct_status ct_cos_(ct_tensor *self);
+CT_API ct_status ct_tanh_(ct_tensor *self);
+CT_API ct_status ct_sigmoid_(ct_tensor *self);
+CT_API ct_status ct_relu_(ct_tensor *self);
+
+/* Comparisons: bool tensors, computed in the promoted dtype, broadcasting. */
+CT_API ct_tensor *ct_eq(const ct_tensor *a, const ct_tensor *b);
+CT_API ct_tensor *ct_ne(const ct_tensor *a, const ct_tensor *b);
+CT_API ct_tensor *ct_lt(const ct_tensor *a, const ct_tensor *b);
+CT_API ct_tensor *ct_le(const ct_tensor *a, const ct_tensor *b);
+CT_API ct_tensor *ct_gt(const ct_tensor *a, const ct_tensor *b);
+CT_API ct_tensor *ct_ge(const ct_tensor *a, const ct_tensor *b);
+CT_API ct_tensor *ct_eq_scalar(const ct_tensor *a, double s);
+CT_API ct_tensor *ct_ne_scalar(const ct_tensor *a, double s);
+CT_API ct_tensor *ct_lt_scalar(const ct_tensor *a, double s);
+CT_API ct_tensor *ct_le_scalar(const ct_tensor *a, double s);
+CT_API ct_tensor *ct_gt_scalar(const ct_tensor *a, double s);
+CT_API ct_tensor *ct_ge_scalar(const ct_tensor *a, double s);
+/* cond ? a : b elementwise (cond: bool or uint8), broadcasting all three; promoted dtype. */
+CT_API ct_tensor *ct_where(const ct_tensor *cond, const ct_tensor *a, const ct_tensor *b);
+
+/* 1 if same shape and equal values (after promotion), 0 otherwise, -1 on error. */
+CT_API int ct_equal(const ct_tensor *a, const ct_tensor *b);
+/* 1 if |a - b| <= atol + rtol * |b| everywhere (broadcasting; nan never close), 0, or -1. */
+CT_API int ct_allclose(const ct_tensor *a, const ct_tensor *b, double rtol, double atol);
+/* The value of a one-element tensor, converted to double.  CT_ERR_INVALID_ARGUMENT (with
+   PyTorch's message) if numel != 1 or out is NULL. */
+CT_API ct_status ct_item(const ct_tensor *t, double *out);
+
+/* Joins n tensors along dim (cat) or along a new dim (stack): copies, promoted dtype. */
+CT_API ct_tensor *ct_cat(int n, const ct_tensor *const *tensors, int dim);
+CT_API ct_tensor *ct_stack(int n, const ct_tensor *const *tensors, int dim);
+
+/* Reductions over the ndim dims in dims (ndim 0: over all dims), keeping them as size 1 if
+   keepdim.  sum/prod of bool and integer tensors give int64; mean needs a floating dtype;
+   amax/amin keep the dtype and refuse empty reductions. */
+CT_API ct_tensor *ct_sum(const ct_tensor *t, int ndim, const int *dims, int keepdim);
+CT_API ct_tensor *ct_mean(const ct_tensor *t, int ndim, const int *dims, int keepdim);
+CT_API ct_tensor *ct_prod(const ct_tensor *t, int ndim, const int *dims, int keepdim);
+CT_API ct_tensor *ct_amax(const ct_tensor *t, int ndim, const int *dims, int keepdim);
+CT_API ct_tensor *ct_amin(const ct_tensor *t, int ndim, const int *dims, int keepdim);
+/* Index (int64) of the first maximum / minimum along dim; the _all forms flatten t first. */
+CT_API ct_tensor *ct_argmax(const ct_tensor *t, int dim, int keepdim);
+CT_API ct_tensor *ct_argmin(const ct_tensor *t, int dim, int keepdim);
+CT_API ct_tensor *ct_argmax_all(const ct_tensor *t);
+CT_API ct_tensor *ct_argmin_all(const ct_tensor *t);
+
+/* Matrix product with torch.matmul's rules (1-D dot, 2-D mm, batched with broadcasting of
+   the batch dims).  float32/float64 use BLAS. */
+CT_API ct_tensor *ct_matmul(const ct_tensor *a, const ct_tensor *b);
+
+/* Random numbers from one process-wide generator.  The same seed gives the same values
+   whatever the thread count. */
+CT_API void ct_manual_seed(uint64_t seed);
+/* Uniform in [0, 1) / standard normal; floating dtypes only (CT_ERR_DTYPE otherwise). */
+CT_API ct_tensor *ct_rand(int ndim, const int64_t *sizes, ct_dtype dtype);
+CT_API ct_tensor *ct_randn(int ndim, const int64_t *sizes, ct_dtype dtype);
+/* Integers uniform in [low, high); any dtype but bool; low < high. */
+CT_API ct_tensor *ct_randint(int64_t low, int64_t high, int ndim, const int64_t *sizes, ct_dtype dtype);
+
 /* ---- DLPack ----------------------------------------------------------------------------- */
 /* The structs are those of the DLPack specification (dlpack.h, v1.0+); include dlpack.h (or
    ctensor_dlpack.h, which declares them) to read them. */

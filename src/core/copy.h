@@ -13,6 +13,11 @@ namespace ct {
 // Bumps dst's storage version.  op names the caller in messages ("copy_").
 void copy_into(const Tensor& dst, const Tensor& src, const char* op = "copy_");
 
+// The engine alone: writes src (broadcast to dst's shape, converted) into dst without the
+// checks of copy_into and without bumping the version.  Only for tensors the library has
+// just created and nobody else can see yet (cat, stack, index_select results).
+void copy_elements(const Tensor& dst, const Tensor& src);
+
 // A contiguous copy of t on a new storage, with dtype `dtype`.
 Ref<Tensor> copy_to_new(const Tensor& t, DType dtype);
 

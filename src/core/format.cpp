@@ -17,7 +17,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <string_view>
 
@@ -96,21 +95,28 @@ struct Layout {
 
   bool elided(int d) const { return summarize && sizes[d] > 2 * kEdgeItems; }
 
-  // Calls f(pointer) for every shown element, in logical order.
+  // Calls item(i) for each shown index i of dim d, in order, and gap() where "..." goes.
+  template <class Item, class Gap>
+  void shown(int d, Item&& item, Gap&& gap) const {
+    const int64_t n = sizes[d];
+    if (!elided(d)) {
+      for (int64_t i = 0; i < n; ++i) item(i);
+      return;
+    }
+    for (int64_t i = 0; i < kEdgeItems; ++i) item(i);
+    gap();
+    for (int64_t i = n - kEdgeItems; i < n; ++i) item(i);
+  }
+
+  // Calls f(pointer) for every shown element at or below dim d, in logical order.
   template <class F>
   void each(int d, const char* p, F& f) const {
     if (d == int(sizes.size())) {
       f(p);
       return;
     }
-    const int64_t n = sizes[d];
     const int64_t step = strides[d] * itemsize;
-    if (elided(d)) {
-      for (int64_t i = 0; i < kEdgeItems; ++i) each(d + 1, p + i * step, f);
-      for (int64_t i = n - kEdgeItems; i < n; ++i) each(d + 1, p + i * step, f);
-    } else {
-      for (int64_t i = 0; i < n; ++i) each(d + 1, p + i * step, f);
-    }
+    shown(d, [&](int64_t i) { each(d + 1, p + i * step, f); }, [] {});
   }
 };
 
@@ -142,9 +148,10 @@ size_t float_text(char* buf, double v, char conv, int prec) {
     std::memcpy(buf, "inf", 3);
     return 3;
   }
-  const int n = conv == 'e' ? std::snprintf(buf, kBufSize, "%.*e", prec, v)
-                            : std::snprintf(buf, kBufSize, "%.*f", prec, v);
-  return n > 0 ? size_t(n) : 0;
+  // to_chars: exactly rounded like printf in the C locale, whatever the process locale.
+  const auto fmt = conv == 'e' ? std::chars_format::scientific : std::chars_format::fixed;
+  const auto r = std::to_chars(buf, buf + kBufSize, v, fmt, prec);
+  return r.ec == std::errc() ? size_t(r.ptr - buf) : 0;
 }
 
 // --- the formatter ---------------------------------------------------------------------
@@ -247,13 +254,13 @@ struct Printer {
     }
   }
 
+  // A 1-d slice: entries separated by ", ", a new line after every per_line entries.
   void vector(const char* p, int64_t indent) {
     const int d = int(lay.sizes.size()) - 1;
-    const int64_t n = lay.sizes[d];
     const int64_t step = lay.strides[d] * lay.itemsize;
     const int64_t per_line = std::max<int64_t>(1, (kLineWidth - indent) / (fmt.width + 2));
     int64_t on_line = 0;  // entries already on the current line
-    auto sep = [&] {
+    auto next_entry = [&] {
       if (on_line == per_line) {
         out += ",\n";
         out.append(size_t(indent + 1), ' ');
@@ -264,23 +271,27 @@ struct Printer {
       ++on_line;
     };
     out += '[';
-    if (lay.elided(d)) {
-      for (int64_t i = 0; i < kEdgeItems; ++i) sep(), value(p + i * step);
-      sep(), out += " ...";
-      for (int64_t i = n - kEdgeItems; i < n; ++i) sep(), value(p + i * step);
-    } else {
-      for (int64_t i = 0; i < n; ++i) sep(), value(p + i * step);
-    }
+    lay.shown(
+        d,
+        [&](int64_t i) {
+          next_entry();
+          value(p + i * step);
+        },
+        [&] {
+          next_entry();
+          out += " ...";
+        });
     out += ']';
   }
 
+  // Dim d of an n-d tensor: its slices separated by a comma, one newline per remaining
+  // dim below d, and the indentation of the next level.
   void tensor(int d, const char* p, int64_t indent) {
     const int ndim = int(lay.sizes.size());
     if (d == ndim - 1) return vector(p, indent);
-    const int64_t n = lay.sizes[d];
     const int64_t step = lay.strides[d] * lay.itemsize;
     bool first = true;
-    auto sep = [&] {
+    auto next_slice = [&] {
       if (!first) {
         out += ',';
         out.append(size_t(ndim - d - 1), '\n');
@@ -289,13 +300,16 @@ struct Printer {
       first = false;
     };
     out += '[';
-    if (lay.elided(d)) {
-      for (int64_t i = 0; i < kEdgeItems; ++i) sep(), tensor(d + 1, p + i * step, indent + 1);
-      sep(), out += "...";
-      for (int64_t i = n - kEdgeItems; i < n; ++i) sep(), tensor(d + 1, p + i * step, indent + 1);
-    } else {
-      for (int64_t i = 0; i < n; ++i) sep(), tensor(d + 1, p + i * step, indent + 1);
-    }
+    lay.shown(
+        d,
+        [&](int64_t i) {
+          next_slice();
+          tensor(d + 1, p + i * step, indent + 1);
+        },
+        [&] {
+          next_slice();
+          out += "...";
+        });
     out += ']';
   }
 };

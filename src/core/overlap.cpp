@@ -199,14 +199,30 @@ class Solver {
     if (rhs % gcd_[0] != 0 || rhs > reach_[0]) return 0;
     if (n == 1) return 1;  // rhs is a multiple of the one coefficient, within its reach
 
-    step_.assign(n, 1);
-    inv_.assign(n, 0);
+    // Per level k < n - 1: coef_k x == r (mod gcd_{k+1}) <=> (coef_k / gcd_k) x == r / gcd_k
+    // (mod gcd_{k+1} / gcd_k), solved with a modular inverse.
+    std::vector<Level<i128>> levels(n - 1);
     for (size_t k = 0; k + 1 < n; ++k) {
-      // coef_k x == r (mod gcd_{k+1}) <=> (coef_k/g_k) x == r/g_k (mod gcd_{k+1}/g_k).
-      step_[k] = gcd_[k + 1] / gcd_[k];
-      inv_[k] = inverse_mod((terms_[k].coef / gcd_[k]) % step_[k], step_[k]);
+      Level<i128>& l = levels[k];
+      l.coef = terms_[k].coef;
+      l.bound = terms_[k].bound;
+      l.gcd = gcd_[k];
+      l.below = reach_[k + 1];
+      l.step = gcd_[k + 1] / gcd_[k];
+      l.inv = inverse_mod((l.coef / l.gcd) % l.step, l.step);
     }
-    return search(0, rhs);
+    // Every value the search forms is at most reach_[0]; with 64-bit integers a step costs
+    // a few times less than with 128-bit ones.
+    if (reach_[0] < (i128(1) << 62)) {
+      std::vector<Level<int64_t>> narrow(levels.size());
+      for (size_t k = 0; k < levels.size(); ++k) {
+        const Level<i128>& l = levels[k];
+        narrow[k] = {int64_t(l.coef), int64_t(l.bound), int64_t(l.gcd), int64_t(l.below),
+                     int64_t(l.step), int64_t(l.inv)};
+      }
+      return search<int64_t>(narrow, 0, int64_t(rhs));
+    }
+    return search<i128>(levels, 0, rhs);
   }
 
  private:
@@ -240,29 +256,47 @@ class Solver {
     }
   }
 
-  // Invariant: 0 <= r <= reach_[k] and r % gcd_[k] == 0, which makes level n - 1
-  // solvable whatever r is.
-  int search(size_t k, i128 r) {
-    if (k + 1 == terms_.size()) return 1;
-    const i128 a = terms_[k].coef;
-    const i128 below = r - reach_[k + 1];
-    const i128 lo = below <= 0 ? 0 : (below + a - 1) / a;
-    const i128 hi = std::min(terms_[k].bound, r / a);
-    const i128 m = step_[k];
-    const i128 residue = mulmod((r / gcd_[k]) % m, inv_[k], m);
-    i128 x = lo + ((residue - lo % m) % m + m) % m;  // first candidate >= lo
+  // One level of the search, in the integer type it runs with.
+  template <class Int>
+  struct Level {
+    Int coef, bound;
+    Int gcd;    // gcd of this coefficient and all below it
+    Int below;  // reach of the levels below: sum of coef * bound
+    Int step;   // candidates for this level's variable are congruent modulo step...
+    Int inv;    // ...to (r / gcd) * inv
+  };
+
+  // Invariant: 0 <= r <= coef_k * bound_k + below_k and r % gcd_k == 0, which makes the
+  // last level solvable whatever r is, so reaching it is a solution.
+  template <class Int>
+  int search(const std::vector<Level<Int>>& levels, size_t k, Int r) {
+    if (k == levels.size()) return 1;
+    const Level<Int>& l = levels[k];
+    const Int a = l.coef, m = l.step;
+    const Int over = r - l.below;
+    const Int lo = over <= 0 ? 0 : (over + a - 1) / a;
+    const Int hi = std::min(l.bound, r / a);
+    if (lo > hi) return 0;
+    const Int residue = mulmod_small((r / l.gcd) % m, l.inv, m);
+    Int x = lo + (residue - lo % m + m) % m;  // first candidate >= lo
     for (; x <= hi; x += m) {
       if (++work_ > budget_) return kTooHard;
-      const int res = search(k + 1, r - a * x);
+      const int res = search(levels, k + 1, r - a * x);
       if (res != 0) return res;
     }
     return 0;
   }
 
+  static int64_t mulmod_small(int64_t x, int64_t y, int64_t m) {
+    if (m <= (int64_t(1) << 31)) return x * y % m;
+    return int64_t(u128(x) * u128(y) % u128(m));
+  }
+  static i128 mulmod_small(i128 x, i128 y, i128 m) { return mulmod(x, y, m); }
+
   int64_t budget_;
   int64_t work_ = 0;
   std::vector<Term> terms_;
-  std::vector<i128> gcd_, reach_, step_, inv_;
+  std::vector<i128> gcd_, reach_;
 };
 
 // The dims that matter for a tensor's byte set: size > 1 and stride != 0.

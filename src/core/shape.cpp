@@ -52,6 +52,67 @@ Shape contiguous_strides(IntList sizes) {
   return strides;
 }
 
+std::vector<int> layout_permutation(IntList sizes, std::span<const IntList> operand_strides) {
+  const int n = int(sizes.size());
+  std::vector<int> perm(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) perm[size_t(i)] = n - 1 - i;  // C order: last dim innermost
+  auto should_swap = [&](int d0, int d1) {
+    for (IntList strides : operand_strides) {
+      const int64_t s0 = strides[size_t(d0)], s1 = strides[size_t(d1)];
+      if (s0 == 0 || s1 == 0) continue;
+      if (s0 < s1) return -1;
+      if (s0 > s1) return 1;
+      if (sizes[size_t(d0)] > sizes[size_t(d1)]) return 1;
+    }
+    return 0;
+  };
+  // Insertion sort that tolerates ambiguous (0) comparisons, as PyTorch's.
+  for (int i = 1; i < n; ++i) {
+    int d1 = i;
+    for (int d0 = i - 1; d0 >= 0; --d0) {
+      const int c = should_swap(perm[size_t(d0)], perm[size_t(d1)]);
+      if (c > 0) {
+        std::swap(perm[size_t(d0)], perm[size_t(d1)]);
+        d1 = d0;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+  return perm;
+}
+
+Shape dense_strides_like(IntList sizes, IntList strides) {
+  const IntList ops[1] = {strides};
+  const std::vector<int> perm = layout_permutation(sizes, ops);
+  Shape out(sizes.size());
+  int64_t stride = 1;
+  for (int d : perm) {
+    out[size_t(d)] = stride;
+    if (sizes[size_t(d)] > 1) stride *= sizes[size_t(d)];
+  }
+  return out;
+}
+
+bool is_non_overlapping_and_dense(IntList sizes, IntList strides) {
+  const size_t n = sizes.size();
+  if (n == 1) return sizes[0] < 2 || strides[0] == 1;
+  std::vector<size_t> perm(n);
+  for (size_t i = 0; i < n; ++i) perm[i] = i;
+  std::sort(perm.begin(), perm.end(), [&](size_t a, size_t b) {
+    if (sizes[a] < 2) return false;
+    if (sizes[b] < 2) return true;
+    return strides[a] < strides[b];
+  });
+  int64_t required = 1;
+  for (size_t d : perm) {
+    if (sizes[d] < 2) return true;
+    if (strides[d] != required) return false;
+    required *= sizes[d];
+  }
+  return true;
+}
+
 bool compute_contiguous(IntList sizes, IntList strides) {
   int64_t expected = 1;
   for (size_t i = sizes.size(); i-- > 0;) {

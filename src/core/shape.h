@@ -22,6 +22,21 @@ int64_t checked_nbytes(int64_t numel, int64_t itemsize, const char* op);
 // C-order strides for sizes (size-0 and size-1 dims get the stride they would have with size 1).
 Shape contiguous_strides(IntList sizes);
 
+// Dims ordered from innermost (fastest in memory) to outermost, by PyTorch's rule for
+// laying out a new tensor like existing ones (TensorIterator's reorder_dimensions): the
+// first operand whose strides order two dims strictly decides; stride-0 (broadcast) dims
+// are ambiguous and keep the C order; equal strides put the smaller size inside.
+// `operand_strides` holds, per operand, strides over `sizes` (0 on broadcast dims).
+std::vector<int> layout_permutation(IntList sizes, std::span<const IntList> operand_strides);
+
+// Strides of a new dense tensor whose layout follows the permutation of (sizes, strides):
+// PyTorch's infer_dense_strides, behind clone/empty_like/to with preserve_format.
+Shape dense_strides_like(IntList sizes, IntList strides);
+
+// PyTorch's is_non_overlapping_and_dense: the elements fill exactly numel slots in some
+// dim order (any permutation of a contiguous tensor qualifies).
+bool is_non_overlapping_and_dense(IntList sizes, IntList strides);
+
 // PyTorch's contiguity: every dim of size > 1 has the C-order stride; no elements: contiguous.
 bool compute_contiguous(IntList sizes, IntList strides);
 

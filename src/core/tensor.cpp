@@ -55,6 +55,21 @@ Ref<Tensor> Tensor::empty(IntList sizes, DType dtype, const char* op) {
   return make(storage.get(), dtype, sizes, strides, 0, nullptr);
 }
 
+Ref<Tensor> Tensor::empty_strided(IntList sizes, IntList strides, DType dtype, const char* op) {
+  CT_CHECK(sizes.size() <= size_t(kMaxDims), InvalidArgument,
+           op << ": ndim must be in [0, " << kMaxDims << "], got " << sizes.size());
+  const int64_t numel = checked_numel(sizes, op);
+  int64_t span = 0;
+  if (numel > 0) {
+    const Extent e = element_extent(sizes, strides, 0, op);
+    CT_CHECK(e.lo >= 0, Internal, op << ": negative strides " << list_str(strides));
+    span = e.hi + 1;
+  }
+  const int64_t nbytes = checked_nbytes(span, ct::itemsize(dtype), op);
+  Ref<Storage> storage = Ref<Storage>::adopt(Storage::allocate(nbytes, op));
+  return make(storage.get(), dtype, sizes, strides, 0, nullptr);
+}
+
 Tensor::~Tensor() {
   if (storage_) {
     g_live.fetch_sub(1, std::memory_order_relaxed);

@@ -36,6 +36,8 @@ class Tensor {
                           int64_t offset, Tensor* base);
   // A new contiguous tensor on a new uninitialized storage; checks sizes (negative, overflow).
   static Ref<Tensor> empty(IntList sizes, DType dtype, const char* op);
+  // A new tensor on a new storage just large enough for (sizes, strides); strides >= 0.
+  static Ref<Tensor> empty_strided(IntList sizes, IntList strides, DType dtype, const char* op);
 
   void retain() const { refcount_.fetch_add(1, std::memory_order_relaxed); }
   void release() const {

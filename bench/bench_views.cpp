@@ -1,0 +1,79 @@
+// View creation + release: through the C ABI (what every binding pays) and through the
+// core (the floor).  Target: <= 50 ns per C ABI view (issue: foundation).
+#include <benchmark/benchmark.h>
+
+#include "core/views.h"
+#include "ctensor.h"
+
+namespace {
+
+const int64_t kShape[2] = {64, 64};
+
+void BM_capi_transpose(benchmark::State& state) {
+  ct_tensor* x = ct_zeros(2, kShape, CT_FLOAT32);
+  for (auto _ : state) {
+    ct_tensor* v = ct_transpose(x, 0, 1);
+    benchmark::DoNotOptimize(v);
+    ct_tensor_release(v);
+  }
+  ct_tensor_release(x);
+}
+BENCHMARK(BM_capi_transpose);
+
+void BM_capi_slice(benchmark::State& state) {
+  ct_tensor* x = ct_zeros(2, kShape, CT_FLOAT32);
+  for (auto _ : state) {
+    ct_tensor* v = ct_slice(x, 1, 1, 3, 1);
+    benchmark::DoNotOptimize(v);
+    ct_tensor_release(v);
+  }
+  ct_tensor_release(x);
+}
+BENCHMARK(BM_capi_slice);
+
+void BM_capi_view(benchmark::State& state) {
+  ct_tensor* x = ct_zeros(2, kShape, CT_FLOAT32);
+  const int64_t shape[3] = {16, 4, 64};
+  for (auto _ : state) {
+    ct_tensor* v = ct_view(x, 3, shape);
+    benchmark::DoNotOptimize(v);
+    ct_tensor_release(v);
+  }
+  ct_tensor_release(x);
+}
+BENCHMARK(BM_capi_view);
+
+void BM_capi_reshape_view(benchmark::State& state) {
+  ct_tensor* x = ct_zeros(2, kShape, CT_FLOAT32);
+  const int64_t shape[2] = {-1, 32};
+  for (auto _ : state) {
+    ct_tensor* v = ct_reshape(x, 2, shape);
+    benchmark::DoNotOptimize(v);
+    ct_tensor_release(v);
+  }
+  ct_tensor_release(x);
+}
+BENCHMARK(BM_capi_reshape_view);
+
+void BM_core_transpose(benchmark::State& state) {
+  ct::Ref<ct::Tensor> x = ct::Tensor::empty(ct::Shape{64, 64}, ct::DType::Float32, "bench");
+  for (auto _ : state) {
+    ct::Ref<ct::Tensor> v = ct::transpose(*x, 0, 1);
+    benchmark::DoNotOptimize(v.get());
+  }
+}
+BENCHMARK(BM_core_transpose);
+
+// Baseline: one malloc/free pair of a Tensor's size, the unavoidable part of a view.
+void BM_baseline_malloc128(benchmark::State& state) {
+  for (auto _ : state) {
+    void* p = ::operator new(128);
+    benchmark::DoNotOptimize(p);
+    ::operator delete(p);
+  }
+}
+BENCHMARK(BM_baseline_malloc128);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,1630 @@
+# GENERATED from include/ctensor.h by bindings/julia/gen/generate.py: do not edit.
+# Change the header, then run `/usr/bin/python3 bindings/julia/gen/generate.py`;
+# tests/clients/run_all.sh fails while this file differs from what the generator writes.
+#
+# The raw layer: one `ccall` wrapper per function of the header, in the header's order,
+# named as in C and documented with the header's comment.  Arguments are untyped and
+# converted by `ccall` (`Base.cconvert`/`Base.unsafe_convert`), so a `CTensor.Tensor`
+# passes as its handle and a `Vector{Int64}` as an `int64_t *`.  Types: handles, `void *`
+# and function pointers are `Ptr{Cvoid}`; enums are `Cint`; `const char *` is `Ptr{UInt8}`
+# (NULL-able: check before `unsafe_string`).  No wrapper checks for errors: the hand-written
+# layer (CTensor.jl) turns NULL / non-zero / sentinel results into `CTensorError`s.
+
+module LibCTensor
+
+import Libdl
+
+const _LIBPATH = Ref{String}("")
+
+"""
+    libctensor() -> String
+
+Full path of the libctensor that every `ccall` here uses: `ENV["CTENSOR_LIB"]` if set when
+the package is loaded, else `libctensor` found on the library search path.
+"""
+libctensor() = _LIBPATH[]
+
+function __init__()
+    name = get(ENV, "CTENSOR_LIB", "")
+    isempty(name) && (name = "libctensor")
+    h = Libdl.dlopen(name; throw_error = false)
+    if h === nothing
+        error("CTensor: cannot load libctensor from \"" * name * "\": set ENV[\"CTENSOR_LIB\"] " *
+              "to the path of libctensor.so, or put it on the library search path")
+    end
+    _LIBPATH[] = Libdl.dlpath(h)
+    return nothing
+end
+
+# ---- Constants (the header's macros) -----------------------------------------------------
+
+const CT_VERSION_MAJOR = 0
+const CT_VERSION_MINOR = 1
+const CT_VERSION_PATCH = 0
+const CT_VERSION_STRING = "0.1.0"
+const CT_MAX_DIMS = 64
+
+# ---- enum ct_dtype -----------------------------------------------------------------------
+# Element types.  The numbers are ABI and never change.
+const ct_dtype = Cint
+const CT_BOOL = Cint(0)
+const CT_UINT8 = Cint(1)
+const CT_INT8 = Cint(2)
+const CT_INT16 = Cint(3)
+const CT_INT32 = Cint(4)
+const CT_INT64 = Cint(5)
+const CT_FLOAT16 = Cint(6)
+const CT_BFLOAT16 = Cint(7)
+const CT_FLOAT32 = Cint(8)
+const CT_FLOAT64 = Cint(9)
+
+# ---- enum ct_status ----------------------------------------------------------------------
+# Outcome of a call.  The numbers are ABI and never change.
+const ct_status = Cint
+const CT_OK = Cint(0)
+const CT_ERR_INVALID_ARGUMENT = Cint(1)
+const CT_ERR_SHAPE = Cint(2)
+const CT_ERR_DTYPE = Cint(3)
+const CT_ERR_INDEX = Cint(4)
+const CT_ERR_NOT_VIEWABLE = Cint(5)
+const CT_ERR_OVERLAP = Cint(6)
+const CT_ERR_OUT_OF_MEMORY = Cint(7)
+const CT_ERR_READ_ONLY = Cint(8)
+const CT_ERR_INTERNAL = Cint(9)
+
+# ---- Errors, version, process-wide state -------------------------------------------------
+
+"""
+    ct_last_status() -> Cint
+
+`ct_status ct_last_status(void);`
+
+Status of the last failed call on this thread (CT_OK if none since ct_clear_error()).
+"""
+function ct_last_status()
+    ccall((:ct_last_status, libctensor()), Cint, ())
+end
+
+"""
+    ct_last_error() -> Ptr{UInt8}
+
+`const char *ct_last_error(void);`
+
+Message of the last failed call on this thread; "" if none.  Borrowed: valid until the
+next failing call on this thread or ct_clear_error().
+"""
+function ct_last_error()
+    ccall((:ct_last_error, libctensor()), Ptr{UInt8}, ())
+end
+
+"""
+    ct_clear_error() -> Cvoid
+
+`void ct_clear_error(void);`
+
+Forgets the last error of this thread.
+"""
+function ct_clear_error()
+    ccall((:ct_clear_error, libctensor()), Cvoid, ())
+end
+
+"""
+    ct_status_name(s) -> Ptr{UInt8}
+
+`const char *ct_status_name(ct_status s);`
+
+"CT_OK", "CT_ERR_SHAPE", ...; "CT_UNKNOWN_STATUS" for a value outside the enum.  Static.
+"""
+function ct_status_name(s)
+    ccall((:ct_status_name, libctensor()), Ptr{UInt8}, (Cint,), s)
+end
+
+"""
+    ct_version() -> Ptr{UInt8}
+
+`const char *ct_version(void);`
+
+The library's version, "MAJOR.MINOR.PATCH".  Static.
+"""
+function ct_version()
+    ccall((:ct_version, libctensor()), Ptr{UInt8}, ())
+end
+
+"""
+    ct_dtype_name(d) -> Ptr{UInt8}
+
+`const char *ct_dtype_name(ct_dtype d);`
+
+"bool", "uint8", ..., "float32" (PyTorch's names).  Static; NULL (CT_ERR_DTYPE) if invalid.
+"""
+function ct_dtype_name(d)
+    ccall((:ct_dtype_name, libctensor()), Ptr{UInt8}, (Cint,), d)
+end
+
+"""
+    ct_dtype_itemsize(d) -> Int64
+
+`int64_t ct_dtype_itemsize(ct_dtype d);`
+
+Bytes per element; -1 (CT_ERR_DTYPE) if d is invalid.
+"""
+function ct_dtype_itemsize(d)
+    ccall((:ct_dtype_itemsize, libctensor()), Int64, (Cint,), d)
+end
+
+"""
+    ct_live_tensors() -> Int64
+
+`int64_t ct_live_tensors(void);`
+
+Tensor objects alive in the process (handles of every language count).
+"""
+function ct_live_tensors()
+    ccall((:ct_live_tensors, libctensor()), Int64, ())
+end
+
+"""
+    ct_live_storages() -> Int64
+
+`int64_t ct_live_storages(void);`
+
+Storage objects alive in the process.
+"""
+function ct_live_storages()
+    ccall((:ct_live_storages, libctensor()), Int64, ())
+end
+
+"""
+    ct_set_num_threads(n) -> Cvoid
+
+`void ct_set_num_threads(int n);`
+
+Threads used by large copies; n <= 0 restores the default (the number of cores).
+"""
+function ct_set_num_threads(n)
+    ccall((:ct_set_num_threads, libctensor()), Cvoid, (Cint,), n)
+end
+
+"""
+    ct_get_num_threads() -> Cint
+
+`int ct_get_num_threads(void);`
+"""
+function ct_get_num_threads()
+    ccall((:ct_get_num_threads, libctensor()), Cint, ())
+end
+
+# ---- Lifetime ----------------------------------------------------------------------------
+
+"""
+    ct_tensor_retain(t) -> Ptr{Cvoid}
+
+`ct_tensor *ct_tensor_retain(ct_tensor *t);`
+
+Adds a reference and returns t (NULL stays NULL).
+"""
+function ct_tensor_retain(t)
+    ccall((:ct_tensor_retain, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_tensor_release(t) -> Cvoid
+
+`void ct_tensor_release(ct_tensor *t);`
+
+Drops a reference; the last one frees the tensor, and its storage once no tensor or
+storage handle holds it.  NULL is a no-op.
+"""
+function ct_tensor_release(t)
+    ccall((:ct_tensor_release, libctensor()), Cvoid, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_storage_retain(s) -> Ptr{Cvoid}
+
+`ct_storage *ct_storage_retain(ct_storage *s);`
+"""
+function ct_storage_retain(s)
+    ccall((:ct_storage_retain, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), s)
+end
+
+"""
+    ct_storage_release(s) -> Cvoid
+
+`void ct_storage_release(ct_storage *s);`
+"""
+function ct_storage_release(s)
+    ccall((:ct_storage_release, libctensor()), Cvoid, (Ptr{Cvoid},), s)
+end
+
+# ---- Creation: new reference, new storage ------------------------------------------------
+# sizes has ndim entries (may be NULL when ndim == 0); every size >= 0; 0 <= ndim <=
+# CT_MAX_DIMS.  Errors: CT_ERR_INVALID_ARGUMENT (NULL sizes with ndim > 0, negative ndim),
+# CT_ERR_SHAPE (negative size, element count overflowing int64), CT_ERR_DTYPE,
+# CT_ERR_OUT_OF_MEMORY.  Results are contiguous, with storage offset 0.
+
+"""
+    ct_empty(ndim, sizes, dtype) -> Ptr{Cvoid}
+
+`ct_tensor *ct_empty(int ndim, const int64_t *sizes, ct_dtype dtype);`
+
+Uninitialized memory, 64-byte aligned.
+"""
+function ct_empty(ndim, sizes, dtype)
+    ccall((:ct_empty, libctensor()), Ptr{Cvoid}, (Cint, Ptr{Int64}, Cint), ndim, sizes, dtype)
+end
+
+"""
+    ct_zeros(ndim, sizes, dtype) -> Ptr{Cvoid}
+
+`ct_tensor *ct_zeros(int ndim, const int64_t *sizes, ct_dtype dtype);`
+"""
+function ct_zeros(ndim, sizes, dtype)
+    ccall((:ct_zeros, libctensor()), Ptr{Cvoid}, (Cint, Ptr{Int64}, Cint), ndim, sizes, dtype)
+end
+
+"""
+    ct_ones(ndim, sizes, dtype) -> Ptr{Cvoid}
+
+`ct_tensor *ct_ones(int ndim, const int64_t *sizes, ct_dtype dtype);`
+"""
+function ct_ones(ndim, sizes, dtype)
+    ccall((:ct_ones, libctensor()), Ptr{Cvoid}, (Cint, Ptr{Int64}, Cint), ndim, sizes, dtype)
+end
+
+"""
+    ct_full(ndim, sizes, value, dtype) -> Ptr{Cvoid}
+
+`ct_tensor *ct_full(int ndim, const int64_t *sizes, double value, ct_dtype dtype);`
+
+Every element is value converted to dtype (as ct_copy_ converts).
+"""
+function ct_full(ndim, sizes, value, dtype)
+    ccall((:ct_full, libctensor()), Ptr{Cvoid}, (Cint, Ptr{Int64}, Cdouble, Cint), ndim, sizes, value, dtype)
+end
+
+"""
+    ct_arange(start, end_, step, dtype) -> Ptr{Cvoid}
+
+`ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype);`
+
+1-D: start, start + step, ... while < end (> end for a negative step), as torch.arange:
+ceil((end - start) / step) elements.  Errors: step 0 or of the wrong sign
+(CT_ERR_INVALID_ARGUMENT), non-finite bounds.
+"""
+function ct_arange(start, end_, step, dtype)
+    ccall((:ct_arange, libctensor()), Ptr{Cvoid}, (Cdouble, Cdouble, Cdouble, Cint), start, end_, step, dtype)
+end
+
+"""
+    ct_from_data(data, ndim, sizes, dtype) -> Ptr{Cvoid}
+
+`ct_tensor *ct_from_data(const void *data, int ndim, const int64_t *sizes, ct_dtype dtype);`
+
+Copies numel * itemsize bytes from data (C order).  data may be NULL only if numel == 0.
+"""
+function ct_from_data(data, ndim, sizes, dtype)
+    ccall((:ct_from_data, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Int64}, Cint), data, ndim, sizes, dtype)
+end
+
+"""
+    ct_from_blob(data, ndim, sizes, strides, dtype, deleter, ctx) -> Ptr{Cvoid}
+
+`ct_tensor *ct_from_blob(void *data, int ndim, const int64_t *sizes, const int64_t *strides, ct_dtype dtype, void (*deleter)(void *data, void *ctx), void *ctx);`
+
+Wraps foreign memory without copying: a new storage over [data, data + extent), where
+extent is the span the sizes and strides reach (strides NULL = contiguous; strides must
+be >= 0).  deleter(data, ctx) runs exactly once, on whatever thread drops the last
+reference to the storage; it may be NULL (the caller keeps the memory alive).  On
+failure the deleter is NOT called: the memory stays the caller's.
+"""
+function ct_from_blob(data, ndim, sizes, strides, dtype, deleter, ctx)
+    ccall((:ct_from_blob, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Int64}, Ptr{Int64}, Cint, Ptr{Cvoid}, Ptr{Cvoid}), data, ndim, sizes, strides, dtype, deleter, ctx)
+end
+
+# ---- Views: new reference, SAME storage --------------------------------------------------
+# Each result has ct_tensor_is_view() == 1 and ct_tensor_base() == the root tensor: t itself
+# if t is not a view, else t's base (never an intermediate view).  Writes through either
+# are seen through the other, and bump the one version counter of the storage.
+
+"""
+    ct_view(t, ndim, shape) -> Ptr{Cvoid}
+
+`ct_tensor *ct_view(const ct_tensor *t, int ndim, const int64_t *shape);`
+
+Same elements in a new shape; one entry may be -1 (inferred).  CT_ERR_NOT_VIEWABLE
+with PyTorch's message when the strides forbid it (use ct_reshape);
+CT_ERR_SHAPE when the element counts differ.
+"""
+function ct_view(t, ndim, shape)
+    ccall((:ct_view, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Int64}), t, ndim, shape)
+end
+
+"""
+    ct_transpose(t, dim0, dim1) -> Ptr{Cvoid}
+
+`ct_tensor *ct_transpose(const ct_tensor *t, int dim0, int dim1);`
+
+Swaps two dimensions (swaps their sizes and strides).
+"""
+function ct_transpose(t, dim0, dim1)
+    ccall((:ct_transpose, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Cint), t, dim0, dim1)
+end
+
+"""
+    ct_permute(t, ndim, dims) -> Ptr{Cvoid}
+
+`ct_tensor *ct_permute(const ct_tensor *t, int ndim, const int *dims);`
+
+Reorders dimensions: result dim i is t's dim dims[i].  dims is a permutation of 0..ndim-1
+(negatives allowed).
+"""
+function ct_permute(t, ndim, dims)
+    ccall((:ct_permute, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Cint}), t, ndim, dims)
+end
+
+"""
+    ct_slice(t, dim, start, stop, step) -> Ptr{Cvoid}
+
+`ct_tensor *ct_slice(const ct_tensor *t, int dim, int64_t start, int64_t stop, int64_t step);`
+
+t[start:stop:step] along dim, with Python's rules: negative start/stop count from the end,
+both are clamped to [0, size] (use INT64_MAX for "to the end"); step >= 1.
+"""
+function ct_slice(t, dim, start, stop, step)
+    ccall((:ct_slice, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Int64, Int64, Int64), t, dim, start, stop, step)
+end
+
+"""
+    ct_narrow(t, dim, start, length) -> Ptr{Cvoid}
+
+`ct_tensor *ct_narrow(const ct_tensor *t, int dim, int64_t start, int64_t length);`
+
+t[start:start+length] along dim; start may be negative; start + length <= size.
+"""
+function ct_narrow(t, dim, start, length)
+    ccall((:ct_narrow, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Int64, Int64), t, dim, start, length)
+end
+
+"""
+    ct_select(t, dim, index) -> Ptr{Cvoid}
+
+`ct_tensor *ct_select(const ct_tensor *t, int dim, int64_t index);`
+
+Removes dim, keeping index (negative counts from the end).  CT_ERR_INDEX if out of range.
+"""
+function ct_select(t, dim, index)
+    ccall((:ct_select, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Int64), t, dim, index)
+end
+
+"""
+    ct_expand(t, ndim, sizes) -> Ptr{Cvoid}
+
+`ct_tensor *ct_expand(const ct_tensor *t, int ndim, const int64_t *sizes);`
+
+Broadcasts to sizes (ndim >= t's ndim; new dims are leading) with stride 0 on expanded
+dims: the result has internal overlap.  -1 keeps an existing size.
+"""
+function ct_expand(t, ndim, sizes)
+    ccall((:ct_expand, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Int64}), t, ndim, sizes)
+end
+
+"""
+    ct_squeeze(t, dim) -> Ptr{Cvoid}
+
+`ct_tensor *ct_squeeze(const ct_tensor *t, int dim);`
+
+Removes dim if its size is 1; otherwise the result has t's shape (still a view).
+"""
+function ct_squeeze(t, dim)
+    ccall((:ct_squeeze, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint), t, dim)
+end
+
+"""
+    ct_squeeze_all(t) -> Ptr{Cvoid}
+
+`ct_tensor *ct_squeeze_all(const ct_tensor *t);`
+
+Removes every dimension of size 1.
+"""
+function ct_squeeze_all(t)
+    ccall((:ct_squeeze_all, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_unsqueeze(t, dim) -> Ptr{Cvoid}
+
+`ct_tensor *ct_unsqueeze(const ct_tensor *t, int dim);`
+
+Inserts a dimension of size 1 at dim, in [-ndim-1, ndim].
+"""
+function ct_unsqueeze(t, dim)
+    ccall((:ct_unsqueeze, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint), t, dim)
+end
+
+"""
+    ct_diagonal(t, offset, dim1, dim2) -> Ptr{Cvoid}
+
+`ct_tensor *ct_diagonal(const ct_tensor *t, int64_t offset, int dim1, int dim2);`
+
+The diagonal of dims dim1 and dim2 (offset > 0: above the main diagonal), as the last
+dimension of the result; dim1 != dim2.
+"""
+function ct_diagonal(t, offset, dim1, dim2)
+    ccall((:ct_diagonal, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Int64, Cint, Cint), t, offset, dim1, dim2)
+end
+
+"""
+    ct_unfold(t, dim, size, step) -> Ptr{Cvoid}
+
+`ct_tensor *ct_unfold(const ct_tensor *t, int dim, int64_t size, int64_t step);`
+
+Every window of `size` elements along dim, `step` apart, as a new last dimension.
+"""
+function ct_unfold(t, dim, size, step)
+    ccall((:ct_unfold, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Int64, Int64), t, dim, size, step)
+end
+
+"""
+    ct_as_strided(t, ndim, sizes, strides, storage_offset) -> Ptr{Cvoid}
+
+`ct_tensor *ct_as_strided(const ct_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides, int64_t storage_offset);`
+
+A view with arbitrary sizes, non-negative strides and ABSOLUTE storage offset (not
+relative to t's).  Every reachable element must lie inside the storage:
+CT_ERR_INDEX otherwise.
+"""
+function ct_as_strided(t, ndim, sizes, strides, storage_offset)
+    ccall((:ct_as_strided, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Int64}, Ptr{Int64}, Int64), t, ndim, sizes, strides, storage_offset)
+end
+
+"""
+    ct_alias(t) -> Ptr{Cvoid}
+
+`ct_tensor *ct_alias(const ct_tensor *t);`
+
+torch's .detach(): same storage, same metadata, same version counter, but NOT a view:
+ct_tensor_is_view() == 0 and ct_tensor_base() == NULL.
+"""
+function ct_alias(t)
+    ccall((:ct_alias, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+end
+
+# ---- View when possible, copy otherwise: new reference -----------------------------------
+
+"""
+    ct_reshape(t, ndim, shape) -> Ptr{Cvoid}
+
+`ct_tensor *ct_reshape(const ct_tensor *t, int ndim, const int64_t *shape);`
+
+A view (as ct_view) when the strides allow one, else a contiguous copy; one -1 allowed.
+"""
+function ct_reshape(t, ndim, shape)
+    ccall((:ct_reshape, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Int64}), t, ndim, shape)
+end
+
+"""
+    ct_flatten(t, start_dim, end_dim) -> Ptr{Cvoid}
+
+`ct_tensor *ct_flatten(const ct_tensor *t, int start_dim, int end_dim);`
+
+Merges dims start_dim..end_dim into one, as reshape.  start_dim == end_dim returns t itself
+(retained); a 0-dim t becomes 1-D (a view).
+"""
+function ct_flatten(t, start_dim, end_dim)
+    ccall((:ct_flatten, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Cint), t, start_dim, end_dim)
+end
+
+"""
+    ct_contiguous(t) -> Ptr{Cvoid}
+
+`ct_tensor *ct_contiguous(const ct_tensor *t);`
+
+t itself (retained) if t is contiguous; else a contiguous copy (not a view).
+"""
+function ct_contiguous(t)
+    ccall((:ct_contiguous, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_reshape_is_view(t, ndim, shape) -> Cint
+
+`int ct_reshape_is_view(const ct_tensor *t, int ndim, const int64_t *shape);`
+
+1 if ct_reshape(t, ndim, shape) would return a view, 0 if a copy, -1 on error.
+"""
+function ct_reshape_is_view(t, ndim, shape)
+    ccall((:ct_reshape_is_view, libctensor()), Cint, (Ptr{Cvoid}, Cint, Ptr{Int64}), t, ndim, shape)
+end
+
+# ---- Copies: new reference, NEW storage --------------------------------------------------
+
+"""
+    ct_clone(t) -> Ptr{Cvoid}
+
+`ct_tensor *ct_clone(const ct_tensor *t);`
+
+Same values, contiguous, in a new storage (torch's clone with contiguous_format).
+"""
+function ct_clone(t)
+    ccall((:ct_clone, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_index_select(t, dim, index) -> Ptr{Cvoid}
+
+`ct_tensor *ct_index_select(const ct_tensor *t, int dim, const ct_tensor *index);`
+
+The entries of t at positions index along dim (index: int64 or int32, 0-D or 1-D,
+negative entries count from the end).  CT_ERR_INDEX if an index is out of range.
+"""
+function ct_index_select(t, dim, index)
+    ccall((:ct_index_select, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Cvoid}), t, dim, index)
+end
+
+"""
+    ct_to(t, dtype) -> Ptr{Cvoid}
+
+`ct_tensor *ct_to(const ct_tensor *t, ct_dtype dtype);`
+
+t converted to dtype, in new storage; t itself (retained) if it already has dtype.
+Conversions follow C++/PyTorch: float to int truncates toward zero, x != 0 to bool.
+"""
+function ct_to(t, dtype)
+    ccall((:ct_to, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint), t, dtype)
+end
+
+"""
+    ct_copy_(dst, src) -> Cint
+
+`ct_status ct_copy_(ct_tensor *dst, const ct_tensor *src);`
+
+Writes src into dst's elements, broadcasting src to dst's shape and converting dtype.
+Correct even when src and dst overlap.  Bumps dst's version.  CT_ERR_SHAPE if src does
+not broadcast; CT_ERR_OVERLAP if dst has internal overlap (e.g. an expanded tensor);
+CT_ERR_READ_ONLY if dst's storage is read-only.
+"""
+function ct_copy_(dst, src)
+    ccall((:ct_copy_, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), dst, src)
+end
+
+# ---- Introspection: borrowed results; -1 / NULL on a bad handle --------------------------
+
+"""
+    ct_tensor_ndim(t) -> Cint
+
+`int ct_tensor_ndim(const ct_tensor *t);`
+"""
+function ct_tensor_ndim(t)
+    ccall((:ct_tensor_ndim, libctensor()), Cint, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_tensor_size(t, dim) -> Int64
+
+`int64_t ct_tensor_size(const ct_tensor *t, int dim);`
+
+Size / stride of dim (negative counts from the end); -1 if dim is out of range.
+"""
+function ct_tensor_size(t, dim)
+    ccall((:ct_tensor_size, libctensor()), Int64, (Ptr{Cvoid}, Cint), t, dim)
+end
+
+"""
+    ct_tensor_stride(t, dim) -> Int64
+
+`int64_t ct_tensor_stride(const ct_tensor *t, int dim);`
+"""
+function ct_tensor_stride(t, dim)
+    ccall((:ct_tensor_stride, libctensor()), Int64, (Ptr{Cvoid}, Cint), t, dim)
+end
+
+"""
+    ct_tensor_sizes(t) -> Ptr{Int64}
+
+`const int64_t *ct_tensor_sizes(const ct_tensor *t);`
+
+ndim entries, valid while t is alive; never NULL for a valid t (even 0-dim).
+"""
+function ct_tensor_sizes(t)
+    ccall((:ct_tensor_sizes, libctensor()), Ptr{Int64}, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_tensor_strides(t) -> Ptr{Int64}
+
+`const int64_t *ct_tensor_strides(const ct_tensor *t);`
+"""
+function ct_tensor_strides(t)
+    ccall((:ct_tensor_strides, libctensor()), Ptr{Int64}, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_tensor_offset(t) -> Int64
+
+`int64_t ct_tensor_offset(const ct_tensor *t);`
+
+Storage offset of element [0,...,0], in elements.
+"""
+function ct_tensor_offset(t)
+    ccall((:ct_tensor_offset, libctensor()), Int64, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_tensor_numel(t) -> Int64
+
+`int64_t ct_tensor_numel(const ct_tensor *t);`
+"""
+function ct_tensor_numel(t)
+    ccall((:ct_tensor_numel, libctensor()), Int64, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_tensor_dtype(t) -> Cint
+
+`ct_dtype ct_tensor_dtype(const ct_tensor *t);`
+
+The dtype; (ct_dtype)-1 on a bad handle.
+"""
+function ct_tensor_dtype(t)
+    ccall((:ct_tensor_dtype, libctensor()), Cint, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_tensor_is_contiguous(t) -> Cint
+
+`int ct_tensor_is_contiguous(const ct_tensor *t);`
+
+1 if the elements are laid out in C order without gaps (PyTorch's rule: dims of size 1
+are ignored; a tensor with no elements is contiguous).
+"""
+function ct_tensor_is_contiguous(t)
+    ccall((:ct_tensor_is_contiguous, libctensor()), Cint, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_tensor_data(t) -> Ptr{Cvoid}
+
+`void *ct_tensor_data(const ct_tensor *t);`
+
+Address of element [0,...,0]: storage data + offset * itemsize.  NULL for a tensor with
+no elements or on error.  Valid while t (or any tensor on its storage) is alive.
+"""
+function ct_tensor_data(t)
+    ccall((:ct_tensor_data, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_tensor_is_view(t) -> Cint
+
+`int ct_tensor_is_view(const ct_tensor *t);`
+
+1 if t was made by a view operation (it has a base), else 0.
+"""
+function ct_tensor_is_view(t)
+    ccall((:ct_tensor_is_view, libctensor()), Cint, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_tensor_base(t) -> Ptr{Cvoid}
+
+`ct_tensor *ct_tensor_base(const ct_tensor *t);`
+
+New reference to the root tensor t is a view of (PyTorch's ._base), or NULL without an
+error if t is not a view.
+"""
+function ct_tensor_base(t)
+    ccall((:ct_tensor_base, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_tensor_version(t) -> Int64
+
+`int64_t ct_tensor_version(const ct_tensor *t);`
+
+In-place writes to t's storage so far (shared by all views and aliases).
+"""
+function ct_tensor_version(t)
+    ccall((:ct_tensor_version, libctensor()), Int64, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_tensor_refcount(t) -> Int64
+
+`int64_t ct_tensor_refcount(const ct_tensor *t);`
+
+References to this tensor object (handles, plus views whose base it is).
+"""
+function ct_tensor_refcount(t)
+    ccall((:ct_tensor_refcount, libctensor()), Int64, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_tensor_storage(t) -> Ptr{Cvoid}
+
+`ct_storage *ct_tensor_storage(const ct_tensor *t);`
+
+New reference to t's storage.
+"""
+function ct_tensor_storage(t)
+    ccall((:ct_tensor_storage, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_tensor_storage_id(t) -> UInt64
+
+`uint64_t ct_tensor_storage_id(const ct_tensor *t);`
+
+The id of t's storage: unique in the process, never reused.  0 on error.
+"""
+function ct_tensor_storage_id(t)
+    ccall((:ct_tensor_storage_id, libctensor()), UInt64, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_tensor_to_string(t, buf, cap) -> Int64
+
+`int64_t ct_tensor_to_string(const ct_tensor *t, char *buf, int64_t cap);`
+
+PyTorch's repr of t ("tensor([1., 2.])", with "ctensor." where torch prints "torch.").
+Writes at most cap bytes including the terminating NUL (buf may be NULL if cap == 0) and
+returns the length of the whole repr, as snprintf does; -1 on error.
+"""
+function ct_tensor_to_string(t, buf, cap)
+    ccall((:ct_tensor_to_string, libctensor()), Int64, (Ptr{Cvoid}, Ptr{UInt8}, Int64), t, buf, cap)
+end
+
+"""
+    ct_storage_id(s) -> UInt64
+
+`uint64_t ct_storage_id(const ct_storage *s);`
+
+Storage queries: borrowed results; 0 / NULL / -1 on a bad handle.
+"""
+function ct_storage_id(s)
+    ccall((:ct_storage_id, libctensor()), UInt64, (Ptr{Cvoid},), s)
+end
+
+"""
+    ct_storage_data(s) -> Ptr{Cvoid}
+
+`void *ct_storage_data(const ct_storage *s);`
+
+Start of the storage's bytes (NULL for an empty storage).
+"""
+function ct_storage_data(s)
+    ccall((:ct_storage_data, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), s)
+end
+
+"""
+    ct_storage_nbytes(s) -> Int64
+
+`int64_t ct_storage_nbytes(const ct_storage *s);`
+"""
+function ct_storage_nbytes(s)
+    ccall((:ct_storage_nbytes, libctensor()), Int64, (Ptr{Cvoid},), s)
+end
+
+"""
+    ct_storage_refcount(s) -> Int64
+
+`int64_t ct_storage_refcount(const ct_storage *s);`
+
+Tensors plus storage handles holding it.
+"""
+function ct_storage_refcount(s)
+    ccall((:ct_storage_refcount, libctensor()), Int64, (Ptr{Cvoid},), s)
+end
+
+"""
+    ct_storage_is_read_only(s) -> Cint
+
+`int ct_storage_is_read_only(const ct_storage *s);`
+
+1 if writes through tensors on it are refused (CT_ERR_READ_ONLY).
+"""
+function ct_storage_is_read_only(s)
+    ccall((:ct_storage_is_read_only, libctensor()), Cint, (Ptr{Cvoid},), s)
+end
+
+# ---- Memory relations: 1 yes, 0 no, -1 error ---------------------------------------------
+
+"""
+    ct_shares_storage(a, b) -> Cint
+
+`int ct_shares_storage(const ct_tensor *a, const ct_tensor *b);`
+
+Same storage object.
+"""
+function ct_shares_storage(a, b)
+    ccall((:ct_shares_storage, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+end
+
+"""
+    ct_may_overlap(a, b) -> Cint
+
+`int ct_may_overlap(const ct_tensor *a, const ct_tensor *b);`
+
+The byte ranges spanned by a and b intersect (whatever their storages: two storages may
+wrap the same foreign memory).  Cheap and conservative, as numpy.may_share_memory.
+"""
+function ct_may_overlap(a, b)
+    ccall((:ct_may_overlap, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+end
+
+"""
+    ct_overlaps(a, b) -> Cint
+
+`int ct_overlaps(const ct_tensor *a, const ct_tensor *b);`
+
+Exact: some byte belongs to an element of a and to an element of b, as
+numpy.shares_memory.  -2 (CT_ERR_INVALID_ARGUMENT) if the search bound was hit; the
+answer is then unknown.
+"""
+function ct_overlaps(a, b)
+    ccall((:ct_overlaps, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+end
+
+"""
+    ct_has_internal_overlap(t) -> Cint
+
+`int ct_has_internal_overlap(const ct_tensor *t);`
+
+1 if two different indices of t reach the same memory (e.g. after ct_expand).
+"""
+function ct_has_internal_overlap(t)
+    ccall((:ct_has_internal_overlap, libctensor()), Cint, (Ptr{Cvoid},), t)
+end
+
+# ---- Compute -----------------------------------------------------------------------------
+# Out-of-place ops return a NEW reference on a NEW storage (never a view).  In-place ops
+# (trailing underscore) write into self, bump its version and return a ct_status.
+# Broadcasting and type promotion are PyTorch's: the result dtype is the promotion of the
+# operands' dtypes, where a 0-dim tensor only counts if its category (bool < integer <
+# floating) is higher than every dimensioned operand's, and a double scalar `s` counts as a
+# Python float (integer tensor + scalar -> float32; float16 tensor + scalar -> float16).
+# In-place ops refuse (PyTorch's messages): a result dtype self cannot hold (float into an
+# integer tensor: CT_ERR_DTYPE), a broadcast shape other than self's (CT_ERR_SHAPE), a self
+# with internal overlap such as an expanded tensor (CT_ERR_OVERLAP), a read-only self
+# (CT_ERR_READ_ONLY).  When an input overlaps self (x.add_(x.t())), the result equals the
+# computation on unaliased inputs.  float16/bfloat16 compute in float32 and round once.
+
+"""
+    ct_add(a, b) -> Ptr{Cvoid}
+
+`ct_tensor *ct_add(const ct_tensor *a, const ct_tensor *b);`
+
+a + b, a - b, a * b, a / b (true division: integer inputs give float32).
+"""
+function ct_add(a, b)
+    ccall((:ct_add, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+end
+
+"""
+    ct_sub(a, b) -> Ptr{Cvoid}
+
+`ct_tensor *ct_sub(const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_sub(a, b)
+    ccall((:ct_sub, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+end
+
+"""
+    ct_mul(a, b) -> Ptr{Cvoid}
+
+`ct_tensor *ct_mul(const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_mul(a, b)
+    ccall((:ct_mul, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+end
+
+"""
+    ct_div(a, b) -> Ptr{Cvoid}
+
+`ct_tensor *ct_div(const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_div(a, b)
+    ccall((:ct_div, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+end
+
+"""
+    ct_add_(self, other) -> Cint
+
+`ct_status ct_add_(ct_tensor *self, const ct_tensor *other);`
+"""
+function ct_add_(self, other)
+    ccall((:ct_add_, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), self, other)
+end
+
+"""
+    ct_sub_(self, other) -> Cint
+
+`ct_status ct_sub_(ct_tensor *self, const ct_tensor *other);`
+"""
+function ct_sub_(self, other)
+    ccall((:ct_sub_, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), self, other)
+end
+
+"""
+    ct_mul_(self, other) -> Cint
+
+`ct_status ct_mul_(ct_tensor *self, const ct_tensor *other);`
+"""
+function ct_mul_(self, other)
+    ccall((:ct_mul_, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), self, other)
+end
+
+"""
+    ct_div_(self, other) -> Cint
+
+`ct_status ct_div_(ct_tensor *self, const ct_tensor *other);`
+"""
+function ct_div_(self, other)
+    ccall((:ct_div_, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), self, other)
+end
+
+"""
+    ct_add_scalar(a, s) -> Ptr{Cvoid}
+
+`ct_tensor *ct_add_scalar(const ct_tensor *a, double s);`
+
+With a Python-float scalar operand: a + s, a - s, a * s, a / s, and in place.
+"""
+function ct_add_scalar(a, s)
+    ccall((:ct_add_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+end
+
+"""
+    ct_sub_scalar(a, s) -> Ptr{Cvoid}
+
+`ct_tensor *ct_sub_scalar(const ct_tensor *a, double s);`
+"""
+function ct_sub_scalar(a, s)
+    ccall((:ct_sub_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+end
+
+"""
+    ct_mul_scalar(a, s) -> Ptr{Cvoid}
+
+`ct_tensor *ct_mul_scalar(const ct_tensor *a, double s);`
+"""
+function ct_mul_scalar(a, s)
+    ccall((:ct_mul_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+end
+
+"""
+    ct_div_scalar(a, s) -> Ptr{Cvoid}
+
+`ct_tensor *ct_div_scalar(const ct_tensor *a, double s);`
+"""
+function ct_div_scalar(a, s)
+    ccall((:ct_div_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+end
+
+"""
+    ct_add_scalar_(self, s) -> Cint
+
+`ct_status ct_add_scalar_(ct_tensor *self, double s);`
+"""
+function ct_add_scalar_(self, s)
+    ccall((:ct_add_scalar_, libctensor()), Cint, (Ptr{Cvoid}, Cdouble), self, s)
+end
+
+"""
+    ct_sub_scalar_(self, s) -> Cint
+
+`ct_status ct_sub_scalar_(ct_tensor *self, double s);`
+"""
+function ct_sub_scalar_(self, s)
+    ccall((:ct_sub_scalar_, libctensor()), Cint, (Ptr{Cvoid}, Cdouble), self, s)
+end
+
+"""
+    ct_mul_scalar_(self, s) -> Cint
+
+`ct_status ct_mul_scalar_(ct_tensor *self, double s);`
+"""
+function ct_mul_scalar_(self, s)
+    ccall((:ct_mul_scalar_, libctensor()), Cint, (Ptr{Cvoid}, Cdouble), self, s)
+end
+
+"""
+    ct_div_scalar_(self, s) -> Cint
+
+`ct_status ct_div_scalar_(ct_tensor *self, double s);`
+"""
+function ct_div_scalar_(self, s)
+    ccall((:ct_div_scalar_, libctensor()), Cint, (Ptr{Cvoid}, Cdouble), self, s)
+end
+
+"""
+    ct_rsub_scalar(a, s) -> Ptr{Cvoid}
+
+`ct_tensor *ct_rsub_scalar(const ct_tensor *a, double s);`
+
+s - a and s / a (Python's reflected operators).
+"""
+function ct_rsub_scalar(a, s)
+    ccall((:ct_rsub_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+end
+
+"""
+    ct_rdiv_scalar(a, s) -> Ptr{Cvoid}
+
+`ct_tensor *ct_rdiv_scalar(const ct_tensor *a, double s);`
+"""
+function ct_rdiv_scalar(a, s)
+    ccall((:ct_rdiv_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+end
+
+"""
+    ct_fill_(self, value) -> Cint
+
+`ct_status ct_fill_(ct_tensor *self, double value);`
+
+Writes value into every element of self (PyTorch refuses values the dtype cannot hold:
+CT_ERR_INVALID_ARGUMENT).  Bumps the version.
+"""
+function ct_fill_(self, value)
+    ccall((:ct_fill_, libctensor()), Cint, (Ptr{Cvoid}, Cdouble), self, value)
+end
+
+"""
+    ct_zero_(self) -> Cint
+
+`ct_status ct_zero_(ct_tensor *self);`
+"""
+function ct_zero_(self)
+    ccall((:ct_zero_, libctensor()), Cint, (Ptr{Cvoid},), self)
+end
+
+"""
+    ct_neg(a) -> Ptr{Cvoid}
+
+`ct_tensor *ct_neg(const ct_tensor *a);`
+
+Elementwise math.  Integer and bool inputs give float32 for exp/log/sqrt/sin/cos/tanh/
+sigmoid; neg/abs/relu keep the dtype (neg of bool: CT_ERR_DTYPE).  The _ forms write into
+self and refuse a result dtype self cannot hold.
+"""
+function ct_neg(a)
+    ccall((:ct_neg, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), a)
+end
+
+"""
+    ct_abs(a) -> Ptr{Cvoid}
+
+`ct_tensor *ct_abs(const ct_tensor *a);`
+"""
+function ct_abs(a)
+    ccall((:ct_abs, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), a)
+end
+
+"""
+    ct_exp(a) -> Ptr{Cvoid}
+
+`ct_tensor *ct_exp(const ct_tensor *a);`
+"""
+function ct_exp(a)
+    ccall((:ct_exp, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), a)
+end
+
+"""
+    ct_log(a) -> Ptr{Cvoid}
+
+`ct_tensor *ct_log(const ct_tensor *a);`
+"""
+function ct_log(a)
+    ccall((:ct_log, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), a)
+end
+
+"""
+    ct_sqrt(a) -> Ptr{Cvoid}
+
+`ct_tensor *ct_sqrt(const ct_tensor *a);`
+"""
+function ct_sqrt(a)
+    ccall((:ct_sqrt, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), a)
+end
+
+"""
+    ct_sin(a) -> Ptr{Cvoid}
+
+`ct_tensor *ct_sin(const ct_tensor *a);`
+"""
+function ct_sin(a)
+    ccall((:ct_sin, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), a)
+end
+
+"""
+    ct_cos(a) -> Ptr{Cvoid}
+
+`ct_tensor *ct_cos(const ct_tensor *a);`
+"""
+function ct_cos(a)
+    ccall((:ct_cos, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), a)
+end
+
+"""
+    ct_tanh(a) -> Ptr{Cvoid}
+
+`ct_tensor *ct_tanh(const ct_tensor *a);`
+"""
+function ct_tanh(a)
+    ccall((:ct_tanh, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), a)
+end
+
+"""
+    ct_sigmoid(a) -> Ptr{Cvoid}
+
+`ct_tensor *ct_sigmoid(const ct_tensor *a);`
+"""
+function ct_sigmoid(a)
+    ccall((:ct_sigmoid, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), a)
+end
+
+"""
+    ct_relu(a) -> Ptr{Cvoid}
+
+`ct_tensor *ct_relu(const ct_tensor *a);`
+"""
+function ct_relu(a)
+    ccall((:ct_relu, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), a)
+end
+
+"""
+    ct_neg_(self) -> Cint
+
+`ct_status ct_neg_(ct_tensor *self);`
+"""
+function ct_neg_(self)
+    ccall((:ct_neg_, libctensor()), Cint, (Ptr{Cvoid},), self)
+end
+
+"""
+    ct_abs_(self) -> Cint
+
+`ct_status ct_abs_(ct_tensor *self);`
+"""
+function ct_abs_(self)
+    ccall((:ct_abs_, libctensor()), Cint, (Ptr{Cvoid},), self)
+end
+
+"""
+    ct_exp_(self) -> Cint
+
+`ct_status ct_exp_(ct_tensor *self);`
+"""
+function ct_exp_(self)
+    ccall((:ct_exp_, libctensor()), Cint, (Ptr{Cvoid},), self)
+end
+
+"""
+    ct_log_(self) -> Cint
+
+`ct_status ct_log_(ct_tensor *self);`
+"""
+function ct_log_(self)
+    ccall((:ct_log_, libctensor()), Cint, (Ptr{Cvoid},), self)
+end
+
+"""
+    ct_sqrt_(self) -> Cint
+
+`ct_status ct_sqrt_(ct_tensor *self);`
+"""
+function ct_sqrt_(self)
+    ccall((:ct_sqrt_, libctensor()), Cint, (Ptr{Cvoid},), self)
+end
+
+"""
+    ct_sin_(self) -> Cint
+
+`ct_status ct_sin_(ct_tensor *self);`
+"""
+function ct_sin_(self)
+    ccall((:ct_sin_, libctensor()), Cint, (Ptr{Cvoid},), self)
+end
+
+"""
+    ct_cos_(self) -> Cint
+
+`ct_status ct_cos_(ct_tensor *self);`
+"""
+function ct_cos_(self)
+    ccall((:ct_cos_, libctensor()), Cint, (Ptr{Cvoid},), self)
+end
+
+"""
+    ct_tanh_(self) -> Cint
+
+`ct_status ct_tanh_(ct_tensor *self);`
+"""
+function ct_tanh_(self)
+    ccall((:ct_tanh_, libctensor()), Cint, (Ptr{Cvoid},), self)
+end
+
+"""
+    ct_sigmoid_(self) -> Cint
+
+`ct_status ct_sigmoid_(ct_tensor *self);`
+"""
+function ct_sigmoid_(self)
+    ccall((:ct_sigmoid_, libctensor()), Cint, (Ptr{Cvoid},), self)
+end
+
+"""
+    ct_relu_(self) -> Cint
+
+`ct_status ct_relu_(ct_tensor *self);`
+"""
+function ct_relu_(self)
+    ccall((:ct_relu_, libctensor()), Cint, (Ptr{Cvoid},), self)
+end
+
+"""
+    ct_eq(a, b) -> Ptr{Cvoid}
+
+`ct_tensor *ct_eq(const ct_tensor *a, const ct_tensor *b);`
+
+Comparisons: bool tensors, computed in the promoted dtype, broadcasting.
+"""
+function ct_eq(a, b)
+    ccall((:ct_eq, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+end
+
+"""
+    ct_ne(a, b) -> Ptr{Cvoid}
+
+`ct_tensor *ct_ne(const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_ne(a, b)
+    ccall((:ct_ne, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+end
+
+"""
+    ct_lt(a, b) -> Ptr{Cvoid}
+
+`ct_tensor *ct_lt(const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_lt(a, b)
+    ccall((:ct_lt, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+end
+
+"""
+    ct_le(a, b) -> Ptr{Cvoid}
+
+`ct_tensor *ct_le(const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_le(a, b)
+    ccall((:ct_le, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+end
+
+"""
+    ct_gt(a, b) -> Ptr{Cvoid}
+
+`ct_tensor *ct_gt(const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_gt(a, b)
+    ccall((:ct_gt, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+end
+
+"""
+    ct_ge(a, b) -> Ptr{Cvoid}
+
+`ct_tensor *ct_ge(const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_ge(a, b)
+    ccall((:ct_ge, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+end
+
+"""
+    ct_eq_scalar(a, s) -> Ptr{Cvoid}
+
+`ct_tensor *ct_eq_scalar(const ct_tensor *a, double s);`
+"""
+function ct_eq_scalar(a, s)
+    ccall((:ct_eq_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+end
+
+"""
+    ct_ne_scalar(a, s) -> Ptr{Cvoid}
+
+`ct_tensor *ct_ne_scalar(const ct_tensor *a, double s);`
+"""
+function ct_ne_scalar(a, s)
+    ccall((:ct_ne_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+end
+
+"""
+    ct_lt_scalar(a, s) -> Ptr{Cvoid}
+
+`ct_tensor *ct_lt_scalar(const ct_tensor *a, double s);`
+"""
+function ct_lt_scalar(a, s)
+    ccall((:ct_lt_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+end
+
+"""
+    ct_le_scalar(a, s) -> Ptr{Cvoid}
+
+`ct_tensor *ct_le_scalar(const ct_tensor *a, double s);`
+"""
+function ct_le_scalar(a, s)
+    ccall((:ct_le_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+end
+
+"""
+    ct_gt_scalar(a, s) -> Ptr{Cvoid}
+
+`ct_tensor *ct_gt_scalar(const ct_tensor *a, double s);`
+"""
+function ct_gt_scalar(a, s)
+    ccall((:ct_gt_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+end
+
+"""
+    ct_ge_scalar(a, s) -> Ptr{Cvoid}
+
+`ct_tensor *ct_ge_scalar(const ct_tensor *a, double s);`
+"""
+function ct_ge_scalar(a, s)
+    ccall((:ct_ge_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+end
+
+"""
+    ct_where(cond, a, b) -> Ptr{Cvoid}
+
+`ct_tensor *ct_where(const ct_tensor *cond, const ct_tensor *a, const ct_tensor *b);`
+
+cond ? a : b elementwise (cond: bool or uint8), broadcasting all three; promoted dtype.
+"""
+function ct_where(cond, a, b)
+    ccall((:ct_where, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), cond, a, b)
+end
+
+"""
+    ct_equal(a, b) -> Cint
+
+`int ct_equal(const ct_tensor *a, const ct_tensor *b);`
+
+1 if same shape and equal values (after promotion), 0 otherwise, -1 on error.
+"""
+function ct_equal(a, b)
+    ccall((:ct_equal, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+end
+
+"""
+    ct_allclose(a, b, rtol, atol) -> Cint
+
+`int ct_allclose(const ct_tensor *a, const ct_tensor *b, double rtol, double atol);`
+
+1 if |a - b| <= atol + rtol * |b| everywhere (broadcasting; nan never close), 0, or -1.
+"""
+function ct_allclose(a, b, rtol, atol)
+    ccall((:ct_allclose, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}, Cdouble, Cdouble), a, b, rtol, atol)
+end
+
+"""
+    ct_item(t, out) -> Cint
+
+`ct_status ct_item(const ct_tensor *t, double *out);`
+
+The value of a one-element tensor, converted to double.  CT_ERR_INVALID_ARGUMENT (with
+PyTorch's message) if numel != 1 or out is NULL.
+"""
+function ct_item(t, out)
+    ccall((:ct_item, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cdouble}), t, out)
+end
+
+"""
+    ct_cat(n, tensors, dim) -> Ptr{Cvoid}
+
+`ct_tensor *ct_cat(int n, const ct_tensor *const *tensors, int dim);`
+
+Joins n tensors along dim (cat) or along a new dim (stack): copies, promoted dtype.
+"""
+function ct_cat(n, tensors, dim)
+    ccall((:ct_cat, libctensor()), Ptr{Cvoid}, (Cint, Ptr{Ptr{Cvoid}}, Cint), n, tensors, dim)
+end
+
+"""
+    ct_stack(n, tensors, dim) -> Ptr{Cvoid}
+
+`ct_tensor *ct_stack(int n, const ct_tensor *const *tensors, int dim);`
+"""
+function ct_stack(n, tensors, dim)
+    ccall((:ct_stack, libctensor()), Ptr{Cvoid}, (Cint, Ptr{Ptr{Cvoid}}, Cint), n, tensors, dim)
+end
+
+"""
+    ct_sum(t, ndim, dims, keepdim) -> Ptr{Cvoid}
+
+`ct_tensor *ct_sum(const ct_tensor *t, int ndim, const int *dims, int keepdim);`
+
+Reductions over the ndim dims in dims (ndim 0: over all dims), keeping them as size 1 if
+keepdim.  sum/prod of bool and integer tensors give int64; mean needs a floating dtype;
+amax/amin keep the dtype and refuse empty reductions.
+"""
+function ct_sum(t, ndim, dims, keepdim)
+    ccall((:ct_sum, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Cint}, Cint), t, ndim, dims, keepdim)
+end
+
+"""
+    ct_mean(t, ndim, dims, keepdim) -> Ptr{Cvoid}
+
+`ct_tensor *ct_mean(const ct_tensor *t, int ndim, const int *dims, int keepdim);`
+"""
+function ct_mean(t, ndim, dims, keepdim)
+    ccall((:ct_mean, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Cint}, Cint), t, ndim, dims, keepdim)
+end
+
+"""
+    ct_prod(t, ndim, dims, keepdim) -> Ptr{Cvoid}
+
+`ct_tensor *ct_prod(const ct_tensor *t, int ndim, const int *dims, int keepdim);`
+"""
+function ct_prod(t, ndim, dims, keepdim)
+    ccall((:ct_prod, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Cint}, Cint), t, ndim, dims, keepdim)
+end
+
+"""
+    ct_amax(t, ndim, dims, keepdim) -> Ptr{Cvoid}
+
+`ct_tensor *ct_amax(const ct_tensor *t, int ndim, const int *dims, int keepdim);`
+"""
+function ct_amax(t, ndim, dims, keepdim)
+    ccall((:ct_amax, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Cint}, Cint), t, ndim, dims, keepdim)
+end
+
+"""
+    ct_amin(t, ndim, dims, keepdim) -> Ptr{Cvoid}
+
+`ct_tensor *ct_amin(const ct_tensor *t, int ndim, const int *dims, int keepdim);`
+"""
+function ct_amin(t, ndim, dims, keepdim)
+    ccall((:ct_amin, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Cint}, Cint), t, ndim, dims, keepdim)
+end
+
+"""
+    ct_argmax(t, dim, keepdim) -> Ptr{Cvoid}
+
+`ct_tensor *ct_argmax(const ct_tensor *t, int dim, int keepdim);`
+
+Index (int64) of the first maximum / minimum along dim; the _all forms flatten t first.
+"""
+function ct_argmax(t, dim, keepdim)
+    ccall((:ct_argmax, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Cint), t, dim, keepdim)
+end
+
+"""
+    ct_argmin(t, dim, keepdim) -> Ptr{Cvoid}
+
+`ct_tensor *ct_argmin(const ct_tensor *t, int dim, int keepdim);`
+"""
+function ct_argmin(t, dim, keepdim)
+    ccall((:ct_argmin, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Cint), t, dim, keepdim)
+end
+
+"""
+    ct_argmax_all(t) -> Ptr{Cvoid}
+
+`ct_tensor *ct_argmax_all(const ct_tensor *t);`
+"""
+function ct_argmax_all(t)
+    ccall((:ct_argmax_all, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_argmin_all(t) -> Ptr{Cvoid}
+
+`ct_tensor *ct_argmin_all(const ct_tensor *t);`
+"""
+function ct_argmin_all(t)
+    ccall((:ct_argmin_all, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_matmul(a, b) -> Ptr{Cvoid}
+
+`ct_tensor *ct_matmul(const ct_tensor *a, const ct_tensor *b);`
+
+Matrix product with torch.matmul's rules (1-D dot, 2-D mm, batched with broadcasting of
+the batch dims).  float32/float64 use BLAS.
+"""
+function ct_matmul(a, b)
+    ccall((:ct_matmul, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+end
+
+"""
+    ct_manual_seed(seed) -> Cvoid
+
+`void ct_manual_seed(uint64_t seed);`
+
+Random numbers from one process-wide generator.  The same seed gives the same values
+whatever the thread count.
+"""
+function ct_manual_seed(seed)
+    ccall((:ct_manual_seed, libctensor()), Cvoid, (UInt64,), seed)
+end
+
+"""
+    ct_rand(ndim, sizes, dtype) -> Ptr{Cvoid}
+
+`ct_tensor *ct_rand(int ndim, const int64_t *sizes, ct_dtype dtype);`
+
+Uniform in [0, 1) / standard normal; floating dtypes only (CT_ERR_DTYPE otherwise).
+"""
+function ct_rand(ndim, sizes, dtype)
+    ccall((:ct_rand, libctensor()), Ptr{Cvoid}, (Cint, Ptr{Int64}, Cint), ndim, sizes, dtype)
+end
+
+"""
+    ct_randn(ndim, sizes, dtype) -> Ptr{Cvoid}
+
+`ct_tensor *ct_randn(int ndim, const int64_t *sizes, ct_dtype dtype);`
+"""
+function ct_randn(ndim, sizes, dtype)
+    ccall((:ct_randn, libctensor()), Ptr{Cvoid}, (Cint, Ptr{Int64}, Cint), ndim, sizes, dtype)
+end
+
+"""
+    ct_randint(low, high, ndim, sizes, dtype) -> Ptr{Cvoid}
+
+`ct_tensor *ct_randint(int64_t low, int64_t high, int ndim, const int64_t *sizes, ct_dtype dtype);`
+
+Integers uniform in [low, high); any dtype but bool; low < high.
+"""
+function ct_randint(low, high, ndim, sizes, dtype)
+    ccall((:ct_randint, libctensor()), Ptr{Cvoid}, (Int64, Int64, Cint, Ptr{Int64}, Cint), low, high, ndim, sizes, dtype)
+end
+
+# ---- DLPack ------------------------------------------------------------------------------
+
+"""
+    ct_from_dlpack(m) -> Ptr{Cvoid}
+
+`ct_tensor *ct_from_dlpack(struct DLManagedTensor *m);`
+
+Takes ownership of m without copying: m->deleter(m) runs exactly once, when the last
+tensor on the new storage is gone.  CPU memory and ctensor's dtypes only.  On failure
+ownership stays with the caller (the deleter is not called).
+"""
+function ct_from_dlpack(m)
+    ccall((:ct_from_dlpack, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), m)
+end
+
+"""
+    ct_from_dlpack_versioned(m) -> Ptr{Cvoid}
+
+`ct_tensor *ct_from_dlpack_versioned(struct DLManagedTensorVersioned *m);`
+
+The same for the versioned struct; a read-only tensor (DLPACK_FLAG_BITMASK_READ_ONLY)
+gives a read-only storage.  Major versions other than 1 are refused.
+"""
+function ct_from_dlpack_versioned(m)
+    ccall((:ct_from_dlpack_versioned, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), m)
+end
+
+"""
+    ct_to_dlpack(t) -> Ptr{Cvoid}
+
+`struct DLManagedTensor *ct_to_dlpack(const ct_tensor *t);`
+
+A new DLManagedTensor sharing t's memory; it keeps t's data alive until the consumer
+calls its deleter (exactly once).
+"""
+function ct_to_dlpack(t)
+    ccall((:ct_to_dlpack, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_to_dlpack_versioned(t) -> Ptr{Cvoid}
+
+`struct DLManagedTensorVersioned *ct_to_dlpack_versioned(const ct_tensor *t);`
+"""
+function ct_to_dlpack_versioned(t)
+    ccall((:ct_to_dlpack_versioned, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+end
+
+end # module LibCTensor

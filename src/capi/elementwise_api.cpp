@@ -1,0 +1,153 @@
+// Elementwise compute: arithmetic, math, comparisons, where, fill, equal/allclose/item,
+// cat/stack.  Every function is one line through the guard into core/ops/elementwise.
+#include <vector>
+
+#include "capi/guard.h"
+#include "core/ops/elementwise.h"
+#include "core/shape.h"
+
+using namespace ct;
+using namespace ct::capi;
+
+namespace {
+
+ct_tensor* binary_call(BinaryOp op, const ct_tensor* a, const ct_tensor* b, const char* name) {
+  return guard<ct_tensor*>(nullptr, [&] {
+    return to_handle(binary(op, Operand::of(tensor_arg(a, name, "a")), Operand::of(tensor_arg(b, name, "b"))));
+  });
+}
+ct_status binary_inplace_call(BinaryOp op, ct_tensor* self, const ct_tensor* other, const char* name) {
+  return guard_status([&] { binary_(op, tensor_arg(self, name, "self"), Operand::of(tensor_arg(other, name, "other"))); });
+}
+ct_tensor* scalar_call(BinaryOp op, const ct_tensor* a, double s, bool reflected, const char* name) {
+  return guard<ct_tensor*>(nullptr, [&] {
+    const Operand t = Operand::of(tensor_arg(a, name));
+    return to_handle(reflected ? binary(op, Operand::of(s), t) : binary(op, t, Operand::of(s)));
+  });
+}
+ct_status scalar_inplace_call(BinaryOp op, ct_tensor* self, double s, const char* name) {
+  return guard_status([&] { binary_(op, tensor_arg(self, name, "self"), Operand::of(s)); });
+}
+ct_tensor* unary_call(UnaryOp op, const ct_tensor* a, const char* name) {
+  return guard<ct_tensor*>(nullptr, [&] { return to_handle(unary(op, tensor_arg(a, name))); });
+}
+ct_status unary_inplace_call(UnaryOp op, ct_tensor* self, const char* name) {
+  return guard_status([&] { unary_(op, tensor_arg(self, name, "self")); });
+}
+ct_tensor* compare_call(CompareOp op, const ct_tensor* a, const ct_tensor* b, const char* name) {
+  return guard<ct_tensor*>(nullptr, [&] {
+    return to_handle(compare(op, Operand::of(tensor_arg(a, name, "a")), Operand::of(tensor_arg(b, name, "b"))));
+  });
+}
+ct_tensor* compare_scalar_call(CompareOp op, const ct_tensor* a, double s, const char* name) {
+  return guard<ct_tensor*>(nullptr,
+                           [&] { return to_handle(compare(op, Operand::of(tensor_arg(a, name)), Operand::of(s))); });
+}
+
+std::vector<const Tensor*> tensor_list(int n, const ct_tensor* const* tensors, const char* name) {
+  CT_CHECK(n > 0, InvalidArgument, name << ": expected a non-empty list of tensors, got n = " << n);
+  CT_CHECK(tensors != nullptr, InvalidArgument, name << ": tensors is NULL");
+  std::vector<const Tensor*> list;
+  for (int i = 0; i < n; ++i) list.push_back(&tensor_arg(tensors[i], name, "tensors[i]"));
+  return list;
+}
+
+}  // namespace
+
+extern "C" {
+
+ct_tensor* ct_add(const ct_tensor* a, const ct_tensor* b) { return binary_call(BinaryOp::Add, a, b, "ct_add"); }
+ct_tensor* ct_sub(const ct_tensor* a, const ct_tensor* b) { return binary_call(BinaryOp::Sub, a, b, "ct_sub"); }
+ct_tensor* ct_mul(const ct_tensor* a, const ct_tensor* b) { return binary_call(BinaryOp::Mul, a, b, "ct_mul"); }
+ct_tensor* ct_div(const ct_tensor* a, const ct_tensor* b) { return binary_call(BinaryOp::Div, a, b, "ct_div"); }
+ct_status ct_add_(ct_tensor* s, const ct_tensor* o) { return binary_inplace_call(BinaryOp::Add, s, o, "ct_add_"); }
+ct_status ct_sub_(ct_tensor* s, const ct_tensor* o) { return binary_inplace_call(BinaryOp::Sub, s, o, "ct_sub_"); }
+ct_status ct_mul_(ct_tensor* s, const ct_tensor* o) { return binary_inplace_call(BinaryOp::Mul, s, o, "ct_mul_"); }
+ct_status ct_div_(ct_tensor* s, const ct_tensor* o) { return binary_inplace_call(BinaryOp::Div, s, o, "ct_div_"); }
+
+ct_tensor* ct_add_scalar(const ct_tensor* a, double s) { return scalar_call(BinaryOp::Add, a, s, false, "ct_add_scalar"); }
+ct_tensor* ct_sub_scalar(const ct_tensor* a, double s) { return scalar_call(BinaryOp::Sub, a, s, false, "ct_sub_scalar"); }
+ct_tensor* ct_mul_scalar(const ct_tensor* a, double s) { return scalar_call(BinaryOp::Mul, a, s, false, "ct_mul_scalar"); }
+ct_tensor* ct_div_scalar(const ct_tensor* a, double s) { return scalar_call(BinaryOp::Div, a, s, false, "ct_div_scalar"); }
+ct_tensor* ct_rsub_scalar(const ct_tensor* a, double s) { return scalar_call(BinaryOp::Sub, a, s, true, "ct_rsub_scalar"); }
+ct_tensor* ct_rdiv_scalar(const ct_tensor* a, double s) { return scalar_call(BinaryOp::Div, a, s, true, "ct_rdiv_scalar"); }
+ct_status ct_add_scalar_(ct_tensor* t, double s) { return scalar_inplace_call(BinaryOp::Add, t, s, "ct_add_scalar_"); }
+ct_status ct_sub_scalar_(ct_tensor* t, double s) { return scalar_inplace_call(BinaryOp::Sub, t, s, "ct_sub_scalar_"); }
+ct_status ct_mul_scalar_(ct_tensor* t, double s) { return scalar_inplace_call(BinaryOp::Mul, t, s, "ct_mul_scalar_"); }
+ct_status ct_div_scalar_(ct_tensor* t, double s) { return scalar_inplace_call(BinaryOp::Div, t, s, "ct_div_scalar_"); }
+
+ct_status ct_fill_(ct_tensor* self, double value) {
+  return guard_status([&] { fill_(tensor_arg(self, "ct_fill_", "self"), value); });
+}
+ct_status ct_zero_(ct_tensor* self) {
+  return guard_status([&] { fill_(tensor_arg(self, "ct_zero_", "self"), 0.0); });
+}
+
+ct_tensor* ct_neg(const ct_tensor* a) { return unary_call(UnaryOp::Neg, a, "ct_neg"); }
+ct_tensor* ct_abs(const ct_tensor* a) { return unary_call(UnaryOp::Abs, a, "ct_abs"); }
+ct_tensor* ct_exp(const ct_tensor* a) { return unary_call(UnaryOp::Exp, a, "ct_exp"); }
+ct_tensor* ct_log(const ct_tensor* a) { return unary_call(UnaryOp::Log, a, "ct_log"); }
+ct_tensor* ct_sqrt(const ct_tensor* a) { return unary_call(UnaryOp::Sqrt, a, "ct_sqrt"); }
+ct_tensor* ct_sin(const ct_tensor* a) { return unary_call(UnaryOp::Sin, a, "ct_sin"); }
+ct_tensor* ct_cos(const ct_tensor* a) { return unary_call(UnaryOp::Cos, a, "ct_cos"); }
+ct_tensor* ct_tanh(const ct_tensor* a) { return unary_call(UnaryOp::Tanh, a, "ct_tanh"); }
+ct_tensor* ct_sigmoid(const ct_tensor* a) { return unary_call(UnaryOp::Sigmoid, a, "ct_sigmoid"); }
+ct_tensor* ct_relu(const ct_tensor* a) { return unary_call(UnaryOp::Relu, a, "ct_relu"); }
+ct_status ct_neg_(ct_tensor* s) { return unary_inplace_call(UnaryOp::Neg, s, "ct_neg_"); }
+ct_status ct_abs_(ct_tensor* s) { return unary_inplace_call(UnaryOp::Abs, s, "ct_abs_"); }
+ct_status ct_exp_(ct_tensor* s) { return unary_inplace_call(UnaryOp::Exp, s, "ct_exp_"); }
+ct_status ct_log_(ct_tensor* s) { return unary_inplace_call(UnaryOp::Log, s, "ct_log_"); }
+ct_status ct_sqrt_(ct_tensor* s) { return unary_inplace_call(UnaryOp::Sqrt, s, "ct_sqrt_"); }
+ct_status ct_sin_(ct_tensor* s) { return unary_inplace_call(UnaryOp::Sin, s, "ct_sin_"); }
+ct_status ct_cos_(ct_tensor* s) { return unary_inplace_call(UnaryOp::Cos, s, "ct_cos_"); }
+ct_status ct_tanh_(ct_tensor* s) { return unary_inplace_call(UnaryOp::Tanh, s, "ct_tanh_"); }
+ct_status ct_sigmoid_(ct_tensor* s) { return unary_inplace_call(UnaryOp::Sigmoid, s, "ct_sigmoid_"); }
+ct_status ct_relu_(ct_tensor* s) { return unary_inplace_call(UnaryOp::Relu, s, "ct_relu_"); }
+
+ct_tensor* ct_eq(const ct_tensor* a, const ct_tensor* b) { return compare_call(CompareOp::Eq, a, b, "ct_eq"); }
+ct_tensor* ct_ne(const ct_tensor* a, const ct_tensor* b) { return compare_call(CompareOp::Ne, a, b, "ct_ne"); }
+ct_tensor* ct_lt(const ct_tensor* a, const ct_tensor* b) { return compare_call(CompareOp::Lt, a, b, "ct_lt"); }
+ct_tensor* ct_le(const ct_tensor* a, const ct_tensor* b) { return compare_call(CompareOp::Le, a, b, "ct_le"); }
+ct_tensor* ct_gt(const ct_tensor* a, const ct_tensor* b) { return compare_call(CompareOp::Gt, a, b, "ct_gt"); }
+ct_tensor* ct_ge(const ct_tensor* a, const ct_tensor* b) { return compare_call(CompareOp::Ge, a, b, "ct_ge"); }
+ct_tensor* ct_eq_scalar(const ct_tensor* a, double s) { return compare_scalar_call(CompareOp::Eq, a, s, "ct_eq_scalar"); }
+ct_tensor* ct_ne_scalar(const ct_tensor* a, double s) { return compare_scalar_call(CompareOp::Ne, a, s, "ct_ne_scalar"); }
+ct_tensor* ct_lt_scalar(const ct_tensor* a, double s) { return compare_scalar_call(CompareOp::Lt, a, s, "ct_lt_scalar"); }
+ct_tensor* ct_le_scalar(const ct_tensor* a, double s) { return compare_scalar_call(CompareOp::Le, a, s, "ct_le_scalar"); }
+ct_tensor* ct_gt_scalar(const ct_tensor* a, double s) { return compare_scalar_call(CompareOp::Gt, a, s, "ct_gt_scalar"); }
+ct_tensor* ct_ge_scalar(const ct_tensor* a, double s) { return compare_scalar_call(CompareOp::Ge, a, s, "ct_ge_scalar"); }
+
+ct_tensor* ct_where(const ct_tensor* cond, const ct_tensor* a, const ct_tensor* b) {
+  return guard<ct_tensor*>(nullptr, [&] {
+    return to_handle(
+        where(tensor_arg(cond, "ct_where", "cond"), tensor_arg(a, "ct_where", "a"), tensor_arg(b, "ct_where", "b")));
+  });
+}
+
+int ct_equal(const ct_tensor* a, const ct_tensor* b) {
+  return guard<int>(-1, [&] { return int(equal(tensor_arg(a, "ct_equal", "a"), tensor_arg(b, "ct_equal", "b"))); });
+}
+
+int ct_allclose(const ct_tensor* a, const ct_tensor* b, double rtol, double atol) {
+  return guard<int>(-1, [&] {
+    return int(allclose(tensor_arg(a, "ct_allclose", "a"), tensor_arg(b, "ct_allclose", "b"), rtol, atol));
+  });
+}
+
+ct_status ct_item(const ct_tensor* t, double* out) {
+  return guard_status([&] {
+    const Tensor& x = tensor_arg(t, "ct_item");
+    CT_CHECK(out != nullptr, InvalidArgument, "ct_item: out is NULL");
+    *out = item(x);
+  });
+}
+
+ct_tensor* ct_cat(int n, const ct_tensor* const* tensors, int dim) {
+  return guard<ct_tensor*>(nullptr, [&] { return to_handle(cat(tensor_list(n, tensors, "ct_cat"), dim)); });
+}
+
+ct_tensor* ct_stack(int n, const ct_tensor* const* tensors, int dim) {
+  return guard<ct_tensor*>(nullptr, [&] { return to_handle(stack(tensor_list(n, tensors, "ct_stack"), dim)); });
+}
+
+}  // extern "C"

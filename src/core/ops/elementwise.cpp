@@ -1,0 +1,517 @@
+#include "core/ops/elementwise.h"
+
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+
+#include "core/copy.h"
+#include "core/iter.h"
+#include "core/ops/promote.h"
+#include "core/overlap.h"
+#include "core/shape.h"
+#include "core/views.h"
+
+namespace ct {
+namespace {
+
+// ---- arithmetic in the "accumulate" type: float for float16/bfloat16 ------------------------
+
+template <class T> struct AccOf { using type = T; };
+template <> struct AccOf<Half> { using type = float; };
+template <> struct AccOf<BFloat16> { using type = float; };
+template <class T> using acc_t = typename AccOf<T>::type;
+
+template <class T>
+inline acc_t<T> to_acc(T v) { return static_cast<acc_t<T>>(v); }
+template <class T>
+inline T from_acc(acc_t<T> v) {
+  if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) return T(v);
+  else return static_cast<T>(v);
+}
+
+// Integer arithmetic wraps (as PyTorch does in practice) instead of being undefined.
+template <class T>
+inline T wrap_add(T a, T b) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    using U = std::make_unsigned_t<T>;
+    return T(U(U(a) + U(b)));
+  } else {
+    return a + b;
+  }
+}
+template <class T>
+inline T wrap_sub(T a, T b) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    using U = std::make_unsigned_t<T>;
+    return T(U(U(a) - U(b)));
+  } else {
+    return a - b;
+  }
+}
+template <class T>
+inline T wrap_mul(T a, T b) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    using U = std::make_unsigned_t<std::conditional_t<(sizeof(T) < sizeof(int)), int, T>>;
+    return T(U(U(a) * U(b)));
+  } else {
+    return a * b;
+  }
+}
+
+// ---- the loops -----------------------------------------------------------------------------
+
+// out[i] = f(a[i], b[i]) with O the output's and T the inputs' storage type; f works on
+// acc_t<T> values and returns the output's acc value (or bool).
+template <class O, class T, class F>
+void run_binary(const ElementwiseIter& it, F f) {
+  it.for_each([&](char** p, const int64_t* s, int64_t n) {
+    O* o = reinterpret_cast<O*>(p[0]);
+    const T* a = reinterpret_cast<const T*>(p[1]);
+    const T* b = reinterpret_cast<const T*>(p[2]);
+    auto store = [](acc_t<O> v) { return from_acc<O>(v); };
+    if (s[0] == sizeof(O) && s[1] == sizeof(T) && s[2] == sizeof(T)) {
+      for (int64_t i = 0; i < n; ++i) o[i] = store(f(to_acc(a[i]), to_acc(b[i])));
+    } else if (s[0] == sizeof(O) && s[1] == sizeof(T) && s[2] == 0) {
+      const acc_t<T> bv = to_acc(*b);
+      for (int64_t i = 0; i < n; ++i) o[i] = store(f(to_acc(a[i]), bv));
+    } else if (s[0] == sizeof(O) && s[1] == 0 && s[2] == sizeof(T)) {
+      const acc_t<T> av = to_acc(*a);
+      for (int64_t i = 0; i < n; ++i) o[i] = store(f(av, to_acc(b[i])));
+    } else {
+      for (int64_t i = 0; i < n; ++i) {
+        *reinterpret_cast<O*>(p[0] + i * s[0]) =
+            store(f(to_acc(*reinterpret_cast<const T*>(p[1] + i * s[1])),
+                    to_acc(*reinterpret_cast<const T*>(p[2] + i * s[2]))));
+      }
+    }
+  });
+}
+
+template <class T, class F>
+void run_unary(const ElementwiseIter& it, F f) {
+  it.for_each([&](char** p, const int64_t* s, int64_t n) {
+    T* o = reinterpret_cast<T*>(p[0]);
+    const T* a = reinterpret_cast<const T*>(p[1]);
+    if (s[0] == sizeof(T) && s[1] == sizeof(T)) {
+      for (int64_t i = 0; i < n; ++i) o[i] = from_acc<T>(f(to_acc(a[i])));
+    } else {
+      for (int64_t i = 0; i < n; ++i) {
+        *reinterpret_cast<T*>(p[0] + i * s[0]) = from_acc<T>(f(to_acc(*reinterpret_cast<const T*>(p[1] + i * s[1]))));
+      }
+    }
+  });
+}
+
+// ---- operands, promotion, outputs -----------------------------------------------------------
+
+OperandType type_of(Operand x) {
+  if (!x.tensor) return {DType::Float64, OperandKind::PythonFloat};
+  return {x.tensor->dtype(), x.tensor->ndim() == 0 ? OperandKind::ZeroDim : OperandKind::Dimensioned};
+}
+
+// The operand as a tensor of dtype d: a scalar becomes a 0-dim tensor, a tensor of another
+// dtype a converted copy, a tensor of dtype d itself.
+Ref<Tensor> as_dtype(Operand x, DType d) {
+  if (!x.tensor) {
+    Ref<Tensor> t = Tensor::empty(Shape{}, d, "scalar");
+    CT_DISPATCH_ALL(d, [&] { *reinterpret_cast<scalar_t*>(t->data()) = convert<scalar_t>(x.scalar); });
+    return t;
+  }
+  return to_dtype(*x.tensor, d);
+}
+
+IntList shape_of(Operand x) { return x.tensor ? x.tensor->sizes() : IntList(); }
+
+// A new tensor of `sizes` whose layout follows the inputs' (PyTorch's TensorIterator rule),
+// so x.t() + 1 is laid out like x.t().
+Ref<Tensor> new_output(IntList sizes, std::span<const Tensor* const> inputs, DType dtype, const char* op) {
+  const size_t n = sizes.size();
+  std::vector<Shape> strides;
+  for (const Tensor* t : inputs) {
+    Shape s(n, 0);
+    const size_t lead = n - size_t(t->ndim());
+    for (int d = 0; d < t->ndim(); ++d) s[lead + size_t(d)] = t->size(d) == 1 ? 0 : t->stride(d);
+    strides.push_back(std::move(s));
+  }
+  std::vector<IntList> views(strides.begin(), strides.end());
+  const std::vector<int> perm = layout_permutation(sizes, views);
+  Shape out_strides(n);
+  int64_t stride = 1;
+  for (int d : perm) {
+    out_strides[size_t(d)] = stride;
+    if (sizes[size_t(d)] > 1) stride *= sizes[size_t(d)];
+  }
+  checked_numel(sizes, op);
+  return Tensor::empty_strided(sizes, out_strides, dtype, op);
+}
+
+const char* binary_name(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Add: return "add";
+    case BinaryOp::Sub: return "sub";
+    case BinaryOp::Mul: return "mul";
+    case BinaryOp::Div: return "div";
+  }
+  return "?";
+}
+
+void check_bool_sub(BinaryOp op, DType a, DType b) {
+  if (op != BinaryOp::Sub) return;
+  CT_CHECK(!(a == DType::Bool && b == DType::Bool), DType,
+           "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` "
+           "operator instead.");
+  CT_CHECK(a != DType::Bool && b != DType::Bool, DType,
+           "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, "
+           "use the `~` or `logical_not()` operator instead.");
+}
+
+// Runs the binary kernel of op in dtype `compute` into out (same dtype), inputs already in it.
+void binary_kernel(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b) {
+  const Tensor* ops[3] = {&out, &a, &b};
+  ElementwiseIter it(ops);
+  CT_DISPATCH_ALL(out.dtype(), [&] {
+    using T = scalar_t;
+    using A = acc_t<T>;
+    switch (op) {
+      case BinaryOp::Add:
+        if constexpr (std::is_same_v<T, bool>) run_binary<T, T>(it, [](A x, A y) { return bool(x || y); });
+        else run_binary<T, T>(it, [](A x, A y) { return wrap_add<A>(x, y); });
+        break;
+      case BinaryOp::Sub:
+        if constexpr (std::is_same_v<T, bool>) run_binary<T, T>(it, [](A x, A y) { return bool(x != y); });
+        else run_binary<T, T>(it, [](A x, A y) { return wrap_sub<A>(x, y); });
+        break;
+      case BinaryOp::Mul:
+        if constexpr (std::is_same_v<T, bool>) run_binary<T, T>(it, [](A x, A y) { return bool(x && y); });
+        else run_binary<T, T>(it, [](A x, A y) { return wrap_mul<A>(x, y); });
+        break;
+      case BinaryOp::Div:
+        if constexpr (std::is_floating_point_v<A>) run_binary<T, T>(it, [](A x, A y) { return x / y; });
+        else CT_FAIL(Internal, "div: integer compute dtype");
+        break;
+    }
+  });
+}
+
+// Clones `input` when it overlaps `out` in any way other than element-for-element identity,
+// so writing out never changes an input element before it is read.
+Ref<Tensor> unalias(const Tensor& out, Ref<Tensor> input) {
+  if (input->ndim() != 0 && input->storage() == out.storage() && input->offset() == out.offset() &&
+      std::equal(input->sizes().begin(), input->sizes().end(), out.sizes().begin(), out.sizes().end()) &&
+      std::equal(input->strides().begin(), input->strides().end(), out.strides().begin(), out.strides().end())) {
+    return input;  // x.add_(x): each element reads itself before it is written
+  }
+  if (input->numel() == 0 || out.numel() == 0 || !may_overlap(out, *input)) return input;
+  if (overlaps(out, *input) == 0) return input;
+  return clone(*input);
+}
+
+// The dtype an op computes in, given the promoted dtype of its operands.
+DType binary_compute_dtype(BinaryOp op, DType common) {
+  if (op == BinaryOp::Div && !is_floating(common)) return DType::Float32;  // true division
+  return common;
+}
+
+}  // namespace
+
+void check_writable(const Tensor& self, const char* op) {
+  CT_CHECK(!self.storage()->read_only(), ReadOnly,
+           op << ": the tensor's storage is read-only (it was imported as a read-only DLPack tensor)");
+  CT_CHECK(!has_internal_overlap(self), Overlap,
+           "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+           "location. Please clone() the tensor before performing the operation.");
+}
+
+Ref<Tensor> binary(BinaryOp op, Operand a, Operand b) {
+  const OperandType types[2] = {type_of(a), type_of(b)};
+  check_bool_sub(op, types[0].dtype, types[1].dtype);
+  const DType compute = binary_compute_dtype(op, result_type(types));
+  const Shape shape = broadcast_shapes(shape_of(a), shape_of(b), binary_name(op));
+  Ref<Tensor> ta = as_dtype(a, compute), tb = as_dtype(b, compute);
+  const Tensor* layout[2] = {ta.get(), tb.get()};
+  // Only dimensioned operands shape the layout; a 0-dim one broadcasts everywhere.
+  Ref<Tensor> out = new_output(shape, std::span<const Tensor* const>(layout, 2), compute, binary_name(op));
+  binary_kernel(op, *out, *ta, *tb);
+  return out;
+}
+
+void binary_(BinaryOp op, const Tensor& self, Operand other) {
+  const char* name = binary_name(op);
+  const OperandType types[2] = {{self.dtype(), self.ndim() == 0 ? OperandKind::ZeroDim : OperandKind::Dimensioned},
+                                type_of(other)};
+  check_bool_sub(op, types[0].dtype, types[1].dtype);
+  // In-place: self counts as a dimensioned operand whatever its rank (it fixes the shape).
+  const OperandType as_dim[2] = {{self.dtype(), OperandKind::Dimensioned}, types[1]};
+  const DType compute = binary_compute_dtype(op, result_type(as_dim));
+  CT_CHECK(can_cast(compute, self.dtype()), DType,
+           "result type " << torch_scalar_type_name(compute) << " can't be cast to the desired output type "
+                          << torch_scalar_type_name(self.dtype()));
+  const Shape shape = broadcast_shapes(self.sizes(), shape_of(other), name);
+  CT_CHECK(std::equal(shape.begin(), shape.end(), self.sizes().begin(), self.sizes().end()), Shape,
+           "output with shape " << list_str(self.sizes()) << " doesn't match the broadcast shape " << list_str(shape));
+  check_writable(self, name);
+  Ref<Tensor> tother = unalias(self, as_dtype(other, compute));
+  if (compute == self.dtype()) {
+    binary_kernel(op, self, self, *tother);
+    self.storage()->bump_version();
+  } else {  // e.g. int32 += int64: compute in int64, write back converted
+    Ref<Tensor> tself = as_dtype(Operand::of(self), compute);
+    binary_kernel(op, *tself, *tself, *tother);
+    copy_into(self, *tself, name);
+  }
+}
+
+Ref<Tensor> compare(CompareOp op, Operand a, Operand b) {
+  const OperandType types[2] = {type_of(a), type_of(b)};
+  const DType compute = result_type(types);
+  const Shape shape = broadcast_shapes(shape_of(a), shape_of(b), "comparison");
+  Ref<Tensor> ta = as_dtype(a, compute), tb = as_dtype(b, compute);
+  const Tensor* layout[2] = {ta.get(), tb.get()};
+  Ref<Tensor> out = new_output(shape, std::span<const Tensor* const>(layout, 2), DType::Bool, "comparison");
+  const Tensor* ops[3] = {out.get(), ta.get(), tb.get()};
+  ElementwiseIter it(ops);
+  CT_DISPATCH_ALL(compute, [&] {
+    using A = acc_t<scalar_t>;
+    switch (op) {
+      case CompareOp::Eq: run_binary<bool, scalar_t>(it, [](A x, A y) { return x == y; }); break;
+      case CompareOp::Ne: run_binary<bool, scalar_t>(it, [](A x, A y) { return x != y; }); break;
+      case CompareOp::Lt: run_binary<bool, scalar_t>(it, [](A x, A y) { return x < y; }); break;
+      case CompareOp::Le: run_binary<bool, scalar_t>(it, [](A x, A y) { return x <= y; }); break;
+      case CompareOp::Gt: run_binary<bool, scalar_t>(it, [](A x, A y) { return x > y; }); break;
+      case CompareOp::Ge: run_binary<bool, scalar_t>(it, [](A x, A y) { return x >= y; }); break;
+    }
+  });
+  return out;
+}
+
+namespace {
+
+const char* unary_name(UnaryOp op) {
+  static const char* const names[] = {"neg", "abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu"};
+  return names[int(op)];
+}
+
+// neg/abs/relu keep the dtype; the rest compute integer and bool inputs in float32.
+DType unary_result_dtype(UnaryOp op, DType in) {
+  switch (op) {
+    case UnaryOp::Neg:
+      CT_CHECK(in != DType::Bool, DType,
+               "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, "
+               "use the `~` or `logical_not()` operator instead.");
+      return in;
+    case UnaryOp::Abs:
+      CT_CHECK(in != DType::Bool, DType, "\"abs_cpu\" not implemented for 'Bool'");
+      return in;
+    case UnaryOp::Relu:
+      CT_CHECK(in != DType::Bool, DType, "Boolean inputs not supported for relu");
+      return in;
+    default:
+      return is_floating(in) ? in : DType::Float32;
+  }
+}
+
+template <class T>
+void unary_kernel_typed(UnaryOp op, const ElementwiseIter& it) {
+  using A = acc_t<T>;
+  if constexpr (std::is_same_v<T, bool>) {
+    CT_FAIL(Internal, "unary op on bool");
+  } else if constexpr (std::is_integral_v<T>) {
+    switch (op) {
+      case UnaryOp::Neg: run_unary<T>(it, [](A x) { return wrap_sub<A>(A(0), x); }); break;
+      case UnaryOp::Abs:
+        run_unary<T>(it, [](A x) {
+          if constexpr (std::is_signed_v<A>) return x < 0 ? wrap_sub<A>(A(0), x) : x;
+          else return x;
+        });
+        break;
+      case UnaryOp::Relu: run_unary<T>(it, [](A x) { return x > 0 ? x : A(0); }); break;
+      default: CT_FAIL(Internal, "float op on an integer compute dtype");
+    }
+  } else {
+    switch (op) {
+      case UnaryOp::Neg: run_unary<T>(it, [](A x) { return -x; }); break;
+      case UnaryOp::Abs: run_unary<T>(it, [](A x) { return std::abs(x); }); break;
+      case UnaryOp::Exp: run_unary<T>(it, [](A x) { return std::exp(x); }); break;
+      case UnaryOp::Log: run_unary<T>(it, [](A x) { return std::log(x); }); break;
+      case UnaryOp::Sqrt: run_unary<T>(it, [](A x) { return std::sqrt(x); }); break;
+      case UnaryOp::Sin: run_unary<T>(it, [](A x) { return std::sin(x); }); break;
+      case UnaryOp::Cos: run_unary<T>(it, [](A x) { return std::cos(x); }); break;
+      case UnaryOp::Tanh: run_unary<T>(it, [](A x) { return std::tanh(x); }); break;
+      case UnaryOp::Sigmoid: run_unary<T>(it, [](A x) { return A(1) / (A(1) + std::exp(-x)); }); break;
+      case UnaryOp::Relu: run_unary<T>(it, [](A x) { return x > A(0) || std::isnan(x) ? x : A(0); }); break;
+    }
+  }
+}
+
+void unary_kernel(UnaryOp op, const Tensor& out, const Tensor& in) {
+  const Tensor* ops[2] = {&out, &in};
+  ElementwiseIter it(ops);
+  CT_DISPATCH_ALL(out.dtype(), [&] { unary_kernel_typed<scalar_t>(op, it); });
+}
+
+}  // namespace
+
+Ref<Tensor> unary(UnaryOp op, const Tensor& a) {
+  const DType d = unary_result_dtype(op, a.dtype());
+  Ref<Tensor> in = to_dtype(a, d);
+  const Tensor* layout[1] = {in.get()};
+  Ref<Tensor> out = new_output(a.sizes(), layout, d, unary_name(op));
+  unary_kernel(op, *out, *in);
+  return out;
+}
+
+void unary_(UnaryOp op, const Tensor& self) {
+  const DType d = unary_result_dtype(op, self.dtype());
+  CT_CHECK(d == self.dtype(), DType,
+           "result type " << torch_scalar_type_name(d) << " can't be cast to the desired output type "
+                          << torch_scalar_type_name(self.dtype()));
+  check_writable(self, unary_name(op));
+  unary_kernel(op, self, self);
+  self.storage()->bump_version();
+}
+
+Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b) {
+  CT_CHECK(cond.dtype() == DType::Bool || cond.dtype() == DType::UInt8, DType,
+           "where expected condition to be a boolean tensor, but got a tensor with dtype "
+               << torch_scalar_type_name(cond.dtype()));
+  const OperandType types[2] = {type_of(Operand::of(a)), type_of(Operand::of(b))};
+  const DType d = result_type(types);
+  const Shape shape = broadcast_shapes(broadcast_shapes(cond.sizes(), a.sizes(), "where"), b.sizes(), "where");
+  Ref<Tensor> ta = to_dtype(a, d), tb = to_dtype(b, d);
+  const Tensor* layout[3] = {&cond, ta.get(), tb.get()};
+  Ref<Tensor> out = new_output(shape, layout, d, "where");
+  const Tensor* ops[4] = {out.get(), &cond, ta.get(), tb.get()};
+  ElementwiseIter it(ops);
+  CT_DISPATCH_ALL(d, [&] {
+    using T = scalar_t;
+    it.for_each([&](char** p, const int64_t* s, int64_t n) {
+      for (int64_t i = 0; i < n; ++i) {
+        const bool c = *reinterpret_cast<const uint8_t*>(p[1] + i * s[1]) != 0;
+        *reinterpret_cast<T*>(p[0] + i * s[0]) = *reinterpret_cast<const T*>(p[c ? 2 : 3] + i * s[c ? 2 : 3]);
+      }
+    });
+  });
+  return out;
+}
+
+void fill_(const Tensor& self, double value) {
+  check_scalar_fits(value, self.dtype());
+  check_writable(self, "fill_");
+  const Tensor* ops[1] = {&self};
+  ElementwiseIter it(ops);
+  CT_DISPATCH_ALL(self.dtype(), [&] {
+    const scalar_t v = convert<scalar_t>(value);
+    it.for_each([&](char** p, const int64_t* s, int64_t n) {
+      if (s[0] == sizeof(scalar_t)) {
+        std::fill_n(reinterpret_cast<scalar_t*>(p[0]), n, v);
+      } else {
+        for (int64_t i = 0; i < n; ++i) *reinterpret_cast<scalar_t*>(p[0] + i * s[0]) = v;
+      }
+    });
+  });
+  self.storage()->bump_version();
+}
+
+bool equal(const Tensor& a, const Tensor& b) {
+  if (!std::equal(a.sizes().begin(), a.sizes().end(), b.sizes().begin(), b.sizes().end())) return false;
+  Ref<Tensor> same = compare(CompareOp::Eq, Operand::of(a), Operand::of(b));
+  const Tensor* ops[1] = {same.get()};
+  ElementwiseIter it(ops);
+  bool all = true;
+  it.for_each(
+      [&](char** p, const int64_t* s, int64_t n) {
+        for (int64_t i = 0; i < n; ++i) all = all && *reinterpret_cast<const bool*>(p[0] + i * s[0]);
+      },
+      INT64_MAX);  // serial: `all` is shared
+  return all;
+}
+
+bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
+  CT_CHECK(rtol >= 0 && atol >= 0, InvalidArgument,
+           "allclose: rtol and atol must be non-negative, got rtol=" << rtol << " atol=" << atol);
+  const Shape shape = broadcast_shapes(a.sizes(), b.sizes(), "allclose");
+  Ref<Tensor> ea = expand(a, shape), eb = expand(b, shape);
+  Ref<Tensor> da = to_dtype(*ea, DType::Float64), db = to_dtype(*eb, DType::Float64);
+  Ref<Tensor> dummy = Tensor::empty(shape, DType::Bool, "allclose");
+  const Tensor* ops[3] = {dummy.get(), da.get(), db.get()};
+  ElementwiseIter it(ops);
+  bool close = true;
+  it.for_each(
+      [&](char** p, const int64_t* s, int64_t n) {
+        for (int64_t i = 0; i < n; ++i) {
+          const double x = *reinterpret_cast<const double*>(p[1] + i * s[1]);
+          const double y = *reinterpret_cast<const double*>(p[2] + i * s[2]);
+          const bool ok = x == y || std::abs(x - y) <= atol + rtol * std::abs(y);
+          close = close && ok;
+        }
+      },
+      INT64_MAX);
+  return close;
+}
+
+double item(const Tensor& t) {
+  CT_CHECK(t.numel() == 1, InvalidArgument,
+           "a Tensor with " << t.numel() << " elements cannot be converted to Scalar");
+  return CT_DISPATCH_ALL(t.dtype(), [&] { return convert<double>(*reinterpret_cast<const scalar_t*>(t.data())); });
+}
+
+Ref<Tensor> cat(std::span<const Tensor* const> tensors, int64_t dim) {
+  CT_CHECK(!tensors.empty(), InvalidArgument, "torch.cat(): expected a non-empty list of Tensors");
+  // PyTorch skips 1-D empty tensors (legacy behaviour) when deciding shapes.
+  const Tensor* ref = nullptr;
+  DType d = tensors[0]->dtype();
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const Tensor* t = tensors[i];
+    d = i == 0 ? t->dtype() : promote_types(d, t->dtype());
+    if (!(t->ndim() == 1 && t->numel() == 0) && !ref) ref = t;
+  }
+  if (!ref) ref = tensors[0];
+  CT_CHECK(ref->ndim() > 0, InvalidArgument, "zero-dimensional tensor (at position 0) cannot be concatenated");
+  const int dd = wrap_dim(dim, ref->ndim());
+  Shape out_shape(ref->sizes().begin(), ref->sizes().end());
+  out_shape[size_t(dd)] = 0;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const Tensor* t = tensors[i];
+    if (t->ndim() == 1 && t->numel() == 0) continue;
+    CT_CHECK(t->ndim() == ref->ndim(), Shape,
+             "Tensors must have same number of dimensions: got " << ref->ndim() << " and " << t->ndim());
+    for (int k = 0; k < t->ndim(); ++k) {
+      CT_CHECK(k == dd || t->size(k) == ref->size(k), Shape,
+               "Sizes of tensors must match except in dimension " << dd << ". Expected size " << ref->size(k)
+                                                                  << " but got size " << t->size(k)
+                                                                  << " for tensor number " << i << " in the list.");
+    }
+    out_shape[size_t(dd)] += t->size(dd);
+  }
+  Ref<Tensor> out = Tensor::empty(out_shape, d, "cat");
+  int64_t at = 0;
+  for (const Tensor* t : tensors) {
+    if (t->ndim() == 1 && t->numel() == 0) continue;
+    Ref<Tensor> part = narrow(*out, dd, at, t->size(dd));
+    copy_elements(*part, *t);  // a fresh result: no version bumps
+    at += t->size(dd);
+  }
+  return out;
+}
+
+Ref<Tensor> stack(std::span<const Tensor* const> tensors, int64_t dim) {
+  CT_CHECK(!tensors.empty(), InvalidArgument, "stack expects a non-empty TensorList");
+  const int d = wrap_dim(dim, tensors[0]->ndim() + 1);
+  for (size_t i = 1; i < tensors.size(); ++i) {
+    CT_CHECK(std::equal(tensors[i]->sizes().begin(), tensors[i]->sizes().end(), tensors[0]->sizes().begin(),
+                        tensors[0]->sizes().end()),
+             Shape,
+             "stack expects each tensor to be equal size, but got " << list_str(tensors[0]->sizes())
+                                                                   << " at entry 0 and " << list_str(tensors[i]->sizes())
+                                                                   << " at entry " << i);
+  }
+  std::vector<Ref<Tensor>> parts;
+  std::vector<const Tensor*> ptrs;
+  for (const Tensor* t : tensors) {
+    parts.push_back(unsqueeze(*t, d));
+    ptrs.push_back(parts.back().get());
+  }
+  return cat(ptrs, d);
+}
+
+}  // namespace ct

@@ -1,0 +1,44 @@
+// Elementwise arithmetic, math, comparisons, where and fill, on ElementwiseIter.
+// Promotion, broadcasting, in-place rules and messages follow PyTorch 1.13
+// (see the Compute section of include/ctensor.h).
+#pragma once
+
+#include <span>
+
+#include "core/tensor.h"
+
+namespace ct {
+
+enum class BinaryOp { Add, Sub, Mul, Div };
+enum class CompareOp { Eq, Ne, Lt, Le, Gt, Ge };
+enum class UnaryOp { Neg, Abs, Exp, Log, Sqrt, Sin, Cos, Tanh, Sigmoid, Relu };
+
+// A binary operand: a tensor, or a Python-float scalar.
+struct Operand {
+  const Tensor* tensor = nullptr;
+  double scalar = 0;
+  static Operand of(const Tensor& t) { return {&t, 0}; }
+  static Operand of(double s) { return {nullptr, s}; }
+};
+
+Ref<Tensor> binary(BinaryOp op, Operand a, Operand b);
+void binary_(BinaryOp op, const Tensor& self, Operand other);
+Ref<Tensor> compare(CompareOp op, Operand a, Operand b);
+Ref<Tensor> unary(UnaryOp op, const Tensor& a);
+void unary_(UnaryOp op, const Tensor& self);
+Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b);
+// Writes value into every element of self; bumps the version.
+void fill_(const Tensor& self, double value);
+
+bool equal(const Tensor& a, const Tensor& b);
+bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol);
+double item(const Tensor& t);
+
+// Copies along an existing (cat) or a new (stack) dim.
+Ref<Tensor> cat(std::span<const Tensor* const> tensors, int64_t dim);
+Ref<Tensor> stack(std::span<const Tensor* const> tensors, int64_t dim);
+
+// Checks shared by every writer: no internal overlap (PyTorch's message), writable storage.
+void check_writable(const Tensor& self, const char* op);
+
+}  // namespace ct

@@ -3,7 +3,7 @@
 # Runs as root on Debian bookworm (as README says); uses sudo when not root and available.
 set -euo pipefail
 
-build=(g++ cmake ninja-build pkg-config)
+build=(g++ cmake ninja-build pkg-config libopenblas-dev)
 case "${1:-test}" in
   demo) want=("${build[@]}") ;;
   test) want=("${build[@]}" libgtest-dev libbenchmark-dev python3 python3-numpy python3-pytest python3-torch) ;;

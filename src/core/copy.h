@@ -21,7 +21,8 @@ void copy_elements(const Tensor& dst, const Tensor& src);
 // A contiguous copy of t on a new storage, with dtype `dtype`.
 Ref<Tensor> copy_to_new(const Tensor& t, DType dtype);
 
-// ct_clone / ct_contiguous / ct_to semantics.
+// ct_clone / ct_contiguous / ct_to semantics.  clone and to keep t's layout as PyTorch's
+// preserve_format does (see ct_clone in ctensor.h); contiguous gives C order.
 Ref<Tensor> clone(const Tensor& t);
 Ref<Tensor> contiguous(const Tensor& t);  // t itself (retained) when already contiguous
 Ref<Tensor> to_dtype(const Tensor& t, DType dtype);  // t itself when dtype matches

@@ -152,9 +152,9 @@ Ref<Tensor> import(M* m, bool read_only, const char* op) {
   // From here on nothing may call m->deleter unless the whole import succeeds.
   auto ctx = std::make_unique<ImportContext>(ImportContext{m, &call_deleter<M>});
   Ref<Storage> storage = Ref<Storage>::adopt(Storage::wrap(start, nbytes, &release_import, ctx.get(), read_only));
-  ImportContext* armed = ctx.release();  // the storage frees it now, armed or not
+  ImportContext* held = ctx.release();  // the storage frees it now, armed or not
   Ref<Tensor> t = Tensor::make(storage.get(), dtype, sizes, strides, 0, nullptr);
-  armed->armed = true;
+  held->armed = true;
   return t;
 }
 

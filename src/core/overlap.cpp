@@ -35,14 +35,18 @@
 //       transposes and most slices to one or two terms before any search starts.
 //     - reflect: x_i -> bound_i - x_i maps rhs to reach - rhs (reach = sum coef * bound);
 //       the smaller of the two is kept.
-//  2. Search (Solver::search): coefficients sorted from largest to smallest; the variable
-//     of level k is enumerated over the values that keep the remainder r - coef_k * x_k
-//     (a) within [0, reach of the levels below] and (b) divisible by the gcd of the
-//     coefficients below.  (b) is a congruence, x_k = x0 (mod step_k), solved with a
-//     modular inverse precomputed per level, so the candidates form an arithmetic
-//     progression and each one costs O(1).  Invariants (a) and (b) make the last level
-//     always solvable, so reaching level n - 1 is a solution and the search is exact.
-//     Every candidate tried is one unit of work; past max_work the answer is -2.
+//  2. Search (class Search): terms sorted by coefficient; a node is a contiguous range of
+//     them with its own right-hand side r.  The node enumerates, whichever gives the
+//     fewest candidates: the value of its first or of its last variable, or the sum v of
+//     the low part of a split of the range into two parts.  Each enumeration keeps only
+//     values that leave the rest within its reach and divisible by the gcd of its
+//     coefficients, a congruence solved with a precomputed modular inverse, so the
+//     candidates form an arithmetic progression and cost O(1) each; an empty progression
+//     proves the node infeasible.  A split leaves two independent problems per value of
+//     v, which is what makes slices of one tensor cheap (the low dims of both tensors
+//     reach less than twice the gcd of the high ones, so v takes one or two values).
+//     Two variables are decided in O(1): a non-empty progression is a solution.  Every
+//     candidate tried is one unit of work; past max_work the answer is -2.
 //
 // Internal overlap (has_internal_overlap) needs two *different* index tuples x != x' with
 // sum s_i (x_i - x'_i) == 0 (strides are in elements, so two elements of one tensor share
@@ -59,12 +63,13 @@
 // rules k out at once; for the layouts views produce (each stride larger than everything
 // the smaller strides can reach) every k is ruled out that way.
 //
-// Integers: all quantities are __int128.  Byte extents of any tensor with int64 sizes,
-// strides and offset are computed with overflow checks; the solver only runs when its
-// right-hand side is below 2^118, so every sum it forms (at most 2 * kMaxDims + 2 terms,
-// each at most about the right-hand side after trimming) stays far below 2^127, and
-// products of residues use a 128-bit mulmod.  Geometries beyond that cannot address real
-// memory; for them the answer is -2 (overlaps) or the conservative true.
+// Integers: byte extents of any tensor with int64 sizes, strides and offset are computed
+// in __int128 with overflow checks.  The solver only runs when its right-hand side is
+// below 2^118, so every sum it forms (at most 2 * kMaxDims + 2 terms, each at most the
+// right-hand side after trimming) stays far below 2^127, and products of residues use a
+// 128-bit mulmod.  The search itself runs in int64_t when the total reach is below 2^62
+// (every tensor in real memory), in __int128 otherwise.  Geometries beyond 2^118 bytes
+// cannot address real memory; for them the answer is -2 (overlaps) or true.
 #include "overlap.h"
 
 #include <algorithm>
@@ -162,16 +167,180 @@ struct Term {
   i128 bound;
 };
 
-// Decides sum(coef_i * x_i) == rhs, 0 <= x_i <= bound_i, coef_i > 0 (Note [Overlap as a
-// bounded Diophantine equation]).  One Solver may decide several equations; they share
-// its work budget.
+// Candidates for one branching choice: first, first + step, ..., up to last.
+template <class Int>
+struct Progression {
+  Int first, last, step;
+  Int count() const { return first > last ? Int(0) : (last - first) / step + 1; }
+};
+
+inline int64_t mulmod_any(int64_t x, int64_t y, int64_t m) {
+  if (m <= (int64_t(1) << 31)) return x * y % m;
+  return int64_t(u128(x) * u128(y) % u128(m));
+}
+inline i128 mulmod_any(i128 x, i128 y, i128 m) { return mulmod(x, y, m); }
+
+// Smallest value >= lo that is congruent to residue modulo step (0 <= residue < step).
+template <class Int>
+Int first_from(Int lo, Int residue, Int step) {
+  return lo + (residue - lo % step + step) % step;
+}
+
+// The exact search of Note [Overlap as a bounded Diophantine equation], on simplified terms
+// sorted by coefficient, largest first.  A node is a contiguous range [i, j) of the terms
+// with its own right-hand side r; it is decided by enumerating, whichever has the fewest
+// candidates,
+//   - the first variable of the range (then [i + 1, j) remains), or the last one (then
+//     [i, j - 1) remains): values keeping the remainder within the reach of the rest and
+//     divisible by the gcd of the rest (a congruence, so an arithmetic progression);
+//   - the sum v of the low part [h, j) of a split: v is a multiple of the low part's gcd,
+//     congruent to r modulo the high part's gcd M, and within both parts' reach.  Each v
+//     leaves two independent problems, [h, j) = v and [i, h) = r - v.  This is what makes
+//     slices of a larger tensor cheap: their low dims (the columns of both tensors, say)
+//     reach less than 2 M, so at most a couple of values of v are possible.
+// Int is int64_t when every value fits (reach < 2^62, a few times faster), else i128.
+template <class Int>
+class Search {
+ public:
+  Search(const std::vector<Term>& terms, int64_t& work, int64_t budget)
+      : n_(int(terms.size())), work_(work), budget_(budget) {
+    const size_t cells = size_t(n_ + 1) * size_t(n_ + 1);
+    coef_.resize(size_t(n_));
+    bound_.resize(size_t(n_));
+    prefix_.assign(size_t(n_) + 1, 0);
+    std::vector<i128> wide_prefix(size_t(n_) + 1, 0), wide_gcd(cells, 0);
+    for (int k = 0; k < n_; ++k) {
+      coef_[size_t(k)] = Int(terms[size_t(k)].coef);
+      bound_[size_t(k)] = Int(terms[size_t(k)].bound);
+      wide_prefix[size_t(k) + 1] = wide_prefix[size_t(k)] + terms[size_t(k)].coef * terms[size_t(k)].bound;
+      prefix_[size_t(k) + 1] = Int(wide_prefix[size_t(k) + 1]);
+    }
+    for (int i = 0; i < n_; ++i) {
+      i128 g = 0;
+      for (int j = i + 1; j <= n_; ++j) wide_gcd[at(i, j)] = g = gcd128(g, terms[size_t(j - 1)].coef);
+    }
+    auto G = [&](int i, int j) { return wide_gcd[at(i, j)]; };
+    auto R = [&](int i, int j) { return wide_prefix[size_t(j)] - wide_prefix[size_t(i)]; };
+    gcd_.assign(cells, 0);
+    inv_first_.assign(cells, 0);
+    inv_last_.assign(cells, 0);
+    split_.assign(cells, -1);
+    inv_split_.assign(cells, 0);
+    for (int i = 0; i < n_; ++i) {
+      for (int j = i + 1; j <= n_; ++j) {
+        const i128 g = G(i, j);
+        gcd_[at(i, j)] = Int(g);
+        if (j - i < 2) continue;
+        const i128 step_first = G(i + 1, j) / g, step_last = G(i, j - 1) / g;
+        inv_first_[at(i, j)] = Int(inverse_mod(terms[size_t(i)].coef / g % step_first, step_first));
+        inv_last_[at(i, j)] = Int(inverse_mod(terms[size_t(j - 1)].coef / g % step_last, step_last));
+        if (j - i < 3 || n_ > kMaxSplitTerms) continue;
+        // The split with the fewest low sums, whatever r is: at most
+        // min(reach of either part) / lcm(M, gL) + 1 of them.
+        i128 best = -1;
+        for (int h = i + 1; h < j; ++h) {
+          const i128 low_units = std::min(R(h, j), R(i, h)) / G(h, j);
+          const i128 est = low_units / (G(i, h) / g) + 1;
+          if (best < 0 || est < best) {
+            best = est;
+            split_[at(i, j)] = h;
+          }
+        }
+        const int h = split_[at(i, j)];
+        const i128 mod = G(i, h) / g;
+        inv_split_[at(i, j)] = Int(inverse_mod(G(h, j) / g % mod, mod));
+      }
+    }
+  }
+
+  // 1, 0 or kTooHard for sum over [i, j) of coef * x == r.
+  int decide(int i, int j, Int r) {
+    const Int total = prefix_[size_t(j)] - prefix_[size_t(i)];
+    const Int g = gcd_[at(i, j)];
+    if (r < 0 || r > total || r % g != 0) return 0;
+    if (j - i == 1) return 1;
+    if (total - r < r) r = total - r;  // x -> bound - x for every variable in the range
+
+    const Progression<Int> first = peel(i, i + 1, j, g, inv_first_[at(i, j)], r);
+    if (j - i == 2) return first.count() > 0 ? 1 : 0;  // the last variable always fits
+    const Progression<Int> last = peel(j - 1, i, j - 1, g, inv_last_[at(i, j)], r);
+    const int h = split_[at(i, j)];
+    Progression<Int> split{1, 0, 1};
+    if (h >= 0) {
+      const Int low_gcd = gcd_[at(h, j)], mod = gcd_[at(i, h)] / g;
+      const Int over = r - (prefix_[size_t(h)] - prefix_[size_t(i)]);
+      const Int v_lo = over > 0 ? over : Int(0);
+      const Int v_hi = std::min(r, prefix_[size_t(j)] - prefix_[size_t(h)]);
+      const Int w_lo = (v_lo + low_gcd - 1) / low_gcd;
+      const Int residue = mulmod_any(r / g % mod, inv_split_[at(i, j)], mod);
+      split = {first_from(w_lo, residue, mod), v_hi / low_gcd, mod};
+    }
+
+    const Int cf = first.count(), cl = last.count();
+    const Int cs = h >= 0 ? split.count() : cf + 1;
+    if (cf == 0 || cl == 0 || (h >= 0 && cs == 0)) return 0;  // every solution is a candidate
+    if (h >= 0 && cs <= cf && cs <= cl) {
+      const Int low_gcd = gcd_[at(h, j)];
+      for (Int w = split.first; w <= split.last; w += split.step) {
+        if (++work_ > budget_) return kTooHard;
+        const Int v = low_gcd * w;
+        const int low = decide(h, j, v);
+        if (low != 1) {
+          if (low == kTooHard) return kTooHard;
+          continue;
+        }
+        const int high = decide(i, h, r - v);
+        if (high != 0) return high;
+      }
+      return 0;
+    }
+    const bool use_first = cf <= cl;
+    const Progression<Int>& p = use_first ? first : last;
+    const Int a = coef_[size_t(use_first ? i : j - 1)];
+    for (Int x = p.first; x <= p.last; x += p.step) {
+      if (++work_ > budget_) return kTooHard;
+      const int res = use_first ? decide(i + 1, j, r - a * x) : decide(i, j - 1, r - a * x);
+      if (res != 0) return res;
+    }
+    return 0;
+  }
+
+ private:
+  // Splits stop being searched for above this many terms (choosing them costs n^3).
+  static constexpr int kMaxSplitTerms = 40;
+
+  size_t at(int i, int j) const { return size_t(i) * size_t(n_ + 1) + size_t(j); }
+
+  // Values of variable k such that r - coef_k * x stays within the reach of [ri, rj) (the
+  // rest of the range) and divisible by its gcd.
+  Progression<Int> peel(int k, int ri, int rj, Int g, Int inv, Int r) const {
+    const Int a = coef_[size_t(k)];
+    const Int rest = prefix_[size_t(rj)] - prefix_[size_t(ri)];
+    const Int lo = r > rest ? (r - rest + a - 1) / a : Int(0);
+    const Int hi = std::min(bound_[size_t(k)], r / a);
+    const Int step = gcd_[at(ri, rj)] / g;
+    const Int residue = mulmod_any(r / g % step, inv, step);
+    return {first_from(lo, residue, step), hi, step};
+  }
+
+  int n_;
+  int64_t& work_;
+  int64_t budget_;
+  std::vector<Int> coef_, bound_, prefix_;
+  // Indexed by at(i, j), for the range [i, j).
+  std::vector<Int> gcd_, inv_first_, inv_last_, inv_split_;
+  std::vector<int> split_;
+};
+
+// Decides sum(coef_i * x_i) == rhs, 0 <= x_i <= bound_i, coef_i > 0.  One Solver may
+// decide several equations; they share its work budget.
 class Solver {
  public:
   explicit Solver(int64_t max_work) : budget_(max_work < 0 ? 0 : max_work) {}
 
-  // 1 (solvable), 0 (not), or kTooHard.  Requires rhs < kSolverLimit and every
-  // coef * bound representable (both hold for terms built from int64 geometry).
-  int solve(std::vector<Term> terms, i128 rhs) {
+  // 1 (solvable), 0 (not), or kTooHard.  Requires 0 <= coef and bound < 2^127 / coef
+  // after trimming, which holds for rhs < kSolverLimit.
+  int solve(const std::vector<Term>& terms, i128 rhs) {
     if (rhs < 0) return 0;
     terms_.clear();
     for (const Term& e : terms) {
@@ -179,9 +348,10 @@ class Solver {
     }
     // Simplify, then reflect while that makes the right-hand side smaller (each round
     // trims more); a handful of rounds is all it ever takes.
+    i128 reach = 0;
     for (int round = 0; round < 4; ++round) {
       simplify(rhs);
-      i128 reach = 0;
+      reach = 0;
       for (const Term& e : terms_) reach += e.coef * e.bound;
       if (rhs > reach) return 0;
       if (reach - rhs >= rhs) break;
@@ -189,40 +359,11 @@ class Solver {
     }
     const size_t n = terms_.size();
     if (n == 0) return rhs == 0 ? 1 : 0;
-
-    gcd_.assign(n, 0);
-    reach_.assign(n + 1, 0);
-    for (size_t k = n; k-- > 0;) {
-      gcd_[k] = k + 1 < n ? gcd128(terms_[k].coef, gcd_[k + 1]) : terms_[k].coef;
-      reach_[k] = reach_[k + 1] + terms_[k].coef * terms_[k].bound;
+    if (n == 1) return rhs % terms_[0].coef == 0 ? 1 : 0;  // and rhs <= reach
+    if (reach < (i128(1) << 62)) {
+      return Search<int64_t>(terms_, work_, budget_).decide(0, int(n), int64_t(rhs));
     }
-    if (rhs % gcd_[0] != 0 || rhs > reach_[0]) return 0;
-    if (n == 1) return 1;  // rhs is a multiple of the one coefficient, within its reach
-
-    // Per level k < n - 1: coef_k x == r (mod gcd_{k+1}) <=> (coef_k / gcd_k) x == r / gcd_k
-    // (mod gcd_{k+1} / gcd_k), solved with a modular inverse.
-    std::vector<Level<i128>> levels(n - 1);
-    for (size_t k = 0; k + 1 < n; ++k) {
-      Level<i128>& l = levels[k];
-      l.coef = terms_[k].coef;
-      l.bound = terms_[k].bound;
-      l.gcd = gcd_[k];
-      l.below = reach_[k + 1];
-      l.step = gcd_[k + 1] / gcd_[k];
-      l.inv = inverse_mod((l.coef / l.gcd) % l.step, l.step);
-    }
-    // Every value the search forms is at most reach_[0]; with 64-bit integers a step costs
-    // a few times less than with 128-bit ones.
-    if (reach_[0] < (i128(1) << 62)) {
-      std::vector<Level<int64_t>> narrow(levels.size());
-      for (size_t k = 0; k < levels.size(); ++k) {
-        const Level<i128>& l = levels[k];
-        narrow[k] = {int64_t(l.coef), int64_t(l.bound), int64_t(l.gcd), int64_t(l.below),
-                     int64_t(l.step), int64_t(l.inv)};
-      }
-      return search<int64_t>(narrow, 0, int64_t(rhs));
-    }
-    return search<i128>(levels, 0, rhs);
+    return Search<i128>(terms_, work_, budget_).decide(0, int(n), rhs);
   }
 
  private:
@@ -256,47 +397,9 @@ class Solver {
     }
   }
 
-  // One level of the search, in the integer type it runs with.
-  template <class Int>
-  struct Level {
-    Int coef, bound;
-    Int gcd;    // gcd of this coefficient and all below it
-    Int below;  // reach of the levels below: sum of coef * bound
-    Int step;   // candidates for this level's variable are congruent modulo step...
-    Int inv;    // ...to (r / gcd) * inv
-  };
-
-  // Invariant: 0 <= r <= coef_k * bound_k + below_k and r % gcd_k == 0, which makes the
-  // last level solvable whatever r is, so reaching it is a solution.
-  template <class Int>
-  int search(const std::vector<Level<Int>>& levels, size_t k, Int r) {
-    if (k == levels.size()) return 1;
-    const Level<Int>& l = levels[k];
-    const Int a = l.coef, m = l.step;
-    const Int over = r - l.below;
-    const Int lo = over <= 0 ? 0 : (over + a - 1) / a;
-    const Int hi = std::min(l.bound, r / a);
-    if (lo > hi) return 0;
-    const Int residue = mulmod_small((r / l.gcd) % m, l.inv, m);
-    Int x = lo + (residue - lo % m + m) % m;  // first candidate >= lo
-    for (; x <= hi; x += m) {
-      if (++work_ > budget_) return kTooHard;
-      const int res = search(levels, k + 1, r - a * x);
-      if (res != 0) return res;
-    }
-    return 0;
-  }
-
-  static int64_t mulmod_small(int64_t x, int64_t y, int64_t m) {
-    if (m <= (int64_t(1) << 31)) return x * y % m;
-    return int64_t(u128(x) * u128(y) % u128(m));
-  }
-  static i128 mulmod_small(i128 x, i128 y, i128 m) { return mulmod(x, y, m); }
-
   int64_t budget_;
   int64_t work_ = 0;
   std::vector<Term> terms_;
-  std::vector<i128> gcd_, reach_;
 };
 
 // The dims that matter for a tensor's byte set: size > 1 and stride != 0.
@@ -336,7 +439,7 @@ int overlaps(const Tensor& a, const Tensor& b, int64_t max_work) {
   terms.reserve(size_t(a.ndim() + b.ndim() + 2));
   append_dims(a, terms);
   append_dims(b, terms);
-  return Solver(max_work).solve(std::move(terms), rhs);
+  return Solver(max_work).solve(terms, rhs);
 }
 
 // When the search runs out of budget (only for as_strided geometries with several large

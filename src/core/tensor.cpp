@@ -15,6 +15,7 @@ Ref<Tensor> Tensor::make(Storage* storage, DType dtype, IntList sizes, IntList s
                          int64_t offset, Tensor* base) {
   const int ndim = int(sizes.size());
   CT_CHECK(ndim <= kMaxDims, InvalidArgument, "tensor: ndim must be at most " << kMaxDims << ", got " << ndim);
+  const int64_t numel = checked_numel(sizes, "tensor");  // views of expanded tensors can overflow
   Tensor* t = new Tensor();
   if (ndim > kInlineDims) {
     t->dims_ = new (std::nothrow) int64_t[size_t(2 * ndim)];
@@ -27,11 +28,9 @@ Ref<Tensor> Tensor::make(Storage* storage, DType dtype, IntList sizes, IntList s
   t->ndim_ = ndim;
   t->dtype_ = dtype;
   t->offset_ = offset;
-  int64_t numel = 1;
   for (int i = 0; i < ndim; ++i) {
     t->dims_[i] = sizes[size_t(i)];
     t->dims_[ndim + i] = strides[size_t(i)];
-    numel *= sizes[size_t(i)];
   }
   t->numel_ = numel;
   t->contiguous_ = compute_contiguous(sizes, strides);

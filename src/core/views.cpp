@@ -238,7 +238,7 @@ Ref<Tensor> reshape(const Tensor& t, IntList shape) {
   if (auto strides = view_strides(t.sizes(), t.strides(), sizes)) {
     return make_view(t, sizes, *strides, t.offset());
   }
-  Ref<Tensor> copy = clone(t);  // contiguous, so the view below always exists
+  Ref<Tensor> copy = copy_to_new(t, t.dtype());  // contiguous, so the view below always exists
   return Tensor::make(copy->storage(), copy->dtype(), sizes, contiguous_strides(sizes), 0, nullptr);
 }
 

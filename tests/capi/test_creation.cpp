@@ -128,7 +128,9 @@ TEST_P(CreationDtype, OnesHaveTheDtypesOne) {
   // torch.ones(1, dtype=torch.float16).view(torch.int16) -> 0x3c00; bfloat16 -> 0x3f80
   if (d == CT_FLOAT16) { uint16_t b; std::memcpy(&b, p, 2); EXPECT_EQ(b, 0x3c00); }
   if (d == CT_BFLOAT16) { uint16_t b; std::memcpy(&b, p, 2); EXPECT_EQ(b, 0x3f80); }
-  if (d == CT_BOOL) EXPECT_EQ(p[0], 1);
+  if (d == CT_BOOL) {
+    EXPECT_EQ(p[0], 1);
+  }
 }
 
 TEST_P(CreationDtype, FullConvertsTheValue) {

@@ -2,6 +2,7 @@
 // refusal of every malformed input without touching the producer's deleter.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -10,6 +11,22 @@
 
 #include "ctensor.h"
 #include "ctensor_dlpack.h"
+#include "test_helpers.h"
+
+// The layout of ctensor_dlpack.h's structs is DLPack's ABI (sizes and offsets on LP64).
+static_assert(sizeof(DLDeviceType) == 4 && sizeof(DLDevice) == 8 && sizeof(DLDataType) == 4);
+static_assert(sizeof(void*) != 8 || (sizeof(DLTensor) == 48 && offsetof(DLTensor, ndim) == 16 &&
+                                     offsetof(DLTensor, dtype) == 20 && offsetof(DLTensor, shape) == 24 &&
+                                     offsetof(DLTensor, strides) == 32 && offsetof(DLTensor, byte_offset) == 40));
+static_assert(sizeof(void*) != 8 || (sizeof(DLManagedTensor) == 64 && offsetof(DLManagedTensor, manager_ctx) == 48 &&
+                                     offsetof(DLManagedTensor, deleter) == 56));
+static_assert(sizeof(void*) != 8 ||
+              (sizeof(DLManagedTensorVersioned) == 80 && offsetof(DLManagedTensorVersioned, manager_ctx) == 8 &&
+               offsetof(DLManagedTensorVersioned, deleter) == 16 && offsetof(DLManagedTensorVersioned, flags) == 24 &&
+               offsetof(DLManagedTensorVersioned, dl_tensor) == 32));
+static_assert(kDLCPU == 1 && kDLCUDA == 2 && kDLCUDAHost == 3 && kDLInt == 0 && kDLUInt == 1 && kDLFloat == 2 &&
+              kDLBfloat == 4 && kDLComplex == 5 && kDLBool == 6 && DLPACK_MAJOR_VERSION == 1);
+static_assert(DLPACK_FLAG_BITMASK_READ_ONLY == 1 && DLPACK_FLAG_BITMASK_IS_COPIED == 2);
 
 namespace {
 
@@ -70,22 +87,19 @@ DLManagedTensorVersioned* make_versioned(const Spec& s = Spec(), uint64_t flags 
   return m;
 }
 
-// Prints ct_last_error() when a call that should succeed fails.
-#define ASSERT_HANDLE(h) ASSERT_NE((h), nullptr) << ct_status_name(ct_last_status()) << ": " << ct_last_error()
+// A handle (or managed struct) from a call that must succeed; prints the last error if not.
+// (Plain pointers rather than ctt::TensorRef: these tests release by hand, to check exactly
+// when the producer's deleter runs.)
+#define ASSERT_HANDLE(h) ASSERT_NE((h), nullptr) << #h << ": " << ::ctt::last_error_str()
 
-class DLPack : public ::testing::Test {
+// Live tensors and storages back to baseline after each test (ctt::CtTest), and the
+// deleter count of the fake producers reset.
+class DLPack : public ::ctt::CtTest {
  protected:
   void SetUp() override {
-    ct_clear_error();
+    ::ctt::CtTest::SetUp();
     g_deleter_calls = 0;
-    tensors0_ = ct_live_tensors();
-    storages0_ = ct_live_storages();
   }
-  void TearDown() override {
-    EXPECT_EQ(ct_live_tensors(), tensors0_) << "a tensor leaked";
-    EXPECT_EQ(ct_live_storages(), storages0_) << "a storage leaked";
-  }
-  int64_t tensors0_ = 0, storages0_ = 0;
 };
 
 struct DTypeCase {
@@ -189,7 +203,7 @@ TEST_F(DLPack, OwnExportImportSharesDataNotStorage) {
   const float nine[] = {9};
   const int64_t one = 1;
   ct_tensor* src = ct_from_data(nine, 1, &one, CT_FLOAT32);
-  ASSERT_EQ(ct_copy_(u, src), CT_OK) << ct_last_error();
+  CT_ASSERT_OK(ct_copy_(u, src));
   EXPECT_EQ(static_cast<float*>(ct_tensor_data(t))[3], 9.0f);
   ct_tensor_release(src);
   // u keeps t's memory alive after t is released.
@@ -311,12 +325,10 @@ TEST_F(DLPack, ExportKeepsTensorAliveUntilDeleter) {
 
 TEST_F(DLPack, ExportBadHandle) {
   EXPECT_EQ(ct_to_dlpack(nullptr), nullptr);
-  EXPECT_EQ(ct_last_status(), CT_ERR_INVALID_ARGUMENT);
-  EXPECT_NE(std::string(ct_last_error()).find("to_dlpack"), std::string::npos) << ct_last_error();
+  EXPECT_TRUE(ctt::expect_error(CT_ERR_INVALID_ARGUMENT, "to_dlpack"));
   EXPECT_EQ(ct_to_dlpack_versioned(nullptr), nullptr);
-  EXPECT_EQ(ct_last_status(), CT_ERR_INVALID_ARGUMENT);
-  EXPECT_EQ(ct_storage_is_read_only(nullptr), -1);
-  EXPECT_EQ(ct_last_status(), CT_ERR_INVALID_ARGUMENT);
+  EXPECT_TRUE(ctt::expect_error(CT_ERR_INVALID_ARGUMENT, "to_dlpack_versioned"));
+  CT_EXPECT_FAIL(ct_storage_is_read_only(nullptr), -1, CT_ERR_INVALID_ARGUMENT, "NULL");
 }
 
 // ---- import: ownership -----------------------------------------------------------------
@@ -497,6 +509,12 @@ TEST_F(DLPack, ReadOnlyVersionedImportRefusesWrites) {
   ct_tensor* view = ct_slice(t, 0, 1, 3, 1);  // views share the refusal
   ASSERT_HANDLE(view);
   EXPECT_EQ(ct_copy_(view, src), CT_ERR_READ_ONLY);
+  // Every in-place op refuses, not only copy_.
+  EXPECT_EQ(ct_fill_(t, 1.0), CT_ERR_READ_ONLY);
+  EXPECT_EQ(ct_zero_(view), CT_ERR_READ_ONLY);
+  EXPECT_EQ(ct_add_(t, src), CT_ERR_READ_ONLY);
+  EXPECT_EQ(ct_add_scalar_(view, 1.0), CT_ERR_READ_ONLY);
+  EXPECT_EQ(ct_neg_(t), CT_ERR_READ_ONLY);
   EXPECT_EQ(buf[1], 0.0f);
   EXPECT_EQ(ct_tensor_version(t), 0);
 
@@ -530,7 +548,7 @@ TEST_F(DLPack, WritableVersionedImportWritesThrough) {
   const int64_t one = 1;
   const float seven = 7;
   ct_tensor* src = ct_from_data(&seven, 1, &one, CT_FLOAT32);
-  EXPECT_EQ(ct_copy_(t, src), CT_OK) << ct_last_error();
+  CT_ASSERT_OK(ct_copy_(t, src));
   EXPECT_EQ(buf[3], 7.0f);
   EXPECT_EQ(ct_tensor_version(t), 1);
   ct_tensor_release(src);
@@ -590,10 +608,8 @@ void check_hostile(ct_tensor* (*import)(M*), M* (*make)(), const char* op) {
     M* m = make();
     h.mutate(m->dl_tensor);
     EXPECT_EQ(import(m), nullptr);
-    EXPECT_EQ(ct_last_status(), h.status) << ct_status_name(ct_last_status()) << ": " << ct_last_error();
-    const std::string msg = ct_last_error();
-    EXPECT_NE(msg.find(op), std::string::npos) << msg;
-    EXPECT_NE(msg.find(h.mention), std::string::npos) << msg;
+    EXPECT_TRUE(ctt::expect_error(h.status, h.mention));
+    EXPECT_TRUE(ctt::expect_error(h.status, op));
     EXPECT_EQ(g_deleter_calls, 0) << "ownership stays with the caller on failure";
     // Still the caller's: its deleter works and runs once.
     m->deleter(m);
@@ -613,24 +629,19 @@ DLManagedTensorVersioned* make_strided_versioned() { return make_versioned(strid
 
 TEST_F(DLPack, HostileLegacyInputs) {
   check_hostile(&ct_from_dlpack, &make_strided_legacy, "from_dlpack");
-  EXPECT_EQ(ct_from_dlpack(nullptr), nullptr);
-  EXPECT_EQ(ct_last_status(), CT_ERR_INVALID_ARGUMENT);
-  EXPECT_NE(std::string(ct_last_error()).find("from_dlpack"), std::string::npos);
+  CT_EXPECT_NULL(ct_from_dlpack(nullptr), CT_ERR_INVALID_ARGUMENT, "from_dlpack");
 }
 
 TEST_F(DLPack, HostileVersionedInputs) {
   check_hostile(&ct_from_dlpack_versioned, &make_strided_versioned, "from_dlpack_versioned");
-  EXPECT_EQ(ct_from_dlpack_versioned(nullptr), nullptr);
-  EXPECT_EQ(ct_last_status(), CT_ERR_INVALID_ARGUMENT);
+  CT_EXPECT_NULL(ct_from_dlpack_versioned(nullptr), CT_ERR_INVALID_ARGUMENT, "from_dlpack_versioned");
 
   for (uint32_t major : {0u, 2u}) {
     SCOPED_TRACE(major);
     g_deleter_calls = 0;
     DLManagedTensorVersioned* m = make_versioned(Spec(), 0, major);
-    EXPECT_EQ(ct_from_dlpack_versioned(m), nullptr);
-    EXPECT_EQ(ct_last_status(), CT_ERR_INVALID_ARGUMENT);
-    EXPECT_NE(std::string(ct_last_error()).find("major version " + std::to_string(major)), std::string::npos)
-        << ct_last_error();
+    CT_EXPECT_NULL(ct_from_dlpack_versioned(m), CT_ERR_INVALID_ARGUMENT,
+                   ("major version " + std::to_string(major)).c_str());
     EXPECT_EQ(g_deleter_calls, 0);
     m->deleter(m);
   }

@@ -275,7 +275,7 @@ inline std::vector<double> values(const ct_tensor* t) {
 }
 
 inline std::vector<double> iota(int64_t n, double start = 0.0) {
-  std::vector<double> v(size_t(n));
+  std::vector<double> v(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) v[size_t(i)] = start + double(i);
   return v;
 }
@@ -285,7 +285,7 @@ inline std::vector<double> iota(int64_t n, double start = 0.0) {
 inline ct_tensor* make_iota_f32(std::vector<int64_t> sizes) {
   int64_t n = 1;
   for (int64_t s : sizes) n *= s;
-  std::vector<float> data(size_t(n));
+  std::vector<float> data(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) data[size_t(i)] = float(i);
   return ct_from_data(data.data(), int(sizes.size()), sizes.data(), CT_FLOAT32);
 }

@@ -42,6 +42,7 @@ std::vector<uint64_t> byte_addresses(const Tensor& t) {
   std::vector<int64_t> idx(size_t(nd), 0);
   const uint64_t base = uint64_t(uintptr_t(t.storage()->data()));
   const int64_t isz = t.itemsize();
+  out.reserve(size_t(t.numel() * isz));
   for (;;) {
     int64_t e = t.offset();
     for (int d = 0; d < nd; ++d) e += idx[size_t(d)] * t.stride(d);
@@ -56,14 +57,31 @@ std::vector<uint64_t> byte_addresses(const Tensor& t) {
   return out;
 }
 
+// One flag per byte address in [lo, lo + size): a bitmap over the bytes of some tensors.
+struct ByteMap {
+  uint64_t lo = 0;
+  std::vector<uint8_t> hits;
+  explicit ByteMap(const std::vector<const std::vector<uint64_t>*>& sets) {
+    uint64_t hi = 0;
+    bool any = false;
+    for (const auto* v : sets) {
+      for (uint64_t x : *v) {
+        lo = any ? std::min(lo, x) : x;
+        hi = any ? std::max(hi, x) : x;
+        any = true;
+      }
+    }
+    hits.assign(any ? size_t(hi - lo + 1) : 0, 0);
+  }
+  uint8_t& at(uint64_t x) { return hits[size_t(x - lo)]; }
+};
+
 int brute_overlaps(const Tensor& a, const Tensor& b) {
-  std::vector<uint64_t> x = byte_addresses(a), y = byte_addresses(b);
-  std::sort(x.begin(), x.end());
-  std::sort(y.begin(), y.end());
-  size_t i = 0, j = 0;
-  while (i < x.size() && j < y.size()) {
-    if (x[i] == y[j]) return 1;
-    if (x[i] < y[j]) ++i; else ++j;
+  const std::vector<uint64_t> x = byte_addresses(a), y = byte_addresses(b);
+  ByteMap map({&x, &y});
+  for (uint64_t p : x) map.at(p) = 1;
+  for (uint64_t p : y) {
+    if (map.at(p)) return 1;
   }
   return 0;
 }
@@ -77,9 +95,12 @@ bool brute_may_overlap(const Tensor& a, const Tensor& b) {
 }
 
 bool brute_internal(const Tensor& t) {
-  std::vector<uint64_t> x = byte_addresses(t);
-  std::sort(x.begin(), x.end());
-  return std::adjacent_find(x.begin(), x.end()) != x.end();
+  const std::vector<uint64_t> x = byte_addresses(t);
+  ByteMap map({&x});
+  for (uint64_t p : x) {
+    if (map.at(p)++) return true;
+  }
+  return false;
 }
 
 const DType kDTypes[] = {DType::UInt8, DType::Int16, DType::Float32, DType::Float64};
@@ -133,7 +154,7 @@ void check_internal(const Tensor& t) {
 // ---------------------------------------------------------------------------------------
 // Random geometries against the brute force.
 
-TEST(Overlap, RandomSmallSameStorage) {
+TEST(MemOverlap, RandomSmallSameStorage) {
   std::mt19937_64 rng(12345);
   Ref<Storage> s = owned_storage(4096);
   RandomGeometry g;
@@ -149,7 +170,7 @@ TEST(Overlap, RandomSmallSameStorage) {
   EXPECT_GT(no, 1000);
 }
 
-TEST(Overlap, RandomSmallNegativeStrides) {
+TEST(MemOverlap, RandomSmallNegativeStrides) {
   std::mt19937_64 rng(777);
   Ref<Storage> s = owned_storage(8192);
   RandomGeometry g;
@@ -164,7 +185,7 @@ TEST(Overlap, RandomSmallNegativeStrides) {
 
 // Two storages wrapping the same foreign bytes, one of them shifted by a few bytes: only
 // real addresses can tell what overlaps.
-TEST(Overlap, RandomForeignMemoryShifted) {
+TEST(MemOverlap, RandomForeignMemoryShifted) {
   std::mt19937_64 rng(4242);
   std::vector<char> buf(8192);
   for (int shift : {0, 1, 3, 8, 13}) {
@@ -181,7 +202,7 @@ TEST(Overlap, RandomForeignMemoryShifted) {
 }
 
 // Bigger sizes and strides: deeper searches, still small enough for the brute force.
-TEST(Overlap, RandomMedium) {
+TEST(MemOverlap, RandomMedium) {
   std::mt19937_64 rng(99);
   Ref<Storage> s = owned_storage(1 << 17);
   RandomGeometry g;
@@ -190,19 +211,19 @@ TEST(Overlap, RandomMedium) {
   g.max_stride = 90;
   g.max_offset = 200;
   int yes = 0, no = 0;
-  for (int it = 0; it < 2500; ++it) {
+  for (int it = 0; it < 1500; ++it) {
     Ref<Tensor> a = random_tensor(rng, s.get(), g), b = random_tensor(rng, s.get(), g);
     (check_pair(*a, *b) ? yes : no)++;
     check_internal(*a);
     if (HasFailure()) break;
   }
-  EXPECT_GT(yes, 300);
-  EXPECT_GT(no, 300);
+  EXPECT_GT(yes, 200);
+  EXPECT_GT(no, 200);
 }
 
 // Strides drawn as small multiples of a few bases: lots of shared factors, which is where
 // the gcd pruning and the absorption of terms do their work.
-TEST(Overlap, RandomCommensurate) {
+TEST(MemOverlap, RandomCommensurate) {
   std::mt19937_64 rng(2024);
   Ref<Storage> s = owned_storage(1 << 16);
   auto uni = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
@@ -226,7 +247,7 @@ TEST(Overlap, RandomCommensurate) {
 }
 
 // Internal overlap on geometries chosen to make it likely but not certain.
-TEST(Overlap, RandomInternal) {
+TEST(MemOverlap, RandomInternal) {
   std::mt19937_64 rng(31337);
   Ref<Storage> s = owned_storage(1 << 16);
   auto uni = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
@@ -248,7 +269,7 @@ TEST(Overlap, RandomInternal) {
 }
 
 // With a tiny budget the answer is the exact one or -2, never a wrong 0/1.
-TEST(Overlap, SmallBudgetIsExactOrTooHard) {
+TEST(MemOverlap, SmallBudgetIsExactOrTooHard) {
   std::mt19937_64 rng(5);
   Ref<Storage> s = owned_storage(1 << 17);
   RandomGeometry g;
@@ -257,7 +278,7 @@ TEST(Overlap, SmallBudgetIsExactOrTooHard) {
   g.max_stride = 60;
   g.max_offset = 100;
   int too_hard = 0;
-  for (int it = 0; it < 3000; ++it) {
+  for (int it = 0; it < 2000; ++it) {
     Ref<Tensor> a = random_tensor(rng, s.get(), g), b = random_tensor(rng, s.get(), g);
     const int want = brute_overlaps(*a, *b);
     for (int64_t budget : {int64_t(-1), int64_t(0), int64_t(1), int64_t(3), int64_t(10)}) {
@@ -271,10 +292,70 @@ TEST(Overlap, SmallBudgetIsExactOrTooHard) {
   EXPECT_GT(too_hard, 0);  // some problems do need a search
 }
 
+// Strided slices (any start, step 1-5 per dim, dims permuted) of one big contiguous parent
+// that is never materialized.  Two such views share an element exactly when, in every
+// parent dim, their index progressions meet: an exact reference for geometries far too
+// big for the brute force.  These are the overlaps real programs ask about, and the
+// search must decide them within a few dozen steps.
+TEST(MemOverlap, SlicesOfOneParentAreExactAndCheap) {
+  std::mt19937_64 rng(8);
+  auto uni = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
+  Ref<Storage> s = owned_storage(64);
+  struct Slice {
+    Shape start, step, count;
+  };
+  int yes = 0, no = 0;
+  for (int it = 0; it < 4000; ++it) {
+    const int nd = int(uni(1, 4));
+    const DType dt = kDTypes[uni(0, 3)];
+    Shape parent(static_cast<size_t>(nd));
+    for (int64_t& n : parent) n = uni(1, 3000);
+    const Shape cstrides = ct::contiguous_strides(parent);
+    auto make_slice = [&](Slice& sl) {
+      sl = {Shape(parent.size()), Shape(parent.size()), Shape(parent.size())};
+      Shape sizes(parent.size()), strides(parent.size());
+      int64_t offset = 0;
+      for (size_t d = 0; d < parent.size(); ++d) {
+        sl.start[d] = uni(0, parent[d] - 1);
+        sl.step[d] = uni(1, 5);
+        sl.count[d] = uni(1, (parent[d] - sl.start[d] + sl.step[d] - 1) / sl.step[d]);
+        offset += sl.start[d] * cstrides[d];
+      }
+      std::vector<size_t> perm(parent.size());
+      for (size_t d = 0; d < perm.size(); ++d) perm[d] = d;
+      std::shuffle(perm.begin(), perm.end(), rng);
+      for (size_t d = 0; d < perm.size(); ++d) {
+        sizes[d] = sl.count[perm[d]];
+        strides[d] = cstrides[perm[d]] * sl.step[perm[d]];
+      }
+      return view(s.get(), dt, sizes, strides, offset);
+    };
+    Slice sa, sb;
+    Ref<Tensor> a = make_slice(sa), b = make_slice(sb);
+    bool want = true;
+    for (size_t d = 0; d < parent.size() && want; ++d) {
+      bool meet = false;
+      for (int64_t i = 0; i < sa.count[d] && !meet; ++i) {
+        const int64_t diff = sa.start[d] + i * sa.step[d] - sb.start[d];
+        meet = diff >= 0 && diff % sb.step[d] == 0 && diff / sb.step[d] < sb.count[d];
+      }
+      want = meet;
+    }
+    (want ? yes : no)++;
+    ASSERT_EQ(ct::overlaps(*a, *b, 64), int(want)) << "a: " << describe(*a) << "\nb: " << describe(*b);
+    ASSERT_FALSE(ct::has_internal_overlap(*a)) << describe(*a);
+    if (want) {
+      ASSERT_TRUE(ct::may_overlap(*a, *b));
+    }
+  }
+  EXPECT_GT(yes, 400);
+  EXPECT_GT(no, 400);
+}
+
 // ---------------------------------------------------------------------------------------
 // Classic cases.
 
-TEST(Overlap, EmptyTensorsOverlapNothing) {
+TEST(MemOverlap, EmptyTensorsOverlapNothing) {
   Ref<Tensor> x = Tensor::empty(Shape{4, 5}, DType::Float32, "t");
   Ref<Tensor> e = view(x->storage(), DType::Float32, {0, 5}, {5, 1}, 0);
   Ref<Tensor> e2 = view(x->storage(), DType::Float32, {3, 0}, {0, 0}, 0);
@@ -289,7 +370,7 @@ TEST(Overlap, EmptyTensorsOverlapNothing) {
   EXPECT_FALSE(ct::may_overlap(*none, *none));
 }
 
-TEST(Overlap, SelfScalarsAndCopies) {
+TEST(MemOverlap, SelfScalarsAndCopies) {
   Ref<Tensor> x = Tensor::empty(Shape{3, 4}, DType::Float32, "t");
   Ref<Tensor> y = Tensor::empty(Shape{3, 4}, DType::Float32, "t");
   EXPECT_EQ(ct::overlaps(*x, *x), 1);
@@ -304,7 +385,7 @@ TEST(Overlap, SelfScalarsAndCopies) {
   EXPECT_FALSE(ct::has_internal_overlap(*s0));
 }
 
-TEST(Overlap, Transpose) {
+TEST(MemOverlap, Transpose) {
   Ref<Tensor> x = Tensor::empty(Shape{3, 4}, DType::Float32, "t");
   Ref<Tensor> xt = view(x->storage(), DType::Float32, {4, 3}, {1, 4}, 0);
   EXPECT_EQ(ct::overlaps(*x, *xt), 1);
@@ -318,7 +399,7 @@ TEST(Overlap, Transpose) {
   EXPECT_EQ(check_pair(*col0, *rest), 0);
 }
 
-TEST(Overlap, EvenOddSlices) {
+TEST(MemOverlap, EvenOddSlices) {
   for (DType dt : kDTypes) {
     Ref<Tensor> x = Tensor::empty(Shape{10}, dt, "t");
     Ref<Tensor> even = view(x->storage(), dt, {5}, {2}, 0);
@@ -330,7 +411,7 @@ TEST(Overlap, EvenOddSlices) {
   }
 }
 
-TEST(Overlap, InterleavedColumns) {
+TEST(MemOverlap, InterleavedColumns) {
   Ref<Tensor> x = Tensor::empty(Shape{4, 6}, DType::Float64, "t");
   Storage* s = x->storage();
   Ref<Tensor> c02 = view(s, DType::Float64, {4, 3}, {6, 2}, 0);  // x[:, ::2]
@@ -351,7 +432,7 @@ TEST(Overlap, InterleavedColumns) {
   EXPECT_EQ(check_pair(*a, *b), 0);
 }
 
-TEST(Overlap, ForeignMemoryWrappedTwice) {
+TEST(MemOverlap, ForeignMemoryWrappedTwice) {
   alignas(64) static char buf[256];
   Ref<Storage> s1 = Ref<Storage>::adopt(Storage::wrap(buf, 256, nullptr, nullptr, false));
   Ref<Storage> s2 = Ref<Storage>::adopt(Storage::wrap(buf, 256, nullptr, nullptr, true));
@@ -375,7 +456,7 @@ TEST(Overlap, ForeignMemoryWrappedTwice) {
   EXPECT_EQ(check_pair(*even, *shifted_odd), 1);
 }
 
-TEST(Overlap, DifferentDTypesSameBytes) {
+TEST(MemOverlap, DifferentDTypesSameBytes) {
   Ref<Tensor> f = Tensor::empty(Shape{4}, DType::Float32, "t");  // bytes 0..15
   Storage* s = f->storage();
   Ref<Tensor> byte3 = view(s, DType::UInt8, {1}, {1}, 3);
@@ -396,7 +477,7 @@ TEST(Overlap, DifferentDTypesSameBytes) {
   EXPECT_EQ(check_pair(*d, *f_even), 1);
 }
 
-TEST(Overlap, InternalOverlapCases) {
+TEST(MemOverlap, InternalOverlapCases) {
   Ref<Storage> s = owned_storage(1024);
   auto internal = [&](Shape sizes, Shape strides, DType dt = DType::Float32) {
     Ref<Tensor> t = view(s.get(), dt, sizes, strides, 0);
@@ -440,7 +521,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 constexpr int64_t P62 = int64_t(1) << 62;
 constexpr int64_t P31 = int64_t(1) << 31;
 
-TEST(Overlap, HugeGeometriesArePrompt) {
+TEST(MemOverlap, HugeGeometriesArePrompt) {
   Ref<Storage> s = owned_storage(64);
   double worst = 0;
   auto timed = [&](auto&& f) {
@@ -487,8 +568,6 @@ TEST(Overlap, HugeGeometriesArePrompt) {
   Ref<Tensor> x2 = view(s.get(), DType::Int8, {1049, 1049, 1}, {12223, 12224, 1}, 64023025);
   const int hard = timed([&] { return ct::overlaps(*x1, *x2); });
   EXPECT_TRUE(hard == 0 || hard == -2) << hard;
-  const int hard_b = timed([&] { return ct::overlaps(*x1, *x2, int64_t(1) << 24); });
-  EXPECT_TRUE(hard_b == 0 || hard_b == -2) << hard_b;
   (void)timed([&] { return ct::has_internal_overlap(*x1); });  // either answer, promptly
 
   // Strides and sizes at the edge of int64: no overflow, no crash, no hang.
@@ -523,11 +602,11 @@ TEST(Overlap, HugeGeometriesArePrompt) {
 }
 
 // The budget bounds the time of the worst instance we know of (NumPy's), whatever the answer.
-TEST(Overlap, HardInstanceTiming) {
+TEST(MemOverlap, HardInstanceTiming) {
   Ref<Storage> s = owned_storage(64);
   Ref<Tensor> x1 = view(s.get(), DType::Int8, {1049, 1049, 1049}, {36674, 61119, 85569}, 0);
   Ref<Tensor> x2 = view(s.get(), DType::Int8, {1049, 1049, 1}, {12223, 12224, 1}, 64023025);
-  for (int64_t budget : {int64_t(1) << 10, int64_t(1) << 16, ct::kDefaultOverlapWork, int64_t(1) << 22}) {
+  for (int64_t budget : {int64_t(1) << 10, int64_t(1) << 16, ct::kDefaultOverlapWork}) {
     const auto t0 = std::chrono::steady_clock::now();
     const int r = ct::overlaps(*x1, *x2, budget);
     const double dt = seconds_since(t0);

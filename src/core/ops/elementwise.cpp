@@ -1,5 +1,6 @@
 #include "core/ops/elementwise.h"
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <type_traits>
@@ -50,7 +51,9 @@ inline T wrap_sub(T a, T b) {
 }
 template <class T>
 inline T wrap_mul(T a, T b) {
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return a && b;
+  } else if constexpr (std::is_integral_v<T>) {
     using U = std::make_unsigned_t<std::conditional_t<(sizeof(T) < sizeof(int)), int, T>>;
     return T(U(U(a) * U(b)));
   } else {
@@ -109,40 +112,111 @@ OperandType type_of(Operand x) {
   return {x.tensor->dtype(), x.tensor->ndim() == 0 ? OperandKind::ZeroDim : OperandKind::Dimensioned};
 }
 
-// The operand as a tensor of dtype d: a scalar becomes a 0-dim tensor, a tensor of another
-// dtype a converted copy, a tensor of dtype d itself.
+// t converted to dtype d as torch's t.to(d) does (memory_format=preserve): a dense tensor
+// keeps its strides, any other gets dense strides in its own dim order.  The layout matters:
+// TensorIterator lays the result out like the converted operands.  t itself when d matches.
+Ref<Tensor> to_like(const Tensor& t, DType d) {
+  if (t.dtype() == d) return Ref<Tensor>::retain(const_cast<Tensor*>(&t));
+  const Shape strides = is_non_overlapping_and_dense(t.sizes(), t.strides())
+                            ? Shape(t.strides().begin(), t.strides().end())
+                            : dense_strides_like(t.sizes(), t.strides());
+  Ref<Tensor> out = Tensor::empty_strided(t.sizes(), strides, d, "to");
+  if (t.numel() > 0) copy_elements(*out, t);
+  return out;
+}
+
+// The operand as a tensor of dtype d: a scalar becomes a 0-dim tensor (torch's wrapped
+// number, converted to d as torch converts it), a tensor of another dtype a converted copy
+// with its layout, a tensor of dtype d itself.
 Ref<Tensor> as_dtype(Operand x, DType d) {
   if (!x.tensor) {
     Ref<Tensor> t = Tensor::empty(Shape{}, d, "scalar");
     CT_DISPATCH_ALL(d, [&] { *reinterpret_cast<scalar_t*>(t->data()) = convert<scalar_t>(x.scalar); });
     return t;
   }
-  return to_dtype(*x.tensor, d);
+  return to_like(*x.tensor, d);
 }
 
 IntList shape_of(Operand x) { return x.tensor ? x.tensor->sizes() : IntList(); }
 
-// A new tensor of `sizes` whose layout follows the inputs' (PyTorch's TensorIterator rule),
-// so x.t() + 1 is laid out like x.t().
-Ref<Tensor> new_output(IntList sizes, std::span<const Tensor* const> inputs, DType dtype, const char* op) {
+bool same_sizes(IntList a, IntList b) { return std::equal(a.begin(), a.end(), b.begin(), b.end()); }
+
+// PyTorch's is_contiguous(MemoryFormat::ChannelsLast) for a 4-d tensor.
+bool is_channels_last(const Tensor& t) {
+  if (t.ndim() != 4) return false;
+  int64_t expected = 1;
+  for (int d : {1, 3, 2, 0}) {
+    if (t.size(d) == 1) continue;
+    if (t.stride(d) != expected) return false;
+    expected *= t.size(d);
+  }
+  return true;
+}
+
+// Strides of a new output of `sizes` whose inputs are `inputs` (already converted to the
+// compute dtype, as torch converts them before laying out the output), by the rules of
+// PyTorch's TensorIterator:
+//  - fast setup: when every input has exactly the output's shape, and all are contiguous
+//    (-> contiguous), or all channels-last (-> channels-last), or all non-overlapping and
+//    dense with one common stride vector (-> those strides, verbatim);
+//  - otherwise reorder_dimensions: dims sorted by the inputs' strides (stride 0 on broadcast
+//    dims is ambiguous; a size-1 dim of the output keeps the input's stride), then the
+//    output is dense in that order (contiguous when the order is C order).  x.t() + 1 is
+//    laid out like x.t(); zeros(4, 3) + x.t() like zeros(4, 3).
+Shape output_strides(IntList sizes, std::span<const Tensor* const> inputs) {
   const size_t n = sizes.size();
+  bool same_shape = !inputs.empty();
+  for (const Tensor* t : inputs) same_shape = same_shape && same_sizes(t->sizes(), sizes);
+  if (same_shape) {
+    bool contiguous = true, channels_last = true, dense = true;
+    for (const Tensor* t : inputs) {
+      contiguous = contiguous && t->is_contiguous();
+      channels_last = channels_last && is_channels_last(*t);
+      dense = dense && is_non_overlapping_and_dense(t->sizes(), t->strides());
+    }
+    if (contiguous) return contiguous_strides(sizes);
+    if (channels_last) {
+      Shape s(4);
+      s[1] = 1;
+      s[3] = sizes[1];
+      s[2] = s[3] * sizes[3];
+      s[0] = s[2] * sizes[2];
+      return s;
+    }
+    if (dense) {
+      const Tensor* last = inputs.back();
+      bool same_strides = true;
+      for (const Tensor* t : inputs) same_strides = same_strides && same_sizes(t->strides(), last->strides());
+      if (same_strides) return Shape(last->strides().begin(), last->strides().end());
+    }
+  }
   std::vector<Shape> strides;
   for (const Tensor* t : inputs) {
     Shape s(n, 0);
     const size_t lead = n - size_t(t->ndim());
-    for (int d = 0; d < t->ndim(); ++d) s[lead + size_t(d)] = t->size(d) == 1 ? 0 : t->stride(d);
+    for (int d = 0; d < t->ndim(); ++d) {
+      const bool broadcast = t->size(d) == 1 && sizes[lead + size_t(d)] != 1;
+      s[lead + size_t(d)] = broadcast ? 0 : t->stride(d);
+    }
     strides.push_back(std::move(s));
   }
   std::vector<IntList> views(strides.begin(), strides.end());
   const std::vector<int> perm = layout_permutation(sizes, views);
-  Shape out_strides(n);
+  bool c_order = true;
+  for (size_t j = 0; j < n; ++j) c_order = c_order && perm[j] == int(n - 1 - j);
+  if (c_order) return contiguous_strides(sizes);
+  Shape out(n);
   int64_t stride = 1;
-  for (int d : perm) {
-    out_strides[size_t(d)] = stride;
-    if (sizes[size_t(d)] > 1) stride *= sizes[size_t(d)];
+  for (int d : perm) {  // TensorIterator's compatible_stride: sizes 0 and 1 multiply too
+    out[size_t(d)] = stride;
+    stride *= sizes[size_t(d)];
   }
+  return out;
+}
+
+Ref<Tensor> new_output(IntList sizes, std::span<const Tensor* const> inputs, DType dtype, const char* op) {
   checked_numel(sizes, op);
-  return Tensor::empty_strided(sizes, out_strides, dtype, op);
+  return Tensor::empty_strided(sizes, output_strides(sizes, inputs), dtype, op);
 }
 
 const char* binary_name(BinaryOp op) {
@@ -206,6 +280,9 @@ Ref<Tensor> unalias(const Tensor& out, Ref<Tensor> input) {
   return clone(*input);
 }
 
+// 1 / t as torch.reciprocal: integer and bool inputs give float32.
+Ref<Tensor> reciprocal(const Tensor& t);
+
 // The dtype an op computes in, given the promoted dtype of its operands.
 DType binary_compute_dtype(BinaryOp op, DType common) {
   if (op == BinaryOp::Div && !is_floating(common)) return DType::Float32;  // true division
@@ -223,13 +300,18 @@ void check_writable(const Tensor& self, const char* op) {
 }
 
 Ref<Tensor> binary(BinaryOp op, Operand a, Operand b) {
+  if (op == BinaryOp::Div && !a.tensor && b.tensor) {
+    // s / t: torch 1.13's Tensor.__rtruediv__ is `t.reciprocal() * s`, two roundings (so
+    // 3.0 / tensor([0.1]) is 30.000002, not 30.0).  Same dtypes as a true division.
+    const Ref<Tensor> r = reciprocal(*b.tensor);
+    return binary(BinaryOp::Mul, Operand::of(*r), a);
+  }
   const OperandType types[2] = {type_of(a), type_of(b)};
   check_bool_sub(op, types[0].dtype, types[1].dtype);
   const DType compute = binary_compute_dtype(op, result_type(types));
   const Shape shape = broadcast_shapes(shape_of(a), shape_of(b), binary_name(op));
   Ref<Tensor> ta = as_dtype(a, compute), tb = as_dtype(b, compute);
   const Tensor* layout[2] = {ta.get(), tb.get()};
-  // Only dimensioned operands shape the layout; a 0-dim one broadcasts everywhere.
   Ref<Tensor> out = new_output(shape, std::span<const Tensor* const>(layout, 2), compute, binary_name(op));
   binary_kernel(op, *out, *ta, *tb);
   return out;
@@ -237,25 +319,27 @@ Ref<Tensor> binary(BinaryOp op, Operand a, Operand b) {
 
 void binary_(BinaryOp op, const Tensor& self, Operand other) {
   const char* name = binary_name(op);
+  // Checks in torch's order: sub()'s bool check, then TensorIterator's memory overlap,
+  // shape, and finally the cast of the result into self.
   const OperandType types[2] = {{self.dtype(), self.ndim() == 0 ? OperandKind::ZeroDim : OperandKind::Dimensioned},
                                 type_of(other)};
   check_bool_sub(op, types[0].dtype, types[1].dtype);
-  // In-place: self counts as a dimensioned operand whatever its rank (it fixes the shape).
-  const OperandType as_dim[2] = {{self.dtype(), OperandKind::Dimensioned}, types[1]};
-  const DType compute = binary_compute_dtype(op, result_type(as_dim));
+  check_writable(self, name);
+  const Shape shape = broadcast_shapes(self.sizes(), shape_of(other), name);
+  CT_CHECK(same_sizes(shape, self.sizes()), Shape,
+           "output with shape " << list_str(self.sizes()) << " doesn't match the broadcast shape " << list_str(shape));
+  // self is an input like any other (a 0-dim self counts as 0-dim: a 0-dim float16 self with
+  // a 0-dim float32 other computes in float32, as torch).
+  const DType compute = binary_compute_dtype(op, result_type(types));
   CT_CHECK(can_cast(compute, self.dtype()), DType,
            "result type " << torch_scalar_type_name(compute) << " can't be cast to the desired output type "
                           << torch_scalar_type_name(self.dtype()));
-  const Shape shape = broadcast_shapes(self.sizes(), shape_of(other), name);
-  CT_CHECK(std::equal(shape.begin(), shape.end(), self.sizes().begin(), self.sizes().end()), Shape,
-           "output with shape " << list_str(self.sizes()) << " doesn't match the broadcast shape " << list_str(shape));
-  check_writable(self, name);
   Ref<Tensor> tother = unalias(self, as_dtype(other, compute));
   if (compute == self.dtype()) {
     binary_kernel(op, self, self, *tother);
     self.storage()->bump_version();
-  } else {  // e.g. int32 += int64: compute in int64, write back converted
-    Ref<Tensor> tself = as_dtype(Operand::of(self), compute);
+  } else {  // e.g. int32 += int64: compute in int64, write back converted (one version bump)
+    Ref<Tensor> tself = to_like(self, compute);
     binary_kernel(op, *tself, *tself, *tother);
     copy_into(self, *tself, name);
   }
@@ -291,19 +375,27 @@ const char* unary_name(UnaryOp op) {
   return names[int(op)];
 }
 
-// neg/abs/relu keep the dtype; the rest compute integer and bool inputs in float32.
+// Refusals torch makes before looking at the output (neg's and relu's own checks).
+void unary_precheck(UnaryOp op, DType in) {
+  if (op == UnaryOp::Neg) {
+    CT_CHECK(in != DType::Bool, DType,
+             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, "
+             "use the `~` or `logical_not()` operator instead.");
+  } else if (op == UnaryOp::Relu) {
+    CT_CHECK(in != DType::Bool, DType, "Boolean inputs not supported for relu");
+  }
+}
+
+// neg/abs/relu keep the dtype; the rest compute integer and bool inputs in float32.  abs of
+// bool is refused by torch's kernel dispatch, i.e. after the output checks.
 DType unary_result_dtype(UnaryOp op, DType in) {
+  unary_precheck(op, in);
   switch (op) {
     case UnaryOp::Neg:
-      CT_CHECK(in != DType::Bool, DType,
-               "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, "
-               "use the `~` or `logical_not()` operator instead.");
+    case UnaryOp::Relu:
       return in;
     case UnaryOp::Abs:
       CT_CHECK(in != DType::Bool, DType, "\"abs_cpu\" not implemented for 'Bool'");
-      return in;
-    case UnaryOp::Relu:
-      CT_CHECK(in != DType::Bool, DType, "Boolean inputs not supported for relu");
       return in;
     default:
       return is_floating(in) ? in : DType::Float32;
@@ -338,7 +430,8 @@ void unary_kernel_typed(UnaryOp op, const ElementwiseIter& it) {
       case UnaryOp::Cos: run_unary<T>(it, [](A x) { return std::cos(x); }); break;
       case UnaryOp::Tanh: run_unary<T>(it, [](A x) { return std::tanh(x); }); break;
       case UnaryOp::Sigmoid: run_unary<T>(it, [](A x) { return A(1) / (A(1) + std::exp(-x)); }); break;
-      case UnaryOp::Relu: run_unary<T>(it, [](A x) { return x > A(0) || std::isnan(x) ? x : A(0); }); break;
+      // torch's relu is clamp_min(x, 0): NaN and -0.0 pass through unchanged
+      case UnaryOp::Relu: run_unary<T>(it, [](A x) { return x < A(0) ? A(0) : x; }); break;
     }
   }
 }
@@ -353,7 +446,7 @@ void unary_kernel(UnaryOp op, const Tensor& out, const Tensor& in) {
 
 Ref<Tensor> unary(UnaryOp op, const Tensor& a) {
   const DType d = unary_result_dtype(op, a.dtype());
-  Ref<Tensor> in = to_dtype(a, d);
+  Ref<Tensor> in = to_like(a, d);
   const Tensor* layout[1] = {in.get()};
   Ref<Tensor> out = new_output(a.sizes(), layout, d, unary_name(op));
   unary_kernel(op, *out, *in);
@@ -361,14 +454,33 @@ Ref<Tensor> unary(UnaryOp op, const Tensor& a) {
 }
 
 void unary_(UnaryOp op, const Tensor& self) {
+  unary_precheck(op, self.dtype());
+  check_writable(self, unary_name(op));
   const DType d = unary_result_dtype(op, self.dtype());
   CT_CHECK(d == self.dtype(), DType,
            "result type " << torch_scalar_type_name(d) << " can't be cast to the desired output type "
                           << torch_scalar_type_name(self.dtype()));
-  check_writable(self, unary_name(op));
   unary_kernel(op, self, self);
   self.storage()->bump_version();
 }
+
+namespace {
+Ref<Tensor> reciprocal(const Tensor& t) {
+  const DType d = is_floating(t.dtype()) ? t.dtype() : DType::Float32;
+  Ref<Tensor> in = to_like(t, d);
+  const Tensor* layout[1] = {in.get()};
+  Ref<Tensor> out = new_output(t.sizes(), layout, d, "reciprocal");
+  const Tensor* ops[2] = {out.get(), in.get()};
+  ElementwiseIter it(ops);
+  CT_DISPATCH_ALL(d, [&] {
+    using T = scalar_t;
+    using A = acc_t<T>;
+    if constexpr (std::is_floating_point_v<A>) run_unary<T>(it, [](A x) { return A(1) / x; });
+    else CT_FAIL(Internal, "reciprocal: integer compute dtype");
+  });
+  return out;
+}
+}  // namespace
 
 Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   CT_CHECK(cond.dtype() == DType::Bool || cond.dtype() == DType::UInt8, DType,
@@ -377,7 +489,7 @@ Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   const OperandType types[2] = {type_of(Operand::of(a)), type_of(Operand::of(b))};
   const DType d = result_type(types);
   const Shape shape = broadcast_shapes(broadcast_shapes(cond.sizes(), a.sizes(), "where"), b.sizes(), "where");
-  Ref<Tensor> ta = to_dtype(a, d), tb = to_dtype(b, d);
+  Ref<Tensor> ta = to_like(a, d), tb = to_like(b, d);
   const Tensor* layout[3] = {&cond, ta.get(), tb.get()};
   Ref<Tensor> out = new_output(shape, layout, d, "where");
   const Tensor* ops[4] = {out.get(), &cond, ta.get(), tb.get()};
@@ -396,18 +508,31 @@ Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b) {
 
 void fill_(const Tensor& self, double value) {
   check_scalar_fits(value, self.dtype());
-  check_writable(self, "fill_");
-  const Tensor* ops[1] = {&self};
+  // torch's fill_ skips the internal-overlap check ("fill is idempotent"): filling an
+  // expanded tensor writes the value once into each memory location it reaches.
+  CT_CHECK(!self.storage()->read_only(), ReadOnly,
+           "fill_: the tensor's storage is read-only (it was imported as a read-only DLPack tensor)");
+  // Collapse broadcast (stride-0) dims so that no location is written twice, let alone by
+  // two threads; anything else overlapping (as_strided) is filled by one thread.
+  Shape sizes(self.sizes().begin(), self.sizes().end());
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    if (self.stride(int(d)) == 0 && sizes[d] > 1) sizes[d] = 1;
+  }
+  const Ref<Tensor> target = make_view(self, sizes, self.strides(), self.offset());
+  const bool serial = has_internal_overlap(*target);
+  const Tensor* ops[1] = {target.get()};
   ElementwiseIter it(ops);
   CT_DISPATCH_ALL(self.dtype(), [&] {
     const scalar_t v = convert<scalar_t>(value);
-    it.for_each([&](char** p, const int64_t* s, int64_t n) {
-      if (s[0] == sizeof(scalar_t)) {
-        std::fill_n(reinterpret_cast<scalar_t*>(p[0]), n, v);
-      } else {
-        for (int64_t i = 0; i < n; ++i) *reinterpret_cast<scalar_t*>(p[0] + i * s[0]) = v;
-      }
-    });
+    it.for_each(
+        [&](char** p, const int64_t* s, int64_t n) {
+          if (s[0] == sizeof(scalar_t)) {
+            std::fill_n(reinterpret_cast<scalar_t*>(p[0]), n, v);
+          } else {
+            for (int64_t i = 0; i < n; ++i) *reinterpret_cast<scalar_t*>(p[0] + i * s[0]) = v;
+          }
+        },
+        serial ? INT64_MAX : int64_t(1) << 16);
   });
   self.storage()->bump_version();
 }
@@ -426,27 +551,69 @@ bool equal(const Tensor& a, const Tensor& b) {
   return all;
 }
 
+namespace {
+
+// One element of torch's isclose in the dtype T it computes in (torch 1.13, equal_nan=False):
+//   close = a == b  ||  (isfinite(|a - b|) && |a - b| <= atol + |rtol * b|)
+// where every operation rounds to T (rtol and atol are Python floats: converted to T first).
+// Integer and bool inputs compute the error terms in float32 (torch casts them to the default
+// dtype).  Zero tolerances degenerate to a == b.
+template <class T>
+struct IsClose {
+  using A = acc_t<T>;
+  static A round(A v) { return to_acc(from_acc<T>(v)); }
+  A rtol, atol;
+  IsClose(double r, double a) : rtol(to_acc(convert<T>(r))), atol(to_acc(convert<T>(a))) {}
+  bool operator()(T x, T y) const {
+    const A u = to_acc(x), v = to_acc(y);
+    if (u == v) return true;
+    const A allowed = round(atol + std::abs(round(rtol * v)));
+    const A actual = std::abs(round(u - v));
+    return std::isfinite(actual) && actual <= allowed;
+  }
+};
+
+template <class T>
+bool allclose_kernel(const ElementwiseIter& it, bool exact, double rtol, double atol) {
+  std::atomic<bool> close{true};
+  if constexpr (std::is_floating_point_v<acc_t<T>>) {
+    const IsClose<T> f(rtol, atol);
+    it.for_each([&](char** p, const int64_t* s, int64_t n) {
+      bool ok = true;
+      for (int64_t i = 0; i < n && ok; ++i) {
+        const T x = *reinterpret_cast<const T*>(p[0] + i * s[0]), y = *reinterpret_cast<const T*>(p[1] + i * s[1]);
+        ok = exact ? to_acc(x) == to_acc(y) : f(x, y);
+      }
+      if (!ok) close.store(false, std::memory_order_relaxed);
+    });
+  } else {  // zero tolerances on integers and bools: plain equality
+    it.for_each([&](char** p, const int64_t* s, int64_t n) {
+      bool ok = true;
+      for (int64_t i = 0; i < n && ok; ++i) {
+        ok = *reinterpret_cast<const T*>(p[0] + i * s[0]) == *reinterpret_cast<const T*>(p[1] + i * s[1]);
+      }
+      if (!ok) close.store(false, std::memory_order_relaxed);
+    });
+  }
+  return close.load();
+}
+
+}  // namespace
+
 bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
-  CT_CHECK(rtol >= 0 && atol >= 0, InvalidArgument,
-           "allclose: rtol and atol must be non-negative, got rtol=" << rtol << " atol=" << atol);
+  CT_CHECK(rtol >= 0, InvalidArgument, "rtol must be greater than or equal to zero, but got " << rtol);
+  CT_CHECK(atol >= 0, InvalidArgument, "atol must be greater than or equal to zero, but got " << atol);
   const Shape shape = broadcast_shapes(a.sizes(), b.sizes(), "allclose");
-  Ref<Tensor> ea = expand(a, shape), eb = expand(b, shape);
-  Ref<Tensor> da = to_dtype(*ea, DType::Float64), db = to_dtype(*eb, DType::Float64);
-  Ref<Tensor> dummy = Tensor::empty(shape, DType::Bool, "allclose");
-  const Tensor* ops[3] = {dummy.get(), da.get(), db.get()};
-  ElementwiseIter it(ops);
-  bool close = true;
-  it.for_each(
-      [&](char** p, const int64_t* s, int64_t n) {
-        for (int64_t i = 0; i < n; ++i) {
-          const double x = *reinterpret_cast<const double*>(p[1] + i * s[1]);
-          const double y = *reinterpret_cast<const double*>(p[2] + i * s[2]);
-          const bool ok = x == y || std::abs(x - y) <= atol + rtol * std::abs(y);
-          close = close && ok;
-        }
-      },
-      INT64_MAX);
-  return close;
+  // torch requires equal dtypes; ctensor promotes (ct_equal does the same).
+  const OperandType types[2] = {type_of(Operand::of(a)), type_of(Operand::of(b))};
+  const DType common = result_type(types);
+  const bool exact = rtol == 0 && atol == 0;
+  const DType d = is_floating(common) || exact ? common : DType::Float32;
+  Ref<Tensor> ta = to_like(a, d), tb = to_like(b, d);
+  Ref<Tensor> ea = expand(*ta, shape), eb = expand(*tb, shape);
+  const Tensor* ops[2] = {ea.get(), eb.get()};
+  ElementwiseIter it(ops);  // iterates over ea's shape; writes nothing
+  return CT_DISPATCH_ALL(d, [&] { return allclose_kernel<scalar_t>(it, exact, rtol, atol); });
 }
 
 double item(const Tensor& t) {
@@ -457,6 +624,10 @@ double item(const Tensor& t) {
 
 Ref<Tensor> cat(std::span<const Tensor* const> tensors, int64_t dim) {
   CT_CHECK(!tensors.empty(), InvalidArgument, "torch.cat(): expected a non-empty list of Tensors");
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    CT_CHECK(tensors[i]->ndim() > 0, InvalidArgument,
+             "zero-dimensional tensor (at position " << i << ") cannot be concatenated");
+  }
   // PyTorch skips 1-D empty tensors (legacy behaviour) when deciding shapes.
   const Tensor* ref = nullptr;
   DType d = tensors[0]->dtype();
@@ -466,7 +637,6 @@ Ref<Tensor> cat(std::span<const Tensor* const> tensors, int64_t dim) {
     if (!(t->ndim() == 1 && t->numel() == 0) && !ref) ref = t;
   }
   if (!ref) ref = tensors[0];
-  CT_CHECK(ref->ndim() > 0, InvalidArgument, "zero-dimensional tensor (at position 0) cannot be concatenated");
   const int dd = wrap_dim(dim, ref->ndim());
   Shape out_shape(ref->sizes().begin(), ref->sizes().end());
   out_shape[size_t(dd)] = 0;

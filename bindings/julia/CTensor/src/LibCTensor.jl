@@ -544,7 +544,10 @@ end
 
 `ct_tensor *ct_clone(const ct_tensor *t);`
 
-Same values, contiguous, in a new storage (torch's clone with contiguous_format).
+Same values in a new storage, laid out as PyTorch's clone() (preserve_format): with t's
+own strides when t is dense and non-overlapping (e.g. a transpose stays transposed),
+otherwise densely in the order of t's strides (an expanded or stepped t becomes dense).
+ct_contiguous gives C order.
 """
 function ct_clone(t)
     ccall((:ct_clone, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
@@ -567,8 +570,10 @@ end
 
 `ct_tensor *ct_to(const ct_tensor *t, ct_dtype dtype);`
 
-t converted to dtype, in new storage; t itself (retained) if it already has dtype.
-Conversions follow C++/PyTorch: float to int truncates toward zero, x != 0 to bool.
+t converted to dtype, in new storage laid out as ct_clone; t itself (retained) if it
+already has dtype.  Conversions follow PyTorch: float to int truncates toward zero
+(nan and out-of-range values give INT64_MIN before narrowing, as x86 does), narrowing
+integers wrap, anything to bool is x != 0.
 """
 function ct_to(t, dtype)
     ccall((:ct_to, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint), t, dtype)
@@ -580,7 +585,10 @@ end
 `ct_status ct_copy_(ct_tensor *dst, const ct_tensor *src);`
 
 Writes src into dst's elements, broadcasting src to dst's shape and converting dtype.
-Correct even when src and dst overlap.  Bumps dst's version.  CT_ERR_SHAPE if src does
+When src and dst overlap, the result is that of copying a clone of src (PyTorch 1.13
+refuses partial overlap with "unsupported operation: some elements of the input tensor and
+the written-to tensor refer to a single memory location"; ctensor computes the unaliased
+answer instead).  Bumps dst's version once.  CT_ERR_SHAPE if src does
 not broadcast; CT_ERR_OVERLAP if dst has internal overlap (e.g. an expanded tensor);
 CT_ERR_READ_ONLY if dst's storage is read-only.
 """
@@ -886,8 +894,10 @@ end
 # In-place ops refuse (PyTorch's messages): a result dtype self cannot hold (float into an
 # integer tensor: CT_ERR_DTYPE), a broadcast shape other than self's (CT_ERR_SHAPE), a self
 # with internal overlap such as an expanded tensor (CT_ERR_OVERLAP), a read-only self
-# (CT_ERR_READ_ONLY).  When an input overlaps self (x.add_(x.t())), the result equals the
-# computation on unaliased inputs.  float16/bfloat16 compute in float32 and round once.
+# (CT_ERR_READ_ONLY).  When an input partially overlaps self (x.add_(x.t())), the result
+# equals the computation on unaliased inputs (PyTorch 1.13 raises an error there instead).
+# Results are laid out like the inputs, as PyTorch's TensorIterator does (x.t() + 1 has
+# x.t()'s strides).  float16/bfloat16 compute in float32 and round once.
 
 """
     ct_add(a, b) -> Ptr{Cvoid}

@@ -1,0 +1,204 @@
+// The strided copy engine against memcpy.
+//
+// Every row copies (about) 64 MiB so rates are comparable; SetBytesProcessed counts the
+// bytes written once (read bytes are not added), as for memcpy.  Counters:
+//   vs_memcpy        rate / rate of glibc memcpy between two reused 64 MiB buffers
+//   vs_memcpy_fresh  rate / rate of memcpy into a newly allocated 64 MiB tensor (what any
+//                    copy that returns a new tensor pays: first-touch page faults)
+// Both baselines are measured once at start-up (median of 11 runs).
+//
+// Run: bench_copy --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <vector>
+
+#include "core/copy.h"
+#include "core/copy_kernels.h"
+#include "core/tensor.h"
+
+namespace {
+
+using ct::DType;
+using ct::Ref;
+using ct::Tensor;
+
+constexpr int64_t kBytes = int64_t(64) << 20;
+
+Ref<Tensor> filled(ct::Shape sizes, DType dtype) {
+  Ref<Tensor> t = Tensor::empty(sizes, dtype, "bench");
+  std::memset(t->data(), 0x5a, size_t(t->numel() * t->itemsize()));
+  return t;
+}
+
+// Transposed view (rows x cols matrix seen as cols x rows) of a contiguous tensor.
+Ref<Tensor> transposed(const Ref<Tensor>& a) {
+  const int64_t r = a->size(0), c = a->size(1);
+  const int64_t sizes[] = {c, r};
+  const int64_t strides[] = {1, c};
+  return Tensor::make(a->storage(), a->dtype(), sizes, strides, 0, a->view_root());
+}
+
+double median_seconds(void (*fn)(char*, const char*, int64_t), bool fresh) {
+  static std::vector<char> src(size_t(kBytes), 1);
+  static std::vector<char> dst(size_t(kBytes), 2);
+  std::vector<double> t;
+  for (int i = 0; i < 11; ++i) {
+    Ref<Tensor> out;
+    char* d = dst.data();
+    const auto t0 = std::chrono::steady_clock::now();
+    if (fresh) {
+      out = Tensor::empty(ct::Shape{kBytes}, DType::UInt8, "bench");
+      d = out->data();
+    }
+    fn(d, src.data(), kBytes);
+    benchmark::DoNotOptimize(d);
+    benchmark::ClobberMemory();
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+void do_memcpy(char* d, const char* s, int64_t n) { std::memcpy(d, s, size_t(n)); }
+
+double memcpy_rate() {  // bytes per second
+  static const double r = double(kBytes) / median_seconds(&do_memcpy, false);
+  return r;
+}
+double memcpy_fresh_rate() {
+  static const double r = double(kBytes) / median_seconds(&do_memcpy, true);
+  return r;
+}
+
+void finish(benchmark::State& state, int64_t bytes_per_iter) {
+  const double bytes = double(bytes_per_iter) * double(state.iterations());
+  state.SetBytesProcessed(int64_t(bytes));
+  state.counters["vs_memcpy"] = benchmark::Counter(bytes / memcpy_rate(), benchmark::Counter::kIsRate);
+  state.counters["vs_memcpy_fresh"] = benchmark::Counter(bytes / memcpy_fresh_rate(), benchmark::Counter::kIsRate);
+}
+
+// ---- baselines ----------------------------------------------------------------------------
+
+void BM_Memcpy(benchmark::State& state) {
+  std::vector<char> src(size_t(kBytes), 1), dst(size_t(kBytes), 2);
+  for (auto _ : state) {
+    std::memcpy(dst.data(), src.data(), size_t(kBytes));
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  finish(state, kBytes);
+}
+BENCHMARK(BM_Memcpy)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_MemcpyIntoNewTensor(benchmark::State& state) {
+  std::vector<char> src(size_t(kBytes), 1);
+  for (auto _ : state) {
+    Ref<Tensor> out = Tensor::empty(ct::Shape{kBytes}, DType::UInt8, "bench");
+    std::memcpy(out->data(), src.data(), size_t(kBytes));
+    benchmark::DoNotOptimize(out->data());
+    benchmark::ClobberMemory();
+  }
+  finish(state, kBytes);
+}
+BENCHMARK(BM_MemcpyIntoNewTensor)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_StreamingCopy(benchmark::State& state) {  // non-temporal stores, one thread
+  std::vector<char> src(size_t(kBytes), 1), dst(size_t(kBytes), 2);
+  for (auto _ : state) {
+    ct::kernels::stream_copy(dst.data(), src.data(), kBytes);
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  finish(state, kBytes);
+}
+BENCHMARK(BM_StreamingCopy)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// ---- the engine through the core --------------------------------------------------------------
+
+// clone of a contiguous tensor: the flat path (threads + streaming stores), new storage.
+void BM_CloneContiguous(benchmark::State& state) {
+  Ref<Tensor> a = filled({4096, 4096}, DType::Float32);
+  for (auto _ : state) {
+    Ref<Tensor> c = ct::clone(*a);
+    benchmark::DoNotOptimize(c->data());
+  }
+  finish(state, kBytes);
+}
+BENCHMARK(BM_CloneContiguous)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// contiguous() of a transposed matrix of 64 MiB: rows x cols of the given dtype.
+void BM_ContiguousTransposed(benchmark::State& state, DType dtype, int64_t rows, int64_t cols) {
+  Ref<Tensor> a = filled({rows, cols}, dtype);
+  Ref<Tensor> t = transposed(a);
+  for (auto _ : state) {
+    Ref<Tensor> c = ct::contiguous(*t);
+    benchmark::DoNotOptimize(c->data());
+  }
+  finish(state, rows * cols * a->itemsize());
+}
+BENCHMARK_CAPTURE(BM_ContiguousTransposed, float32_4096x4096, DType::Float32, 4096, 4096)
+    ->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ContiguousTransposed, uint8_8192x8192, DType::UInt8, 8192, 8192)
+    ->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ContiguousTransposed, int16_4096x8192, DType::Int16, 4096, 8192)
+    ->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ContiguousTransposed, float64_2048x4096, DType::Float64, 2048, 4096)
+    ->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// The transpose kernel alone: copy_ into a preallocated (already touched) destination.
+void BM_CopyIntoTransposed(benchmark::State& state) {
+  Ref<Tensor> a = filled({4096, 4096}, DType::Float32);
+  Ref<Tensor> t = transposed(a);
+  Ref<Tensor> dst = filled({4096, 4096}, DType::Float32);
+  for (auto _ : state) {
+    ct::copy_into(*dst, *t);
+    benchmark::DoNotOptimize(dst->data());
+  }
+  finish(state, kBytes);
+}
+BENCHMARK(BM_CopyIntoTransposed)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// A 3-d permutation: 256^3 float32 permuted (2, 0, 1), made contiguous.
+void BM_ContiguousPermute3d(benchmark::State& state) {
+  Ref<Tensor> a = filled({256, 256, 256}, DType::Float32);
+  const int64_t sizes[] = {256, 256, 256};
+  const int64_t strides[] = {1, 65536, 256};
+  Ref<Tensor> p = Tensor::make(a->storage(), a->dtype(), sizes, strides, 0, a->view_root());
+  for (auto _ : state) {
+    Ref<Tensor> c = ct::contiguous(*p);
+    benchmark::DoNotOptimize(c->data());
+  }
+  finish(state, kBytes);
+}
+BENCHMARK(BM_ContiguousPermute3d)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// float32 -> float16 of a contiguous tensor (the element loop with conversion).
+void BM_ToFloat16(benchmark::State& state) {
+  Ref<Tensor> a = filled({4096, 4096}, DType::Float32);
+  for (auto _ : state) {
+    Ref<Tensor> c = ct::to_dtype(*a, DType::Float16);
+    benchmark::DoNotOptimize(c->data());
+  }
+  finish(state, kBytes);  // bytes read
+}
+BENCHMARK(BM_ToFloat16)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// Small copies must stay single-threaded and cheap (no parallel region).
+void BM_ContiguousTransposedSmall(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  Ref<Tensor> a = filled({n, n}, DType::Float32);
+  Ref<Tensor> t = transposed(a);
+  for (auto _ : state) {
+    Ref<Tensor> c = ct::contiguous(*t);
+    benchmark::DoNotOptimize(c->data());
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * n * n * 4);
+}
+BENCHMARK(BM_ContiguousTransposedSmall)->Arg(8)->Arg(64)->Arg(256)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,274 @@
+// Elementwise add against a raw C++ loop.
+//
+// Rows (float32 throughout; N elements per operand; "threads" is ct_set_num_threads, 0 =
+// the default of one per core; raw loops run on one thread):
+//   Raw/N                 c[i] = a[i] + b[i] into a reused buffer: the floor
+//   RawInplace/N          a[i] += b[i]
+//   CtAddInplace/N/t      ct_add_(c, b): the in-place path into a preallocated output (the
+//                         same memory traffic as Raw: two reads, one write per element)
+//   CtAddNew/N/t          ct_add(a, b): a new tensor every iteration (allocation included)
+//   CoreAddInplace/N      ct::binary_ through the core, without the C boundary
+//   RawRow/n, CtRow/n/t   (n, n) + (1, n): row broadcast; raw loop c[i][j] = a[i][j] + r[j]
+//   RawCol/n, CtCol/n/t   (n, n) + (n, 1): column broadcast; raw loop c[i][j] = a[i][j] + k[i]
+//   RawStrided/n, CtStrided/n/t   a + b.t() on (n, n); raw loop c[i][j] = a[i][j] + b[j][i]
+// N = 2^24 is a 64 MiB operand: CtAddNew/16777216 against CtAddInplace/16777216 is the
+// out-of-place vs preallocated comparison.  SetBytesProcessed counts every operand byte read
+// and written (3 * 4 * N for a contiguous add).  Counter vs_raw = this row's rate / the rate
+// of its raw loop (measured once per size at start-up, median of 7).
+//
+// Run: bench_elementwise --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+// Buffers are made once per size and shared by every row, so a smoke run
+// (--benchmark_min_time=0.001) costs little beyond one pass per row.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "core/ops/elementwise.h"
+#include "core/tensor.h"
+#include "ctensor.h"
+
+namespace {
+
+// ---- shared buffers -----------------------------------------------------------------------
+
+struct FreeDeleter {
+  void operator()(float* p) const { std::free(p); }
+};
+using Buffer = std::unique_ptr<float[], FreeDeleter>;
+
+Buffer make_buffer(int64_t n, float value) {
+  const size_t bytes = (size_t(n) * sizeof(float) + 4095) / 4096 * 4096;
+  Buffer b(static_cast<float*>(std::aligned_alloc(4096, bytes)));
+  std::fill_n(b.get(), n, value);
+  return b;
+}
+
+// Raw operands a, b, c of n floats, made once per n.
+struct RawSet {
+  Buffer a, b, c;
+};
+RawSet& raw(int64_t n) {
+  static std::map<int64_t, RawSet> cache;
+  auto it = cache.find(n);
+  if (it == cache.end()) {
+    RawSet s{make_buffer(n, 1.0f), make_buffer(n, 2.0f), make_buffer(n, 0.0f)};
+    it = cache.emplace(n, std::move(s)).first;
+  }
+  return it->second;
+}
+
+// A float32 tensor of these sizes filled with value, made once per (sizes, value).
+ct_tensor* tensor(std::vector<int64_t> sizes, float value) {
+  static std::map<std::pair<std::vector<int64_t>, float>, ct_tensor*> cache;  // lives until exit
+  auto key = std::make_pair(sizes, value);
+  auto it = cache.find(key);
+  if (it == cache.end()) it = cache.emplace(key, ct_full(int(sizes.size()), sizes.data(), value, CT_FLOAT32)).first;
+  return it->second;
+}
+
+// ---- raw loops ---------------------------------------------------------------------------
+
+__attribute__((noinline)) void raw_add(float* __restrict c, const float* __restrict a, const float* __restrict b,
+                                       int64_t n) {
+  for (int64_t i = 0; i < n; ++i) c[i] = a[i] + b[i];
+}
+__attribute__((noinline)) void raw_add_inplace(float* __restrict a, const float* __restrict b, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) a[i] += b[i];
+}
+__attribute__((noinline)) void raw_row(float* __restrict c, const float* __restrict a, const float* __restrict r,
+                                       int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) c[i * n + j] = a[i * n + j] + r[j];
+}
+__attribute__((noinline)) void raw_col(float* __restrict c, const float* __restrict a, const float* __restrict k,
+                                       int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) c[i * n + j] = a[i * n + j] + k[i];
+}
+__attribute__((noinline)) void raw_strided(float* __restrict c, const float* __restrict a, const float* __restrict b,
+                                           int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) c[i * n + j] = a[i * n + j] + b[j * n + i];
+}
+
+enum class RawKind { Add, Inplace, Row, Col, Strided };
+
+void run_raw(RawKind kind, int64_t n) {  // n: elements (Add/Inplace) or the side (others)
+  RawSet& s = raw(kind == RawKind::Add || kind == RawKind::Inplace ? n : n * n);
+  switch (kind) {
+    case RawKind::Add: raw_add(s.c.get(), s.a.get(), s.b.get(), n); break;
+    case RawKind::Inplace: raw_add_inplace(s.c.get(), s.b.get(), n); break;
+    case RawKind::Row: raw_row(s.c.get(), s.a.get(), s.b.get(), n); break;
+    case RawKind::Col: raw_col(s.c.get(), s.a.get(), s.b.get(), n); break;
+    case RawKind::Strided: raw_strided(s.c.get(), s.a.get(), s.b.get(), n); break;
+  }
+  benchmark::DoNotOptimize(s.c.get());
+  benchmark::ClobberMemory();
+}
+
+// Bytes read and written by one pass.
+int64_t pass_bytes(RawKind kind, int64_t n) {
+  switch (kind) {
+    case RawKind::Add:
+    case RawKind::Inplace: return 3 * 4 * n;
+    case RawKind::Row:
+    case RawKind::Col: return 2 * 4 * n * n + 4 * n;
+    case RawKind::Strided: return 3 * 4 * n * n;
+  }
+  return 0;
+}
+
+// Bytes per second of the raw loop, median of 7 timed passes after a warm-up.
+double raw_rate(RawKind kind, int64_t n) {
+  static std::map<std::pair<int, int64_t>, double> cache;
+  const auto key = std::make_pair(int(kind), n);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  run_raw(kind, n);
+  std::vector<double> t;
+  for (int i = 0; i < 7; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    run_raw(kind, n);
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(t.begin(), t.end());
+  return cache[key] = double(pass_bytes(kind, n)) / t[3];
+}
+
+void finish(benchmark::State& state, RawKind kind, int64_t n) {
+  const int64_t bytes = pass_bytes(kind, n);
+  state.SetBytesProcessed(int64_t(state.iterations()) * bytes);
+  state.counters["vs_raw"] = benchmark::Counter(double(bytes) / raw_rate(kind, n), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// Sets the thread count for a row and restores the default afterwards.
+struct Threads {
+  explicit Threads(int64_t n) { ct_set_num_threads(int(n)); }
+  ~Threads() { ct_set_num_threads(0); }
+};
+
+// ---- rows --------------------------------------------------------------------------------
+
+void BM_Raw(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  for (auto _ : state) run_raw(RawKind::Add, n);
+  finish(state, RawKind::Add, n);
+}
+void BM_RawInplace(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  for (auto _ : state) run_raw(RawKind::Inplace, n);
+  finish(state, RawKind::Inplace, n);
+}
+
+void BM_CtAddInplace(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  Threads threads(state.range(1));
+  ct_tensor* c = tensor({n}, 0.0f);
+  ct_tensor* b = tensor({n}, 2.0f);
+  for (auto _ : state) {
+    if (ct_add_(c, b) != CT_OK) state.SkipWithError(ct_last_error());
+    benchmark::ClobberMemory();
+  }
+  finish(state, RawKind::Add, n);
+}
+
+void BM_CtAddNew(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  Threads threads(state.range(1));
+  ct_tensor* a = tensor({n}, 1.0f);
+  ct_tensor* b = tensor({n}, 2.0f);
+  for (auto _ : state) {
+    ct_tensor* c = ct_add(a, b);
+    if (!c) state.SkipWithError(ct_last_error());
+    benchmark::DoNotOptimize(c);
+    ct_tensor_release(c);
+  }
+  finish(state, RawKind::Add, n);
+}
+
+void BM_CoreAddInplace(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  Threads threads(state.range(1));
+  ct::Ref<ct::Tensor> c = ct::Tensor::empty(ct::Shape{n}, ct::DType::Float32, "bench");
+  ct::Ref<ct::Tensor> b = ct::Tensor::empty(ct::Shape{n}, ct::DType::Float32, "bench");
+  std::fill_n(reinterpret_cast<float*>(c->data()), n, 0.0f);
+  std::fill_n(reinterpret_cast<float*>(b->data()), n, 2.0f);
+  for (auto _ : state) {
+    ct::binary_(ct::BinaryOp::Add, *c, ct::Operand::of(*b));
+    benchmark::ClobberMemory();
+  }
+  finish(state, RawKind::Add, n);
+}
+
+void BM_RawRow(benchmark::State& state) {
+  for (auto _ : state) run_raw(RawKind::Row, state.range(0));
+  finish(state, RawKind::Row, state.range(0));
+}
+void BM_RawCol(benchmark::State& state) {
+  for (auto _ : state) run_raw(RawKind::Col, state.range(0));
+  finish(state, RawKind::Col, state.range(0));
+}
+void BM_RawStrided(benchmark::State& state) {
+  for (auto _ : state) run_raw(RawKind::Strided, state.range(0));
+  finish(state, RawKind::Strided, state.range(0));
+}
+
+// a op b into a new tensor, with b given by its sizes (and transposed for Strided).
+void ct_pattern(benchmark::State& state, RawKind kind) {
+  const int64_t n = state.range(0);
+  Threads threads(state.range(1));
+  ct_tensor* a = tensor({n, n}, 1.0f);
+  ct_tensor* b = kind == RawKind::Row ? tensor({1, n}, 2.0f) : kind == RawKind::Col ? tensor({n, 1}, 2.0f)
+                                                                                      : tensor({n, n}, 2.0f);
+  ct_tensor* bt = kind == RawKind::Strided ? ct_transpose(b, 0, 1) : ct_tensor_retain(b);
+  for (auto _ : state) {
+    ct_tensor* c = ct_add(a, bt);
+    if (!c) state.SkipWithError(ct_last_error());
+    benchmark::DoNotOptimize(c);
+    ct_tensor_release(c);
+  }
+  ct_tensor_release(bt);
+  finish(state, kind, n);
+}
+void BM_CtRow(benchmark::State& state) { ct_pattern(state, RawKind::Row); }
+void BM_CtCol(benchmark::State& state) { ct_pattern(state, RawKind::Col); }
+void BM_CtStrided(benchmark::State& state) { ct_pattern(state, RawKind::Strided); }
+
+constexpr int64_t kSmall = int64_t(1) << 16;  // 256 KiB per operand: caches
+constexpr int64_t kMid = int64_t(1) << 20;    // 4 MiB per operand
+constexpr int64_t k64MiB = int64_t(1) << 24;  // 64 MiB per operand
+constexpr int64_t kSide = 2048;               // (2048, 2048) float32: 16 MiB per operand
+
+void sizes_1d(benchmark::internal::Benchmark* b) {
+  for (int64_t n : {kSmall, kMid, k64MiB}) b->Args({n});
+}
+void sizes_1d_threads(benchmark::internal::Benchmark* b) {
+  for (int64_t n : {kSmall, kMid, k64MiB})
+    for (int64_t t : {1, 0}) b->Args({n, t});
+}
+void sizes_2d_threads(benchmark::internal::Benchmark* b) {
+  for (int64_t t : {1, 0}) b->Args({kSide, t});
+}
+
+BENCHMARK(BM_Raw)->Apply(sizes_1d)->UseRealTime();
+BENCHMARK(BM_RawInplace)->Apply(sizes_1d)->UseRealTime();
+BENCHMARK(BM_CtAddInplace)->Apply(sizes_1d_threads)->UseRealTime();
+BENCHMARK(BM_CtAddNew)->Apply(sizes_1d_threads)->UseRealTime();
+BENCHMARK(BM_CoreAddInplace)->Apply(sizes_1d_threads)->UseRealTime();
+BENCHMARK(BM_RawRow)->Arg(kSide)->UseRealTime();
+BENCHMARK(BM_CtRow)->Apply(sizes_2d_threads)->UseRealTime();
+BENCHMARK(BM_RawCol)->Arg(kSide)->UseRealTime();
+BENCHMARK(BM_CtCol)->Apply(sizes_2d_threads)->UseRealTime();
+BENCHMARK(BM_RawStrided)->Arg(kSide)->UseRealTime();
+BENCHMARK(BM_CtStrided)->Apply(sizes_2d_threads)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,371 @@
+# Tests of the Julia package, with the seed scenarios of the C tests.  Run wherever Julia is:
+#   CTENSOR_LIB=/path/to/libctensor.so julia --project=bindings/julia/CTensor bindings/julia/CTensor/test/runtests.jl
+# (or `Pkg.test()` in that project).  Indices are 1-based: x[i, j] is C's x[i-1][j-1].
+
+using Test
+using LinearAlgebra
+using CTensor
+using CTensor: LibCTensor, handle, dtype, eltype_of, ELTYPES, storage_offset, nbytes,
+               drain_foreign_roots!, foreign_roots, last_error, status_name
+
+const L = LibCTensor
+
+# Finalizers run at the end of a full collection; two passes catch objects that the first
+# pass only made unreachable (a view released -> its base released).
+function full_gc()
+    for _ in 1:4
+        GC.gc(true)
+    end
+    return nothing
+end
+
+# The 3x4 float32 grid 0..11 and its root: x[i, j] == 4(i - 1) + (j - 1).
+function grid()
+    root = tensor_arange(Float32, 12)
+    return reshape_view(root, 3, 4), root
+end
+
+caught(f) = try
+    f()
+    nothing
+catch e
+    e
+end
+
+@testset "CTensor" begin
+
+@testset "library and raw layer" begin
+    @test CTensor.version_string() == L.CT_VERSION_STRING
+    @test isfile(L.libctensor())
+    @test L.CT_FLOAT32 == 8 && L.CT_ERR_NOT_VIEWABLE == 5
+    @test status_name(L.CT_ERR_SHAPE) == "CT_ERR_SHAPE"
+    @test L.ct_live_tensors() isa Int64
+end
+
+@testset "dtypes map to Julia element types" begin
+    for (i, T) in enumerate(ELTYPES)
+        @test dtype(T) == i - 1
+        @test eltype_of(i - 1) === T
+        @test L.ct_dtype_itemsize(dtype(T)) == sizeof(T)
+        z = tensor_zeros(T, 2, 3)
+        @test z isa Tensor{T,2}
+        @test all(iszero, z)
+        o = tensor_ones(T, 4)
+        @test o isa Tensor{T,1}
+        @test all(==(one(T)), o)
+    end
+    @test CTensor.dtype_name(Float32) == "float32"
+    @test CTensor.dtype_name(BFloat16) == "bfloat16"
+    @test CTensor.dtype_name(Bool) == "bool"
+    e = caught(() -> tensor_zeros(ComplexF64, 2))
+    @test e isa CTensorError && e.status == L.CT_ERR_DTYPE
+end
+
+@testset "BFloat16" begin
+    @test sizeof(BFloat16) == 2
+    @test Float32(BFloat16(1.5f0)) == 1.5f0
+    @test Float32(BFloat16(1.00390625f0)) == 1.0f0        # halfway: to even
+    @test Float32(BFloat16(1.01171875f0)) == 1.015625f0   # halfway: to even
+    @test isnan(BFloat16(NaN32))
+    @test BFloat16(2) + BFloat16(3) == BFloat16(5)
+    b = tensor_full(BFloat16, 1.5, 3)
+    @test all(==(BFloat16(1.5)), b)
+    f = to_eltype_or_self(tensor_arange(Float32, 4), BFloat16)
+    @test f isa Tensor{BFloat16,1}
+    @test [Float32(v) for v in f] == [0, 1, 2, 3]
+end
+
+@testset "1-based indices reach the element C reaches with [i-1, j-1]" begin
+    x, root = grid()
+    @test size(x) == (3, 4)
+    @test strides(x) == (4, 1)
+    @test storage_offset(x) == 0
+    @test is_contiguous(x)
+    for i in 1:3, j in 1:4
+        @test x[i, j] == 4(i - 1) + (j - 1)
+        # the address C computes: data + (stride . index) * itemsize
+        p = Ptr{Float32}(L.ct_tensor_data(x)) + ((i - 1) * 4 + (j - 1)) * sizeof(Float32)
+        @test GC.@preserve x unsafe_load(p) == x[i, j]
+    end
+    @test_throws BoundsError x[4, 1]
+    @test_throws BoundsError x[1, 0]
+    @test x[CartesianIndex(2, 3)] == 6
+    @test collect(x) == Float32[4(i - 1) + (j - 1) for i in 1:3, j in 1:4]
+    @test Array(x) == collect(x)
+    @test Tensor(Array(x)) == x
+    r = torch_repr(x)
+    @test startswith(r, "tensor([[ 0.,  1.,  2.,  3.],")
+    @test occursin("11.]])", r)
+end
+
+@testset "slicing then writing through the view changes the original" begin
+    x, root = grid()
+    s = slice_view(x, 2, 2:3)                 # Python: x[:, 1:3]
+    @test size(s) == (3, 2)
+    @test strides(s) == (4, 1)
+    @test storage_offset(s) == 1
+    @test shares_storage(s, x) && storage_id(s) == storage_id(x)
+    @test is_view(s)
+    @test same_tensor(base(s), root)          # the root, never an intermediate view
+    @test same_tensor(base(x), root)
+    @test base(root) === nothing
+    s[1, 1] = 100
+    @test x[1, 2] == 100
+    x[3, 3] = -1
+    @test s[3, 2] == -1
+    r = select_view(x, 1, 2)                  # Python: x[1]
+    @test size(r) == (4,) && storage_offset(r) == 4
+    r[4] = 77
+    @test x[2, 4] == 77
+    n = narrow_view(x, 1, 2, 2)               # Python: x.narrow(0, 1, 2)
+    @test size(n) == (2, 4) && storage_offset(n) == 4
+    e = slice_view(x, 2, 1:2:4)               # Python: x[:, 0:4:2]
+    @test strides(e) == (4, 2)
+    @test [e[1, k] for k in 1:2] == [x[1, 1], x[1, 3]]
+end
+
+@testset "transpose shares memory" begin
+    x, root = grid()
+    t = transpose_view(x, 1, 2)
+    @test size(t) == (4, 3)
+    @test strides(t) == (1, 4)
+    @test shares_storage(t, x) && pointer(t) == pointer(x)
+    @test !is_contiguous(t)
+    @test overlaps(t, x) && may_overlap(t, x)
+    @test all(t[j, i] == x[i, j] for i in 1:3, j in 1:4)
+    t[2, 1] = 42
+    @test x[1, 2] == 42
+    @test version(t) == version(x)
+    p = permute_view(x, 2, 1)
+    @test strides(p) == (1, 4) && pointer(p) == pointer(x)
+end
+
+@testset "index_select copies" begin
+    x, root = grid()
+    r = index_select_copy(x, 1, [3, 1])
+    @test size(r) == (2, 4)
+    @test !shares_storage(r, x) && !overlaps(r, x)
+    @test !is_view(r) && base(r) === nothing
+    @test [r[1, j] for j in 1:4] == [x[3, j] for j in 1:4]
+    @test [r[2, j] for j in 1:4] == [x[1, j] for j in 1:4]
+    r[1, 1] = 1000
+    @test x[3, 1] == 8
+    e = caught(() -> index_select_copy(x, 1, [4]))
+    @test e isa CTensorError && e.status == L.CT_ERR_INDEX
+end
+
+@testset "reshape of a contiguous tensor keeps the data pointer" begin
+    x, root = grid()
+    @test reshape_is_view(x, 2, 6)
+    y = reshape_view_or_copy(x, 2, 6)
+    @test size(y) == (2, 6) && strides(y) == (6, 1)
+    @test pointer(y) == pointer(x) && shares_storage(y, x) && is_view(y)
+    @test y[2, 1] == x[2, 3]                  # row-major element 6
+    f = flatten_view_or_copy(x)
+    @test size(f) == (12,) && pointer(f) == pointer(x)
+    v = reshape_view(x, 6, -1)
+    @test size(v) == (6, 2) && pointer(v) == pointer(x)
+    c = contiguous_or_self(x)
+    @test same_tensor(c, x)
+end
+
+@testset "clone copies; alias (detach) shares storage and version but is no view" begin
+    x, root = grid()
+    c = clone(x)
+    @test c == x
+    @test !shares_storage(c, x) && storage_id(c) != storage_id(x) && pointer(c) != pointer(x)
+    @test !is_view(c) && base(c) === nothing
+    @test is_contiguous(c)
+    a = alias(x)
+    @test shares_storage(a, x) && pointer(a) == pointer(x)
+    @test !is_view(a) && base(a) === nothing
+    v0 = version(x)
+    copy_into!(a, tensor_full(Float32, 100, 3, 4))
+    @test version(x) > v0
+    @test version(a) == version(x) == version(root)
+    @test all(==(100), x)
+    @test c[3, 4] == 11                       # the clone kept the old values
+    @test version(c) == 0
+    @test copy(x) isa Tensor{Float32,2} && !shares_storage(copy(x), x)
+    ct = clone(transpose_view(x))             # preserve_format: a transpose stays transposed
+    @test strides(ct) == (1, 4) && !shares_storage(ct, x) && ct == transpose_view(x)
+end
+
+@testset "view of a transposed tensor fails with PyTorch's message; reshape copies" begin
+    x, root = grid()
+    t = transpose_view(x)
+    e = caught(() -> reshape_view(t, 12))
+    @test e isa CTensorError
+    @test e.status == L.CT_ERR_NOT_VIEWABLE
+    @test occursin("view size is not compatible with input tensor's size and stride", e.message)
+    @test occursin("CT_ERR_NOT_VIEWABLE", sprint(showerror, e))
+    @test last_error().status == L.CT_ERR_NOT_VIEWABLE
+    @test !reshape_is_view(t, 12)
+    r = reshape_view_or_copy(t, 12)
+    @test !shares_storage(r, t) && is_contiguous(r)
+    @test collect(r) == vec(Array(x))         # t's row-major order is x's column-major order
+    c = contiguous_or_self(t)
+    @test !shares_storage(c, t) && is_contiguous(c) && c == t
+end
+
+@testset "more views: expand, squeeze, unsqueeze, diagonal, unfold, as_strided" begin
+    x, root = grid()
+    r = reshape_view(x, 1, 12)
+    e = expand_view(r, 3, 12)
+    @test size(e) == (3, 12) && strides(e) == (0, 1)
+    @test has_internal_overlap(e) && !has_internal_overlap(x)
+    @test size(squeeze_view(r)) == (12,)
+    @test size(squeeze_view(r, 1)) == (12,)
+    @test size(unsqueeze_view(x, 3)) == (3, 4, 1)
+    d = diagonal_view(x)
+    @test size(d) == (3,) && [d[k] for k in 1:3] == [0, 5, 10]
+    d1 = diagonal_view(x; offset = 1)
+    @test [d1[k] for k in 1:3] == [1, 6, 11]
+    u = unfold_view(tensor_arange(Float32, 6), 1, 3, 1)
+    @test size(u) == (4, 3) && strides(u) == (1, 1)
+    s = as_strided_view(x, (2, 2), (1, 4), 1)
+    @test [s[i, j] for i in 1:2, j in 1:2] == [1 5; 2 6]
+    e2 = caught(() -> as_strided_view(x, (100,), (1,), 0))
+    @test e2 isa CTensorError && e2.status == L.CT_ERR_INDEX
+end
+
+@testset "errors carry the C status and message" begin
+    x, root = grid()
+    e = caught(() -> reshape_view(x, 5))
+    @test e isa CTensorError && e.status == L.CT_ERR_SHAPE
+    @test e.message == unsafe_string(L.ct_last_error())
+    e = caught(() -> select_view(x, 1, 4))     # checked on the Julia side
+    @test e isa CTensorError && e.status == L.CT_ERR_INDEX
+    e = caught(() -> transpose_view(x, 1, 3))
+    @test e isa CTensorError && e.status == L.CT_ERR_INDEX
+    e = caught(() -> copy_into!(expand_view(reshape_view(x, 1, 12), 2, 12), x))
+    @test e isa CTensorError
+    CTensor.clear_error()
+    @test last_error().status == 0 && last_error().message == ""
+end
+
+@testset "close and the finalizer are idempotent and never throw" begin
+    t = tensor_zeros(Float32, 2)
+    v = slice_view(t, 1, 1:1)
+    @test refcount(t) == 2                    # its handle + the view's base reference
+    close(t)
+    close(t)
+    finalize(t)
+    @test handle(t) == C_NULL
+    @test_throws CTensorError t[1]
+    @test_throws CTensorError is_contiguous(t)
+    @test v[1] == 0                           # a view keeps its storage alive
+    @test refcount(v) == 1
+    close(v)
+    @test v.data == C_NULL
+end
+
+@testset "storage handles" begin
+    x, root = grid()
+    s = storage(x)
+    @test storage_id(s) == storage_id(x)
+    @test nbytes(s) == 12 * 4
+    @test pointer(s) == pointer(root)
+    @test CTensor.refcount(s) >= 2
+    @test !CTensor.is_read_only(s)
+    close(s)
+    close(s)
+end
+
+@testset "strided-array interface, BLAS and broadcasting" begin
+    m = Tensor(Float64[1 2; 3 4])             # a row-major copy, same indexing
+    @test strides(m) == (2, 1) && stride(m, 1) == 2
+    @test Base.elsize(typeof(m)) == 8
+    @test Base.unsafe_convert(Ptr{Float64}, m) == pointer(m)
+    col = select_view(m, 2, 1)                # m[:, 1] == [1, 3], stride 2
+    @test strides(col) == (2,)
+    @test BLAS.dot(2, col, 2, col, 2) == 10.0  # ccall with Ptr{Float64}: pointer and stride
+    @test m * m == [7 10; 15 22]
+    @test m .+ 1 == [2 3; 4 5]
+    @test Base.mightalias(m, transpose_view(m))   # dataids: the storage's address
+    @test !Base.mightalias(m, Tensor(Float64[1 2; 3 4]))
+    m .= transpose_view(m) .* 1               # Julia unaliases the source (unaliascopy = clone)
+    @test m == [1 3; 2 4]
+    m .= transpose_view(m)                    # identity broadcast: copyto! = ct_copy_
+    @test m == [1 2; 3 4]
+    @test !Base.mightalias(m, clone(m))
+    m .= 0
+    @test all(iszero, m)
+    s = similar(m)
+    @test s isa Tensor{Float64,2} && size(s) == (2, 2)
+end
+
+function wrap_scenario(A)
+    t = wrap_array(A)
+    @test size(t) == size(A)
+    @test strides(t) == (1, size(A, 1))
+    @test pointer(t) == pointer(A)
+    @test t == A
+    t[2, 3] = -5
+    @test A[2, 3] == -5
+    A[1, 4] = 99
+    @test t[1, 4] == 99
+    @test !is_contiguous(t)
+    @test is_contiguous(transpose_view(t))    # the row-major view of a column-major Array
+    @test Base.mightalias(t, A)               # Julia's aliasing check sees the sharing
+    @test Base.dataids(t) == Base.dataids(A)
+    @test foreign_roots() >= 1
+    fetch(Threads.@spawn close(t))            # the last reference may go on any thread
+    return nothing
+end
+
+@testset "zero-copy from a Julia Array; unrooted once every tensor is gone" begin
+    full_gc()
+    r0 = foreign_roots()
+    A = Float64[10i + j for i in 1:3, j in 1:4]
+    wrap_scenario(A)
+    full_gc()
+    @test foreign_roots() == r0
+    @test A[2, 3] == -5 && A[1, 4] == 99
+    e = caught(() -> wrap_array(ComplexF64[1, 2]))
+    @test e isa CTensorError && e.status == L.CT_ERR_DTYPE
+end
+
+@testset "zero-copy to a Julia Array (column-major tensors) and Array copies" begin
+    x, root = grid()
+    p = permute_view(x, 2, 1)                 # strides (1, 4): Julia's layout for 4x3
+    @test is_column_major(p)
+    B = unsafe_wrap(Array, p)
+    @test B isa Matrix{Float32} && size(B) == (4, 3) && pointer(B) == pointer(x)
+    @test all(B[j, i] == x[i, j] for i in 1:3, j in 1:4)
+    B[1, 2] = 55
+    @test x[2, 1] == 55
+    e = caught(() -> unsafe_wrap(Array, x))
+    @test e isa CTensorError
+    C = Array(x)
+    @test C == collect(x)
+    C[1, 1] = -9
+    @test x[1, 1] == 0
+    @test Array(transpose_view(x)) == permutedims(Array(x), (2, 1))
+    @test Array(tensor_arange(Int32, 3)) == Int32[0, 1, 2]
+end
+
+function leak_scenario()
+    x, root = grid()
+    views = (transpose_view(x), slice_view(x, 2, 2:3), select_view(x, 1, 1), alias(x),
+             reshape_view_or_copy(transpose_view(x), 12), index_select_copy(x, 2, [1, 1]),
+             clone(x), base(x), expand_view(reshape_view(x, 1, 12), 2, 12))
+    A = zeros(Float32, 5)
+    w = wrap_array(A)
+    v = slice_view(w, 1, 2:3)
+    caught(() -> reshape_view(transpose_view(x), 12))
+    return length(views) + length(v)
+end
+
+@testset "no leaks: live tensors and storages return to their count after GC" begin
+    full_gc()
+    foreign_roots()
+    nt, ns, nr = live_tensors(), live_storages(), foreign_roots()
+    @test leak_scenario() == 11
+    full_gc()
+    @test live_tensors() == nt
+    @test live_storages() == ns
+    @test foreign_roots() == nr
+end
+
+end # @testset "CTensor"

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Checks the Julia package (bindings/julia/CTensor) on a machine without Julia, then runs
+# its tests if Julia is there.  Usage: run_checks.sh path/to/libctensor.so
+#   1. LibCTensor.jl is what the generator writes from include/ctensor.h today
+#   2. every .jl file parses (tree-sitter-julia), and every LibCTensor.x the hand-written
+#      layer uses is defined there
+#   3. every ccall names a symbol libctensor exports, declared in the header, with argument
+#      and return types that match the header's
+#   4. test/runtests.jl, with the Julia runtime, if `julia` is on PATH (else: SKIP, said so)
+# Needs: /usr/bin/python3 with python3-pycparser, cpp (gcc), nm (binutils), node + npm.
+# Exits non-zero if a check failed.
+set -uo pipefail
+if [ $# -ne 1 ] || [ ! -f "$1" ]; then
+  echo "usage: $0 path/to/libctensor.so" >&2
+  exit 2
+fi
+lib=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+pkg=$(cd "$here/../CTensor" && pwd)
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+step() { echo "-- julia: $*"; }
+verdict() { if [ "$1" -eq 0 ]; then echo "   PASS $2"; else echo "   FAIL $2"; failed=1; fi; }
+
+step "generated raw layer is up to date (gen/generate.py --check)"
+$py "$here/../gen/generate.py" --check
+verdict $? "LibCTensor.jl matches the generator's output for include/ctensor.h"
+
+step "parse every .jl file (tree-sitter-julia), references into LibCTensor, extract ccalls"
+if [ ! -f "$here/node_modules/.package-lock.json" ] || ! (cd "$here" && npm ls --depth=0 >/dev/null 2>&1); then
+  (cd "$here" && npm ci --no-audit --no-fund --loglevel=error) || { echo "   npm ci failed in $here"; }
+fi
+node "$here/julia_check.mjs" "$pkg" --ccalls "$tmp/ccalls.json"
+rc=$?
+verdict $rc "every .jl file parses; LibCTensor references resolve"
+
+step "ccall signatures against include/ctensor.h and nm -D --defined-only $(basename "$lib")"
+if [ -f "$tmp/ccalls.json" ]; then
+  $py "$here/check_ccalls.py" --ccalls "$tmp/ccalls.json" --lib "$lib"
+  verdict $? "every ccall: exported symbol, header declaration, matching types"
+else
+  verdict 1 "no ccall list (the parse step failed)"
+fi
+
+step "test/runtests.jl with Julia"
+if command -v julia >/dev/null 2>&1; then
+  CTENSOR_LIB="$lib" julia --project="$pkg" "$pkg/test/runtests.jl"
+  verdict $? "runtests.jl"
+else
+  echo "   SKIP runtests.jl: no Julia runtime on this machine (none in Debian bookworm or on npm);"
+  echo "        with julia on PATH it runs: CTENSOR_LIB=$lib julia --project=$pkg $pkg/test/runtests.jl"
+fi
+exit $failed

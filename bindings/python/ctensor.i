@@ -1,0 +1,638 @@
+/*
+ * ctensor.i: the SWIG interface of ctensor's Python module, ctensor._C.
+ *
+ * The header is the single source: include/ctensor.h is %include'd as is, and every function
+ * in it becomes a function of ctensor._C with the same name (ct_view, ct_transpose, ...).  This
+ * file adds only what SWIG cannot know from C declarations:
+ *   - how Python values become C arguments (shapes from sequences, buffers, dtype objects,
+ *     DLPack capsules, the owner object of foreign memory) and C results become Python values
+ *     (handles become ctensor.Tensor, sizes become tuples, DLPack structs become capsules);
+ *   - ownership: %newobject on every function returning a new reference;
+ *   - errors: one %exception turning a failed call into the exception PyTorch raises;
+ *   - the Tensor and UntypedStorage classes: the opaque handles presented as classes whose
+ *     methods are generated from the %extend blocks below (one line each, calling the header).
+ * The hand-written CPython part (hot paths, slots, deleters) is fastpath.c, inserted below.
+ *
+ * Built with -builtin: Tensor is a CPython type, not a Python proxy class around a SWIG
+ * pointer object (measured: a view op costs ~3x less; see bench/compare_views.py).
+ */
+%module(package="ctensor", threads="1") _C
+
+/* Keep the GIL by default: a view op costs ~100 ns and releasing the GIL would double it.
+   Operations that may copy much memory release it (%thread below). */
+%nothread;
+
+%begin %{
+#define PY_SSIZE_T_CLEAN
+%}
+
+%{
+#include <limits.h>
+#include <stdbool.h>
+#include "ctensor.h"
+#include "ctensor_dlpack.h"
+%}
+
+%include <stdint.i>
+
+%insert("header") "fastpath.c"
+
+/* ---- Errors --------------------------------------------------------------------------------
+   Every failure in ctensor sets ct_last_status()/ct_last_error() (a NULL handle, a non-zero
+   status, or a -1 sentinel); a successful call does not clear it, so it is cleared first.
+   The exception class is PyTorch's for the same failure (fastpath.c: ctpy_exception_class);
+   the exception carries the C message and a `status` attribute ("CT_ERR_SHAPE", ...). */
+%exception {
+  ct_clear_error();
+  $action
+  if (ct_last_status() != CT_OK) {
+    ctpy_raise_last("$symname");
+    SWIG_fail;
+  }
+}
+/* These read or reset the error state itself, or cannot fail. */
+%noexception ct_last_status;
+%noexception ct_last_error;
+%noexception ct_clear_error;
+%noexception ct_status_name;
+%noexception ct_version;
+%noexception ct_live_tensors;
+%noexception ct_live_storages;
+%noexception ct_set_num_threads;
+%noexception ct_get_num_threads;
+
+/* Python owns lifetimes: a Tensor object holds one reference and drops it when collected. */
+%ignore ct_tensor_retain;
+%ignore ct_tensor_release;
+%ignore ct_storage_retain;
+%ignore ct_storage_release;
+
+/* ---- Ownership: every function below returns a new reference ----------------------------- */
+%newobject ct_empty;
+%newobject ct_zeros;
+%newobject ct_ones;
+%newobject ct_full;
+%newobject ct_arange;
+%newobject ct_from_data;
+%newobject ct_from_blob;
+%newobject ct_view;
+%newobject ct_transpose;
+%newobject ct_permute;
+%newobject ct_slice;
+%newobject ct_narrow;
+%newobject ct_select;
+%newobject ct_expand;
+%newobject ct_squeeze;
+%newobject ct_squeeze_all;
+%newobject ct_unsqueeze;
+%newobject ct_diagonal;
+%newobject ct_unfold;
+%newobject ct_as_strided;
+%newobject ct_alias;
+%newobject ct_reshape;
+%newobject ct_flatten;
+%newobject ct_contiguous;
+%newobject ct_clone;
+%newobject ct_index_select;
+%newobject ct_to;
+%newobject ct_tensor_base;
+%newobject ct_tensor_storage;
+%newobject ct_from_dlpack;
+%newobject ct_from_dlpack_versioned;
+%newobject ct_to_dlpack;
+%newobject ct_to_dlpack_versioned;
+/* compute (wrapped as ct_* functions; Tensor methods and operators over them come next) */
+%newobject ct_add;
+%newobject ct_sub;
+%newobject ct_mul;
+%newobject ct_div;
+%newobject ct_add_scalar;
+%newobject ct_sub_scalar;
+%newobject ct_mul_scalar;
+%newobject ct_div_scalar;
+%newobject ct_rsub_scalar;
+%newobject ct_rdiv_scalar;
+%newobject ct_neg;
+%newobject ct_abs;
+%newobject ct_exp;
+%newobject ct_log;
+%newobject ct_sqrt;
+%newobject ct_sin;
+%newobject ct_cos;
+%newobject ct_tanh;
+%newobject ct_sigmoid;
+%newobject ct_relu;
+%newobject ct_eq;
+%newobject ct_ne;
+%newobject ct_lt;
+%newobject ct_le;
+%newobject ct_gt;
+%newobject ct_ge;
+%newobject ct_eq_scalar;
+%newobject ct_ne_scalar;
+%newobject ct_lt_scalar;
+%newobject ct_le_scalar;
+%newobject ct_gt_scalar;
+%newobject ct_ge_scalar;
+%newobject ct_where;
+%newobject ct_cat;
+%newobject ct_stack;
+%newobject ct_sum;
+%newobject ct_mean;
+%newobject ct_prod;
+%newobject ct_amax;
+%newobject ct_amin;
+%newobject ct_argmax;
+%newobject ct_argmin;
+%newobject ct_argmax_all;
+%newobject ct_argmin_all;
+%newobject ct_matmul;
+%newobject ct_rand;
+%newobject ct_randn;
+%newobject ct_randint;
+
+/* Copies of possibly large tensors run without the GIL. */
+%thread ct_clone;
+%thread ct_contiguous;
+%thread ct_reshape;
+%thread ct_flatten;
+%thread ct_to;
+%thread ct_copy_;
+%thread ct_index_select;
+%thread ct_from_data;
+%thread ct_zeros;
+%thread ct_ones;
+%thread ct_full;
+%thread ct_arange;
+%thread ct_overlaps;
+%thread ct_matmul;
+%thread ct_cat;
+%thread ct_stack;
+
+/* ---- Typemaps: arguments ------------------------------------------------------------------ */
+
+/* Tensors: a ctensor.Tensor (fast type check; SWIG's generic conversion is not needed). */
+%typemap(in) ct_tensor *, const ct_tensor * {
+  $1 = ctpy_handle($input);
+  if (!$1) {
+    PyErr_Format(PyExc_TypeError, "$symname(): argument '$1_name' must be Tensor, not %.100s",
+                 Py_TYPE($input)->tp_name);
+    SWIG_fail;
+  }
+}
+%typecheck(SWIG_TYPECHECK_POINTER) ct_tensor *, const ct_tensor * {
+  $1 = PyObject_TypeCheck($input, ctpy_tensor_type());
+}
+
+/* Integers: ints and objects with __index__ (NumPy integers, 0-dim integer tensors), as torch. */
+%typemap(in) int64_t (int64_t v) {
+  if (ctpy_as_int64($input, &v, "$1_name") < 0) SWIG_fail;
+  $1 = v;
+}
+%typemap(in) int (int64_t v) {
+  if (ctpy_as_int64($input, &v, "$1_name") < 0) SWIG_fail;
+  if (v < INT_MIN || v > INT_MAX) {
+    PyErr_Format(PyExc_IndexError, "Dimension out of range (got %lld)", (long long)v);
+    SWIG_fail;
+  }
+  $1 = (int)v;
+}
+%typecheck(SWIG_TYPECHECK_INT64) int64_t, int {
+  $1 = PyLong_Check($input) || (PyIndex_Check($input) && !PyFloat_Check($input));
+}
+
+/* Floating values: anything with __float__. */
+%typemap(in) double {
+  $1 = PyFloat_AsDouble($input);
+  if ($1 == -1.0 && PyErr_Occurred()) SWIG_fail;
+}
+
+/* dtypes: a ctensor dtype object (ctensor.float32) or its ct_dtype number. */
+%typemap(in) ct_dtype {
+  if (PyLong_Check($input)) {
+    long v = PyLong_AsLong($input);
+    if (v == -1 && PyErr_Occurred()) SWIG_fail;
+    $1 = (ct_dtype)v;
+  } else {
+    int d = ctpy_dtype_from_object($input);
+    if (d < 0) SWIG_fail;
+    $1 = (ct_dtype)d;
+  }
+}
+
+/* Shapes: any sequence of ints (or one int), up to CT_MAX_DIMS. */
+%typemap(in) (int ndim, const int64_t *sizes) (int64_t tmp[CT_MAX_DIMS]),
+             (int ndim, const int64_t *shape) (int64_t tmp[CT_MAX_DIMS]) {
+  int n;
+  if (PyLong_Check($input)) {
+    n = ctpy_as_int64($input, tmp, "$2_name") < 0 ? -1 : 1;
+  } else {
+    n = ctpy_int_seq($input, tmp, "$symname", "$2_name");
+  }
+  if (n < 0) SWIG_fail;
+  $1 = n;
+  $2 = tmp;
+}
+%typemap(in) (int ndim, const int *dims) (int64_t tmp[CT_MAX_DIMS], int dtmp[CT_MAX_DIMS]) {
+  int n = ctpy_int_seq($input, tmp, "$symname", "$2_name");
+  if (n < 0) SWIG_fail;
+  for (int i = 0; i < n; ++i) {
+    if (tmp[i] < INT_MIN || tmp[i] > INT_MAX) {
+      PyErr_Format(PyExc_IndexError, "Dimension out of range (got %lld)", (long long)tmp[i]);
+      SWIG_fail;
+    }
+    dtmp[i] = (int)tmp[i];
+  }
+  $1 = n;
+  $2 = dtmp;
+}
+/* Strides (ct_as_strided, ct_from_blob): a sequence as long as the sizes before them
+   (argument 2, `ndim`, in both functions), or None for contiguous strides (ct_from_blob). */
+%typemap(in) const int64_t *strides (int64_t tmp[CT_MAX_DIMS]) {
+  if ($input == Py_None) {
+    $1 = NULL;
+  } else {
+    int n = ctpy_int_seq($input, tmp, "$symname", "stride");
+    if (n < 0) SWIG_fail;
+    if (n != arg2) {
+      PyErr_Format(PyExc_RuntimeError, "mismatch in length of strides and shape");
+      SWIG_fail;
+    }
+    $1 = tmp;
+  }
+}
+
+/* ct_from_data's bytes: any C-contiguous buffer (bytes, bytearray, array.array, memoryview,
+   NumPy array) holding at least numel * itemsize bytes. */
+%typemap(in) const void *data (Py_buffer view, int have_view = 0) {
+  if (PyObject_GetBuffer($input, &view, PyBUF_C_CONTIGUOUS) < 0) SWIG_fail;
+  have_view = 1;
+  $1 = view.buf;
+}
+%typemap(check) const void *data {
+  /* arguments 2..4 are ndim, sizes, dtype (ct_from_data is the one function with `data`) */
+  int64_t need = ct_dtype_itemsize(arg4);
+  for (int i = 0; i < arg2 && need > 0; ++i) need *= arg3[i];
+  if (need > (int64_t)view$argnum.len) {
+    PyErr_Format(PyExc_ValueError, "ct_from_data: the buffer holds %zd bytes, the tensor needs %lld",
+                 view$argnum.len, (long long)need);
+    SWIG_fail;
+  }
+}
+%typemap(freearg) const void *data {
+  if (have_view$argnum) PyBuffer_Release(&view$argnum);
+}
+
+/* ct_from_blob's memory: its address as an int (from __array_interface__ or data_ptr()). */
+%typemap(in) void *data {
+  $1 = PyLong_AsVoidPtr($input);
+  if (!$1 && PyErr_Occurred()) SWIG_fail;
+}
+/* ct_from_blob's deleter: the Python object owning the memory, or None.  The tensor keeps a
+   reference to it until its storage dies; on failure the reference is dropped again (the
+   header: "On failure the deleter is NOT called"). */
+%typemap(in) (void (*deleter)(void *data, void *ctx), void *ctx) (PyObject *owner_ref = NULL) {
+  if ($input == Py_None) {
+    $1 = NULL;
+    $2 = NULL;
+  } else {
+    Py_INCREF($input);
+    owner_ref = $input;
+    $1 = ctpy_release_owner;
+    $2 = $input;
+  }
+}
+%typemap(argout) (void (*deleter)(void *data, void *ctx), void *ctx) {
+  owner_ref$argnum = NULL; /* the storage owns it now */
+}
+%typemap(freearg) (void (*deleter)(void *data, void *ctx), void *ctx) {
+  Py_XDECREF(owner_ref$argnum);
+}
+
+/* DLPack import: a "dltensor" / "dltensor_versioned" capsule, renamed "used_..." once
+   ctensor has taken ownership. */
+%typemap(in) struct DLManagedTensor *m (PyObject *cap = NULL) {
+  if (!PyCapsule_IsValid($input, "dltensor")) {
+    if (PyCapsule_IsValid($input, "used_dltensor"))
+      PyErr_SetString(PyExc_ValueError, "from_dlpack: the DLPack capsule was already consumed");
+    else
+      PyErr_Format(PyExc_TypeError, "from_dlpack: expected a \"dltensor\" capsule, got %.100s",
+                   Py_TYPE($input)->tp_name);
+    SWIG_fail;
+  }
+  $1 = (struct DLManagedTensor *)PyCapsule_GetPointer($input, "dltensor");
+  cap = $input;
+}
+%typemap(argout) struct DLManagedTensor *m {
+  if (PyCapsule_SetName(cap$argnum, "used_dltensor") < 0) SWIG_fail;
+}
+%typemap(in) struct DLManagedTensorVersioned *m (PyObject *cap = NULL) {
+  if (!PyCapsule_IsValid($input, "dltensor_versioned")) {
+    if (PyCapsule_IsValid($input, "used_dltensor_versioned"))
+      PyErr_SetString(PyExc_ValueError, "from_dlpack: the DLPack capsule was already consumed");
+    else
+      PyErr_Format(PyExc_TypeError,
+                   "from_dlpack: expected a \"dltensor_versioned\" capsule, got %.100s",
+                   Py_TYPE($input)->tp_name);
+    SWIG_fail;
+  }
+  $1 = (struct DLManagedTensorVersioned *)PyCapsule_GetPointer($input, "dltensor_versioned");
+  cap = $input;
+}
+%typemap(argout) struct DLManagedTensorVersioned *m {
+  if (PyCapsule_SetName(cap$argnum, "used_dltensor_versioned") < 0) SWIG_fail;
+}
+
+/* Lists of tensors (ct_cat, ct_stack): any sequence of ctensor.Tensor. */
+%typemap(in) (int n, const ct_tensor *const *tensors) (PyObject *fast = NULL, const ct_tensor **tmp = NULL) {
+  fast = PySequence_Fast($input, "$symname(): expected a sequence of tensors");
+  if (!fast) SWIG_fail;
+  Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+  tmp = (const ct_tensor **)PyMem_Malloc(sizeof(ct_tensor *) * (size_t)(len ? len : 1));
+  if (!tmp) {
+    PyErr_NoMemory();
+    SWIG_fail;
+  }
+  for (Py_ssize_t i = 0; i < len; ++i) {
+    tmp[i] = ctpy_handle(PySequence_Fast_GET_ITEM(fast, i));
+    if (!tmp[i]) {
+      PyErr_Format(PyExc_TypeError, "$symname(): expected a sequence of Tensors, element %zd is %.100s", i,
+                   Py_TYPE(PySequence_Fast_GET_ITEM(fast, i))->tp_name);
+      SWIG_fail;
+    }
+  }
+  $1 = (int)len;
+  $2 = ($2_ltype)tmp;
+}
+%typemap(freearg) (int n, const ct_tensor *const *tensors) {
+  PyMem_Free(tmp$argnum);
+  Py_XDECREF(fast$argnum);
+}
+
+/* ct_item: the value is the result. */
+%typemap(in, numinputs=0) double *out (double tmp) {
+  $1 = &tmp;
+}
+%typemap(argout) double *out {
+  Py_XDECREF($result);
+  $result = PyFloat_FromDouble(*$1);
+}
+
+/* ct_tensor_to_string: no buffer argument from Python; the result is the str. */
+%typemap(in, numinputs=0) (char *buf, int64_t cap) (char tmp[512]) {
+  $1 = tmp;
+  $2 = (int64_t)sizeof tmp;
+}
+%typemap(out) int64_t ct_tensor_to_string "";
+%typemap(argout) (char *buf, int64_t cap) {
+  if (result < $2) {
+    $result = PyUnicode_FromStringAndSize($1, (Py_ssize_t)result);
+  } else {
+    char *big = (char *)PyMem_Malloc((size_t)result + 1);
+    if (!big) {
+      PyErr_NoMemory();
+      SWIG_fail;
+    }
+    int64_t m = ct_tensor_to_string(arg1, big, result + 1);
+    $result = m < 0 ? ctpy_raise_last("ct_tensor_to_string")
+                    : PyUnicode_FromStringAndSize(big, (Py_ssize_t)(m < result ? m : result));
+    PyMem_Free(big);
+  }
+  if (!$result) SWIG_fail;
+}
+
+/* ---- Typemaps: results -------------------------------------------------------------------- */
+
+/* A handle becomes its ctensor.Tensor (the existing object if the tensor has one). */
+%typemap(out) ct_tensor * {
+  $result = ctpy_wrap(($owner & SWIG_POINTER_OWN) ? $1 : ct_tensor_retain($1));
+  if (!$result) SWIG_fail;
+}
+%typemap(out) ct_storage * {
+  $result = SWIG_NewPointerObj($1, SWIGTYPE_p_ct_storage, $owner);
+}
+%typemap(out) const int64_t *ct_tensor_sizes, const int64_t *ct_tensor_strides {
+  $result = ctpy_size_new(ct_tensor_ndim(arg1), $1);
+  if (!$result) SWIG_fail;
+}
+/* Addresses are ints, as torch's data_ptr(). */
+%typemap(out) void * {
+  $result = PyLong_FromVoidPtr($1);
+}
+/* DLPack export: a capsule that still owns the struct until a consumer renames it. */
+%typemap(out) struct DLManagedTensor * {
+  $result = PyCapsule_New($1, "dltensor", ctpy_dltensor_capsule_destructor);
+  if (!$result) {
+    if ($1->deleter) $1->deleter($1);
+    SWIG_fail;
+  }
+}
+%typemap(out) struct DLManagedTensorVersioned * {
+  $result = PyCapsule_New($1, "dltensor_versioned", ctpy_dltensor_versioned_capsule_destructor);
+  if (!$result) {
+    if ($1->deleter) $1->deleter($1);
+    SWIG_fail;
+  }
+}
+
+/* ---- The opaque handles as classes --------------------------------------------------------- */
+
+%nodefaultctor ct_tensor;
+%nodefaultdtor ct_tensor;
+%nodefaultctor ct_storage;
+%nodefaultdtor ct_storage;
+%rename(Tensor) ct_tensor;
+%rename(UntypedStorage) ct_storage;
+/* Slots written by hand (fastpath.c). */
+%feature("python:tp_dealloc") ct_tensor "ctpy_tensor_dealloc";
+%feature("python:tp_hash") ct_tensor "ctpy_tensor_hash";
+%feature("python:tp_repr") ct_tensor "ctpy_repr";
+%feature("python:tp_str") ct_tensor "ctpy_repr";
+%feature("python:tp_iter") ct_tensor "ctpy_iter";
+%feature("python:mp_subscript") ct_tensor "ctpy_getitem";
+%feature("python:mp_ass_subscript") ct_tensor "ctpy_setitem";
+%feature("python:mp_length") ct_tensor "ctpy_len";
+%feature("python:sq_length") ct_tensor "ctpy_len";
+%feature("python:nb_nonzero") ct_tensor "ctpy_bool"; /* nb_bool */
+%feature("python:nb_int") ct_tensor "ctpy_int";
+%feature("python:nb_float") ct_tensor "ctpy_float";
+%feature("python:nb_index") ct_tensor "ctpy_index";
+%feature("python:tp_dealloc") ct_storage "ctpy_storage_dealloc";
+%feature("python:tp_repr") ct_storage "ctpy_storage_repr";
+
+struct ct_tensor {};
+struct ct_storage {};
+
+/* Methods take keyword arguments named as torch's (x.transpose(dim0=0, dim1=1)). */
+%feature("kwargs");
+
+/* ---- The header: every function, with the maps above ------------------------------------ */
+%include "ctensor.h"
+
+/* ---- Tensor methods ------------------------------------------------------------------------
+   Named and behaving as torch.Tensor's.  Views and copies are the header's.  The hot view
+   methods (t, transpose, view, reshape, expand, permute, unsqueeze, squeeze, select, narrow,
+   diagonal, unfold, flatten), size(), stride(), shape, dtype, ndim, T, _base, _version, data,
+   indexing and the slots are hand-written METH_FASTCALL code in fastpath.c (SWIG's generated
+   argument parsing costs as much as the view itself); the methods below are generated.  Python-level methods (tolist, numpy, to,
+   __dlpack__, ...) are added by ctensor/_tensor.py.
+   Compute (arithmetic, comparisons, reductions) will be added here as one-line methods over
+   ct_add, ct_eq, ct_sum, ..., and operators as python:nb_* / tp_richcompare slots. */
+
+%newobject ct_tensor::as_strided;
+%newobject ct_tensor::ravel;
+%newobject ct_tensor::contiguous;
+%newobject ct_tensor::clone;
+%newobject ct_tensor::detach;
+%newobject ct_tensor::index_select;
+%newobject ct_tensor::expand_as;
+%newobject ct_tensor::view_as;
+%newobject ct_tensor::reshape_as;
+%newobject ct_tensor::copy_;
+%newobject ct_tensor::half;
+%newobject ct_tensor::bfloat16;
+%newobject ct_tensor::byte;
+%newobject ct_tensor::untyped_storage;
+
+%thread ct_tensor::contiguous;
+%thread ct_tensor::clone;
+%thread ct_tensor::ravel;
+%thread ct_tensor::index_select;
+%thread ct_tensor::reshape_as;
+%thread ct_tensor::copy_;
+
+/* float(), int(), ... are C keywords; SWIG renames the C functions, Python sees torch's names
+   (as methods they shadow nothing; warning 321 is about module-level names). */
+#pragma SWIG nowarn=321
+/* %extend functions are emitted as C functions named <struct>_<method>: methods whose C
+   name would collide with a header function (ct_tensor_numel, ...) get a trailing _ in C. */
+%rename("numel") ct_tensor::numel_;
+%rename("is_contiguous") ct_tensor::is_contiguous_;
+%rename("storage_id") ct_tensor::storage_id_;
+%rename("refcount") ct_tensor::refcount_;
+%rename("nbytes") ct_storage::nbytes_;
+%rename("is_read_only") ct_storage::is_read_only_;
+%rename("float") ct_tensor::float_;
+%rename("double") ct_tensor::double_;
+%rename("long") ct_tensor::long_;
+%rename("int") ct_tensor::int_;
+%rename("short") ct_tensor::short_;
+%rename("char") ct_tensor::char_;
+%rename("bool") ct_tensor::bool_;
+%newobject ct_tensor::float_;
+%newobject ct_tensor::double_;
+%newobject ct_tensor::long_;
+%newobject ct_tensor::int_;
+%newobject ct_tensor::short_;
+%newobject ct_tensor::char_;
+%newobject ct_tensor::bool_;
+
+%extend ct_tensor {
+  /* introspection */
+  int dim() { return ct_tensor_ndim($self); }
+  int ndimension() { return ct_tensor_ndim($self); }
+  int64_t numel_() { return ct_tensor_numel($self); }
+  int64_t nelement() { return ct_tensor_numel($self); }
+  int64_t element_size() { return ct_dtype_itemsize(ct_tensor_dtype($self)); }
+  int64_t storage_offset() { return ct_tensor_offset($self); }
+  bool is_contiguous_() { return ct_tensor_is_contiguous($self) == 1; }
+  bool is_floating_point() { return ct_tensor_dtype($self) >= CT_FLOAT16; }
+  bool _is_view() { return ct_tensor_is_view($self) == 1; }
+  /* torch's data_ptr(): storage data + offset * itemsize, even with no elements (0 if the
+     storage has no memory) */
+  PyObject *data_ptr() {
+    void *p = ct_tensor_data($self);
+    if (!p && ct_tensor_numel($self) == 0) {
+      ct_storage *s = ct_tensor_storage($self);
+      char *base = s ? (char *)ct_storage_data(s) : NULL;
+      if (base) p = base + ct_tensor_offset($self) * ct_dtype_itemsize(ct_tensor_dtype($self));
+      ct_storage_release(s);
+    }
+    return PyLong_FromVoidPtr(p);
+  }
+  ct_storage *untyped_storage() { return ct_tensor_storage($self); }
+  /* ctensor extras: memory relations and lifetime counters */
+  uint64_t storage_id_() { return ct_tensor_storage_id($self); }
+  int64_t refcount_() { return ct_tensor_refcount($self); }
+  bool shares_storage(const ct_tensor *other) { return ct_shares_storage($self, other) == 1; }
+  bool has_internal_overlap() { return ct_has_internal_overlap($self) == 1; }
+
+  /* views */
+  ct_tensor *as_strided(PyObject *size, PyObject *stride, PyObject *storage_offset = NULL) {
+    int64_t sz[CT_MAX_DIMS], st[CT_MAX_DIMS], off;
+    int n = ctpy_int_seq(size, sz, "as_strided", "size");
+    if (n < 0) return NULL;
+    int m = ctpy_int_seq(stride, st, "as_strided", "stride");
+    if (m < 0) return NULL;
+    if (m != n) {
+      PyErr_SetString(PyExc_RuntimeError, "mismatch in length of strides and shape");
+      return NULL;
+    }
+    if (!storage_offset || storage_offset == Py_None) {
+      off = ct_tensor_offset($self);
+    } else if (ctpy_as_int64(storage_offset, &off, "storage_offset") < 0) {
+      return NULL;
+    }
+    return ct_as_strided($self, n, sz, st, off);
+  }
+  ct_tensor *expand_as(const ct_tensor *other) {
+    return ct_expand($self, ct_tensor_ndim(other), ct_tensor_sizes(other));
+  }
+  ct_tensor *view_as(const ct_tensor *other) {
+    return ct_view($self, ct_tensor_ndim(other), ct_tensor_sizes(other));
+  }
+  ct_tensor *detach() { return ct_alias($self); }
+
+  /* view when possible */
+  ct_tensor *ravel() {
+    int64_t all = -1;
+    ct_tensor *c = ct_contiguous($self);
+    if (!c) return NULL;
+    ct_tensor *r = ct_view(c, 1, &all);
+    ct_tensor_release(c);
+    return r;
+  }
+  ct_tensor *reshape_as(const ct_tensor *other) {
+    return ct_reshape($self, ct_tensor_ndim(other), ct_tensor_sizes(other));
+  }
+  ct_tensor *contiguous() { return ct_contiguous($self); }
+
+  /* copies */
+  ct_tensor *clone() { return ct_clone($self); }
+  ct_tensor *index_select(int dim, const ct_tensor *index) {
+    return ct_index_select($self, dim, index);
+  }
+  ct_tensor *float_() { return ct_to($self, CT_FLOAT32); }
+  ct_tensor *double_() { return ct_to($self, CT_FLOAT64); }
+  ct_tensor *half() { return ct_to($self, CT_FLOAT16); }
+  ct_tensor *bfloat16() { return ct_to($self, CT_BFLOAT16); }
+  ct_tensor *long_() { return ct_to($self, CT_INT64); }
+  ct_tensor *int_() { return ct_to($self, CT_INT32); }
+  ct_tensor *short_() { return ct_to($self, CT_INT16); }
+  ct_tensor *char_() { return ct_to($self, CT_INT8); }
+  ct_tensor *byte() { return ct_to($self, CT_UINT8); }
+  ct_tensor *bool_() { return ct_to($self, CT_BOOL); }
+  /* in place: returns self, as torch */
+  ct_tensor *copy_(const ct_tensor *src, bool non_blocking = false) {
+    (void)non_blocking;
+    if (ct_copy_($self, src) != CT_OK) return NULL;
+    return ct_tensor_retain($self);
+  }
+}
+
+/* ---- UntypedStorage methods --------------------------------------------------------------- */
+%extend ct_storage {
+  PyObject *data_ptr() { return PyLong_FromVoidPtr(ct_storage_data($self)); }
+  int64_t nbytes_() { return ct_storage_nbytes($self); }
+  int64_t size() { return ct_storage_nbytes($self); }
+  int64_t element_size() { return 1; }
+  bool is_read_only_() { return ct_storage_is_read_only($self) == 1; }
+  uint64_t _id() { return ct_storage_id($self); }
+  int64_t _refcount() { return ct_storage_refcount($self); }
+}
+
+/* ---- Module-level helpers used by the ctensor package (fastpath.c) ---------------------- */
+%native(_setup) PyObject *ctpy_setup(PyObject *self, PyObject *args);
+%native(_install) PyObject *ctpy_install(PyObject *self, PyObject *args);
+%native(_copy_to) PyObject *ctpy_copy_to_py(PyObject *self, PyObject *args);
+%native(_registry_size) PyObject *ctpy_registry_size(PyObject *self, PyObject *args);

@@ -1,0 +1,198 @@
+"""ctensor: PyTorch 1.13's tensor memory semantics, exactly, and observable.
+
+Code written for ``torch`` that uses only the covered API runs with ``import ctensor as torch``
+and prints the same thing (with ``ctensor.`` where torch prints ``torch.``).  Covered now: the
+foundation (creation, views, view-when-possible, copies, introspection, memory relations,
+NumPy and DLPack exchange, printing).
+
+Layers: ``ctensor._C`` is the SWIG module generated from include/ctensor.h (every ``ct_*``
+function, with the same name); ``ctensor.Tensor`` is the SWIG builtin type of ``ct_tensor``;
+this package adds torch's Python API around it.  ctensor extras that torch has not:
+``shares_memory``, ``may_share_memory``, ``shares_storage``, ``has_internal_overlap``,
+``storage_id``, ``refcount``, ``live_tensors``, ``live_storages``.
+"""
+
+from __future__ import annotations
+
+import builtins as _builtins
+
+from . import _C
+from . import _dtype
+from ._dtype import (dtype, bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32,
+                     float64, promote_types)
+from ._size import Size
+
+Tensor = _C.Tensor
+UntypedStorage = _C.UntypedStorage
+
+from . import _indexing, _values, _tensor  # noqa: E402
+
+# Wire the C fast paths to the Python objects they return, and add the Python-level methods.
+_C._setup(Size, _dtype.DTYPES, _indexing.getitem, _indexing.setitem, _values.item)
+_tensor.install()
+
+from ._tensor import device  # noqa: E402
+from ._creation import (tensor, as_tensor, zeros, ones, empty, full, arange, zeros_like,  # noqa: E402
+                        ones_like, empty_like, full_like, is_tensor)
+from ._interop import from_numpy, from_dlpack  # noqa: E402
+
+__version__ = _C.ct_version()
+
+# torch's aliases
+float = float32
+double = float64
+half = float16
+long = int64
+int = int32
+short = int16
+# (``bool`` is ctensor.bool; Python's bool stays available as builtins.bool)
+
+
+# ---- functional forms of the Tensor methods (torch.reshape(x, ...), ...) -------------------
+
+def reshape(input, shape):
+    return input.reshape(shape)
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    return input.flatten(start_dim, end_dim)
+
+
+def ravel(input):
+    return input.ravel()
+
+
+def transpose(input, dim0, dim1):
+    return input.transpose(dim0, dim1)
+
+
+swapaxes = transpose
+swapdims = transpose
+
+
+def t(input):
+    return input.t()
+
+
+def permute(input, dims):
+    return input.permute(dims)
+
+
+def squeeze(input, dim=None):
+    return input.squeeze(dim)
+
+
+def unsqueeze(input, dim):
+    return input.unsqueeze(dim)
+
+
+def narrow(input, dim, start, length):
+    return input.narrow(dim, start, length)
+
+
+def select(input, dim, index):
+    return input.select(dim, index)
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    return input.diagonal(offset, dim1, dim2)
+
+
+def as_strided(input, size, stride, storage_offset=None):
+    return input.as_strided(size, stride, storage_offset)
+
+
+def broadcast_to(input, size):
+    return input.expand(size)
+
+
+def unbind(input, dim=0):
+    return input.unbind(dim)
+
+
+def split(tensor, split_size_or_sections, dim=0):
+    return tensor.split(split_size_or_sections, dim)
+
+
+def chunk(input, chunks, dim=0):
+    return input.chunk(chunks, dim)
+
+
+def movedim(input, source, destination):
+    return input.movedim(source, destination)
+
+
+moveaxis = movedim
+
+
+def clone(input):
+    return input.clone()
+
+
+def index_select(input, dim, index):
+    return input.index_select(dim, index)
+
+
+def numel(input):
+    return input.numel()
+
+
+def is_floating_point(input):
+    return input.is_floating_point()
+
+
+def get_num_threads():
+    """Threads ctensor uses for large copies."""
+    return _C.ct_get_num_threads()
+
+
+def set_num_threads(n):
+    """Sets the threads ctensor uses for large copies (n <= 0: the number of cores)."""
+    _C.ct_set_num_threads(n)
+
+
+# ---- ctensor extras: memory relations and lifetimes -----------------------------------------
+
+def shares_storage(a, b):
+    """True if a and b are on the same Storage object (same storage id)."""
+    return _C.ct_shares_storage(a, b) == 1
+
+
+def shares_memory(a, b):
+    """Exact, as numpy.shares_memory: True if some byte belongs to an element of a and to an
+    element of b (whatever their storages: two storages may wrap the same foreign memory)."""
+    return _C.ct_overlaps(a, b) == 1
+
+
+def may_share_memory(a, b):
+    """Cheap and conservative, as numpy.may_share_memory: the byte ranges a and b span intersect."""
+    return _C.ct_may_overlap(a, b) == 1
+
+
+def has_internal_overlap(t):
+    """True if two different indices of t reach the same memory (e.g. after expand)."""
+    return _C.ct_has_internal_overlap(t) == 1
+
+
+def storage_id(t):
+    """The id of t's storage: unique in the process, never reused."""
+    return _C.ct_tensor_storage_id(t)
+
+
+def refcount(t):
+    """References to t's tensor object in the C library (its Python object holds one; each
+    view whose base it is holds one)."""
+    return _C.ct_tensor_refcount(t)
+
+
+def live_tensors():
+    """Tensor objects alive in the process (every language's handles count)."""
+    return _C.ct_live_tensors()
+
+
+def live_storages():
+    """Storage objects alive in the process."""
+    return _C.ct_live_storages()
+
+
+del _builtins

@@ -1,0 +1,75 @@
+"""ctensor dtypes: ten singleton objects named and printed as torch's (``ctensor.float32``)."""
+
+from __future__ import annotations
+
+__all__ = ["dtype", "DTYPES", "promote_types", "default_float_dtype"]
+
+
+class dtype:
+    """An element type.  ``ctensor.float32`` is ``ct_dtype`` ``CT_FLOAT32`` (8)."""
+
+    __slots__ = ("_code", "_name", "itemsize", "is_floating_point", "is_signed", "is_complex")
+
+    def __init__(self, code: int, name: str, itemsize: int, is_floating_point: bool, is_signed: bool):
+        self._code = code
+        self._name = name
+        self.itemsize = itemsize
+        self.is_floating_point = is_floating_point
+        self.is_signed = is_signed
+        self.is_complex = False
+
+    def __repr__(self) -> str:
+        return "ctensor." + self._name
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return self._name  # pickled as the module attribute ctensor.<name>
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+# Numbers are ct_dtype's (ABI); order matters: DTYPES[code] is the dtype of that code.
+bool = dtype(0, "bool", 1, False, False)
+uint8 = dtype(1, "uint8", 1, False, False)
+int8 = dtype(2, "int8", 1, False, True)
+int16 = dtype(3, "int16", 2, False, True)
+int32 = dtype(4, "int32", 4, False, True)
+int64 = dtype(5, "int64", 8, False, True)
+float16 = dtype(6, "float16", 2, True, True)
+bfloat16 = dtype(7, "bfloat16", 2, True, True)
+float32 = dtype(8, "float32", 4, True, True)
+float64 = dtype(9, "float64", 8, True, True)
+
+DTYPES = (bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64)
+
+
+def default_float_dtype() -> dtype:
+    return float32
+
+
+def promote_types(a: dtype, b: dtype) -> dtype:
+    """torch.promote_types for ctensor's ten dtypes."""
+    if a is b:
+        return a
+    if a is bool:
+        return b
+    if b is bool:
+        return a
+    if a.is_floating_point or b.is_floating_point:
+        if not a.is_floating_point:
+            return b
+        if not b.is_floating_point:
+            return a
+        if {a, b} == {float16, bfloat16}:
+            return float32
+        return a if a.itemsize >= b.itemsize else b
+    # two integer types
+    if a is uint8 or b is uint8:
+        other = b if a is uint8 else a
+        return int16 if other is int8 else other
+    return a if a.itemsize >= b.itemsize else b

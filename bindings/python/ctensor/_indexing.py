@@ -1,0 +1,467 @@
+"""Indexing that is not a plain view: integer/boolean tensors and lists (advanced indexing).
+
+The C fast path (fastpath.c) handles keys made only of ints, slices, None and Ellipsis with
+one ct_as_strided call.  Every other key comes here.  The algorithm is torch 1.13's
+(torch/csrc/autograd/python_variable_indexing.cpp, ATen/TensorIndexing.h, ATen/native/
+TensorAdvancedIndexing.cpp):
+  1. applySlicing: the basic indices are applied left to right (select, slice, unsqueeze), and
+     each tensor index is recorded at the dimension it applies to;
+  2. index(): boolean masks become the columns of their nonzero(); the index tensors are
+     broadcast together; if they are not adjacent their dimensions move to the front; the
+     result is  dims before + broadcast shape + dims after, a copy.
+Here step 2 is done with the C library: the indexed dimensions are merged (ct_reshape), the
+merged linear indices computed in Python, and one ct_index_select gathers the result.  Its
+memory layout is then made the one torch's TensorIterator gives (it follows the input's).
+Assignment (index_put_) writes every selected slab through views with ct_copy_, into a
+clone of the indexed region, then copies that back once (so _version moves by one, as in
+torch)."""
+
+from __future__ import annotations
+
+import array
+import operator
+import warnings
+
+from . import _C
+from . import _dtype as D
+from ._creation import _is_numpy_array, _is_numpy_scalar, tensor as _tensor
+from ._values import flat_values
+
+__all__ = ["getitem", "setitem"]
+
+Tensor = _C.Tensor
+_INT64_MAX = 2**63 - 1
+
+
+# ---- keys ---------------------------------------------------------------------------------
+
+def _treat_sequence_as_tuple(key):
+    """NumPy's (and torch's) heuristic: a short list holding slices, None, Ellipsis, tensors or
+    sequences is read as a tuple of indices."""
+    if isinstance(key, tuple):
+        return True
+    if isinstance(key, Tensor) or not _is_sequence(key):
+        return False
+    try:
+        n = len(key)
+    except TypeError:
+        return False
+    if n >= 32:
+        return False
+    for obj in key:
+        if isinstance(obj, (Tensor, slice)) or obj is None or obj is Ellipsis or _is_sequence(obj):
+            return True
+    return False
+
+
+def _is_sequence(obj):
+    return isinstance(obj, (list, tuple)) or _is_numpy_array(obj) or (
+        hasattr(obj, "__len__") and hasattr(obj, "__getitem__")
+        and not isinstance(obj, (str, bytes, dict, Tensor)) and not _is_numpy_scalar(obj))
+
+
+def _is_int(obj):
+    if isinstance(obj, bool) or isinstance(obj, Tensor):
+        return False
+    if isinstance(obj, int):
+        return True
+    if _is_numpy_scalar(obj):
+        return obj.dtype.kind in "iu"
+    return not isinstance(obj, float) and hasattr(obj, "__index__") and not _is_sequence(obj)
+
+
+def _is_bool(obj):
+    return isinstance(obj, bool) or (_is_numpy_scalar(obj) and obj.dtype.kind == "b")
+
+
+def _index_tensor_from_data(obj):
+    """torch's indexing_tensor_from_data: bool/uint8 data stays a mask, anything else becomes
+    int64 (floats are truncated)."""
+    if _is_numpy_array(obj):
+        t = _tensor(obj)
+        return t if t.dtype in (D.bool, D.uint8, D.int64) else _C.ct_to(t, D.int64)
+    t = _tensor(obj)
+    if t.dtype in (D.bool, D.uint8, D.int64):
+        return t
+    return _tensor(obj, dtype=D.int64)
+
+
+def _wrap_items(key):
+    items = list(key) if _treat_sequence_as_tuple(key) else [key]
+    out = []
+    for obj in items:
+        if obj is None or obj is Ellipsis or isinstance(obj, slice):
+            out.append(obj)
+        elif _is_bool(obj):
+            out.append(bool(obj))
+        elif _is_int(obj):
+            out.append(operator.index(obj))
+        elif isinstance(obj, Tensor):
+            out.append(obj)
+        elif isinstance(obj, (str, bytes)):
+            raise TypeError(f"new(): invalid data type '{type(obj).__name__}'")
+        elif _is_sequence(obj):
+            out.append(_index_tensor_from_data(obj))
+        else:
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                             "Variables are valid indices (got " + type(obj).__name__ + ")")
+    return out
+
+
+def _count_specified_dims(items):
+    count = 0
+    for obj in items:
+        if isinstance(obj, Tensor):
+            count += obj.dim() if obj.dtype in (D.bool, D.uint8) else 1
+        elif obj is None or obj is Ellipsis or isinstance(obj, bool):
+            continue
+        else:
+            count += 1
+    return count
+
+
+# ---- step 1: applySlicing ------------------------------------------------------------------
+
+def _select(result, dim, index, real_dim):
+    if result.dim() == 0:
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+    size = result.size(dim)
+    if index < -size or index >= size:
+        raise IndexError(f"index {index} is out of bounds for dimension {real_dim} with size {size}")
+    return _C.ct_select(result, dim, index)
+
+
+def _slice(result, dim, s):
+    if result.dim() == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    step = 1 if s.step is None else operator.index(s.step)
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
+    if step < 0:
+        raise ValueError("step must be greater than zero")
+    start = 0 if s.start is None else max(min(operator.index(s.start), _INT64_MAX), -_INT64_MAX)
+    stop = _INT64_MAX if s.stop is None else max(min(operator.index(s.stop), _INT64_MAX), -_INT64_MAX)
+    return _C.ct_slice(result, dim, start, stop, step)
+
+
+def _bool_to_index(b):
+    return _C.ct_from_data(array.array("q", [0] if b else []), (1 if b else 0,), D.int64)
+
+
+def _apply_slicing(self, items):
+    """Returns (sliced view, list of index tensors or None by dimension of the view)."""
+    ndim = self.dim()
+    specified = _count_specified_dims(items)
+    if specified > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    result = self
+    dim = 0
+    indices = []
+
+    def record(t):
+        nonlocal dim
+        while len(indices) < dim + 1:
+            indices.append(None)
+        indices[dim] = t
+        dim += 1
+
+    for i, obj in enumerate(items):
+        if obj is None:
+            result = _C.ct_unsqueeze(result, dim)
+            dim += 1
+        elif obj is Ellipsis:  # torch allows several; each moves the pointer
+            dim += ndim - specified
+        elif isinstance(obj, slice):
+            result = _slice(result, dim, obj)
+            dim += 1
+        elif isinstance(obj, bool):
+            result = _C.ct_unsqueeze(result, dim)
+            record(_bool_to_index(obj))
+        elif isinstance(obj, int):
+            result = _select(result, dim, obj, i)
+        else:  # a tensor
+            if obj.dim() == 0 and not obj.dtype.is_floating_point:
+                if obj.dtype in (D.bool, D.uint8):
+                    result = _C.ct_unsqueeze(result, dim)
+                    record(_bool_to_index(obj.item() != 0))
+                else:
+                    result = _select(result, dim, obj.item(), i)
+            else:
+                record(obj)
+    return result, indices
+
+
+# ---- step 2: index ------------------------------------------------------------------------
+
+def _nonzero_columns(mask):
+    """The columns of mask.nonzero(), as torch's expandTensors gives them (views of an (n, k)
+    int64 tensor, so column j has stride k)."""
+    k = mask.dim()
+    sizes = tuple(mask.shape)
+    vals = flat_values(mask)
+    rows = []
+    strides = [1] * k
+    for d in range(k - 2, -1, -1):
+        strides[d] = strides[d + 1] * sizes[d + 1]
+    for lin, v in enumerate(vals):
+        if v:
+            rows.extend((lin // strides[d]) % sizes[d] for d in range(k))
+    n = len(rows) // k if k else 0
+    nz = _C.ct_from_data(array.array("q", rows), (n, k), D.int64)
+    return [_C.ct_select(nz, 1, j) for j in range(k)]
+
+
+def _broadcast_shapes(shapes):
+    ndim = max((len(s) for s in shapes), default=0)
+    out = [1] * ndim
+    for s in shapes:
+        for i, v in enumerate(s):
+            j = ndim - len(s) + i
+            if v != 1:
+                if out[j] != 1 and out[j] != v:
+                    raise IndexError("shape mismatch: indexing tensors could not be broadcast together "
+                                     "with shapes " + ", ".join(str(list(x)) for x in shapes))
+                out[j] = v
+    return tuple(out)
+
+
+def _prepare(src, indices):
+    """torch's make_info: expand masks, check dtypes, broadcast, move to the front if the
+    indexed dims are not adjacent.  Returns (src, index tensors broadcast to B, position of the
+    first indexed dim, B)."""
+    expanded = []
+    for idx in indices:
+        if idx is None:
+            expanded.append(None)
+            continue
+        if idx.dtype in (D.bool, D.uint8):
+            if idx.dtype is D.uint8:
+                warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
+                              "torch.bool instead.", UserWarning, stacklevel=4)
+            j = len(expanded)
+            for k in range(idx.dim()):
+                if j + k >= src.dim() or idx.size(k) != src.size(j + k):
+                    raise IndexError(f"The shape of the mask {list(idx.shape)} at index {k} does not "
+                                     f"match the shape of the indexed tensor {list(src.shape)} at index "
+                                     f"{j + k}")
+            expanded.extend(_nonzero_columns(idx))
+        elif idx.dtype is D.int64:
+            expanded.append(idx)
+        else:
+            raise IndexError("tensors used as indices must be long, byte or bool tensors")
+    if len(expanded) > src.dim():
+        raise IndexError(f"too many indices for tensor of dimension {src.dim()} (got {len(expanded)})")
+    while len(expanded) < src.dim():
+        expanded.append(None)
+    defined = [p for p, e in enumerate(expanded) if e is not None]
+    B = _broadcast_shapes([tuple(expanded[p].shape) for p in defined])
+    for p in defined:
+        if tuple(expanded[p].shape) != B:
+            expanded[p] = _C.ct_expand(expanded[p], B)
+    adjacent = defined == list(range(defined[0], defined[-1] + 1))
+    if not adjacent:
+        order = defined + [d for d in range(src.dim()) if d not in defined]
+        src = _C.ct_permute(src, order)
+        expanded = [expanded[d] for d in order]
+        defined = list(range(len(defined)))
+    return src, [expanded[p] for p in defined], defined[0], B
+
+
+def _linear_indices(src, idx_tensors, p0):
+    """Flat positions in the merged indexed dims, bounds-checked with torch's message."""
+    sizes = [src.size(p0 + j) for j in range(len(idx_tensors))]
+    cols = [flat_values(t) for t in idx_tensors]
+    n = len(cols[0]) if cols else 0
+    if 0 in sizes and n:
+        raise IndexError("index is out of bounds for dimension with size 0")
+    lin = [0] * n
+    mult = 1
+    for j in range(len(cols) - 1, -1, -1):
+        size = sizes[j]
+        col = cols[j]
+        for b in range(n):
+            v = col[b]
+            if v < -size or v >= size:
+                raise IndexError(f"index {v} is out of bounds for dimension {j} with size {size}")
+            lin[b] += (v + size if v < 0 else v) * mult
+        mult *= size
+    return lin, sizes
+
+
+def _contiguous_strides(shape):
+    st = [1] * len(shape)
+    for d in range(len(shape) - 2, -1, -1):
+        st[d] = st[d + 1] * max(shape[d + 1], 1)
+    return tuple(st)
+
+
+def _iterator_strides(shape, operands):
+    """The strides TensorIterator gives a new output of `shape`, from the input operands'
+    strides (torch's reorder_dimensions: an insertion sort of the dims, fastest first)."""
+    ndim = len(shape)
+    perm = list(range(ndim - 1, -1, -1))
+
+    def should_swap(d0, d1):
+        for st in operands:
+            s0, s1 = st[d0], st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 < s1:
+                return -1
+            if s0 > s1:
+                return 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    for i in range(1, ndim):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            c = should_swap(perm[dim0], perm[dim1])
+            if c > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif c < 0:
+                break
+    out = [0] * ndim
+    nxt = 1
+    for d in perm:
+        out[d] = nxt
+        nxt *= shape[d]
+    return tuple(out), perm == list(range(ndim - 1, -1, -1))
+
+
+def _torch_layout(src, idx_tensors, p0, B, out_shape):
+    """The output strides of torch's index kernel for this indexing (None: C-contiguous)."""
+    k = len(idx_tensors)
+    nb = len(B)
+    before = p0
+    after = src.dim() - p0 - k
+    src_st = list(src.stride())
+    # restride_src: stride 0 over the broadcast index dims
+    ops = []
+    op_src = src_st[:before] + [0] * nb + src_st[p0 + k:]
+    ops.append(op_src)
+    for t in idx_tensors:
+        shaped = _C.ct_reshape(t, (1,) * before + tuple(t.shape) + (1,) * after)
+        st = list(shaped.stride())
+        sz = list(shaped.shape)
+        ops.append([0 if (sz[d] == 1 and out_shape[d] != 1) else st[d] for d in range(len(out_shape))])
+    strides, is_c_order = _iterator_strides(out_shape, ops)
+    if is_c_order:
+        return None
+    return strides
+
+
+def _relayout(t, strides):
+    """A copy of t (not a view) with the given dense strides."""
+    order = sorted(range(t.dim()), key=lambda d: (-strides[d], d))  # slowest first
+    inv = [order.index(d) for d in range(t.dim())]
+    dense = _C.ct_contiguous(_C.ct_permute(t, order))
+    return _C.ct_clone(_C.ct_permute(dense, inv))  # clone keeps dense strides (preserve_format)
+
+
+def _index(src, indices):
+    src, idx_tensors, p0, B = _prepare(src, indices)
+    k = len(idx_tensors)
+    lin, adv_sizes = _linear_indices(src, idx_tensors, p0)
+    sizes = tuple(src.shape)
+    before, after = sizes[:p0], sizes[p0 + k:]
+    total = 1
+    for s in adv_sizes:
+        total *= s
+    merged = _C.ct_reshape(src, before + (total,) + after)
+    index = _C.ct_from_data(array.array("q", lin), (len(lin),), D.int64)
+    out = _C.ct_index_select(merged, p0, index)
+    out_shape = before + B + after
+    if tuple(out.shape) != out_shape:
+        out = _C.ct_clone(_C.ct_view(out, out_shape))
+    if out.dim() > 1:
+        strides = _torch_layout(src, idx_tensors, p0, B, out_shape)
+        if strides is not None and tuple(out.stride()) != strides:
+            out = _relayout(out, strides)
+    return out
+
+
+def getitem(self, key):
+    """self[key] for keys with tensors, lists, arrays or bools (the C fast path does the rest)."""
+    items = _wrap_items(key)
+    sliced, indices = _apply_slicing(self, items)
+    if not any(i is not None for i in indices):
+        if sliced is self:
+            return _C.ct_as_strided(self, self.shape, self.stride(), self.storage_offset())
+        return sliced
+    return _index(sliced, indices)
+
+
+# ---- assignment -----------------------------------------------------------------------------
+
+_LEGACY_NAMES = {D.float32: "FloatTensor", D.float64: "DoubleTensor", D.float16: "HalfTensor",
+                 D.bfloat16: "BFloat16Tensor", D.int64: "LongTensor", D.int32: "IntTensor",
+                 D.int16: "ShortTensor", D.int8: "CharTensor", D.uint8: "ByteTensor", D.bool: "BoolTensor"}
+
+
+def _value_tensor(value, like):
+    """torch's valueToTensor: a tensor, or a Python bool/int/float (NumPy integers and float64
+    too) as a 0-dim tensor that converts to like's dtype the way fill_ does."""
+    if isinstance(value, Tensor):
+        return value
+    if _is_numpy_scalar(value) and value.dtype.kind in "iu":
+        value = int(value)
+    if isinstance(value, bool):
+        return _C.ct_full((), value, D.bool)
+    if isinstance(value, int):
+        if like.dtype is D.int64:
+            if not -2**63 <= value < 2**63:
+                raise RuntimeError("Overflow when unpacking long")
+            return _C.ct_from_data(array.array("q", [value]), (), D.int64)
+        return _C.ct_full((), value, like.dtype)  # checks that the value fits, as torch's fill_
+    if isinstance(value, float):
+        if like.dtype is D.float64:
+            return _C.ct_from_data(array.array("d", [value]), (), D.float64)
+        return _C.ct_full((), value, like.dtype)
+    t = type(value)
+    name = t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+    raise TypeError(f"can't assign a {name} to a ctensor.{_LEGACY_NAMES[like.dtype]}")
+
+
+def setitem(self, key, value):
+    """self[key] = value for any key and value (tensor, scalar, nested list, array)."""
+    items = _wrap_items(key)
+    sliced, indices = _apply_slicing(self, items)
+    v = _value_tensor(value, self)
+    if not any(i is not None for i in indices):
+        _C._copy_to(sliced, v)  # torch's copy_to: copy, fill for a 0-dim value, or expand and copy
+        return
+    src, idx_tensors, p0, B = _prepare(sliced, indices)
+    k = len(idx_tensors)
+    lin, adv_sizes = _linear_indices(src, idx_tensors, p0)
+    sizes = tuple(src.shape)
+    before, after = sizes[:p0], sizes[p0 + k:]
+    out_shape = before + B + after
+    try:
+        vb = _C.ct_expand(v, out_shape) if v.dim() <= len(out_shape) else None
+    except RuntimeError:
+        vb = None
+    if vb is None:
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(v.shape)} cannot be broadcast to "
+                           f"indexing result of shape {list(out_shape)}")
+    n = len(lin)
+    vflat = _C.ct_reshape(vb, before + (n,) + after)
+    # write into a copy of the indexed region, then copy it back once: one version bump
+    work = _C.ct_clone(src)
+    strides = []
+    m = 1
+    for s in reversed(adv_sizes):
+        strides.append(m)
+        m *= s
+    strides.reverse()
+    for b in range(n):
+        target = work
+        rem = lin[b]
+        for j in range(k):
+            target = _C.ct_select(target, p0, rem // strides[j])
+            rem %= strides[j]
+        _C.ct_copy_(target, _C.ct_select(vflat, p0, b))
+    _C.ct_copy_(src, work)

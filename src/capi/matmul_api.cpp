@@ -1,0 +1,18 @@
+// ct_matmul.
+#include "capi/guard.h"
+#include "core/ops/matmul.h"
+
+using namespace ct;
+using namespace ct::capi;
+
+extern "C" {
+
+ct_tensor* ct_matmul(const ct_tensor* a, const ct_tensor* b) {
+  return guard<ct_tensor*>(nullptr, [&] {
+    const Tensor& x = tensor_arg(a, "ct_matmul", "a");
+    const Tensor& y = tensor_arg(b, "ct_matmul", "b");
+    return to_handle(matmul(x, y));
+  });
+}
+
+}  // extern "C"

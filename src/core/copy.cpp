@@ -1,0 +1,126 @@
+// Public face of the copy engine: checks, broadcasting, aliasing, versions, threads.
+// The engine itself (planning and kernels) is copy_kernels.cpp.
+#include "copy.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+
+#include "copy_kernels.h"
+#include "overlap.h"
+#include "shape.h"
+
+namespace ct {
+namespace {
+
+std::atomic<int> g_num_threads{0};  // 0: the default (one per processor)
+
+int default_num_threads() {
+  static const int n = std::max(1, omp_get_num_procs());
+  return n;
+}
+
+// Sizes equal, element for element.
+bool same_sizes(IntList a, IntList b) { return std::equal(a.begin(), a.end(), b.begin(), b.end()); }
+
+// src's strides when broadcast to `sizes` (dims it lacks or has of size 1 get stride 0).
+// Callers have checked that src broadcasts to sizes.
+Shape broadcast_strides(const Tensor& src, IntList sizes) {
+  const size_t n = sizes.size();
+  const size_t m = size_t(src.ndim());
+  Shape strides(n, 0);
+  for (size_t i = 0; i < m; ++i) {
+    const size_t j = n - m + i;
+    strides[j] = src.size(int(i)) == 1 ? 0 : src.stride(int(i));
+  }
+  return strides;
+}
+
+void engine(const Tensor& dst, const Tensor& src, IntList src_strides) {
+  kernels::CopyArgs a;
+  a.dst = dst.data();
+  a.dst_dtype = dst.dtype();
+  a.src = src.data();
+  a.src_dtype = src.dtype();
+  a.ndim = dst.ndim();
+  a.sizes = dst.sizes().data();
+  a.dst_strides = dst.strides().data();
+  a.src_strides = src_strides.data();
+  kernels::run_copy(a, get_num_threads());
+}
+
+}  // namespace
+
+void copy_into(const Tensor& dst, const Tensor& src, const char* op) {
+  // Shape: src must broadcast to exactly dst's shape (torch's copy_ never resizes dst).
+  const Shape shape = broadcast_shapes(dst.sizes(), src.sizes(), op);
+  CT_CHECK(same_sizes(shape, dst.sizes()), Shape,
+           op << ": output with shape " << list_str(dst.sizes()) << " doesn't match the broadcast shape "
+              << list_str(shape));
+  CT_CHECK(!has_internal_overlap(dst), Overlap,
+           "unsupported operation: more than one element of the written-to tensor refers to a single "
+           "memory location. Please clone() the tensor before performing the operation.");
+  CT_CHECK(!dst.storage()->read_only(), ReadOnly,
+           op << ": cannot write into a tensor whose storage is read-only (it wraps memory that was "
+                 "shared as read-only)");
+
+  if (dst.numel() > 0) {
+    const bool identical = dst.raw_data() == src.raw_data() && dst.dtype() == src.dtype() &&
+                           same_sizes(dst.sizes(), src.sizes()) && same_sizes(dst.strides(), src.strides());
+    if (!identical) {  // copying a tensor onto itself changes nothing (torch skips it too)
+      // When src and dst share bytes, writing dst could change src before it is read:
+      // copy src aside first, so the result is that of the un-aliased copy.
+      const int ov = may_overlap(dst, src) ? overlaps(dst, src) : 0;
+      if (ov != 0) {
+        const Ref<Tensor> tmp = copy_to_new(src, src.dtype());
+        engine(dst, *tmp, broadcast_strides(*tmp, dst.sizes()));
+      } else {
+        engine(dst, src, broadcast_strides(src, dst.sizes()));
+      }
+    }
+  }
+  dst.storage()->bump_version();
+}
+
+Ref<Tensor> copy_to_new(const Tensor& t, DType dtype) {
+  Ref<Tensor> out = Tensor::empty(t.sizes(), dtype, dtype == t.dtype() ? "clone" : "to");
+  if (t.numel() > 0) engine(*out, t, t.strides());
+  return out;
+}
+
+void copy_elements(const Tensor& dst, const Tensor& src) {
+  if (dst.numel() > 0) engine(dst, src, broadcast_strides(src, dst.sizes()));
+}
+
+// PyTorch's preserve_format: a dense, non-overlapping t keeps its strides (a transpose stays
+// transposed); anything else becomes dense in the order of t's strides.
+Ref<Tensor> copy_preserving_layout(const Tensor& t, DType dtype, const char* op) {
+  const Shape strides = is_non_overlapping_and_dense(t.sizes(), t.strides())
+                            ? Shape(t.strides().begin(), t.strides().end())
+                            : dense_strides_like(t.sizes(), t.strides());
+  Ref<Tensor> out = Tensor::empty_strided(t.sizes(), strides, dtype, op);
+  if (t.numel() > 0) engine(*out, t, t.strides());
+  return out;
+}
+
+Ref<Tensor> clone(const Tensor& t) { return copy_preserving_layout(t, t.dtype(), "clone"); }
+
+Ref<Tensor> contiguous(const Tensor& t) {
+  if (t.is_contiguous()) return Ref<Tensor>::retain(const_cast<Tensor*>(&t));
+  return copy_to_new(t, t.dtype());
+}
+
+Ref<Tensor> to_dtype(const Tensor& t, DType dtype) {
+  if (t.dtype() == dtype) return Ref<Tensor>::retain(const_cast<Tensor*>(&t));
+  return copy_preserving_layout(t, dtype, "to");
+}
+
+void set_num_threads(int n) { g_num_threads.store(n > 0 ? n : 0, std::memory_order_relaxed); }
+
+int get_num_threads() {
+  const int n = g_num_threads.load(std::memory_order_relaxed);
+  return n > 0 ? n : default_num_threads();
+}
+
+}  // namespace ct

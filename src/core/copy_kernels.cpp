@@ -1,0 +1,963 @@
+// The strided copy engine: planning (Note [Copy plan] in copy_kernels.h), element loops with
+// dtype conversion, the SIMD transpose tiles, and the split across threads.
+#include "copy_kernels.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define CT_COPY_X86 1
+#else
+#define CT_COPY_X86 0
+#endif
+
+namespace ct::kernels {
+namespace {
+
+constexpr int64_t kLine = 64;  // cache line bytes: the transpose tiles are one line wide
+
+std::atomic<int64_t> g_grain{0};
+std::atomic<int64_t> g_streaming{0};
+std::atomic<int> g_isa{-1};
+
+inline int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
+
+// ---- element loops ----------------------------------------------------------------------
+//
+// Every loop has the same signature so that the n-d walker and the 2-d tiler can drive any
+// of them: n elements, dst advancing by ds bytes, src by ss bytes.  Loads and stores go
+// through memcpy (one mov each): foreign memory may be misaligned for its dtype.
+
+using InnerFn = void (*)(char* d, int64_t ds, const char* s, int64_t ss, int64_t n);
+
+template <class T>
+inline T load(const char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+template <class T>
+inline void store(char* p, T v) {
+  std::memcpy(p, &v, sizeof(T));
+}
+
+// Same dtype: moves the bytes (a bool byte other than 0/1 is copied as is, as memcpy would).
+template <class U>
+void move_loop(char* __restrict d, int64_t ds, const char* __restrict s, int64_t ss, int64_t n) {
+  constexpr int64_t w = sizeof(U);
+  if (ds == w && ss == w) {
+    std::memcpy(d, s, size_t(n * w));
+  } else if (ss == 0) {
+    const U v = load<U>(s);
+    if (ds == w) {
+      for (int64_t i = 0; i < n; ++i) store<U>(d + i * w, v);
+    } else {
+      for (int64_t i = 0; i < n; ++i) store<U>(d + i * ds, v);
+    }
+  } else if (ds == w) {
+    for (int64_t i = 0; i < n; ++i) store<U>(d + i * w, load<U>(s + i * ss));
+  } else {
+    for (int64_t i = 0; i < n; ++i) store<U>(d + i * ds, load<U>(s + i * ss));
+  }
+}
+
+// A bool read from memory is any non-zero byte (reading it as C++ bool would be UB).
+template <class From>
+inline From load_value(const char* p) {
+  if constexpr (std::is_same_v<From, bool>) {
+    return load<uint8_t>(p) != 0;
+  } else {
+    return load<From>(p);
+  }
+}
+
+template <class To, class From>
+void convert_loop(char* __restrict d, int64_t ds, const char* __restrict s, int64_t ss, int64_t n) {
+  constexpr int64_t wd = sizeof(To), ws = sizeof(From);
+  if (ds == wd && ss == ws) {
+    for (int64_t i = 0; i < n; ++i) store<To>(d + i * wd, convert<To>(load_value<From>(s + i * ws)));
+  } else if (ss == 0) {
+    const To v = convert<To>(load_value<From>(s));
+    for (int64_t i = 0; i < n; ++i) store<To>(d + i * ds, v);
+  } else if (ds == wd) {
+    for (int64_t i = 0; i < n; ++i) store<To>(d + i * wd, convert<To>(load_value<From>(s + i * ss)));
+  } else {
+    for (int64_t i = 0; i < n; ++i) store<To>(d + i * ds, convert<To>(load_value<From>(s + i * ss)));
+  }
+}
+
+InnerFn move_fn(int64_t width) {
+  switch (width) {
+    case 1: return &move_loop<uint8_t>;
+    case 2: return &move_loop<uint16_t>;
+    case 4: return &move_loop<uint32_t>;
+    case 8: return &move_loop<uint64_t>;
+  }
+  CT_FAIL(Internal, "copy: no element loop for width " << width);
+}
+
+template <class To>
+InnerFn convert_fn_to(DType from) {
+  return CT_DISPATCH_ALL(from, [&]() -> InnerFn { return &convert_loop<To, scalar_t>; });
+}
+
+InnerFn element_fn(DType to, DType from) {
+  if (to == from) return move_fn(itemsize(to));
+  return CT_DISPATCH_ALL(to, [&]() -> InnerFn { return convert_fn_to<scalar_t>(from); });
+}
+
+// ---- threads ------------------------------------------------------------------------------
+
+template <class F>
+void parallel_for_threads(int nthreads, F&& f) {
+  if (nthreads <= 1) {
+    f(0, 1);
+    return;
+  }
+#pragma omp parallel num_threads(nthreads)
+  { f(omp_get_thread_num(), omp_get_num_threads()); }
+}
+
+// [begin, end) of `total` items for thread t of n, in multiples of `align` items.
+inline void split_range(int64_t total, int t, int n, int64_t align, int64_t* begin, int64_t* end) {
+  const int64_t units = (total + align - 1) / align;
+  const int64_t b = units * t / n * align;
+  const int64_t e = units * (t + 1) / n * align;
+  *begin = std::min(b, total);
+  *end = std::min(e, total);
+}
+
+inline void store_fence() {
+#if CT_COPY_X86
+  _mm_sfence();
+#endif
+}
+
+// ---- the n-d walker -----------------------------------------------------------------------
+
+// Runs fn over the linear index range [begin, end) of dims (outermost first, strides in
+// bytes), one call per stretch along the innermost dim.  ndim == 0 is one element.
+void walk(int ndim, const int64_t* size, const int64_t* ds, const int64_t* ss, char* d, const char* s,
+          int64_t begin, int64_t end, InnerFn fn) {
+  if (begin >= end) return;
+  if (ndim == 0) {
+    fn(d, 0, s, 0, 1);
+    return;
+  }
+  int64_t idx[kMaxDims];
+  int64_t od = 0, os = 0;
+  int64_t rem = begin;
+  for (int k = ndim - 1; k >= 0; --k) {
+    idx[k] = rem % size[k];
+    rem /= size[k];
+    od += idx[k] * ds[k];
+    os += idx[k] * ss[k];
+  }
+  const int in = ndim - 1;
+  int64_t left = end - begin;
+  for (;;) {
+    const int64_t run = std::min(size[in] - idx[in], left);
+    fn(d + od, ds[in], s + os, ss[in], run);
+    left -= run;
+    if (left == 0) return;
+    // The inner dim is finished: back to its start, then carry into the outer dims.
+    od -= idx[in] * ds[in];
+    os -= idx[in] * ss[in];
+    idx[in] = 0;
+    for (int k = in - 1; k >= 0; --k) {
+      if (++idx[k] < size[k]) {
+        od += ds[k];
+        os += ss[k];
+        break;
+      }
+      od -= (size[k] - 1) * ds[k];
+      os -= (size[k] - 1) * ss[k];
+      idx[k] = 0;
+    }
+  }
+}
+
+// Offsets of outer index `i` over the dims listed in `dims` (outermost first).
+inline void outer_offsets(int64_t i, int nouter, const int* dims, const CopyPlan& p, int64_t* od, int64_t* os) {
+  int64_t d = 0, s = 0;
+  for (int k = nouter - 1; k >= 0; --k) {
+    const int dim = dims[k];
+    const int64_t v = i % p.sizes[dim];
+    i /= p.sizes[dim];
+    d += v * p.dst_strides[dim];
+    s += v * p.src_strides[dim];
+  }
+  *od = d;
+  *os = s;
+}
+
+// ---- SIMD transpose tiles -----------------------------------------------------------------
+//
+// Note [Transpose tiles]
+// Geometry: dst(x, y) = src(x, y) with dst unit stride along x and src unit stride along y;
+// sx = src stride of x and dy = dst stride of y, in bytes.  A tile is L x L elements,
+// L = 64 / width, so that it reads L whole src lines (one per x) and writes L whole dst lines
+// (one per y).  Writing whole lines matters twice: rows of a big matrix are often a multiple
+// of 4 KiB apart and map onto the same cache sets, so a line must be finished before the
+// next row is touched; and streaming stores only pay off when a write-combining buffer is
+// filled completely at once.
+//
+// A strip covers yt * L rows y and runs along x: at each x step it transposes the yt tiles
+// stacked in y, so it reads yt consecutive lines of each of L src rows (DRAM pages and the
+// hardware prefetchers like runs much better than single lines 16 KiB apart), and it
+// prefetches the lines of the next x step.  One call per strip keeps the dispatch out of
+// the inner loop.
+//
+// Register-level transposes work on 16-byte sub-tiles of S = 16 / width rows, with log2(S)
+// rounds of unpacklo/unpackhi of rows i and i + S/2 (each round rotates the bits of the
+// (row, col) index by one; log2(S) rounds swap them).  256- and 512-bit registers hold 2 or 4
+// independent sub-tiles side by side, one per 128-bit lane, so the same rounds transpose them
+// all.  Sub-tiles go to an L1 buffer and each buffer line is then stored (or streamed) whole.
+// On AVX-512, 4- and 8-byte tiles are transposed entirely in 16 (or 8) registers and stored
+// directly.
+
+using StripFn = void (*)(const char* s, int64_t sx, char* d, int64_t dy, int64_t ntiles, int yt, bool nt);
+
+int g_tune_yt = getenv("CT_TUNE_YT") ? atoi(getenv("CT_TUNE_YT")) : 0;  // TEMPORARY tuning knobs
+int g_tune_pf = getenv("CT_TUNE_PF") ? atoi(getenv("CT_TUNE_PF")) : -1;
+inline bool use_prefetch(int yt) { return g_tune_pf < 0 ? yt > 1 : g_tune_pf > 0; }
+
+inline void prefetch_step(const char* s, int64_t sx, int rows, int yt) {
+#if CT_COPY_X86
+  for (int i = 0; i < rows; ++i) {
+    for (int q = 0; q < yt; ++q) _mm_prefetch(s + i * sx + q * kLine, _MM_HINT_T0);
+  }
+#else
+  (void)s, (void)sx, (void)rows, (void)yt;
+#endif
+}
+
+// The loop shared by every strip: tile(src of tile, dst of tile) for each x step and each of
+// the yt tiles in y, with a prefetch one x step ahead.  (Prefetches past the end are
+// harmless: they never fault.)
+#define CT_STRIP_LOOP(L, TILE)                                                      \
+  for (int64_t t = 0; t < ntiles; ++t) {                                            \
+    const char* st = s + t * (L) * sx;                                              \
+    char* dt = d + t * kLine;                                                       \
+    if (pf) prefetch_step(st + (L) * sx, sx, (L), yt);                              \
+    for (int q = 0; q < yt; ++q) TILE(st + q * kLine, dt + q * (L) * dy);           \
+  }
+
+template <int W>
+void strip_scalar(const char* s, int64_t sx, char* d, int64_t dy, int64_t ntiles, int yt, bool) {
+  constexpr int L = int(kLine / W);
+  using U = std::conditional_t<W == 1, uint8_t, std::conditional_t<W == 2, uint16_t, std::conditional_t<W == 4, uint32_t, uint64_t>>>;
+  const bool pf = false;
+  (void)yt;
+  auto tile = [&](const char* ts, char* td) {
+    for (int y = 0; y < L; ++y) {
+      for (int x = 0; x < L; ++x) store<U>(td + y * dy + x * W, load<U>(ts + x * sx + y * W));
+    }
+  };
+  CT_STRIP_LOOP(L, tile)
+}
+
+#if CT_COPY_X86
+
+// -- SSE2: one sub-tile per register --
+
+template <int W>
+inline __m128i unpacklo128(__m128i a, __m128i b) {
+  if constexpr (W == 1) return _mm_unpacklo_epi8(a, b);
+  if constexpr (W == 2) return _mm_unpacklo_epi16(a, b);
+  if constexpr (W == 4) return _mm_unpacklo_epi32(a, b);
+  if constexpr (W == 8) return _mm_unpacklo_epi64(a, b);
+}
+template <int W>
+inline __m128i unpackhi128(__m128i a, __m128i b) {
+  if constexpr (W == 1) return _mm_unpackhi_epi8(a, b);
+  if constexpr (W == 2) return _mm_unpackhi_epi16(a, b);
+  if constexpr (W == 4) return _mm_unpackhi_epi32(a, b);
+  if constexpr (W == 8) return _mm_unpackhi_epi64(a, b);
+}
+
+template <int W>
+inline void transpose_rounds128(__m128i* r) {
+  constexpr int S = 16 / W;
+#pragma GCC unroll 4
+  for (int round = 1; round < S; round *= 2) {
+    __m128i t[S];
+#pragma GCC unroll 16
+    for (int i = 0; i < S / 2; ++i) {
+      t[2 * i] = unpacklo128<W>(r[i], r[i + S / 2]);
+      t[2 * i + 1] = unpackhi128<W>(r[i], r[i + S / 2]);
+    }
+#pragma GCC unroll 16
+    for (int i = 0; i < S; ++i) r[i] = t[i];
+  }
+}
+
+inline void flush_line_sse2(char* d, const char* b, bool nt) {
+  const __m128i v0 = _mm_load_si128(reinterpret_cast<const __m128i*>(b));
+  const __m128i v1 = _mm_load_si128(reinterpret_cast<const __m128i*>(b + 16));
+  const __m128i v2 = _mm_load_si128(reinterpret_cast<const __m128i*>(b + 32));
+  const __m128i v3 = _mm_load_si128(reinterpret_cast<const __m128i*>(b + 48));
+  if (nt) {
+    _mm_stream_si128(reinterpret_cast<__m128i*>(d), v0);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(d + 16), v1);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(d + 32), v2);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(d + 48), v3);
+  } else {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d), v0);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 16), v1);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 32), v2);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 48), v3);
+  }
+}
+
+template <int W>
+void strip_sse2(const char* s, int64_t sx, char* d, int64_t dy, int64_t ntiles, int yt, bool nt) {
+  constexpr int L = int(kLine / W);
+  constexpr int S = 16 / W;
+  const bool pf = use_prefetch(yt);
+  alignas(64) char buf[L * kLine];
+  auto tile = [&](const char* ts, char* td) {
+    for (int bx = 0; bx < 4; ++bx) {
+      for (int by = 0; by < 4; ++by) {
+        __m128i r[S];
+#pragma GCC unroll 16
+        for (int i = 0; i < S; ++i) {
+          r[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(ts + (bx * S + i) * sx + by * 16));
+        }
+        transpose_rounds128<W>(r);
+#pragma GCC unroll 16
+        for (int j = 0; j < S; ++j) {
+          _mm_store_si128(reinterpret_cast<__m128i*>(buf + (by * S + j) * kLine + bx * 16), r[j]);
+        }
+      }
+    }
+    for (int j = 0; j < L; ++j) flush_line_sse2(td + j * dy, buf + j * kLine, nt);
+  };
+  CT_STRIP_LOOP(L, tile)
+}
+
+// -- AVX2: two sub-tiles per register (lanes = sub-tiles by and by + 1) --
+
+#define CT_AVX2 __attribute__((target("avx2")))
+
+template <int W>
+CT_AVX2 inline __m256i unpacklo256(__m256i a, __m256i b) {
+  if constexpr (W == 1) return _mm256_unpacklo_epi8(a, b);
+  if constexpr (W == 2) return _mm256_unpacklo_epi16(a, b);
+  if constexpr (W == 4) return _mm256_unpacklo_epi32(a, b);
+  if constexpr (W == 8) return _mm256_unpacklo_epi64(a, b);
+}
+template <int W>
+CT_AVX2 inline __m256i unpackhi256(__m256i a, __m256i b) {
+  if constexpr (W == 1) return _mm256_unpackhi_epi8(a, b);
+  if constexpr (W == 2) return _mm256_unpackhi_epi16(a, b);
+  if constexpr (W == 4) return _mm256_unpackhi_epi32(a, b);
+  if constexpr (W == 8) return _mm256_unpackhi_epi64(a, b);
+}
+
+template <int W>
+CT_AVX2 inline void transpose_rounds256(__m256i* r) {
+  constexpr int S = 16 / W;
+#pragma GCC unroll 4
+  for (int round = 1; round < S; round *= 2) {
+    __m256i t[S];
+#pragma GCC unroll 16
+    for (int i = 0; i < S / 2; ++i) {
+      t[2 * i] = unpacklo256<W>(r[i], r[i + S / 2]);
+      t[2 * i + 1] = unpackhi256<W>(r[i], r[i + S / 2]);
+    }
+#pragma GCC unroll 16
+    for (int i = 0; i < S; ++i) r[i] = t[i];
+  }
+}
+
+CT_AVX2 inline void flush_line_avx2(char* d, const char* b, bool nt) {
+  const __m256i v0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(b));
+  const __m256i v1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(b + 32));
+  if (nt) {
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(d), v0);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + 32), v1);
+  } else {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d), v0);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + 32), v1);
+  }
+}
+
+template <int W>
+CT_AVX2 void strip_avx2(const char* s, int64_t sx, char* d, int64_t dy, int64_t ntiles, int yt, bool nt) {
+  constexpr int L = int(kLine / W);
+  constexpr int S = 16 / W;
+  const bool pf = use_prefetch(yt);
+  alignas(64) char buf[L * kLine];
+  auto tile = [&](const char* ts, char* td) __attribute__((target("avx2"))) {
+    for (int bx = 0; bx < 4; ++bx) {
+      for (int by = 0; by < 4; by += 2) {
+        __m256i r[S];
+#pragma GCC unroll 16
+        for (int i = 0; i < S; ++i) {
+          r[i] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ts + (bx * S + i) * sx + by * 16));
+        }
+        transpose_rounds256<W>(r);
+#pragma GCC unroll 16
+        for (int j = 0; j < S; ++j) {
+          _mm_store_si128(reinterpret_cast<__m128i*>(buf + (by * S + j) * kLine + bx * 16),
+                          _mm256_castsi256_si128(r[j]));
+          _mm_store_si128(reinterpret_cast<__m128i*>(buf + ((by + 1) * S + j) * kLine + bx * 16),
+                          _mm256_extracti128_si256(r[j], 1));
+        }
+      }
+    }
+    for (int j = 0; j < L; ++j) flush_line_avx2(td + j * dy, buf + j * kLine, nt);
+  };
+  CT_STRIP_LOOP(L, tile)
+}
+
+// -- AVX-512: four sub-tiles per register (a whole src line), or a whole tile in registers --
+
+#define CT_AVX512 __attribute__((target("avx512f,avx512bw")))
+
+// GCC 12 reports its own _mm512_undefined_epi32() (used inside the intrinsics) as "maybe
+// uninitialized"; the warning is spurious.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+
+template <int W>
+CT_AVX512 inline __m512i unpacklo512(__m512i a, __m512i b) {
+  if constexpr (W == 1) return _mm512_unpacklo_epi8(a, b);
+  if constexpr (W == 2) return _mm512_unpacklo_epi16(a, b);
+  if constexpr (W == 4) return _mm512_unpacklo_epi32(a, b);
+  if constexpr (W == 8) return _mm512_unpacklo_epi64(a, b);
+}
+template <int W>
+CT_AVX512 inline __m512i unpackhi512(__m512i a, __m512i b) {
+  if constexpr (W == 1) return _mm512_unpackhi_epi8(a, b);
+  if constexpr (W == 2) return _mm512_unpackhi_epi16(a, b);
+  if constexpr (W == 4) return _mm512_unpackhi_epi32(a, b);
+  if constexpr (W == 8) return _mm512_unpackhi_epi64(a, b);
+}
+
+template <int W>
+CT_AVX512 inline void transpose_rounds512(__m512i* r) {
+  constexpr int S = 16 / W;
+#pragma GCC unroll 4
+  for (int round = 1; round < S; round *= 2) {
+    __m512i t[S];
+#pragma GCC unroll 16
+    for (int i = 0; i < S / 2; ++i) {
+      t[2 * i] = unpacklo512<W>(r[i], r[i + S / 2]);
+      t[2 * i + 1] = unpackhi512<W>(r[i], r[i + S / 2]);
+    }
+#pragma GCC unroll 16
+    for (int i = 0; i < S; ++i) r[i] = t[i];
+  }
+}
+
+CT_AVX512 inline void store_line_avx512(char* d, __m512i v, bool nt) {
+  if (nt) {
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(d), v);
+  } else {
+    _mm512_storeu_si512(d, v);
+  }
+}
+
+// 1- and 2-byte elements: each src line holds 4 sub-tiles (by = 0..3), one per lane.
+template <int W>
+CT_AVX512 void strip_avx512_lanes(const char* s, int64_t sx, char* d, int64_t dy, int64_t ntiles, int yt, bool nt) {
+  constexpr int L = int(kLine / W);
+  constexpr int S = 16 / W;
+  const bool pf = use_prefetch(yt);
+  alignas(64) char buf[L * kLine];
+  auto tile = [&](const char* ts, char* td) __attribute__((target("avx512f,avx512bw"))) {
+    for (int bx = 0; bx < 4; ++bx) {
+      __m512i r[S];
+#pragma GCC unroll 16
+      for (int i = 0; i < S; ++i) r[i] = _mm512_loadu_si512(ts + (bx * S + i) * sx);
+      transpose_rounds512<W>(r);
+#pragma GCC unroll 16
+      for (int j = 0; j < S; ++j) {
+        _mm_store_si128(reinterpret_cast<__m128i*>(buf + (0 * S + j) * kLine + bx * 16), _mm512_extracti32x4_epi32(r[j], 0));
+        _mm_store_si128(reinterpret_cast<__m128i*>(buf + (1 * S + j) * kLine + bx * 16), _mm512_extracti32x4_epi32(r[j], 1));
+        _mm_store_si128(reinterpret_cast<__m128i*>(buf + (2 * S + j) * kLine + bx * 16), _mm512_extracti32x4_epi32(r[j], 2));
+        _mm_store_si128(reinterpret_cast<__m128i*>(buf + (3 * S + j) * kLine + bx * 16), _mm512_extracti32x4_epi32(r[j], 3));
+      }
+    }
+    for (int j = 0; j < L; ++j) store_line_avx512(td + j * dy, _mm512_load_si512(buf + j * kLine), nt);
+  };
+  CT_STRIP_LOOP(L, tile)
+}
+
+// 4-byte elements: a 16 x 16 tile in 16 registers.  Rounds 1-2 transpose the 4 x 4 blocks
+// inside each lane; rounds 3-4 transpose the 4 x 4 grid of 128-bit lanes.
+CT_AVX512 inline void tile_avx512_w4(const char* st, int64_t sx, char* dt, int64_t dy, bool nt) {
+  __m512i r[16], u[16];
+#pragma GCC unroll 16
+  for (int i = 0; i < 16; ++i) r[i] = _mm512_loadu_si512(st + i * sx);
+#pragma GCC unroll 8
+  for (int i = 0; i < 8; ++i) {
+    u[2 * i] = _mm512_unpacklo_epi32(r[2 * i], r[2 * i + 1]);
+    u[2 * i + 1] = _mm512_unpackhi_epi32(r[2 * i], r[2 * i + 1]);
+  }
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; ++i) {
+    r[4 * i] = _mm512_unpacklo_epi64(u[4 * i], u[4 * i + 2]);
+    r[4 * i + 1] = _mm512_unpackhi_epi64(u[4 * i], u[4 * i + 2]);
+    r[4 * i + 2] = _mm512_unpacklo_epi64(u[4 * i + 1], u[4 * i + 3]);
+    r[4 * i + 3] = _mm512_unpackhi_epi64(u[4 * i + 1], u[4 * i + 3]);
+  }
+  // r[4i + k] (lane q) = column 4q + k of rows 4i..4i+3.
+#pragma GCC unroll 4
+  for (int k = 0; k < 4; ++k) {
+    u[k] = _mm512_shuffle_i32x4(r[k], r[4 + k], 0x88);      // lanes: r[k].0 r[k].2 r[4+k].0 r[4+k].2
+    u[4 + k] = _mm512_shuffle_i32x4(r[k], r[4 + k], 0xDD);  // lanes: r[k].1 r[k].3 r[4+k].1 r[4+k].3
+    u[8 + k] = _mm512_shuffle_i32x4(r[8 + k], r[12 + k], 0x88);
+    u[12 + k] = _mm512_shuffle_i32x4(r[8 + k], r[12 + k], 0xDD);
+  }
+#pragma GCC unroll 4
+  for (int k = 0; k < 4; ++k) {
+    // Column c = 4q + k gathers lane q of r[k], r[4+k], r[8+k], r[12+k].
+    store_line_avx512(dt + (0 + k) * dy, _mm512_shuffle_i32x4(u[k], u[8 + k], 0x88), nt);
+    store_line_avx512(dt + (8 + k) * dy, _mm512_shuffle_i32x4(u[k], u[8 + k], 0xDD), nt);
+    store_line_avx512(dt + (4 + k) * dy, _mm512_shuffle_i32x4(u[4 + k], u[12 + k], 0x88), nt);
+    store_line_avx512(dt + (12 + k) * dy, _mm512_shuffle_i32x4(u[4 + k], u[12 + k], 0xDD), nt);
+  }
+}
+
+// 8-byte elements: an 8 x 8 tile in 8 registers.
+CT_AVX512 inline void tile_avx512_w8(const char* st, int64_t sx, char* dt, int64_t dy, bool nt) {
+  __m512i r[8], u[8];
+#pragma GCC unroll 8
+  for (int i = 0; i < 8; ++i) r[i] = _mm512_loadu_si512(st + i * sx);
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; ++i) {
+    u[2 * i] = _mm512_unpacklo_epi64(r[2 * i], r[2 * i + 1]);      // columns 0,2,4,6 of rows 2i, 2i+1
+    u[2 * i + 1] = _mm512_unpackhi_epi64(r[2 * i], r[2 * i + 1]);  // columns 1,3,5,7
+  }
+  // u[2i + h] lane q = columns 2q + h of rows 2i, 2i+1.
+#pragma GCC unroll 2
+  for (int h = 0; h < 2; ++h) {
+    r[h] = _mm512_shuffle_i64x2(u[h], u[2 + h], 0x88);      // lanes q = 0, 2 of rows 0-1, 2-3
+    r[2 + h] = _mm512_shuffle_i64x2(u[h], u[2 + h], 0xDD);  // lanes q = 1, 3
+    r[4 + h] = _mm512_shuffle_i64x2(u[4 + h], u[6 + h], 0x88);
+    r[6 + h] = _mm512_shuffle_i64x2(u[4 + h], u[6 + h], 0xDD);
+  }
+#pragma GCC unroll 2
+  for (int h = 0; h < 2; ++h) {
+    store_line_avx512(dt + (0 + h) * dy, _mm512_shuffle_i64x2(r[h], r[4 + h], 0x88), nt);
+    store_line_avx512(dt + (4 + h) * dy, _mm512_shuffle_i64x2(r[h], r[4 + h], 0xDD), nt);
+    store_line_avx512(dt + (2 + h) * dy, _mm512_shuffle_i64x2(r[2 + h], r[6 + h], 0x88), nt);
+    store_line_avx512(dt + (6 + h) * dy, _mm512_shuffle_i64x2(r[2 + h], r[6 + h], 0xDD), nt);
+  }
+}
+
+CT_AVX512 void strip_avx512_w4(const char* s, int64_t sx, char* d, int64_t dy, int64_t ntiles, int yt, bool nt) {
+  const bool pf = use_prefetch(yt);
+  auto tile = [&](const char* ts, char* td) __attribute__((target("avx512f,avx512bw"))) {
+    tile_avx512_w4(ts, sx, td, dy, nt);
+  };
+  CT_STRIP_LOOP(16, tile)
+}
+
+CT_AVX512 void strip_avx512_w8(const char* s, int64_t sx, char* d, int64_t dy, int64_t ntiles, int yt, bool nt) {
+  const bool pf = use_prefetch(yt);
+  auto tile = [&](const char* ts, char* td) __attribute__((target("avx512f,avx512bw"))) {
+    tile_avx512_w8(ts, sx, td, dy, nt);
+  };
+  CT_STRIP_LOOP(8, tile)
+}
+
+#pragma GCC diagnostic pop
+
+// -- streaming copy of a contiguous range --
+
+CT_AVX2 void stream_copy_avx2(char* d, const char* s, int64_t n) {
+  int64_t i = 0;
+  for (; i + 128 <= n; i += 128) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + 32));
+    const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + 64));
+    const __m256i e = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + 96));
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i), a);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i + 32), b);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i + 64), c);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i + 96), e);
+  }
+  if (i < n) std::memcpy(d + i, s + i, size_t(n - i));
+}
+
+void stream_copy_sse2(char* d, const char* s, int64_t n) {
+  int64_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i + 16));
+    const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i + 32));
+    const __m128i e = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i + 48));
+    _mm_stream_si128(reinterpret_cast<__m128i*>(d + i), a);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(d + i + 16), b);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(d + i + 32), c);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(d + i + 48), e);
+  }
+  if (i < n) std::memcpy(d + i, s + i, size_t(n - i));
+}
+
+#endif  // CT_COPY_X86
+
+Isa detect() {
+#if CT_COPY_X86
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) return Isa::Avx512;
+  if (__builtin_cpu_supports("avx2")) return Isa::Avx2;
+  return Isa::Sse2;
+#else
+  return Isa::Scalar;
+#endif
+}
+
+StripFn strip_fn(Isa isa, int64_t w) {
+#if CT_COPY_X86
+  switch (isa) {
+    case Isa::Avx512:
+      switch (w) {
+        case 1: return &strip_avx512_lanes<1>;
+        case 2: return &strip_avx512_lanes<2>;
+        case 4: return &strip_avx512_w4;
+        case 8: return &strip_avx512_w8;
+      }
+      break;
+    case Isa::Avx2:
+      switch (w) {
+        case 1: return &strip_avx2<1>;
+        case 2: return &strip_avx2<2>;
+        case 4: return &strip_avx2<4>;
+        case 8: return &strip_avx2<8>;
+      }
+      break;
+    case Isa::Sse2:
+      switch (w) {
+        case 1: return &strip_sse2<1>;
+        case 2: return &strip_sse2<2>;
+        case 4: return &strip_sse2<4>;
+        case 8: return &strip_sse2<8>;
+      }
+      break;
+    case Isa::Scalar:
+      break;
+  }
+#endif
+  switch (w) {
+    case 1: return &strip_scalar<1>;
+    case 2: return &strip_scalar<2>;
+    case 4: return &strip_scalar<4>;
+    case 8: return &strip_scalar<8>;
+  }
+  CT_FAIL(Internal, "copy: no transpose kernel for width " << w);
+}
+
+// Copies n contiguous bytes, streaming when asked and available.  No fence.
+void copy_bytes(char* d, const char* s, int64_t n, bool nt, Isa isa) {
+#if CT_COPY_X86
+  if (nt && n >= 256 && isa >= Isa::Sse2) {
+    // Head up to a line boundary of dst, so the streaming stores are aligned.
+    const int64_t head = std::min(n, int64_t((kLine - (reinterpret_cast<uintptr_t>(d) & (kLine - 1))) & (kLine - 1)));
+    std::memcpy(d, s, size_t(head));
+    if (isa >= Isa::Avx2) {
+      stream_copy_avx2(d + head, s + head, n - head);
+    } else {
+      stream_copy_sse2(d + head, s + head, n - head);
+    }
+    return;
+  }
+#endif
+  (void)nt;
+  (void)isa;
+  std::memcpy(d, s, size_t(n));
+}
+
+// ---- the paths --------------------------------------------------------------------------
+
+struct Context {
+  const CopyPlan& p;
+  char* d;
+  const char* s;
+  int64_t wd, ws;
+  bool nt;
+  Isa isa;
+};
+
+void run_flat(const Context& c, int nthreads) {
+  const int64_t total = c.p.numel * c.wd;
+  parallel_for_threads(nthreads, [&](int t, int n) {
+    int64_t b, e;
+    split_range(total, t, n, kLine, &b, &e);
+    if (b < e) copy_bytes(c.d + b, c.s + b, e - b, c.nt, c.isa);
+    if (c.nt) store_fence();
+  });
+}
+
+void run_walk(const Context& c, int nthreads, InnerFn fn) {
+  const CopyPlan& p = c.p;
+  parallel_for_threads(nthreads, [&](int t, int n) {
+    int64_t b, e;
+    split_range(p.numel, t, n, 1, &b, &e);
+    walk(p.ndim, p.sizes, p.dst_strides, p.src_strides, c.d, c.s, b, e, fn);
+  });
+}
+
+// Dims other than x (innermost) and y, outermost first.
+int outer_dims(const CopyPlan& p, int* dims, int64_t* count) {
+  int n = 0;
+  int64_t cnt = 1;
+  for (int k = 0; k < p.ndim - 1; ++k) {
+    if (k == p.y) continue;
+    dims[n++] = k;
+    cnt *= p.sizes[k];
+  }
+  *count = cnt;
+  return n;
+}
+
+void run_transpose(const Context& c, int nthreads) {
+  const CopyPlan& p = c.p;
+  const int64_t w = c.wd;
+  const int X = p.ndim - 1, Y = p.y;
+  const int64_t nx = p.sizes[X], ny = p.sizes[Y];
+  const int64_t sx = p.src_strides[X], dy = p.dst_strides[Y];
+  const int64_t L = kLine / w;
+  int dims[kMaxDims];
+  int64_t nouter_count;
+  const int nouter = outer_dims(p, dims, &nouter_count);
+  // Streaming stores need 64-byte aligned lines: every dst row must start at the same
+  // offset within a line (dy a multiple of 64), and dst elements must be width-aligned.
+  bool nt = c.nt && c.isa != Isa::Scalar && nx >= L && ny >= L && dy % kLine == 0 &&
+            (reinterpret_cast<uintptr_t>(c.d) % uintptr_t(w)) == 0;
+  for (int k = 0; k < nouter && nt; ++k) nt = p.dst_strides[dims[k]] % kLine == 0;
+  // x elements before the first line boundary of a dst row (the same for every row when nt).
+  const int64_t head = nt ? int64_t((kLine - (reinterpret_cast<uintptr_t>(c.d) & (kLine - 1))) & (kLine - 1)) / w : 0;
+  const int64_t ntiles = nx >= head ? (nx - head) / L : 0;
+  const int64_t tail_x0 = head + ntiles * L;
+  const StripFn strip = strip_fn(c.isa, w);
+  const InnerFn edge = move_fn(w);
+  // Rows per work unit: yt tiles stacked in y (Note [Transpose tiles]), fewer when that
+  // would leave threads without work.
+  int yt = g_tune_yt > 0 ? g_tune_yt : (w >= 4 ? 8 : 4);
+  while (yt > 1 && nouter_count * ((ny + yt * L - 1) / (yt * L)) < 2 * nthreads) yt /= 2;
+  const int64_t rows = yt * L;
+  const int64_t yblocks = (ny + rows - 1) / rows;
+  const int64_t units = nouter_count * yblocks;
+
+  parallel_for_threads(nthreads, [&](int t, int n) {
+    int64_t ub, ue;
+    split_range(units, t, n, 1, &ub, &ue);
+    for (int64_t u = ub; u < ue; ++u) {
+      int64_t od, os;
+      outer_offsets(u / yblocks, nouter, dims, p, &od, &os);
+      const int64_t y0 = (u % yblocks) * rows;
+      const int64_t ly = std::min(rows, ny - y0);
+      char* d = c.d + od + y0 * dy;       // dst(0, y0)
+      const char* s = c.s + os + y0 * w;  // src(0, y0)
+      const int64_t tiled_rows = ntiles > 0 ? ly / L * L : 0;
+      if (tiled_rows > 0) {
+        for (int64_t y = 0; y < tiled_rows; ++y) edge(d + y * dy, w, s + y * w, sx, head);
+        strip(s + head * sx, sx, d + head * w, dy, ntiles, int(tiled_rows / L), nt);
+        for (int64_t y = 0; y < tiled_rows; ++y) {
+          edge(d + y * dy + tail_x0 * w, w, s + y * w + tail_x0 * sx, sx, nx - tail_x0);
+        }
+      }
+      for (int64_t y = tiled_rows; y < ly; ++y) edge(d + y * dy, w, s + y * w, sx, nx);
+    }
+    if (nt) store_fence();
+  });
+}
+
+// Element-wise loop over 2-d blocks of (x, y), for layouts where src walks y fastest.
+void run_tiled(const Context& c, int nthreads, InnerFn fn) {
+  const CopyPlan& p = c.p;
+  constexpr int64_t B = 32;
+  const int X = p.ndim - 1, Y = p.y;
+  const int64_t nx = p.sizes[X], ny = p.sizes[Y];
+  const int64_t dsx = p.dst_strides[X], ssx = p.src_strides[X];
+  const int64_t dsy = p.dst_strides[Y], ssy = p.src_strides[Y];
+  int dims[kMaxDims];
+  int64_t nouter_count;
+  const int nouter = outer_dims(p, dims, &nouter_count);
+  const int64_t yblocks = (ny + B - 1) / B;
+  const int64_t units = nouter_count * yblocks;
+  parallel_for_threads(nthreads, [&](int t, int n) {
+    int64_t ub, ue;
+    split_range(units, t, n, 1, &ub, &ue);
+    for (int64_t u = ub; u < ue; ++u) {
+      int64_t od, os;
+      outer_offsets(u / yblocks, nouter, dims, p, &od, &os);
+      const int64_t y0 = (u % yblocks) * B;
+      const int64_t y1 = std::min(ny, y0 + B);
+      for (int64_t x0 = 0; x0 < nx; x0 += B) {
+        const int64_t bx = std::min(B, nx - x0);
+        for (int64_t y = y0; y < y1; ++y) {
+          fn(c.d + od + y * dsy + x0 * dsx, dsx, c.s + os + y * ssy + x0 * ssx, ssx, bx);
+        }
+      }
+    }
+  });
+}
+
+}  // namespace
+
+const char* copy_path_name(CopyPath p) {
+  switch (p) {
+    case CopyPath::Empty: return "empty";
+    case CopyPath::Flat: return "flat";
+    case CopyPath::Rows: return "rows";
+    case CopyPath::Transpose: return "transpose";
+    case CopyPath::Tiled: return "tiled";
+    case CopyPath::Strided: return "strided";
+  }
+  return "?";
+}
+
+CopyPlan plan_copy(const CopyArgs& a) {
+  CopyPlan p;
+  const int64_t wd = itemsize(a.dst_dtype), ws = itemsize(a.src_dtype);
+  // 1. Drop size-1 dims; a size-0 dim means nothing to copy.
+  struct Dim {
+    int64_t size, ds, ss;
+  };
+  Dim dims[kMaxDims];
+  int n = 0;
+  int64_t numel = 1;
+  for (int i = 0; i < a.ndim; ++i) {
+    const int64_t sz = a.sizes[i];
+    if (sz == 0) {
+      p.path = CopyPath::Empty;
+      p.numel = 0;
+      return p;
+    }
+    if (sz == 1) continue;
+    dims[n++] = {sz, a.dst_strides[i] * wd, a.src_strides[i] * ws};
+    numel *= sz;
+  }
+  p.numel = numel;
+  // 2. Order by dst stride, outermost (largest) first; ties by src stride.  Stable.
+  auto outer_of = [](const Dim& u, const Dim& v) {  // u goes before (outside) v
+    if (abs64(u.ds) != abs64(v.ds)) return abs64(u.ds) > abs64(v.ds);
+    return abs64(u.ss) > abs64(v.ss);
+  };
+  for (int i = 1; i < n; ++i) {
+    const Dim cur = dims[i];
+    int j = i;
+    while (j > 0 && outer_of(cur, dims[j - 1])) {
+      dims[j] = dims[j - 1];
+      --j;
+    }
+    dims[j] = cur;
+  }
+  // 3. Merge neighbours that line up in both tensors.
+  int m = 0;
+  for (int i = 0; i < n; ++i) {
+    if (m > 0) {
+      Dim& o = dims[m - 1];
+      const Dim& in = dims[i];
+      if (o.ds == in.ds * in.size && o.ss == in.ss * in.size) {
+        o = {o.size * in.size, in.ds, in.ss};
+        continue;
+      }
+    }
+    dims[m++] = dims[i];
+  }
+  p.ndim = m;
+  for (int i = 0; i < m; ++i) {
+    p.sizes[i] = dims[i].size;
+    p.dst_strides[i] = dims[i].ds;
+    p.src_strides[i] = dims[i].ss;
+  }
+  // 4. Choose the path.
+  p.path = CopyPath::Strided;
+  if (m == 0) return p;  // one element
+  const bool same = a.dst_dtype == a.src_dtype;
+  const int x = m - 1;
+  if (same && p.dst_strides[x] == wd && p.src_strides[x] == ws) {
+    p.path = m == 1 ? CopyPath::Flat : CopyPath::Rows;
+    return p;
+  }
+  // The dim src walks fastest, if it is not x.
+  int y = -1;
+  for (int k = 0; k < x; ++k) {
+    if (y < 0 || abs64(p.src_strides[k]) < abs64(p.src_strides[y])) y = k;
+  }
+  if (y < 0 || abs64(p.src_strides[y]) >= abs64(p.src_strides[x])) return p;
+  if (same && p.dst_strides[x] == wd && p.src_strides[y] == ws) {
+    p.path = CopyPath::Transpose;
+    p.y = y;
+  } else if (abs64(p.src_strides[x]) >= kLine && p.sizes[x] >= 4 && p.sizes[y] >= 4) {
+    p.path = CopyPath::Tiled;
+    p.y = y;
+  }
+  return p;
+}
+
+void run_copy(const CopyArgs& args, int max_threads) {
+  const CopyPlan p = plan_copy(args);
+  if (p.path == CopyPath::Empty) return;
+  const int64_t wd = itemsize(args.dst_dtype), ws = itemsize(args.src_dtype);
+  const int64_t bytes = p.numel * std::max(wd, ws);
+  int nthreads = 1;
+  if (max_threads > 1 && !omp_in_parallel()) {
+    nthreads = int(std::min<int64_t>(max_threads, std::max<int64_t>(1, bytes / grain_bytes())));
+  }
+  const Context c{p, args.dst, args.src, wd, ws, p.numel * wd >= streaming_bytes(), active_isa()};
+  switch (p.path) {
+    case CopyPath::Empty:
+      return;
+    case CopyPath::Flat:
+      run_flat(c, nthreads);
+      return;
+    case CopyPath::Rows:
+      run_walk(c, nthreads, move_fn(wd));
+      return;
+    case CopyPath::Transpose:
+      run_transpose(c, nthreads);
+      return;
+    case CopyPath::Tiled:
+      run_tiled(c, nthreads, element_fn(args.dst_dtype, args.src_dtype));
+      return;
+    case CopyPath::Strided:
+      run_walk(c, nthreads, element_fn(args.dst_dtype, args.src_dtype));
+      return;
+  }
+}
+
+Isa detected_isa() {
+  static const Isa isa = detect();
+  return isa;
+}
+
+Isa active_isa() {
+  const int v = g_isa.load(std::memory_order_relaxed);
+  return v < 0 ? detected_isa() : Isa(v);
+}
+
+void set_isa(Isa isa) {
+  g_isa.store(int(std::min(isa, detected_isa())), std::memory_order_relaxed);
+}
+
+void set_grain_bytes(int64_t bytes) { g_grain.store(bytes > 0 ? bytes : 0, std::memory_order_relaxed); }
+void set_streaming_bytes(int64_t bytes) { g_streaming.store(bytes > 0 ? bytes : 0, std::memory_order_relaxed); }
+int64_t grain_bytes() {
+  const int64_t v = g_grain.load(std::memory_order_relaxed);
+  return v > 0 ? v : kDefaultGrainBytes;
+}
+int64_t streaming_bytes() {
+  const int64_t v = g_streaming.load(std::memory_order_relaxed);
+  return v > 0 ? v : kDefaultStreamingBytes;
+}
+
+void stream_copy(char* dst, const char* src, int64_t n) {
+  copy_bytes(dst, src, n, true, active_isa());
+  store_fence();
+}
+
+}  // namespace ct::kernels

@@ -1,0 +1,86 @@
+// The strided copy engine below copy.h: raw pointers, element strides, no Tensor objects, no
+// checks.  copy.cpp validates and broadcasts; this file plans and runs the copy.
+//
+// Note [Copy plan]
+// A copy of n-d geometry (sizes, dst strides, src strides) is first simplified:
+//   1. dims of size 1 are dropped (a copy with a size-0 dim does nothing);
+//   2. dims are ordered by dst stride, largest first, ties broken by src stride, so the
+//      innermost dim is the one dst walks fastest;
+//   3. adjacent dims merge when they line up in both tensors
+//      (stride_outer == stride_inner * size_inner for dst and for src).
+// Then one path is chosen, in this order:
+//   Flat       one dim, same dtype, unit stride both sides: one memcpy (or a streaming
+//              copy for large sizes), split in byte ranges across threads;
+//   Rows       same dtype, innermost dim unit stride both sides: memcpy per row;
+//   Transpose  same dtype, dst unit stride on the innermost dim and src unit stride on
+//              another dim: cache-line tiles transposed in registers (SIMD per element
+//              width 1, 2, 4, 8), streaming stores for large copies;
+//   Tiled      any dtypes, the dim src walks fastest is not dst's innermost: the
+//              element-wise loop runs over 2-d blocks so both sides stay in cache;
+//   Strided    everything else: an element-wise loop (with dtype conversion) along the
+//              innermost dim, nested in an n-d counter.
+// Work above a grain size is split statically across OpenMP threads; every path writes each
+// destination element exactly once, so the result does not depend on the thread count.
+#pragma once
+
+#include <cstdint>
+
+#include "dtype.h"
+#include "tensor.h"
+
+namespace ct::kernels {
+
+// One copy: dst[i] = convert(src[i]) for every index i of `sizes`; strides in elements.
+// dst and src must not overlap (copy.cpp makes a temporary first when they do).
+struct CopyArgs {
+  char* dst = nullptr;
+  DType dst_dtype = DType::Float32;
+  const char* src = nullptr;
+  DType src_dtype = DType::Float32;
+  int ndim = 0;
+  const int64_t* sizes = nullptr;
+  const int64_t* dst_strides = nullptr;
+  const int64_t* src_strides = nullptr;
+};
+
+enum class CopyPath { Empty, Flat, Rows, Transpose, Tiled, Strided };
+const char* copy_path_name(CopyPath p);
+
+// The simplified geometry and the chosen path (see Note [Copy plan]).  Dims are ordered
+// outermost first; strides are in BYTES.  For Transpose and Tiled, x is the innermost dim
+// (ndim - 1) and y is the dim src walks fastest.
+struct CopyPlan {
+  CopyPath path = CopyPath::Empty;
+  int ndim = 0;
+  int y = -1;
+  int64_t numel = 0;
+  int64_t sizes[kMaxDims];
+  int64_t dst_strides[kMaxDims];
+  int64_t src_strides[kMaxDims];
+};
+CopyPlan plan_copy(const CopyArgs& args);
+
+// Runs the copy with at most max_threads threads (fewer for small copies; never more than
+// one inside an OpenMP parallel region).
+void run_copy(const CopyArgs& args, int max_threads);
+
+// Instruction sets the SIMD kernels may use; chosen once from the CPU.  Tests lower it to
+// exercise every variant on one machine.
+enum class Isa { Scalar = 0, Sse2 = 1, Avx2 = 2, Avx512 = 3 };
+Isa detected_isa();
+Isa active_isa();
+void set_isa(Isa isa);  // clamped to detected_isa()
+
+// Tuning knobs (bytes), exposed so tests can force the threaded and streaming paths on
+// small inputs.  Defaults: kDefaultGrainBytes, kDefaultStreamingBytes.
+inline constexpr int64_t kDefaultGrainBytes = int64_t(256) << 10;
+inline constexpr int64_t kDefaultStreamingBytes = int64_t(8) << 20;
+void set_grain_bytes(int64_t bytes);       // <= 0 restores the default
+void set_streaming_bytes(int64_t bytes);   // <= 0 restores the default
+int64_t grain_bytes();
+int64_t streaming_bytes();
+
+// A streaming (non-temporal) copy of n bytes, single-threaded; for benchmarks.
+void stream_copy(char* dst, const char* src, int64_t n);
+
+}  // namespace ct::kernels

@@ -1,0 +1,454 @@
+// torch.matmul.  See matmul.h.
+//
+// Note [matmul: checks, then one batched product]
+// torch.matmul (1.13, aten/src/ATen/native/LinearAlgebra.cpp: _matmul_impl) calls one of
+// four kernels depending on the operands' dims (and, for 3-D x 2-D, on strides): dot, mv,
+// mm, or bmm after broadcasting the batch dims; 3+-D x 1/2-D (and 1/2-D x 3+-D) are folded
+// into one mm/mv.  Each kernel checks shapes and dtypes in its own order and words, and a
+// few return early on empty inputs before looking at dtypes (so e.g. an empty float32 @
+// float64 mm "works" and has mat1's dtype, while an empty bmm has batch2's).  check_plan()
+// replays exactly that sequence to produce torch's error or result dtype.
+//
+// The computation itself ignores the path: every case is
+//   C[batch..., n, p] = A[batch..., n, k] @ B[batch..., k, p]
+// with a 1-D A as a 1 x k row and a 1-D B as a k x 1 column, batch dims broadcast with
+// stride 0, and C contiguous.  Trailing batch dims that B is broadcast over and along which
+// A is evenly strided fold into A's rows (one big GEMM, as torch's fold).  Each remaining
+// 2-D product goes to BLAS (float32/float64: gemm, gemv for a vector side, dot for 1 x 1)
+// when BLAS accepts the operand's strides (row-major or column-major with a leading
+// dimension), packing an operand into a contiguous buffer only when it does not; other
+// dtypes use a blocked loop parallel over rows (integers wrap in 64 bits, which equals
+// torch's wrapping arithmetic in the narrower type; bfloat16 accumulates in float).
+#include "core/ops/matmul.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <cstring>
+#include <optional>
+#include <type_traits>
+#include <vector>
+
+#include "core/dtype.h"
+#include "core/error.h"
+#include "core/ops/promote.h"
+#include "core/parallel.h"
+#include "core/shape.h"
+
+extern "C" void openblas_set_num_threads(int num_threads);
+
+namespace ct {
+namespace {
+
+const char* tn(DType d) { return torch_scalar_type_name(d); }
+
+// torch 1.13's CPU dot/mv/mm/bmm dispatch all types and bfloat16, but not bool or float16.
+bool has_kernel(DType d) { return d != DType::Bool && d != DType::Float16; }
+
+// ---- torch's checks ----------------------------------------------------------------------
+
+struct Plan {
+  Shape out_shape;
+  DType dtype;
+};
+
+DType check_dot(const Tensor& x, const Tensor& y) {
+  CT_CHECK(x.dtype() == y.dtype(), DType,
+           "matmul(): dot : expected both vectors to have same dtype, but found " << tn(x.dtype()) << " and "
+                                                                                  << tn(y.dtype()));
+  CT_CHECK(x.numel() == y.numel(), Shape,
+           "matmul(): inconsistent tensor size, expected tensor [" << x.numel() << "] and src [" << y.numel()
+               << "] to have the same number of elements, but got " << x.numel() << " and " << y.numel()
+               << " elements respectively");
+  CT_CHECK(has_kernel(x.dtype()), DType, "matmul(): \"dot\" not implemented for '" << tn(x.dtype()) << "'");
+  return x.dtype();
+}
+
+// mv(mat (rows x cols), vec (len)): the result has vec's dtype.
+DType check_mv(int64_t rows, int64_t cols, DType dm, int64_t len, DType dv) {
+  CT_CHECK(cols == len, Shape,
+           "matmul(): size mismatch, got " << rows << ", " << rows << "x" << cols << "," << len);
+  if (rows * cols == 0) return dv;
+  CT_CHECK(has_kernel(dm), DType, "matmul(): \"addmv_impl_cpu\" not implemented for '" << tn(dm) << "'");
+  CT_CHECK(dm == dv, DType, "matmul(): expected scalar type " << tn(dm) << " but found " << tn(dv));
+  return dm;
+}
+
+// mm(mat1 (r1 x c1), mat2 (r2 x c2)): the result has mat1's dtype.
+DType check_mm(int64_t r1, int64_t c1, DType d1, int64_t r2, int64_t c2, DType d2) {
+  CT_CHECK(c1 == r2, Shape,
+           "matmul(): mat1 and mat2 shapes cannot be multiplied (" << r1 << "x" << c1 << " and " << r2 << "x"
+                                                                   << c2 << ")");
+  if (r1 * c2 == 0 || c1 == 0) return d1;
+  CT_CHECK(has_kernel(d1), DType, "matmul(): \"addmm_impl_cpu_\" not implemented for '" << tn(d1) << "'");
+  CT_CHECK(d1 == d2, DType, "matmul(): expected scalar type " << tn(d1) << " but found " << tn(d2));
+  return d1;
+}
+
+// bmm(batch1 (bs x n x m1), batch2 (bs x m2 x p)): the result has batch2's dtype.  Small
+// products run torch's own loop ("bmm", dispatching on batch1); others call addmm per batch
+// (dispatching on the result, i.e. batch2).
+DType check_bmm(int64_t bs, int64_t n, int64_t m1, DType d1, int64_t m2, int64_t p, DType d2) {
+  CT_CHECK(m1 == m2, Shape,
+           "matmul(): Expected size for first two dimensions of batch2 tensor to be: [" << bs << ", " << m1
+               << "] but got: [" << bs << ", " << m2 << "].");
+  if (bs * n * p == 0 || m1 == 0) return d2;
+  if (m1 * n * p < 400) {
+    CT_CHECK(has_kernel(d1), DType, "matmul(): \"bmm\" not implemented for '" << tn(d1) << "'");
+    CT_CHECK(d1 == d2, DType, "matmul(): expected scalar type " << tn(d1) << " but found " << tn(d2));
+  } else {
+    CT_CHECK(has_kernel(d2), DType, "matmul(): \"addmm_impl_cpu_\" not implemented for '" << tn(d2) << "'");
+    CT_CHECK(d1 == d2, DType, "matmul(): expected scalar type " << tn(d2) << " but found " << tn(d1));
+  }
+  return d2;
+}
+
+// torch 1.13's should_fold: t1 (>= 3-D) times a 1-D or 2-D operand becomes one mm/mv,
+// except a 3-D t1 whose last two dims are transposed (permute(0, 2, 1)) times a matrix.
+bool should_fold(const Tensor& t1, int dim2) {
+  const int d1 = t1.ndim();
+  if (d1 < 3 || (dim2 != 1 && dim2 != 2)) return false;
+  if (d1 == 3 && dim2 == 2 && t1.stride(2) != 1 && t1.stride(0) == t1.size(1) * t1.size(2)) return false;
+  return true;
+}
+
+int64_t product(IntList s) {
+  int64_t n = 1;
+  for (int64_t v : s) n *= v;
+  return n;
+}
+
+Plan check_plan(const Tensor& a, const Tensor& b) {
+  const int da = a.ndim(), db = b.ndim();
+  CT_CHECK(da != 0 && db != 0, Shape,
+           "both arguments to matmul need to be at least 1D, but they are " << da << "D and " << db << "D");
+  const IntList sa = a.sizes(), sb = b.sizes();
+  if (da == 1 && db == 1) return {{}, check_dot(a, b)};
+  if (da == 2 && db == 1) return {{sa[0]}, check_mv(sa[0], sa[1], a.dtype(), sb[0], b.dtype())};
+  if (da == 1 && db == 2) return {{sb[1]}, check_mm(1, sa[0], a.dtype(), sb[0], sb[1], b.dtype())};
+  if (da == 2 && db == 2) return {{sa[0], sb[1]}, check_mm(sa[0], sa[1], a.dtype(), sb[0], sb[1], b.dtype())};
+  if (should_fold(a, db) || should_fold(b, da)) {
+    // t1 = the >= 3-D operand (b.mT() when it is b), t2 = the other (a.t() for a matrix a).
+    const bool transpose = db > da;
+    Shape s1(transpose ? sb.begin() : sa.begin(), transpose ? sb.end() : sa.end());
+    DType d1 = transpose ? b.dtype() : a.dtype();
+    if (transpose) std::swap(s1[s1.size() - 1], s1[s1.size() - 2]);
+    Shape s2(transpose ? sa.begin() : sb.begin(), transpose ? sa.end() : sb.end());
+    DType d2 = transpose ? a.dtype() : b.dtype();
+    if (transpose && s2.size() == 2) std::swap(s2[0], s2[1]);
+    Shape out(s1.begin(), s1.end() - 1);
+    const int64_t rows = product(out), k = s1.back();
+    Plan plan;
+    if (s2.size() == 2) {
+      plan.dtype = check_mm(rows, k, d1, s2[0], s2[1], d2);
+      out.push_back(s2[1]);
+      if (transpose) std::swap(out[out.size() - 1], out[out.size() - 2]);
+    } else {
+      plan.dtype = check_mv(rows, k, d1, s2[0], d2);
+    }
+    plan.out_shape = out;
+    return plan;
+  }
+  // Batched: both operands are at least 2-D here (a 1-D side always folds).
+  const int64_t n = sa[size_t(da - 2)], m1 = sa[size_t(da - 1)];
+  const int64_t m2 = sb[size_t(db - 2)], p = sb[size_t(db - 1)];
+  Shape batch;
+  {
+    // torch's infer_size, whose message has no op name of its own.
+    const IntList ba = sa.first(size_t(da - 2)), bb = sb.first(size_t(db - 2));
+    const size_t nb = std::max(ba.size(), bb.size());
+    batch.resize(nb);
+    for (size_t i = 0; i < nb; ++i) {
+      const int64_t x = i < nb - ba.size() ? 1 : ba[i - (nb - ba.size())];
+      const int64_t y = i < nb - bb.size() ? 1 : bb[i - (nb - bb.size())];
+      CT_CHECK(x == y || x == 1 || y == 1, Shape,
+               "matmul(): The size of tensor a (" << x << ") must match the size of tensor b (" << y
+                                                  << ") at non-singleton dimension " << i);
+      batch[i] = x == 1 ? y : x;
+    }
+  }
+  Plan plan;
+  plan.dtype = check_bmm(product(batch), n, m1, a.dtype(), m2, p, b.dtype());
+  plan.out_shape = batch;
+  plan.out_shape.push_back(n);
+  plan.out_shape.push_back(p);
+  return plan;
+}
+
+// ---- 2-D kernels ---------------------------------------------------------------------------
+
+// An n x k (or k x p) operand: element (i, j) at base[i * rs + j * cs].
+template <class T>
+struct Mat {
+  const T* base;
+  int64_t rows, cols, rs, cs;
+};
+
+struct BlasLayout {
+  bool trans;
+  int64_t ld;
+};
+
+// How BLAS can read a rows x cols matrix in place (row-major API): as is (NoTrans, unit
+// column stride) or as the transpose of a row-major matrix (Trans, unit row stride).
+// Strides of size-1 dims do not matter.
+std::optional<BlasLayout> blas_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs) {
+  const auto fits = [](int64_t v) { return v >= 1 && v <= INT_MAX; };
+  if ((cs == 1 || cols == 1) && (rows == 1 || rs >= std::max<int64_t>(1, cols))) {
+    const int64_t ld = rows == 1 ? std::max<int64_t>(1, cols) : rs;
+    if (fits(ld)) return BlasLayout{false, ld};
+  }
+  if ((rs == 1 || rows == 1) && (cols == 1 || cs >= std::max<int64_t>(1, rows))) {
+    const int64_t ld = cols == 1 ? std::max<int64_t>(1, rows) : cs;
+    if (fits(ld)) return BlasLayout{true, ld};
+  }
+  return std::nullopt;
+}
+
+// A contiguous row-major copy of m.
+template <class T>
+Mat<T> pack(const Mat<T>& m, std::vector<T>& buf) {
+  buf.resize(size_t(m.rows * m.cols));
+  T* d = buf.data();
+  for (int64_t i = 0; i < m.rows; ++i) {
+    for (int64_t j = 0; j < m.cols; ++j) d[i * m.cols + j] = m.base[i * m.rs + j * m.cs];
+  }
+  return {d, m.rows, m.cols, m.cols, 1};
+}
+
+void sync_blas_threads() {
+  static std::atomic<int> configured{-1};
+  const int want = get_num_threads();
+  if (configured.exchange(want, std::memory_order_relaxed) != want) openblas_set_num_threads(want);
+}
+
+// C (n x p, row stride ldc, unit column stride) = A (n x k) @ B (k x p), float or double.
+template <class T>
+void blas_product(Mat<T> A, Mat<T> B, T* C, int64_t ldc) {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
+  const int64_t n = A.rows, k = A.cols, p = B.cols;
+  std::vector<T> abuf, bbuf;
+  if (n == 1 && p == 1) {  // dot
+    if (A.cs == 0 || A.cs > INT_MAX) A = pack(A, abuf);
+    if (B.rs == 0 || B.rs > INT_MAX) B = pack(B, bbuf);
+    const int kk = int(k), ia = int(k == 1 ? 1 : A.cs), ib = int(k == 1 ? 1 : B.rs);
+    if constexpr (std::is_same_v<T, float>) {
+      C[0] = cblas_sdot(kk, A.base, ia, B.base, ib);
+    } else {
+      C[0] = cblas_ddot(kk, A.base, ia, B.base, ib);
+    }
+    return;
+  }
+  std::optional<BlasLayout> la = blas_layout(A.rows, A.cols, A.rs, A.cs);
+  if (!la) {
+    A = pack(A, abuf);
+    la = blas_layout(A.rows, A.cols, A.rs, A.cs);
+  }
+  std::optional<BlasLayout> lb = blas_layout(B.rows, B.cols, B.rs, B.cs);
+  if (!lb) {
+    B = pack(B, bbuf);
+    lb = blas_layout(B.rows, B.cols, B.rs, B.cs);
+  }
+  const auto tr = [](bool t) { return t ? CblasTrans : CblasNoTrans; };
+  if (p == 1) {  // C (n) = A @ b, b a column of B with stride B.rs
+    if (B.rs == 0 || B.rs > INT_MAX) {
+      B = pack(B, bbuf);
+    }
+    const int incb = int(k == 1 ? 1 : B.rs), incc = int(std::max<int64_t>(1, ldc));
+    // Row-major gemv reads A as stored: NoTrans = rows x cols; Trans = the stored cols x rows.
+    const int sr = int(la->trans ? k : n), sc = int(la->trans ? n : k);
+    if constexpr (std::is_same_v<T, float>) {
+      cblas_sgemv(CblasRowMajor, tr(la->trans), sr, sc, 1.0f, A.base, int(la->ld), B.base, incb, 0.0f, C, incc);
+    } else {
+      cblas_dgemv(CblasRowMajor, tr(la->trans), sr, sc, 1.0, A.base, int(la->ld), B.base, incb, 0.0, C, incc);
+    }
+    return;
+  }
+  if (n == 1) {  // C (p) = a @ B = B^T a, a the row of A with stride A.cs
+    if (A.cs == 0 || A.cs > INT_MAX) A = pack(A, abuf);
+    const int inca = int(k == 1 ? 1 : A.cs);
+    const int sr = int(lb->trans ? p : k), sc = int(lb->trans ? k : p);
+    if constexpr (std::is_same_v<T, float>) {
+      cblas_sgemv(CblasRowMajor, tr(!lb->trans), sr, sc, 1.0f, B.base, int(lb->ld), A.base, inca, 0.0f, C, 1);
+    } else {
+      cblas_dgemv(CblasRowMajor, tr(!lb->trans), sr, sc, 1.0, B.base, int(lb->ld), A.base, inca, 0.0, C, 1);
+    }
+    return;
+  }
+  if constexpr (std::is_same_v<T, float>) {
+    cblas_sgemm(CblasRowMajor, tr(la->trans), tr(lb->trans), int(n), int(p), int(k), 1.0f, A.base, int(la->ld),
+                B.base, int(lb->ld), 0.0f, C, int(ldc));
+  } else {
+    cblas_dgemm(CblasRowMajor, tr(la->trans), tr(lb->trans), int(n), int(p), int(k), 1.0, A.base, int(la->ld),
+                B.base, int(lb->ld), 0.0, C, int(ldc));
+  }
+}
+
+// Accumulator of the blocked loop: 64-bit modular for integers, float for bfloat16/half.
+template <class T> struct LoopAcc { using type = uint64_t; };
+template <> struct LoopAcc<Half> { using type = float; };
+template <> struct LoopAcc<BFloat16> { using type = float; };
+template <> struct LoopAcc<float> { using type = float; };
+template <> struct LoopAcc<double> { using type = double; };
+
+template <class Acc, class T>
+inline Acc to_acc(T x) {
+  if constexpr (std::is_same_v<Acc, uint64_t>) {
+    return static_cast<uint64_t>(static_cast<int64_t>(x));
+  } else {
+    return Acc(float(x));
+  }
+}
+
+template <class T, class Acc>
+inline T from_acc(Acc a) {
+  if constexpr (std::is_same_v<Acc, uint64_t>) {
+    return convert<T>(static_cast<int64_t>(a));
+  } else {
+    return convert<T>(a);
+  }
+}
+
+// C (n x p, row stride ldc) = A @ B by rows: B is converted once into a contiguous Acc panel
+// of kc rows; each output row accumulates a_ik * B[k, :] over k (the inner loop runs along
+// a contiguous row and vectorises), one full row at a time, so each output element sees
+// the same sequence of operations whatever the thread count.
+template <class T>
+void loop_product(const Mat<T>& A, const Mat<T>& B, T* C, int64_t ldc) {
+  using Acc = typename LoopAcc<T>::type;
+  const int64_t n = A.rows, k = A.cols, p = B.cols;
+  std::vector<Acc> panel(static_cast<size_t>(k * p));
+  for (int64_t kk = 0; kk < k; ++kk) {
+    for (int64_t j = 0; j < p; ++j) panel[size_t(kk * p + j)] = to_acc<Acc>(B.base[kk * B.rs + j * B.cs]);
+  }
+  const Acc* bp = panel.data();
+  parallel_for(n, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, k * p)), [&](int64_t i0, int64_t i1) {
+    std::vector<Acc> row(static_cast<size_t>(p));
+    for (int64_t i = i0; i < i1; ++i) {
+      std::fill(row.begin(), row.end(), Acc(0));
+      Acc* r = row.data();
+      for (int64_t kk = 0; kk < k; ++kk) {
+        const Acc a = to_acc<Acc>(A.base[i * A.rs + kk * A.cs]);
+        const Acc* b = bp + kk * p;
+        for (int64_t j = 0; j < p; ++j) r[j] += a * b[j];
+      }
+      T* c = C + i * ldc;
+      for (int64_t j = 0; j < p; ++j) c[j] = from_acc<T>(r[j]);
+    }
+  });
+}
+
+template <class T>
+void product_2d(const Mat<T>& A, const Mat<T>& B, T* C, int64_t ldc) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    const int64_t lim = INT_MAX;
+    if (A.rows <= lim && A.cols <= lim && B.cols <= lim && ldc <= lim) {
+      blas_product(A, B, C, ldc);
+      return;
+    }
+  }
+  loop_product(A, B, C, ldc);
+}
+
+// ---- batching ------------------------------------------------------------------------------
+
+struct BatchDim {
+  int64_t size, sa, sb, sc;
+};
+
+template <class T>
+void run_typed(const Tensor& a, const Tensor& b, const Tensor& out) {
+  const int da = a.ndim(), db = b.ndim();
+  // A as (batch..., n, k), B as (batch..., k, p).
+  int64_t n = 1, k, p = 1, ars = 0, acs, brs, bcs = 0;
+  if (da == 1) {
+    k = a.size(0);
+    acs = a.stride(0);
+  } else {
+    n = a.size(da - 2);
+    k = a.size(da - 1);
+    ars = a.stride(da - 2);
+    acs = a.stride(da - 1);
+  }
+  if (db == 1) {
+    brs = b.stride(0);
+  } else {
+    p = b.size(db - 1);
+    brs = b.stride(db - 2);
+    bcs = b.stride(db - 1);
+  }
+  const int nba = std::max(da - 2, 0), nbb = std::max(db - 2, 0);
+  const int nbatch = std::max(nba, nbb);
+  std::vector<BatchDim> dims;
+  int64_t cstride = n * p;
+  std::vector<BatchDim> all(static_cast<size_t>(nbatch));
+  for (int i = nbatch - 1; i >= 0; --i) {
+    const int ia = i - (nbatch - nba), ib = i - (nbatch - nbb);
+    const int64_t za = ia >= 0 ? a.size(ia) : 1, zb = ib >= 0 ? b.size(ib) : 1;
+    const int64_t size = std::max(za, zb);
+    all[size_t(i)] = {size, za == 1 ? 0 : a.stride(ia), zb == 1 ? 0 : b.stride(ib), cstride};
+    cstride *= size;
+  }
+  for (const BatchDim& d : all) {
+    if (d.size != 1) dims.push_back(d);
+  }
+  // Fold trailing batch dims over which B is broadcast into A's rows.
+  while (!dims.empty()) {
+    const BatchDim& d = dims.back();
+    if (d.sb != 0 || d.sc != n * p) break;
+    if (n == 1) {
+      ars = d.sa;
+    } else if (d.sa != n * ars) {
+      break;
+    }
+    n *= d.size;
+    dims.pop_back();
+  }
+  const T* ab = reinterpret_cast<const T*>(a.data());
+  const T* bb = reinterpret_cast<const T*>(b.data());
+  T* cb = reinterpret_cast<T*>(out.data());
+  const int nd = int(dims.size());
+  int64_t count = 1;
+  for (const BatchDim& d : dims) count *= d.size;
+  std::vector<int64_t> idx(static_cast<size_t>(nd), 0);
+  int64_t oa = 0, ob = 0, oc = 0;
+  for (int64_t it = 0; it < count; ++it) {
+    product_2d<T>({ab + oa, n, k, ars, acs}, {bb + ob, k, p, brs, bcs}, cb + oc, p);
+    for (int d = nd - 1; d >= 0; --d) {
+      const BatchDim& bd = dims[size_t(d)];
+      oa += bd.sa, ob += bd.sb, oc += bd.sc;
+      if (++idx[size_t(d)] < bd.size) break;
+      oa -= bd.sa * bd.size, ob -= bd.sb * bd.size, oc -= bd.sc * bd.size;
+      idx[size_t(d)] = 0;
+    }
+  }
+}
+
+template <class T>
+void run(const Tensor& a, const Tensor& b, const Tensor& out) {
+  if constexpr (std::is_same_v<T, bool>) {
+    CT_FAIL(Internal, "matmul of bool reached the kernel");
+  } else {
+    run_typed<T>(a, b, out);
+  }
+}
+
+}  // namespace
+
+Ref<Tensor> matmul(const Tensor& a, const Tensor& b) {
+  const Plan plan = check_plan(a, b);
+  Ref<Tensor> out = Tensor::empty(plan.out_shape, plan.dtype, "matmul");
+  if (out->numel() == 0) return out;
+  const int64_t k = a.size(a.ndim() - 1);
+  if (k == 0) {  // an empty sum: zeros
+    std::memset(out->data(), 0, size_t(out->numel() * out->itemsize()));
+    return out;
+  }
+  if (plan.dtype == DType::Float32 || plan.dtype == DType::Float64) sync_blas_threads();
+  CT_DISPATCH_ALL(plan.dtype, [&] { run<scalar_t>(a, b, *out); });
+  return out;
+}
+
+}  // namespace ct

@@ -1,0 +1,782 @@
+// Reductions.  See reduce.h for the semantics.
+//
+// Note [Reduction engine]
+// A reduction is laid out as two lists of dims, both ordered outer -> inner and coalesced:
+//   K: the kept dims (input stride, output stride), M = product of their sizes (outputs);
+//   R: the reduced dims (input stride),             N = product of their sizes.
+// Size-1 dims are dropped.  K is sorted by input stride, and so is R for sum/mean/prod/
+// amax/amin, so that the innermost loop walks the smallest stride whatever the view
+// (a transposed or permuted tensor is read in memory order).  argmax/argmin keep R in
+// logical order so that the flat index of an element is its position along the dim.
+//
+// Two shapes of work:
+//   INNER: the innermost reduced dim has the smallest stride (sum of a contiguous tensor,
+//          sum over the last dim): each output is a long reduction of its own, computed by
+//          a row kernel with several independent accumulators (explicit vectors for
+//          float32/float64 sums).
+//   OUTER: a kept dim has the smallest stride (sum over dim 0), or the reduced rows are
+//          short: a tile of up to 64 neighbouring outputs is reduced at once, one
+//          accumulator per output, so that rows are read contiguously and the inner loop
+//          vectorises across outputs.
+//
+// Accuracy and determinism.  The N reduced elements of an output are cut into fixed
+// blocks (INNER: 4096 elements, OUTER: 64 positions); each block is reduced into one
+// value, and blocks are combined by a pairwise tree (split [b0, b1) at b0 + (b1 - b0) / 2),
+// in the spirit of torch's cascade sum: the rounding error grows with log N rather than N,
+// and summing 10^7 float32 ones is exact.  Threads take either whole outputs, or, when
+// there are few outputs, whole subtrees of that same tree (the "frontier": subtrees of at
+// most max(16, nb / 64) blocks) whose values are then combined in the tree's own order.
+// Block boundaries and the tree depend on N only, so every output is bit-for-bit the same
+// whatever the thread count and whichever of the two strategies was chosen.
+#include "core/ops/reduce.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "core/dtype.h"
+#include "core/error.h"
+#include "core/ops/promote.h"
+#include "core/parallel.h"
+#include "core/shape.h"
+
+namespace ct {
+namespace {
+
+enum class Kind { Sum, Mean, Prod, Max, Min, ArgMax, ArgMin };
+
+const char* kind_name(Kind k) {
+  switch (k) {
+    case Kind::Sum: return "sum";
+    case Kind::Mean: return "mean";
+    case Kind::Prod: return "prod";
+    case Kind::Max: return "amax";
+    case Kind::Min: return "amin";
+    case Kind::ArgMax: return "argmax";
+    case Kind::ArgMin: return "argmin";
+  }
+  return "reduce";
+}
+
+constexpr int64_t kInnerLeaf = 4096;    // elements per block (INNER)
+constexpr int64_t kOuterLeaf = 64;      // reduced positions per block (OUTER)
+constexpr int kTile = 64;               // outputs per OUTER tile
+constexpr int64_t kMinNodeBlocks = 16;  // smallest subtree handed to a thread
+constexpr int64_t kGrain = 32768;       // elements of work worth a thread
+constexpr int64_t kShortRow = 16;       // reduced rows shorter than this go OUTER
+
+template <class T>
+inline bool is_nan(T x) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return x != x;
+  } else {
+    return false;
+  }
+}
+
+// ---- operations ------------------------------------------------------------------------
+// An Op says how to fold elements into an accumulator:
+//   identity(), reduce(acc, x, flat_index), combine(left, right), project(acc, N) -> out.
+// combine is only ever called with `left` covering earlier elements than `right`.
+
+// sum/prod/mean types: bool and integers accumulate in uint64 (modular arithmetic, as
+// int64 wraps in torch) and give int64; float16/bfloat16 accumulate in float.
+template <class In> struct SumTypes { using acc = uint64_t; using out = int64_t; };
+template <> struct SumTypes<Half> { using acc = float; using out = Half; };
+template <> struct SumTypes<BFloat16> { using acc = float; using out = BFloat16; };
+template <> struct SumTypes<float> { using acc = float; using out = float; };
+template <> struct SumTypes<double> { using acc = double; using out = double; };
+
+template <class Acc, class In>
+inline Acc widen(In x) {
+  if constexpr (std::is_same_v<Acc, uint64_t>) {
+    return static_cast<uint64_t>(static_cast<int64_t>(x));
+  } else if constexpr (std::is_same_v<In, Half> || std::is_same_v<In, BFloat16>) {
+    return Acc(float(x));
+  } else {
+    return static_cast<Acc>(x);
+  }
+}
+
+template <class Out, class Acc>
+inline Out narrow_to(Acc a) {
+  if constexpr (std::is_same_v<Acc, uint64_t>) {
+    return static_cast<int64_t>(a);
+  } else {
+    return convert<Out>(a);
+  }
+}
+
+template <class In>
+struct SumOp {
+  using in_t = In;
+  using acc_t = typename SumTypes<In>::acc;
+  using out_t = typename SumTypes<In>::out;
+  // float32/float64 sums of contiguous rows take the explicit-vector kernel.
+  static constexpr bool kFastSum = std::is_same_v<In, acc_t> && std::is_floating_point_v<In>;
+  static acc_t identity() { return acc_t(0); }
+  static acc_t reduce(acc_t a, In x, int64_t) { return a + widen<acc_t>(x); }
+  static acc_t combine(acc_t a, acc_t b) { return a + b; }
+  static out_t project(acc_t a, int64_t) { return narrow_to<out_t>(a); }
+};
+
+// mean = sum rounded to the dtype, then divided by N in the dtype's arithmetic (float for
+// float16/bfloat16), exactly as torch's sum(...).div_(N).
+template <class In>
+struct MeanOp : SumOp<In> {
+  using typename SumOp<In>::acc_t;
+  using typename SumOp<In>::out_t;
+  static out_t project(acc_t a, int64_t n) {
+    const out_t s = narrow_to<out_t>(a);
+    if constexpr (std::is_same_v<out_t, double>) {
+      return s / double(n);
+    } else if constexpr (std::is_same_v<out_t, float>) {
+      return s / float(n);
+    } else {
+      return out_t(float(s) / float(n));
+    }
+  }
+};
+
+template <class In>
+struct ProdOp {
+  using in_t = In;
+  using acc_t = typename SumTypes<In>::acc;
+  using out_t = typename SumTypes<In>::out;
+  static constexpr bool kFastSum = false;
+  static acc_t identity() { return acc_t(1); }
+  static acc_t reduce(acc_t a, In x, int64_t) { return a * widen<acc_t>(x); }
+  static acc_t combine(acc_t a, acc_t b) { return a * b; }
+  static out_t project(acc_t a, int64_t) { return narrow_to<out_t>(a); }
+};
+
+// Values compared by max/min/argmax/argmin: float for the 16-bit floats.
+template <class In> struct Cmp { using type = In; };
+template <> struct Cmp<Half> { using type = float; };
+template <> struct Cmp<BFloat16> { using type = float; };
+
+template <class V, bool kMax>
+constexpr V worst() {
+  if constexpr (std::is_same_v<V, bool>) {
+    return !kMax;
+  } else if constexpr (std::is_floating_point_v<V>) {
+    return kMax ? -std::numeric_limits<V>::infinity() : std::numeric_limits<V>::infinity();
+  } else {
+    return kMax ? std::numeric_limits<V>::lowest() : std::numeric_limits<V>::max();
+  }
+}
+
+// amax/amin: NaN wins (propagates), as torch.
+template <class In, bool kMax>
+struct ExtremeOp {
+  using in_t = In;
+  using acc_t = typename Cmp<In>::type;
+  using out_t = In;
+  static constexpr bool kFastSum = false;
+  static acc_t identity() { return worst<acc_t, kMax>(); }
+  static acc_t pick(acc_t a, acc_t v) {
+    if constexpr (kMax) {
+      return (v > a || is_nan(v)) ? v : a;
+    } else {
+      return (v < a || is_nan(v)) ? v : a;
+    }
+  }
+  static acc_t reduce(acc_t a, In x, int64_t) { return pick(a, acc_t(x)); }
+  static acc_t combine(acc_t a, acc_t b) { return pick(a, b); }
+  static out_t project(acc_t a, int64_t) { return convert<out_t>(a); }
+};
+
+// argmax/argmin: (value, index); NaN beats every number; ties go to the smaller index, so
+// the answer does not depend on the order in which elements are visited.
+template <class In, bool kMax>
+struct ArgOp {
+  using in_t = In;
+  using value_t = typename Cmp<In>::type;
+  struct acc_t {
+    value_t v;
+    int64_t i;
+  };
+  using out_t = int64_t;
+  static constexpr bool kFastSum = false;
+  static acc_t identity() { return {worst<value_t, kMax>(), std::numeric_limits<int64_t>::max()}; }
+  // Whether b should replace a.
+  static bool better(const acc_t& a, const acc_t& b) {
+    if (is_nan(b.v)) return !is_nan(a.v) || b.i < a.i;
+    if (is_nan(a.v)) return false;
+    if constexpr (kMax) {
+      return b.v > a.v || (b.v == a.v && b.i < a.i);
+    } else {
+      return b.v < a.v || (b.v == a.v && b.i < a.i);
+    }
+  }
+  // Elements reach an accumulator in increasing index order, so a tie never replaces it;
+  // the identity (index INT64_MAX) gives way to anything.
+  static acc_t reduce(acc_t a, In x, int64_t idx) {
+    const value_t v = value_t(x);
+    bool take;
+    if constexpr (kMax) {
+      take = v > a.v;
+    } else {
+      take = v < a.v;
+    }
+    take = take || (is_nan(v) && !is_nan(a.v)) || a.i == std::numeric_limits<int64_t>::max();
+    return take ? acc_t{v, idx} : a;
+  }
+  static acc_t combine(acc_t a, acc_t b) { return better(a, b) ? b : a; }
+  static out_t project(acc_t a, int64_t) { return a.i; }
+};
+
+// ---- geometry --------------------------------------------------------------------------
+
+struct Dim {
+  int64_t size;
+  int64_t in;   // input stride (elements)
+  int64_t out;  // output stride (elements); unused for reduced dims
+};
+
+struct Geo {
+  std::vector<Dim> K, R;  // outer -> inner
+  int64_t M = 1, N = 1;
+};
+
+void coalesce(std::vector<Dim>& v, bool with_out) {
+  std::vector<Dim> r;
+  for (const Dim& d : v) {
+    if (!r.empty() && r.back().in == d.in * d.size && (!with_out || r.back().out == d.out * d.size)) {
+      r.back().size *= d.size;
+      r.back().in = d.in;
+      r.back().out = d.out;
+    } else {
+      r.push_back(d);
+    }
+  }
+  v = std::move(r);
+}
+
+// mask[i]: dim i is reduced.  out_strides: strides of the (keepdim-shaped) output.
+Geo make_geo(const Tensor& t, const std::vector<bool>& mask, bool sort_reduced) {
+  Geo g;
+  const int nd = t.ndim();
+  Shape keep(static_cast<size_t>(nd));
+  for (int i = 0; i < nd; ++i) keep[size_t(i)] = mask[size_t(i)] ? 1 : t.size(i);
+  const Shape ostr = contiguous_strides(keep);
+  for (int i = 0; i < nd; ++i) {
+    if (t.size(i) == 1) continue;
+    const Dim d{t.size(i), t.stride(i), ostr[size_t(i)]};
+    (mask[size_t(i)] ? g.R : g.K).push_back(d);
+  }
+  auto by_stride = [](const Dim& a, const Dim& b) { return a.in > b.in; };
+  std::stable_sort(g.K.begin(), g.K.end(), by_stride);
+  if (sort_reduced) std::stable_sort(g.R.begin(), g.R.end(), by_stride);
+  coalesce(g.K, true);
+  coalesce(g.R, false);
+  for (const Dim& d : g.K) g.M *= d.size;
+  for (const Dim& d : g.R) g.N *= d.size;
+  return g;
+}
+
+// Calls f(offset, count, flat) for each run of consecutive positions along the innermost
+// dim of D within flat positions [lo, hi): the run's first element is at input offset
+// `offset` and has flat index `flat`.  An empty D is a single position at offset 0.
+template <class F>
+void for_each_run(const std::vector<Dim>& D, int64_t lo, int64_t hi, F&& f) {
+  const int nd = int(D.size());
+  if (nd == 0) {
+    if (lo < hi) f(int64_t(0), int64_t(1), lo);
+    return;
+  }
+  int64_t idx[kMaxDims];
+  int64_t off = 0, rem = lo;
+  for (int d = nd - 1; d >= 0; --d) {
+    idx[d] = rem % D[size_t(d)].size;
+    rem /= D[size_t(d)].size;
+    off += idx[d] * D[size_t(d)].in;
+  }
+  const Dim& inner = D[size_t(nd - 1)];
+  int64_t flat = lo;
+  while (flat < hi) {
+    const int64_t cnt = std::min(inner.size - idx[nd - 1], hi - flat);
+    f(off, cnt, flat);
+    flat += cnt;
+    if (flat >= hi) break;
+    // cnt reached the end of the row: back to its start, then carry into the outer dims.
+    off -= idx[nd - 1] * inner.in;
+    idx[nd - 1] = 0;
+    for (int d = nd - 2; d >= 0; --d) {
+      off += D[size_t(d)].in;
+      if (++idx[d] < D[size_t(d)].size) break;
+      off -= D[size_t(d)].in * D[size_t(d)].size;
+      idx[d] = 0;
+    }
+  }
+}
+
+// Walks output positions of K in order, tracking input and output offsets.
+struct KCursor {
+  const std::vector<Dim>& K;
+  int64_t idx[kMaxDims];
+  int64_t in = 0, out = 0;
+  KCursor(const std::vector<Dim>& k, int64_t start) : K(k) {
+    int64_t rem = start;
+    for (int d = int(K.size()) - 1; d >= 0; --d) {
+      idx[d] = rem % K[size_t(d)].size;
+      rem /= K[size_t(d)].size;
+      in += idx[d] * K[size_t(d)].in;
+      out += idx[d] * K[size_t(d)].out;
+    }
+  }
+  void next() {
+    for (int d = int(K.size()) - 1; d >= 0; --d) {
+      const Dim& k = K[size_t(d)];
+      in += k.in;
+      out += k.out;
+      if (++idx[d] < k.size) return;
+      in -= k.in * k.size;
+      out -= k.out * k.size;
+      idx[d] = 0;
+    }
+  }
+};
+
+// ---- the pairwise tree -----------------------------------------------------------------
+
+template <class Val, class Leaf, class Comb>
+Val tree(int64_t b0, int64_t b1, const Leaf& leaf, const Comb& comb) {
+  if (b1 - b0 == 1) return leaf(b0);
+  const int64_t mid = b0 + (b1 - b0) / 2;
+  Val l = tree<Val>(b0, mid, leaf, comb);
+  Val r = tree<Val>(mid, b1, leaf, comb);
+  return comb(l, r);
+}
+
+// The same value as tree(0, nb), with the subtrees of the frontier computed by threads.
+template <class Val, class Leaf, class Comb>
+Val tree_parallel(int64_t nb, const Leaf& leaf, const Comb& comb) {
+  const int64_t cap = std::max<int64_t>(kMinNodeBlocks, (nb + 63) / 64);
+  if (nb <= cap) return tree<Val>(0, nb, leaf, comb);
+  std::vector<std::pair<int64_t, int64_t>> nodes;
+  struct Walk {
+    int64_t cap;
+    std::vector<std::pair<int64_t, int64_t>>& nodes;
+    void collect(int64_t b0, int64_t b1) {
+      if (b1 - b0 <= cap) {
+        nodes.emplace_back(b0, b1);
+        return;
+      }
+      const int64_t mid = b0 + (b1 - b0) / 2;
+      collect(b0, mid);
+      collect(mid, b1);
+    }
+  } walk{cap, nodes};
+  walk.collect(0, nb);
+  std::vector<Val> vals(nodes.size());
+  parallel_for(int64_t(nodes.size()), 1, [&](int64_t lo, int64_t hi) {
+    for (int64_t i = lo; i < hi; ++i) {
+      vals[size_t(i)] = tree<Val>(nodes[size_t(i)].first, nodes[size_t(i)].second, leaf, comb);
+    }
+  });
+  size_t next = 0;
+  struct Rebuild {
+    int64_t cap;
+    std::vector<Val>& vals;
+    size_t& next;
+    const Comb& comb;
+    Val run(int64_t b0, int64_t b1) {
+      if (b1 - b0 <= cap) return vals[next++];
+      const int64_t mid = b0 + (b1 - b0) / 2;
+      Val l = run(b0, mid);
+      Val r = run(mid, b1);
+      return comb(l, r);
+    }
+  } rebuild{cap, vals, next, comb};
+  return rebuild.run(0, nb);
+}
+
+// ---- INNER kernels ---------------------------------------------------------------------
+
+template <class T>
+struct Vec;
+template <>
+struct Vec<float> {
+  typedef float type __attribute__((vector_size(32)));
+  static constexpr int kLanes = 8;
+};
+template <>
+struct Vec<double> {
+  typedef double type __attribute__((vector_size(32)));
+  static constexpr int kLanes = 4;
+};
+
+// Four vector accumulators (32 float or 16 double lanes).  Element t of a run goes to lane
+// t mod (4 * kLanes); lanes are combined pairwise at the end of the block.
+template <class T>
+struct SumLanes {
+  using V = typename Vec<T>::type;
+  static constexpr int kL = Vec<T>::kLanes;
+  static constexpr int kAll = 4 * kL;
+  V a[4];
+
+  SumLanes() {
+    for (auto& v : a) v = V{} ;
+  }
+  // Adds the kL elements at p to v (unaligned load).
+  static void add(V& v, const T* p) {
+    V x;
+    std::memcpy(&x, p, sizeof(V));
+    v += x;
+  }
+  void run(const T* p, int64_t stride, int64_t n) {
+    int64_t i = 0;
+    if (stride == 1) {
+      V a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+      for (; i + kAll <= n; i += kAll) {
+        add(a0, p + i);
+        add(a1, p + i + kL);
+        add(a2, p + i + 2 * kL);
+        add(a3, p + i + 3 * kL);
+      }
+      a[0] = a0, a[1] = a1, a[2] = a2, a[3] = a3;
+    }
+    if (i == n) return;
+    T lanes[kAll];
+    std::memcpy(lanes, a, sizeof(lanes));
+    for (int64_t t = 0; i < n; ++i, ++t) lanes[t % kAll] += p[i * stride];
+    std::memcpy(a, lanes, sizeof(lanes));
+  }
+  T finish() const {
+    const V v = (a[0] + a[1]) + (a[2] + a[3]);
+    T l[kL];
+    std::memcpy(l, &v, sizeof(l));
+    for (int w = kL / 2; w >= 1; w /= 2) {
+      for (int j = 0; j < w; ++j) l[j] = l[j] + l[j + w];
+    }
+    return l[0];
+  }
+};
+
+template <class Op>
+typename Op::acc_t inner_block(const char* base, const Geo& g, int64_t lo, int64_t hi) {
+  using in_t = typename Op::in_t;
+  using acc_t = typename Op::acc_t;
+  const in_t* p0 = reinterpret_cast<const in_t*>(base);
+  const int64_t s = g.R.empty() ? 0 : g.R.back().in;
+  if constexpr (Op::kFastSum) {
+    SumLanes<in_t> lanes;
+    for_each_run(g.R, lo, hi, [&](int64_t off, int64_t cnt, int64_t) { lanes.run(p0 + off, s, cnt); });
+    return lanes.finish();
+  } else {
+    constexpr int kL = 8;
+    acc_t l[kL];
+    for (auto& x : l) x = Op::identity();
+    for_each_run(g.R, lo, hi, [&](int64_t off, int64_t cnt, int64_t flat) {
+      const in_t* p = p0 + off;
+      int64_t i = 0;
+      if (s == 1) {
+        for (; i + kL <= cnt; i += kL) {
+          for (int j = 0; j < kL; ++j) l[j] = Op::reduce(l[j], p[i + j], flat + i + j);
+        }
+      } else {
+        for (; i + kL <= cnt; i += kL) {
+          for (int j = 0; j < kL; ++j) l[j] = Op::reduce(l[j], p[(i + j) * s], flat + i + j);
+        }
+      }
+      for (int j = 0; i < cnt; ++i, ++j) l[j] = Op::reduce(l[j], p[i * s], flat + i);
+    });
+    for (int w = kL / 2; w >= 1; w /= 2) {
+      for (int j = 0; j < w; ++j) l[j] = Op::combine(l[j], l[j + w]);
+    }
+    return l[0];
+  }
+}
+
+template <class Op>
+void run_inner(const Tensor& in, const Tensor& out, const Geo& g) {
+  using in_t = typename Op::in_t;
+  using acc_t = typename Op::acc_t;
+  using out_t = typename Op::out_t;
+  const in_t* ib = reinterpret_cast<const in_t*>(in.data());
+  out_t* ob = reinterpret_cast<out_t*>(out.data());
+  const int64_t N = g.N, M = g.M;
+  const int64_t nb = (N + kInnerLeaf - 1) / kInnerLeaf;
+  auto comb = [](const acc_t& a, const acc_t& b) { return Op::combine(a, b); };
+  auto reduce_one = [&](const in_t* base, bool parallel) {
+    const char* cb = reinterpret_cast<const char*>(base);
+    auto leaf = [&](int64_t b) {
+      return inner_block<Op>(cb, g, b * kInnerLeaf, std::min(N, (b + 1) * kInnerLeaf));
+    };
+    return parallel ? tree_parallel<acc_t>(nb, leaf, comb) : tree<acc_t>(0, nb, leaf, comb);
+  };
+  const int threads = get_num_threads();
+  if (M >= 4 * int64_t(threads) || nb <= 2 * kMinNodeBlocks) {
+    parallel_for(M, std::max<int64_t>(1, kGrain / N), [&](int64_t u0, int64_t u1) {
+      KCursor c(g.K, u0);
+      for (int64_t u = u0; u < u1; ++u, c.next()) ob[c.out] = Op::project(reduce_one(ib + c.in, false), N);
+    });
+  } else {
+    KCursor c(g.K, 0);
+    for (int64_t u = 0; u < M; ++u, c.next()) ob[c.out] = Op::project(reduce_one(ib + c.in, true), N);
+  }
+}
+
+// ---- OUTER kernels ---------------------------------------------------------------------
+
+template <class Op>
+using TileAcc = std::array<typename Op::acc_t, kTile>;
+
+// Reduces positions [lo, hi) of R for the w outputs at base, base + sk, ...
+template <class Op>
+TileAcc<Op> tile_block(const typename Op::in_t* base, int64_t sk, int w, const Geo& g, int64_t lo,
+                       int64_t hi) {
+  using in_t = typename Op::in_t;
+  using acc_t = typename Op::acc_t;
+  acc_t a[kTile];
+  for (auto& x : a) x = Op::identity();
+  const int64_t rs = g.R.empty() ? 0 : g.R.back().in;
+  for_each_run(g.R, lo, hi, [&](int64_t off, int64_t cnt, int64_t flat) {
+    for (int64_t r = 0; r < cnt; ++r) {
+      const in_t* p = base + off + r * rs;
+      const int64_t f = flat + r;
+      if (sk == 1 && w == kTile) {
+        for (int j = 0; j < kTile; ++j) a[j] = Op::reduce(a[j], p[j], f);
+      } else if (sk == 1) {
+        for (int j = 0; j < w; ++j) a[j] = Op::reduce(a[j], p[j], f);
+      } else {
+        for (int j = 0; j < w; ++j) a[j] = Op::reduce(a[j], p[j * sk], f);
+      }
+    }
+  });
+  TileAcc<Op> out;
+  for (int j = 0; j < kTile; ++j) out[size_t(j)] = a[j];
+  return out;
+}
+
+template <class Op>
+void run_outer(const Tensor& in, const Tensor& out, const Geo& g) {
+  using in_t = typename Op::in_t;
+  using out_t = typename Op::out_t;
+  using Val = TileAcc<Op>;
+  const in_t* ib = reinterpret_cast<const in_t*>(in.data());
+  out_t* ob = reinterpret_cast<out_t*>(out.data());
+  const int64_t N = g.N;
+  const Dim k0 = g.K.back();
+  const std::vector<Dim> Ko(g.K.begin(), g.K.end() - 1);
+  const int64_t ntiles = (k0.size + kTile - 1) / kTile;
+  const int64_t units = (g.M / k0.size) * ntiles;
+  const int64_t nb = (N + kOuterLeaf - 1) / kOuterLeaf;
+  auto comb = [](const Val& a, const Val& b) {
+    Val r;
+    for (size_t j = 0; j < size_t(kTile); ++j) r[j] = Op::combine(a[j], b[j]);
+    return r;
+  };
+  auto do_unit = [&](int64_t u, bool parallel) {
+    const int64_t tile = u % ntiles;
+    const KCursor c(Ko, u / ntiles);
+    const int w = int(std::min<int64_t>(kTile, k0.size - tile * kTile));
+    const in_t* base = ib + c.in + tile * kTile * k0.in;
+    auto leaf = [&](int64_t b) {
+      return tile_block<Op>(base, k0.in, w, g, b * kOuterLeaf, std::min(N, (b + 1) * kOuterLeaf));
+    };
+    const Val acc = parallel ? tree_parallel<Val>(nb, leaf, comb) : tree<Val>(0, nb, leaf, comb);
+    out_t* o = ob + c.out + tile * kTile * k0.out;
+    for (int j = 0; j < w; ++j) o[j * k0.out] = Op::project(acc[size_t(j)], N);
+  };
+  const int threads = get_num_threads();
+  if (units >= 4 * int64_t(threads) || nb <= 2 * kMinNodeBlocks) {
+    parallel_for(units, std::max<int64_t>(1, kGrain / (N * kTile)), [&](int64_t u0, int64_t u1) {
+      for (int64_t u = u0; u < u1; ++u) do_unit(u, false);
+    });
+  } else {
+    for (int64_t u = 0; u < units; ++u) do_unit(u, true);
+  }
+}
+
+// ---- driver ----------------------------------------------------------------------------
+
+template <class Op>
+void execute(const Tensor& in, const Tensor& out, const std::vector<bool>& mask, bool sort_reduced) {
+  using out_t = typename Op::out_t;
+  if (out.numel() == 0) return;
+  if (in.numel() == 0) {  // empty reduction: the identity (sum 0, prod 1, mean 0/0 = nan)
+    const out_t v = Op::project(Op::identity(), 0);
+    out_t* o = reinterpret_cast<out_t*>(out.data());
+    for (int64_t i = 0; i < out.numel(); ++i) o[i] = v;
+    return;
+  }
+  const Geo g = make_geo(in, mask, sort_reduced);
+  bool inner;
+  if (g.K.empty()) {
+    inner = true;
+  } else if (g.R.empty()) {
+    inner = false;
+  } else {
+    inner = g.R.back().size >= kShortRow && g.R.back().in <= g.K.back().in;
+  }
+  if (inner) {
+    run_inner<Op>(in, out, g);
+  } else {
+    run_outer<Op>(in, out, g);
+  }
+}
+
+DType result_dtype(Kind k, DType in) {
+  switch (k) {
+    case Kind::Sum:
+    case Kind::Prod:
+      return is_floating(in) ? in : DType::Int64;
+    case Kind::Mean:
+    case Kind::Max:
+    case Kind::Min:
+      return in;
+    case Kind::ArgMax:
+    case Kind::ArgMin:
+      return DType::Int64;
+  }
+  return in;
+}
+
+template <class T>
+void dispatch_typed(Kind k, const Tensor& in, const Tensor& out, const std::vector<bool>& mask) {
+  switch (k) {
+    case Kind::Sum: execute<SumOp<T>>(in, out, mask, true); return;
+    case Kind::Prod: execute<ProdOp<T>>(in, out, mask, true); return;
+    case Kind::Max: execute<ExtremeOp<T, true>>(in, out, mask, true); return;
+    case Kind::Min: execute<ExtremeOp<T, false>>(in, out, mask, true); return;
+    case Kind::Mean:
+      if constexpr (std::is_same_v<typename SumTypes<T>::acc, uint64_t>) {
+        CT_FAIL(Internal, "mean of an integer dtype reached the kernel");
+      } else {
+        execute<MeanOp<T>>(in, out, mask, true);
+      }
+      return;
+    case Kind::ArgMax:
+    case Kind::ArgMin:
+      if constexpr (std::is_same_v<T, bool>) {
+        CT_FAIL(Internal, "argmax of bool reached the kernel");
+      } else if (k == Kind::ArgMax) {
+        execute<ArgOp<T, true>>(in, out, mask, false);
+      } else {
+        execute<ArgOp<T, false>>(in, out, mask, false);
+      }
+      return;
+  }
+}
+
+void dispatch(Kind k, const Tensor& in, const Tensor& out, const std::vector<bool>& mask) {
+  CT_DISPATCH_ALL(in.dtype(), [&] { dispatch_typed<scalar_t>(k, in, out, mask); });
+}
+
+// Wraps a dim, naming the op in the message.
+int wrap(int64_t dim, int ndim, const char* name) {
+  try {
+    return wrap_dim(dim, ndim, /*scalar_ok=*/true);
+  } catch (const Error& e) {
+    raise(e.kind(), std::string(name) + "(): " + e.what());
+  }
+}
+
+// Which dims are reduced; empty dims: all.  torch's make_dim_mask.
+std::vector<bool> dim_mask(const Tensor& t, std::span<const int64_t> dims, const char* name) {
+  const int nd = t.ndim();
+  std::vector<bool> seen(size_t(std::max(nd, 1)), dims.empty());
+  for (int64_t d : dims) {
+    const int w = wrap(d, nd, name);
+    CT_CHECK(!seen[size_t(w)], InvalidArgument,
+             name << "(): dim " << w << " appears multiple times in the list of dims");
+    seen[size_t(w)] = true;
+  }
+  seen.resize(size_t(nd));
+  return seen;
+}
+
+Ref<Tensor> reduce(Kind k, const Tensor& t, const std::vector<bool>& mask, bool keepdim) {
+  Shape out_sizes;
+  for (int i = 0; i < t.ndim(); ++i) {
+    if (!mask[size_t(i)]) {
+      out_sizes.push_back(t.size(i));
+    } else if (keepdim) {
+      out_sizes.push_back(1);
+    }
+  }
+  Ref<Tensor> out = Tensor::empty(out_sizes, result_dtype(k, t.dtype()), kind_name(k));
+  dispatch(k, t, *out, mask);
+  return out;
+}
+
+Ref<Tensor> reduce_dims(Kind k, const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
+  const char* name = kind_name(k);
+  if (k == Kind::Mean) {
+    CT_CHECK(is_floating(t.dtype()), DType,
+             "mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
+             "dtype. Got: "
+                 << torch_scalar_type_name(t.dtype()));
+  }
+  // amax/amin (torch's zero_numel_check_dims) look at empty dims before anything else, and
+  // name each dim as given.
+  if ((k == Kind::Max || k == Kind::Min) && t.numel() == 0) {
+    CT_CHECK(!dims.empty(), Shape,
+             name << "(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+                     "reduction dim with the 'dim' argument.");
+    for (int64_t d : dims) {
+      const int w = wrap(d, t.ndim(), name);
+      CT_CHECK(t.size(w) != 0, Index, name << "(): Expected reduction dim " << d << " to have non-zero size.");
+    }
+  }
+  const std::vector<bool> mask = dim_mask(t, dims, name);
+  // torch 1.13's CPU prod has no float16/bfloat16 kernel; it only notices with elements.
+  if (k == Kind::Prod && (t.dtype() == DType::Float16 || t.dtype() == DType::BFloat16) && t.numel() > 0) {
+    CT_FAIL(DType, "\"prod_cpu\" not implemented for '" << torch_scalar_type_name(t.dtype()) << "'");
+  }
+  return reduce(k, t, mask, keepdim);
+}
+
+Ref<Tensor> arg_reduce(Kind k, const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+  const char* name = kind_name(k);
+  const int nd = t.ndim();
+  std::vector<bool> mask(size_t(nd), true);
+  if (dim) {
+    const int w = wrap(*dim, nd, name);
+    if (nd > 0) {
+      CT_CHECK(t.numel() != 0 || t.size(w) != 0, Index,
+               name << "(): Expected reduction dim " << w << " to have non-zero size.");
+      for (int i = 0; i < nd; ++i) mask[size_t(i)] = i == w;
+    }
+  } else {
+    CT_CHECK(t.numel() != 0, Index, name << "(): Expected reduction dim to be specified for input.numel() == 0.");
+  }
+  if (t.dtype() == DType::Bool && t.numel() > 0) {
+    CT_FAIL(DType, "\"" << name << "_cpu\" not implemented for 'Bool'");
+  }
+  return reduce(k, t, mask, keepdim);
+}
+
+}  // namespace
+
+Ref<Tensor> sum(const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
+  return reduce_dims(Kind::Sum, t, dims, keepdim);
+}
+Ref<Tensor> mean(const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
+  return reduce_dims(Kind::Mean, t, dims, keepdim);
+}
+Ref<Tensor> prod(const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
+  return reduce_dims(Kind::Prod, t, dims, keepdim);
+}
+Ref<Tensor> amax(const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
+  return reduce_dims(Kind::Max, t, dims, keepdim);
+}
+Ref<Tensor> amin(const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
+  return reduce_dims(Kind::Min, t, dims, keepdim);
+}
+Ref<Tensor> argmax(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+  return arg_reduce(Kind::ArgMax, t, dim, keepdim);
+}
+Ref<Tensor> argmin(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
+  return arg_reduce(Kind::ArgMin, t, dim, keepdim);
+}
+
+}  // namespace ct

@@ -436,15 +436,23 @@ struct DLManagedTensor;
 struct DLManagedTensorVersioned;
 
 /* Takes ownership of m without copying: m->deleter(m) runs exactly once, when the last
-   tensor on the new storage is gone.  CPU memory and ctensor's dtypes only.  On failure
-   ownership stays with the caller (the deleter is not called). */
+   tensor on the new storage is gone.  The result is a new storage over the producer's memory
+   (ct_shares_storage with the producer's other tensors is 0; ct_may_overlap is 1), as torch
+   does.  CPU memory and ctensor's dtypes only.  Errors (NULL result; ownership then stays
+   with the caller and the deleter is not called): CT_ERR_INVALID_ARGUMENT (NULL m, NULL data
+   with elements, ndim outside [0, CT_MAX_DIMS], NULL shape, negative sizes or strides, a
+   non-CPU device, misaligned data), CT_ERR_DTYPE (lanes != 1 or a dtype ctensor lacks). */
 CT_API ct_tensor *ct_from_dlpack(struct DLManagedTensor *m);
 /* The same for the versioned struct; a read-only tensor (DLPACK_FLAG_BITMASK_READ_ONLY)
-   gives a read-only storage.  Major versions other than 1 are refused. */
+   gives a read-only storage whose writers fail with CT_ERR_READ_ONLY.  Major versions other
+   than 1 are refused (CT_ERR_INVALID_ARGUMENT). */
 CT_API ct_tensor *ct_from_dlpack_versioned(struct DLManagedTensorVersioned *m);
-/* A new DLManagedTensor sharing t's memory; it keeps t's data alive until the consumer
-   calls its deleter (exactly once). */
+/* A new DLManagedTensor sharing t's memory (data = address of element [0,...,0],
+   byte_offset 0, strides in elements, CPU device); it keeps t's storage alive until the
+   consumer calls its deleter, exactly once.  A read-only t is refused (CT_ERR_READ_ONLY):
+   the legacy struct cannot say it is read-only. */
 CT_API struct DLManagedTensor *ct_to_dlpack(const ct_tensor *t);
+/* The same with the versioned struct (version 1.x); a read-only t sets the read-only flag. */
 CT_API struct DLManagedTensorVersioned *ct_to_dlpack_versioned(const ct_tensor *t);
 
 #ifdef __cplusplus

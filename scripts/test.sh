@@ -11,4 +11,6 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPython3_EXEC
 cmake --build "$build"
 ctest --test-dir "$build" --output-on-failure -j2
 CTENSOR_LIB="$PWD/$build/libctensor.so" $py -m pytest -q tests/python
+# Other languages over dlopen: Python ctypes, Node koffi, and the Julia package's checks.
+bash tests/clients/run_all.sh "$PWD/$build/libctensor.so"
 echo "all test suites passed"

@@ -118,9 +118,14 @@ Ref<Tensor> from_blob(void* data, IntList sizes, IntList strides, DType dtype, S
     CT_CHECK(UINTPTR_MAX - addr >= uint64_t(nbytes), InvalidArgument,
              "from_blob: sizes and strides reach past the end of the address space");
   }
-  // Storage::wrap may throw bad_alloc: the deleter is then not called, as documented.
+  // On any failure the deleter must not run: the memory stays the caller's, as documented.
   Ref<Storage> storage = Ref<Storage>::adopt(Storage::wrap(data, nbytes, deleter, ctx, false));
-  return Tensor::make(storage.get(), dtype, sizes, strides_used, 0, nullptr);
+  try {
+    return Tensor::make(storage.get(), dtype, sizes, strides_used, 0, nullptr);
+  } catch (...) {
+    storage->disarm_deleter();
+    throw;
+  }
 }
 
 Ref<Tensor> index_select(const Tensor& t, int64_t dim, const Tensor& index) {

@@ -36,6 +36,10 @@ class Storage {
   bool owns_memory() const { return !foreign_; }
   bool valid() const { return magic_ == kMagic; }
 
+  // Forgets the deleter of a foreign storage nobody else holds yet, so that a failure while
+  // building its first tensor leaves the memory with its owner (ct_from_blob's promise).
+  void disarm_deleter() { deleter_ = nullptr; }
+
   int64_t version() const { return version_.load(std::memory_order_relaxed); }
   void bump_version() { version_.fetch_add(1, std::memory_order_relaxed); }
 

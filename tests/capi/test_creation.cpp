@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <set>
+#include <thread>
 #include <vector>
 
 #include "test_helpers.h"
@@ -83,6 +84,23 @@ TEST_F(Creation, LastErrorIsKeptBySuccessfulCallsAndCleared) {
   EXPECT_EQ(std::string(ct_last_error()), msg);
   ct_clear_error();
   EXPECT_EQ(ct_last_status(), CT_OK);
+  EXPECT_STREQ(ct_last_error(), "");
+}
+
+TEST_F(Creation, LastErrorIsPerThread) {
+  ct_clear_error();
+  std::string other_msg;
+  ct_status other_status = CT_OK;
+  std::thread th([&] {
+    ct_tensor* r = zeros({-2});
+    ct_tensor_release(r);
+    other_status = ct_last_status();
+    other_msg = ct_last_error();
+  });
+  th.join();
+  EXPECT_EQ(other_status, CT_ERR_SHAPE);
+  EXPECT_NE(other_msg, "");
+  EXPECT_EQ(ct_last_status(), CT_OK) << "another thread's failure is not this thread's";
   EXPECT_STREQ(ct_last_error(), "");
 }
 

@@ -5,6 +5,7 @@
 //                        print(v.shape, v.stride(), v.storage_offset(), v._base is x)"
 #include <cstdint>
 #include <limits>
+#include <thread>
 #include <vector>
 
 #include "test_helpers.h"
@@ -705,6 +706,28 @@ TEST_F(Views, DataPointerArithmetic) {
   CT_MAKE(w, ct_slice(i16, 0, 3, kEnd, 3));
   EXPECT_EQ(byte_delta(w, i16), 3 * 2);
   EXPECT_EQ(ct_tensor_dtype(w), CT_INT16);
+}
+
+TEST_F(Views, ViewsFromSeveralThreadsAtOnce) {
+  // Retaining, releasing and taking views of one tensor from several threads is safe.
+  std::vector<std::thread> threads;
+  std::vector<int> bad(4, 0);
+  for (int k = 0; k < 4; ++k) {
+    threads.emplace_back([&, k] {
+      for (int i = 0; i < 2000; ++i) {
+        ct_tensor* t = ct_transpose(x_, 0, 1);
+        ct_tensor* s = ct_select(t, 0, i % 4);
+        ct_tensor* r = ct_tensor_retain(s);
+        if (t == nullptr || s == nullptr || ct_tensor_offset(s) != i % 4 || ct_tensor_stride(s, 0) != 4) bad[k]++;
+        ct_tensor_release(r);
+        ct_tensor_release(s);
+        ct_tensor_release(t);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(bad[k], 0) << "thread " << k;
+  EXPECT_EQ(ct_tensor_refcount(x_), 1);
 }
 
 // ---- NULL handles --------------------------------------------------------------------------

@@ -21,6 +21,7 @@ import difflib
 import os
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cheader  # noqa: E402
 

@@ -1,20 +1,22 @@
 // Elementwise add against a raw C++ loop.
 //
-// Rows (float32 throughout; N elements per operand; "threads" is ct_set_num_threads, 0 =
-// the default of one per core; raw loops run on one thread):
-//   Raw/N                 c[i] = a[i] + b[i] into a reused buffer: the floor
-//   RawInplace/N          a[i] += b[i]
-//   CtAddInplace/N/t      ct_add_(c, b): the in-place path into a preallocated output (the
-//                         same memory traffic as Raw: two reads, one write per element)
-//   CtAddNew/N/t          ct_add(a, b): a new tensor every iteration (allocation included)
-//   CoreAddInplace/N      ct::binary_ through the core, without the C boundary
-//   RawRow/n, CtRow/n/t   (n, n) + (1, n): row broadcast; raw loop c[i][j] = a[i][j] + r[j]
-//   RawCol/n, CtCol/n/t   (n, n) + (n, 1): column broadcast; raw loop c[i][j] = a[i][j] + k[i]
-//   RawStrided/n, CtStrided/n/t   a + b.t() on (n, n); raw loop c[i][j] = a[i][j] + b[j][i]
+// Rows (float32 throughout; N elements per operand; the last argument t of a ct row is
+// ct_set_num_threads(t), 0 = the default of one per core; raw loops run on one thread):
+//   Raw/N                  c[i] = a[i] + b[i] into a reused buffer: the floor for ct_add
+//   RawInplace/N           c[i] += b[i]: the floor for ct_add_
+//   CtAddNew/N/t           ct_add(a, b): a new tensor every iteration (allocation included)
+//   CtAddInplace/N/t       ct_add_(c, b): in place, into a preallocated output
+//   CoreAddInplace/N/t     ct::binary_ through the core, without the C boundary
+//   RawRow/n, CtRow/n/t    (n, n) + (1, n): row broadcast, raw c[i][j] = a[i][j] + r[j]
+//   RawRowInplace/n, CtRowInplace/n/t   c += row into a preallocated (n, n) c
+//   RawCol/n, CtCol/n/t    (n, n) + (n, 1): column broadcast, raw c[i][j] = a[i][j] + k[i]
+//   RawColInplace/n, CtColInplace/n/t   c += col
+//   RawStrided/n, CtStrided/n/t         a + b.t() on (n, n), raw c[i][j] = a[i][j] + b[j][i]
 // N = 2^24 is a 64 MiB operand: CtAddNew/16777216 against CtAddInplace/16777216 is the
 // out-of-place vs preallocated comparison.  SetBytesProcessed counts every operand byte read
 // and written (3 * 4 * N for a contiguous add).  Counter vs_raw = this row's rate / the rate
-// of its raw loop (measured once per size at start-up, median of 7).
+// of the raw loop doing the same thing (measured once per size at start-up, median of 7).
+// Every ct tensor wraps the raw loops' buffers (ct_from_blob), so both touch the same memory.
 //
 // Run: bench_elementwise --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 // Buffers are made once per size and shared by every row, so a smoke run
@@ -30,6 +32,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/copy.h"
 #include "core/ops/elementwise.h"
 #include "core/tensor.h"
 #include "ctensor.h"
@@ -64,12 +67,21 @@ RawSet& raw(int64_t n) {
   return it->second;
 }
 
-// A float32 tensor of these sizes filled with value, made once per (sizes, value).
-ct_tensor* tensor(std::vector<int64_t> sizes, float value) {
-  static std::map<std::pair<std::vector<int64_t>, float>, ct_tensor*> cache;  // lives until exit
-  auto key = std::make_pair(sizes, value);
+// Tensors over the raw buffers (ct_from_blob: no copy), so the C ABI rows and the raw loops
+// read and write the very same memory, and setup allocates every buffer once.  which: 'a',
+// 'b' or 'c' of raw(numel of sizes, or of the first operand for a broadcast row/column).
+ct_tensor* tensor(std::vector<int64_t> sizes, char which, int64_t buffer_numel = -1) {
+  static std::map<std::pair<std::vector<int64_t>, char>, ct_tensor*> cache;  // lives until exit
+  auto key = std::make_pair(sizes, which);
   auto it = cache.find(key);
-  if (it == cache.end()) it = cache.emplace(key, ct_full(int(sizes.size()), sizes.data(), value, CT_FLOAT32)).first;
+  if (it == cache.end()) {
+    int64_t numel = 1;
+    for (int64_t s : sizes) numel *= s;
+    RawSet& r = raw(buffer_numel < 0 ? numel : buffer_numel);
+    float* data = which == 'a' ? r.a.get() : which == 'b' ? r.b.get() : r.c.get();
+    ct_tensor* t = ct_from_blob(data, int(sizes.size()), sizes.data(), nullptr, CT_FLOAT32, nullptr, nullptr);
+    it = cache.emplace(key, t).first;
+  }
   return it->second;
 }
 
@@ -92,13 +104,21 @@ __attribute__((noinline)) void raw_col(float* __restrict c, const float* __restr
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j) c[i * n + j] = a[i * n + j] + k[i];
 }
+__attribute__((noinline)) void raw_row_inplace(float* __restrict c, const float* __restrict r, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) c[i * n + j] += r[j];
+}
+__attribute__((noinline)) void raw_col_inplace(float* __restrict c, const float* __restrict k, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) c[i * n + j] += k[i];
+}
 __attribute__((noinline)) void raw_strided(float* __restrict c, const float* __restrict a, const float* __restrict b,
                                            int64_t n) {
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j) c[i * n + j] = a[i * n + j] + b[j * n + i];
 }
 
-enum class RawKind { Add, Inplace, Row, Col, Strided };
+enum class RawKind { Add, Inplace, Row, RowInplace, Col, ColInplace, Strided };
 
 void run_raw(RawKind kind, int64_t n) {  // n: elements (Add/Inplace) or the side (others)
   RawSet& s = raw(kind == RawKind::Add || kind == RawKind::Inplace ? n : n * n);
@@ -106,7 +126,9 @@ void run_raw(RawKind kind, int64_t n) {  // n: elements (Add/Inplace) or the sid
     case RawKind::Add: raw_add(s.c.get(), s.a.get(), s.b.get(), n); break;
     case RawKind::Inplace: raw_add_inplace(s.c.get(), s.b.get(), n); break;
     case RawKind::Row: raw_row(s.c.get(), s.a.get(), s.b.get(), n); break;
+    case RawKind::RowInplace: raw_row_inplace(s.c.get(), s.b.get(), n); break;
     case RawKind::Col: raw_col(s.c.get(), s.a.get(), s.b.get(), n); break;
+    case RawKind::ColInplace: raw_col_inplace(s.c.get(), s.b.get(), n); break;
     case RawKind::Strided: raw_strided(s.c.get(), s.a.get(), s.b.get(), n); break;
   }
   benchmark::DoNotOptimize(s.c.get());
@@ -119,7 +141,9 @@ int64_t pass_bytes(RawKind kind, int64_t n) {
     case RawKind::Add:
     case RawKind::Inplace: return 3 * 4 * n;
     case RawKind::Row:
-    case RawKind::Col: return 2 * 4 * n * n + 4 * n;
+    case RawKind::RowInplace:
+    case RawKind::Col:
+    case RawKind::ColInplace: return 2 * 4 * n * n + 4 * n;
     case RawKind::Strided: return 3 * 4 * n * n;
   }
   return 0;
@@ -148,10 +172,17 @@ void finish(benchmark::State& state, RawKind kind, int64_t n) {
   state.counters["vs_raw"] = benchmark::Counter(double(bytes) / raw_rate(kind, n), benchmark::Counter::kIsIterationInvariantRate);
 }
 
-// Sets the thread count for a row and restores the default afterwards.
+// Sets the thread count for a row (of the shared library and of the static core: the binary
+// holds both) and restores the default afterwards.
 struct Threads {
-  explicit Threads(int64_t n) { ct_set_num_threads(int(n)); }
-  ~Threads() { ct_set_num_threads(0); }
+  explicit Threads(int64_t n) {
+    ct_set_num_threads(int(n));
+    ct::set_num_threads(int(n));
+  }
+  ~Threads() {
+    ct_set_num_threads(0);
+    ct::set_num_threads(0);
+  }
 };
 
 // ---- rows --------------------------------------------------------------------------------
@@ -170,20 +201,20 @@ void BM_RawInplace(benchmark::State& state) {
 void BM_CtAddInplace(benchmark::State& state) {
   const int64_t n = state.range(0);
   Threads threads(state.range(1));
-  ct_tensor* c = tensor({n}, 0.0f);
-  ct_tensor* b = tensor({n}, 2.0f);
+  ct_tensor* c = tensor({n}, 'c');
+  ct_tensor* b = tensor({n}, 'b');
   for (auto _ : state) {
     if (ct_add_(c, b) != CT_OK) state.SkipWithError(ct_last_error());
     benchmark::ClobberMemory();
   }
-  finish(state, RawKind::Add, n);
+  finish(state, RawKind::Inplace, n);
 }
 
 void BM_CtAddNew(benchmark::State& state) {
   const int64_t n = state.range(0);
   Threads threads(state.range(1));
-  ct_tensor* a = tensor({n}, 1.0f);
-  ct_tensor* b = tensor({n}, 2.0f);
+  ct_tensor* a = tensor({n}, 'a');
+  ct_tensor* b = tensor({n}, 'b');
   for (auto _ : state) {
     ct_tensor* c = ct_add(a, b);
     if (!c) state.SkipWithError(ct_last_error());
@@ -196,20 +227,33 @@ void BM_CtAddNew(benchmark::State& state) {
 void BM_CoreAddInplace(benchmark::State& state) {
   const int64_t n = state.range(0);
   Threads threads(state.range(1));
-  ct::Ref<ct::Tensor> c = ct::Tensor::empty(ct::Shape{n}, ct::DType::Float32, "bench");
-  ct::Ref<ct::Tensor> b = ct::Tensor::empty(ct::Shape{n}, ct::DType::Float32, "bench");
-  std::fill_n(reinterpret_cast<float*>(c->data()), n, 0.0f);
-  std::fill_n(reinterpret_cast<float*>(b->data()), n, 2.0f);
+  // Core tensors (of the static core, not the shared library's) over the same raw buffers.
+  auto wrap = [&](float* data) {
+    ct::Storage* s = ct::Storage::wrap(data, n * 4, nullptr, nullptr, false);
+    const int64_t sizes[1] = {n}, strides[1] = {1};
+    ct::Ref<ct::Tensor> t = ct::Tensor::make(s, ct::DType::Float32, sizes, strides, 0, nullptr);
+    s->release();  // the tensor holds its own reference
+    return t;
+  };
+  const ct::Ref<ct::Tensor> c = wrap(raw(n).c.get()), b = wrap(raw(n).b.get());
   for (auto _ : state) {
     ct::binary_(ct::BinaryOp::Add, *c, ct::Operand::of(*b));
     benchmark::ClobberMemory();
   }
-  finish(state, RawKind::Add, n);
+  finish(state, RawKind::Inplace, n);
 }
 
 void BM_RawRow(benchmark::State& state) {
   for (auto _ : state) run_raw(RawKind::Row, state.range(0));
   finish(state, RawKind::Row, state.range(0));
+}
+void BM_RawRowInplace(benchmark::State& state) {
+  for (auto _ : state) run_raw(RawKind::RowInplace, state.range(0));
+  finish(state, RawKind::RowInplace, state.range(0));
+}
+void BM_RawColInplace(benchmark::State& state) {
+  for (auto _ : state) run_raw(RawKind::ColInplace, state.range(0));
+  finish(state, RawKind::ColInplace, state.range(0));
 }
 void BM_RawCol(benchmark::State& state) {
   for (auto _ : state) run_raw(RawKind::Col, state.range(0));
@@ -224,9 +268,10 @@ void BM_RawStrided(benchmark::State& state) {
 void ct_pattern(benchmark::State& state, RawKind kind) {
   const int64_t n = state.range(0);
   Threads threads(state.range(1));
-  ct_tensor* a = tensor({n, n}, 1.0f);
-  ct_tensor* b = kind == RawKind::Row ? tensor({1, n}, 2.0f) : kind == RawKind::Col ? tensor({n, 1}, 2.0f)
-                                                                                      : tensor({n, n}, 2.0f);
+  ct_tensor* a = tensor({n, n}, 'a');
+  ct_tensor* b = kind == RawKind::Row   ? tensor({1, n}, 'b', n * n)
+                 : kind == RawKind::Col ? tensor({n, 1}, 'b', n * n)
+                                        : tensor({n, n}, 'b');
   ct_tensor* bt = kind == RawKind::Strided ? ct_transpose(b, 0, 1) : ct_tensor_retain(b);
   for (auto _ : state) {
     ct_tensor* c = ct_add(a, bt);
@@ -237,6 +282,20 @@ void ct_pattern(benchmark::State& state, RawKind kind) {
   ct_tensor_release(bt);
   finish(state, kind, n);
 }
+// The same patterns written in place into a preallocated (n, n) output: c += row, c += col.
+void ct_pattern_inplace(benchmark::State& state, RawKind kind) {
+  const int64_t n = state.range(0);
+  Threads threads(state.range(1));
+  ct_tensor* c = tensor({n, n}, 'c');
+  ct_tensor* b = kind == RawKind::Row ? tensor({1, n}, 'b', n * n) : tensor({n, 1}, 'b', n * n);
+  for (auto _ : state) {
+    if (ct_add_(c, b) != CT_OK) state.SkipWithError(ct_last_error());
+    benchmark::ClobberMemory();
+  }
+  finish(state, kind == RawKind::Row ? RawKind::RowInplace : RawKind::ColInplace, n);
+}
+void BM_CtRowInplace(benchmark::State& state) { ct_pattern_inplace(state, RawKind::Row); }
+void BM_CtColInplace(benchmark::State& state) { ct_pattern_inplace(state, RawKind::Col); }
 void BM_CtRow(benchmark::State& state) { ct_pattern(state, RawKind::Row); }
 void BM_CtCol(benchmark::State& state) { ct_pattern(state, RawKind::Col); }
 void BM_CtStrided(benchmark::State& state) { ct_pattern(state, RawKind::Strided); }
@@ -264,8 +323,12 @@ BENCHMARK(BM_CtAddNew)->Apply(sizes_1d_threads)->UseRealTime();
 BENCHMARK(BM_CoreAddInplace)->Apply(sizes_1d_threads)->UseRealTime();
 BENCHMARK(BM_RawRow)->Arg(kSide)->UseRealTime();
 BENCHMARK(BM_CtRow)->Apply(sizes_2d_threads)->UseRealTime();
+BENCHMARK(BM_RawRowInplace)->Arg(kSide)->UseRealTime();
+BENCHMARK(BM_CtRowInplace)->Apply(sizes_2d_threads)->UseRealTime();
 BENCHMARK(BM_RawCol)->Arg(kSide)->UseRealTime();
 BENCHMARK(BM_CtCol)->Apply(sizes_2d_threads)->UseRealTime();
+BENCHMARK(BM_RawColInplace)->Arg(kSide)->UseRealTime();
+BENCHMARK(BM_CtColInplace)->Apply(sizes_2d_threads)->UseRealTime();
 BENCHMARK(BM_RawStrided)->Arg(kSide)->UseRealTime();
 BENCHMARK(BM_CtStrided)->Apply(sizes_2d_threads)->UseRealTime();
 

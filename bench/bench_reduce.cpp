@@ -24,27 +24,31 @@ namespace {
 constexpr int64_t kElems = int64_t(64) << 18;  // 64 MiB of float32
 constexpr int64_t kBytes = kElems * 4;
 
-typedef float v8f __attribute__((vector_size(32)));
+typedef float v4f __attribute__((vector_size(16)));  // SSE2: the baseline of x86-64
 
-// The floor: one pass over the bytes with 4 independent vector accumulators, as fast as a
+v4f load4(const float* p) {
+  v4f x;
+  std::memcpy(&x, p, 16);
+  return x;
+}
+
+// The floor: one pass over the bytes with 8 independent vector accumulators, as fast as a
 // loop that reads every byte can go.
 float read_block(const float* p, int64_t n) {
-  v8f a0{}, a1{}, a2{}, a3{};
+  v4f a0{}, a1{}, a2{}, a3{}, a4{}, a5{}, a6{}, a7{};
   int64_t i = 0;
   for (; i + 32 <= n; i += 32) {
-    v8f x;
-    std::memcpy(&x, p + i, 32);
-    a0 += x;
-    std::memcpy(&x, p + i + 8, 32);
-    a1 += x;
-    std::memcpy(&x, p + i + 16, 32);
-    a2 += x;
-    std::memcpy(&x, p + i + 24, 32);
-    a3 += x;
+    a0 += load4(p + i);
+    a1 += load4(p + i + 4);
+    a2 += load4(p + i + 8);
+    a3 += load4(p + i + 12);
+    a4 += load4(p + i + 16);
+    a5 += load4(p + i + 20);
+    a6 += load4(p + i + 24);
+    a7 += load4(p + i + 28);
   }
-  const v8f a = (a0 + a1) + (a2 + a3);
-  float s = 0;
-  for (int j = 0; j < 8; ++j) s += a[j];
+  const v4f a = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7));
+  float s = a[0] + a[1] + a[2] + a[3];
   for (; i < n; ++i) s += p[i];
   return s;
 }

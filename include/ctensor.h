@@ -233,9 +233,10 @@ CT_API ct_tensor *ct_clone(const ct_tensor *t);
    negative entries count from the end).  CT_ERR_INDEX if an index is out of range. */
 CT_API ct_tensor *ct_index_select(const ct_tensor *t, int dim, const ct_tensor *index);
 /* t converted to dtype, in new storage laid out as ct_clone; t itself (retained) if it
-   already has dtype.  Conversions follow PyTorch: float to int truncates toward zero
-   (nan and out-of-range values give INT64_MIN before narrowing, as x86 does), narrowing
-   integers wrap, anything to bool is x != 0. */
+   already has dtype.  Conversions follow PyTorch on x86: float to integer truncates toward
+   zero, through int64 for int64 and through int32 for narrower types (nan and values out of
+   that range give INT64_MIN / INT32_MIN, then wrap: nan to int16 is 0), narrowing integers
+   wrap, anything to bool is x != 0. */
 CT_API ct_tensor *ct_to(const ct_tensor *t, ct_dtype dtype);
 /* Writes src into dst's elements, broadcasting src to dst's shape and converting dtype.
    When src and dst overlap, the result is that of copying a clone of src (PyTorch 1.13

@@ -463,8 +463,10 @@
 struct ct_tensor {};
 struct ct_storage {};
 
-/* Methods take keyword arguments named as torch's (x.transpose(dim0=0, dim1=1)). */
+/* Arguments may be given by keyword, named as in the header (and, for methods, as torch's);
+   help() shows the C signature. */
 %feature("kwargs");
+%feature("autodoc", "1");
 
 /* ---- The header: every function, with the maps above ------------------------------------ */
 %include "ctensor.h"

@@ -231,6 +231,15 @@ static PyObject *ctpy_tensor_new(PyTypeObject *type, PyObject *args, PyObject *k
   return NULL;
 }
 
+static PyObject *ctpy_storage_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+  (void)type;
+  (void)args;
+  (void)kw;
+  PyErr_SetString(PyExc_TypeError,
+                  "ctensor.UntypedStorage cannot be constructed directly: use tensor.untyped_storage()");
+  return NULL;
+}
+
 /* ---- Objects registered by the Python package (_C._setup) ------------------------------- */
 
 static PyTypeObject *ctpy_size_type = NULL;   /* ctensor.Size, a tuple subclass */
@@ -1403,7 +1412,7 @@ static PyObject *ctpy_setup(PyObject *self, PyObject *args) {
       if (PyDict_GetItemString(types[k]->tp_dict, "this")) PyDict_DelItemString(types[k]->tp_dict, "this");
       if (PyDict_GetItemString(types[k]->tp_dict, "thisown"))
         PyDict_DelItemString(types[k]->tp_dict, "thisown");
-      types[k]->tp_new = ctpy_tensor_new;
+      types[k]->tp_new = k == 0 ? ctpy_tensor_new : ctpy_storage_new;
     }
     tt->tp_name = "ctensor.Tensor";
     types[1]->tp_name = "ctensor.UntypedStorage";

@@ -23,7 +23,7 @@ ct_tensor* ct_index_select(const ct_tensor* t, int dim, const ct_tensor* index) 
 ct_tensor* ct_to(const ct_tensor* t, ct_dtype dtype) {
   return guard<ct_tensor*>(nullptr, [&] {
     const Tensor& x = tensor_arg(t, "ct_to");
-    return to_handle(to_dtype(x, checked_dtype(dtype, "ct_to")));
+    return to_handle(to_dtype(x, dtype_arg(dtype, "ct_to")));
   });
 }
 

@@ -17,41 +17,41 @@ extern "C" {
 
 ct_tensor* ct_empty(int ndim, const int64_t* sizes, ct_dtype dtype) {
   return guard<ct_tensor*>(nullptr, [&] {
-    const DType d = checked_dtype(dtype, "ct_empty");
+    const DType d = dtype_arg(dtype, "ct_empty");
     return to_handle(Tensor::empty(sizes_arg(ndim, sizes, "ct_empty"), d, "ct_empty"));
   });
 }
 
 ct_tensor* ct_zeros(int ndim, const int64_t* sizes, ct_dtype dtype) {
   return guard<ct_tensor*>(nullptr, [&] {
-    const DType d = checked_dtype(dtype, "ct_zeros");
+    const DType d = dtype_arg(dtype, "ct_zeros");
     return to_handle(full(sizes_arg(ndim, sizes, "ct_zeros"), 0.0, d, "ct_zeros"));
   });
 }
 
 ct_tensor* ct_ones(int ndim, const int64_t* sizes, ct_dtype dtype) {
   return guard<ct_tensor*>(nullptr, [&] {
-    const DType d = checked_dtype(dtype, "ct_ones");
+    const DType d = dtype_arg(dtype, "ct_ones");
     return to_handle(full(sizes_arg(ndim, sizes, "ct_ones"), 1.0, d, "ct_ones"));
   });
 }
 
 ct_tensor* ct_full(int ndim, const int64_t* sizes, double value, ct_dtype dtype) {
   return guard<ct_tensor*>(nullptr, [&] {
-    const DType d = checked_dtype(dtype, "ct_full");
+    const DType d = dtype_arg(dtype, "ct_full");
     return to_handle(full(sizes_arg(ndim, sizes, "ct_full"), value, d, "ct_full"));
   });
 }
 
 ct_tensor* ct_arange(double start, double end, double step, ct_dtype dtype) {
   return guard<ct_tensor*>(nullptr, [&] {
-    return to_handle(arange(start, end, step, checked_dtype(dtype, "ct_arange")));
+    return to_handle(arange(start, end, step, dtype_arg(dtype, "ct_arange")));
   });
 }
 
 ct_tensor* ct_from_data(const void* data, int ndim, const int64_t* sizes, ct_dtype dtype) {
   return guard<ct_tensor*>(nullptr, [&] {
-    const DType d = checked_dtype(dtype, "ct_from_data");
+    const DType d = dtype_arg(dtype, "ct_from_data");
     return to_handle(from_data(data, sizes_arg(ndim, sizes, "ct_from_data"), d));
   });
 }
@@ -59,7 +59,7 @@ ct_tensor* ct_from_data(const void* data, int ndim, const int64_t* sizes, ct_dty
 ct_tensor* ct_from_blob(void* data, int ndim, const int64_t* sizes, const int64_t* strides, ct_dtype dtype,
                         void (*deleter)(void* data, void* ctx), void* ctx) {
   return guard<ct_tensor*>(nullptr, [&] {
-    const DType d = checked_dtype(dtype, "ct_from_blob");
+    const DType d = dtype_arg(dtype, "ct_from_blob");
     const IntList s = sizes_arg(ndim, sizes, "ct_from_blob");
     const IntList st = strides ? IntList(strides, size_t(ndim)) : IntList();
     return to_handle(from_blob(data, s, st, d, deleter, ctx));

@@ -67,11 +67,11 @@ const char* ct_status_name(ct_status s) {
 const char* ct_version(void) { return CT_VERSION_STRING; }
 
 const char* ct_dtype_name(ct_dtype d) {
-  return guard<const char*>(nullptr, [&] { return dtype_name(checked_dtype(int(d), "ct_dtype_name")); });
+  return guard<const char*>(nullptr, [&] { return dtype_name(dtype_arg(d, "ct_dtype_name")); });
 }
 
 int64_t ct_dtype_itemsize(ct_dtype d) {
-  return guard<int64_t>(-1, [&] { return itemsize(checked_dtype(int(d), "ct_dtype_itemsize")); });
+  return guard<int64_t>(-1, [&] { return itemsize(dtype_arg(d, "ct_dtype_itemsize")); });
 }
 
 int64_t ct_live_tensors(void) { return live_tensors(); }

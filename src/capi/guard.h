@@ -2,9 +2,11 @@
 // every exception into a status code plus a thread-local message.  Nothing else lives here.
 #pragma once
 
+#include <cstring>
 #include <new>
 #include <string>
 
+#include "core/dtype.h"
 #include "core/error.h"
 #include "core/storage.h"
 #include "core/tensor.h"
@@ -23,6 +25,15 @@ void set_error(ct_status status, const std::string& message);
 // NULL or not a live tensor.
 const Tensor& tensor_arg(const ct_tensor* t, const char* op, const char* name = "tensor");
 const Storage& storage_arg(const ct_storage* s, const char* op);
+
+// A ct_dtype from C, read as raw bits: C may pass any int (e.g. (ct_dtype)42), and loading an
+// out-of-range value through the enum type would be undefined in C++.
+inline DType dtype_arg(const ct_dtype& d, const char* op) {
+  int raw;
+  static_assert(sizeof(raw) == sizeof(d), "ct_dtype is int-sized");
+  std::memcpy(&raw, &d, sizeof raw);
+  return checked_dtype(raw, op);
+}
 
 // Hands a new reference to C.
 inline ct_tensor* to_handle(Ref<Tensor> t) { return reinterpret_cast<ct_tensor*>(t.release()); }

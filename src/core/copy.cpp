@@ -24,20 +24,16 @@ int default_num_threads() {
 // Sizes equal, element for element.
 bool same_sizes(IntList a, IntList b) { return std::equal(a.begin(), a.end(), b.begin(), b.end()); }
 
-// src's strides when broadcast to `sizes` (dims it lacks or has of size 1 get stride 0).
-// Callers have checked that src broadcasts to sizes.
-Shape broadcast_strides(const Tensor& src, IntList sizes) {
-  const size_t n = sizes.size();
-  const size_t m = size_t(src.ndim());
-  Shape strides(n, 0);
-  for (size_t i = 0; i < m; ++i) {
-    const size_t j = n - m + i;
-    strides[j] = src.size(int(i)) == 1 ? 0 : src.stride(int(i));
-  }
-  return strides;
+// src's strides when broadcast to dst's sizes (dims it lacks or has of size 1 get stride 0),
+// written into out[0, dst.ndim()).  Callers have checked that src broadcasts to dst.
+void broadcast_strides(const Tensor& src, const Tensor& dst, int64_t* out) {
+  const int n = dst.ndim(), m = src.ndim();
+  for (int j = 0; j < n - m; ++j) out[j] = 0;
+  for (int i = 0; i < m; ++i) out[n - m + i] = src.size(i) == 1 ? 0 : src.stride(i);
 }
 
-void engine(const Tensor& dst, const Tensor& src, IntList src_strides) {
+// Runs the engine: dst = src broadcast to dst's shape (src_strides already broadcast).
+void engine(const Tensor& dst, const Tensor& src, const int64_t* src_strides) {
   kernels::CopyArgs a;
   a.dst = dst.data();
   a.dst_dtype = dst.dtype();
@@ -46,7 +42,7 @@ void engine(const Tensor& dst, const Tensor& src, IntList src_strides) {
   a.ndim = dst.ndim();
   a.sizes = dst.sizes().data();
   a.dst_strides = dst.strides().data();
-  a.src_strides = src_strides.data();
+  a.src_strides = src_strides;
   kernels::run_copy(a, get_num_threads());
 }
 
@@ -54,10 +50,12 @@ void engine(const Tensor& dst, const Tensor& src, IntList src_strides) {
 
 void copy_into(const Tensor& dst, const Tensor& src, const char* op) {
   // Shape: src must broadcast to exactly dst's shape (torch's copy_ never resizes dst).
-  const Shape shape = broadcast_shapes(dst.sizes(), src.sizes(), op);
-  CT_CHECK(same_sizes(shape, dst.sizes()), Shape,
-           op << ": output with shape " << list_str(dst.sizes()) << " doesn't match the broadcast shape "
-              << list_str(shape));
+  if (!same_sizes(dst.sizes(), src.sizes())) {
+    const Shape shape = broadcast_shapes(dst.sizes(), src.sizes(), op);
+    CT_CHECK(same_sizes(shape, dst.sizes()), Shape,
+             op << ": output with shape " << list_str(dst.sizes()) << " doesn't match the broadcast shape "
+                << list_str(shape));
+  }
   CT_CHECK(!has_internal_overlap(dst), Overlap,
            "unsupported operation: more than one element of the written-to tensor refers to a single "
            "memory location. Please clone() the tensor before performing the operation.");
@@ -69,14 +67,17 @@ void copy_into(const Tensor& dst, const Tensor& src, const char* op) {
     const bool identical = dst.raw_data() == src.raw_data() && dst.dtype() == src.dtype() &&
                            same_sizes(dst.sizes(), src.sizes()) && same_sizes(dst.strides(), src.strides());
     if (!identical) {  // copying a tensor onto itself changes nothing (torch skips it too)
+      int64_t strides[kMaxDims];
       // When src and dst share bytes, writing dst could change src before it is read:
-      // copy src aside first, so the result is that of the un-aliased copy.
-      const int ov = may_overlap(dst, src) ? overlaps(dst, src) : 0;
-      if (ov != 0) {
+      // copy src aside first, so the result is that of the un-aliased copy.  (-2, "too
+      // hard to decide", counts as overlapping.)
+      if (may_overlap(dst, src) && overlaps(dst, src) != 0) {
         const Ref<Tensor> tmp = copy_to_new(src, src.dtype());
-        engine(dst, *tmp, broadcast_strides(*tmp, dst.sizes()));
+        broadcast_strides(*tmp, dst, strides);
+        engine(dst, *tmp, strides);
       } else {
-        engine(dst, src, broadcast_strides(src, dst.sizes()));
+        broadcast_strides(src, dst, strides);
+        engine(dst, src, strides);
       }
     }
   }
@@ -85,12 +86,15 @@ void copy_into(const Tensor& dst, const Tensor& src, const char* op) {
 
 Ref<Tensor> copy_to_new(const Tensor& t, DType dtype) {
   Ref<Tensor> out = Tensor::empty(t.sizes(), dtype, dtype == t.dtype() ? "clone" : "to");
-  if (t.numel() > 0) engine(*out, t, t.strides());
+  if (t.numel() > 0) engine(*out, t, t.strides().data());
   return out;
 }
 
 void copy_elements(const Tensor& dst, const Tensor& src) {
-  if (dst.numel() > 0) engine(dst, src, broadcast_strides(src, dst.sizes()));
+  if (dst.numel() == 0) return;
+  int64_t strides[kMaxDims];
+  broadcast_strides(src, dst, strides);
+  engine(dst, src, strides);
 }
 
 // PyTorch's preserve_format: a dense, non-overlapping t keeps its strides (a transpose stays
@@ -100,7 +104,7 @@ Ref<Tensor> copy_preserving_layout(const Tensor& t, DType dtype, const char* op)
                             ? Shape(t.strides().begin(), t.strides().end())
                             : dense_strides_like(t.sizes(), t.strides());
   Ref<Tensor> out = Tensor::empty_strided(t.sizes(), strides, dtype, op);
-  if (t.numel() > 0) engine(*out, t, t.strides());
+  if (t.numel() > 0) engine(*out, t, t.strides().data());
   return out;
 }
 

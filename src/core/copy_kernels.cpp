@@ -76,9 +76,39 @@ inline From load_value(const char* p) {
   }
 }
 
+#if CT_COPY_X86
+// float32 -> float16 with the F16C instruction: round to nearest even, NaN kept quiet with
+// its payload truncated, overflow to inf; bit for bit what float_to_half_bits computes.
+// (The other direction is not used: vcvtph2ps quiets signaling NaNs, half.h keeps them.)
+__attribute__((target("avx,f16c"))) void float_to_half_f16c(char* d, const char* s, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 v = _mm256_loadu_ps(reinterpret_cast<const float*>(s + i * 4));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i * 2), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  }
+  for (; i < n; ++i) store<Half>(d + i * 2, Half(load<float>(s + i * 4)));
+}
+
+bool have_f16c() {
+  static const bool yes = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+  }();
+  return yes;
+}
+#endif
+
 template <class To, class From>
 void convert_loop(char* __restrict d, int64_t ds, const char* __restrict s, int64_t ss, int64_t n) {
   constexpr int64_t wd = sizeof(To), ws = sizeof(From);
+#if CT_COPY_X86
+  if constexpr (std::is_same_v<To, Half> && std::is_same_v<From, float>) {
+    if (ds == wd && ss == ws && have_f16c() && active_isa() >= Isa::Avx2) {
+      float_to_half_f16c(d, s, n);
+      return;
+    }
+  }
+#endif
   if (ds == wd && ss == ws) {
     for (int64_t i = 0; i < n; ++i) store<To>(d + i * wd, convert<To>(load_value<From>(s + i * ws)));
   } else if (ss == 0) {
@@ -225,12 +255,15 @@ using StripFn = void (*)(const char* s, int64_t sx, char* d, int64_t dy, int64_t
 
 int g_tune_yt = getenv("CT_TUNE_YT") ? atoi(getenv("CT_TUNE_YT")) : 0;  // TEMPORARY tuning knobs
 int g_tune_pf = getenv("CT_TUNE_PF") ? atoi(getenv("CT_TUNE_PF")) : -1;
+int g_tune_hint = getenv("CT_TUNE_HINT") ? atoi(getenv("CT_TUNE_HINT")) : 0;
 inline bool use_prefetch(int yt) { return g_tune_pf < 0 ? yt > 1 : g_tune_pf > 0; }
 
 inline void prefetch_step(const char* s, int64_t sx, int rows, int yt) {
 #if CT_COPY_X86
   for (int i = 0; i < rows; ++i) {
-    for (int q = 0; q < yt; ++q) _mm_prefetch(s + i * sx + q * kLine, _MM_HINT_T0);
+    if (g_tune_hint == 0) { for (int q = 0; q < yt; ++q) _mm_prefetch(s + i * sx + q * kLine, _MM_HINT_T0); }
+    else if (g_tune_hint == 1) { for (int q = 0; q < yt; ++q) _mm_prefetch(s + i * sx + q * kLine, _MM_HINT_T1); }
+    else { for (int q = 0; q < yt; ++q) _mm_prefetch(s + i * sx + q * kLine, _MM_HINT_NTA); }
   }
 #else
   (void)s, (void)sx, (void)rows, (void)yt;
@@ -320,8 +353,12 @@ void strip_sse2(const char* s, int64_t sx, char* d, int64_t dy, int64_t ntiles, 
   constexpr int L = int(kLine / W);
   constexpr int S = 16 / W;
   const bool pf = use_prefetch(yt);
-  alignas(64) char buf[L * kLine];
-  auto tile = [&](const char* ts, char* td) {
+  // Two buffers: a tile is flushed while the next one is being transposed, so its line
+  // loads never wait on the narrower stores that filled it (a store-forwarding stall).
+  alignas(64) char bufs[2][L * kLine];
+  int cur = 0;
+  char* pending = nullptr;
+  auto fill = [&](const char* ts, char* buf) {
     for (int bx = 0; bx < 4; ++bx) {
       for (int by = 0; by < 4; ++by) {
         __m128i r[S];
@@ -336,9 +373,18 @@ void strip_sse2(const char* s, int64_t sx, char* d, int64_t dy, int64_t ntiles, 
         }
       }
     }
+  };
+  auto flush = [&](const char* buf, char* td) {
     for (int j = 0; j < L; ++j) flush_line_sse2(td + j * dy, buf + j * kLine, nt);
   };
+  auto tile = [&](const char* ts, char* td) {
+    fill(ts, bufs[cur]);
+    if (pending) flush(bufs[cur ^ 1], pending);
+    pending = td;
+    cur ^= 1;
+  };
   CT_STRIP_LOOP(L, tile)
+  if (pending) flush(bufs[cur ^ 1], pending);
 }
 
 // -- AVX2: two sub-tiles per register (lanes = sub-tiles by and by + 1) --
@@ -393,8 +439,12 @@ CT_AVX2 void strip_avx2(const char* s, int64_t sx, char* d, int64_t dy, int64_t 
   constexpr int L = int(kLine / W);
   constexpr int S = 16 / W;
   const bool pf = use_prefetch(yt);
-  alignas(64) char buf[L * kLine];
-  auto tile = [&](const char* ts, char* td) __attribute__((target("avx2"))) {
+  // Two buffers: a tile is flushed while the next one is being transposed, so its line
+  // loads never wait on the narrower stores that filled it (a store-forwarding stall).
+  alignas(64) char bufs[2][L * kLine];
+  int cur = 0;
+  char* pending = nullptr;
+  auto fill = [&](const char* ts, char* buf) __attribute__((target("avx2"))) {
     for (int bx = 0; bx < 4; ++bx) {
       for (int by = 0; by < 4; by += 2) {
         __m256i r[S];
@@ -412,9 +462,18 @@ CT_AVX2 void strip_avx2(const char* s, int64_t sx, char* d, int64_t dy, int64_t 
         }
       }
     }
+  };
+  auto flush = [&](const char* buf, char* td) __attribute__((target("avx2"))) {
     for (int j = 0; j < L; ++j) flush_line_avx2(td + j * dy, buf + j * kLine, nt);
   };
+  auto tile = [&](const char* ts, char* td) __attribute__((target("avx2"))) {
+    fill(ts, bufs[cur]);
+    if (pending) flush(bufs[cur ^ 1], pending);
+    pending = td;
+    cur ^= 1;
+  };
   CT_STRIP_LOOP(L, tile)
+  if (pending) flush(bufs[cur ^ 1], pending);
 }
 
 // -- AVX-512: four sub-tiles per register (a whole src line), or a whole tile in registers --
@@ -472,8 +531,12 @@ CT_AVX512 void strip_avx512_lanes(const char* s, int64_t sx, char* d, int64_t dy
   constexpr int L = int(kLine / W);
   constexpr int S = 16 / W;
   const bool pf = use_prefetch(yt);
-  alignas(64) char buf[L * kLine];
-  auto tile = [&](const char* ts, char* td) __attribute__((target("avx512f,avx512bw"))) {
+  // Two buffers: a tile is flushed while the next one is being transposed, so its line
+  // loads never wait on the narrower stores that filled it (a store-forwarding stall).
+  alignas(64) char bufs[2][L * kLine];
+  int cur = 0;
+  char* pending = nullptr;
+  auto fill = [&](const char* ts, char* buf) __attribute__((target("avx512f,avx512bw"))) {
     for (int bx = 0; bx < 4; ++bx) {
       __m512i r[S];
 #pragma GCC unroll 16
@@ -487,9 +550,18 @@ CT_AVX512 void strip_avx512_lanes(const char* s, int64_t sx, char* d, int64_t dy
         _mm_store_si128(reinterpret_cast<__m128i*>(buf + (3 * S + j) * kLine + bx * 16), _mm512_extracti32x4_epi32(r[j], 3));
       }
     }
+  };
+  auto flush = [&](const char* buf, char* td) __attribute__((target("avx512f,avx512bw"))) {
     for (int j = 0; j < L; ++j) store_line_avx512(td + j * dy, _mm512_load_si512(buf + j * kLine), nt);
   };
+  auto tile = [&](const char* ts, char* td) __attribute__((target("avx512f,avx512bw"))) {
+    fill(ts, bufs[cur]);
+    if (pending) flush(bufs[cur ^ 1], pending);
+    pending = td;
+    cur ^= 1;
+  };
   CT_STRIP_LOOP(L, tile)
+  if (pending) flush(bufs[cur ^ 1], pending);
 }
 
 // 4-byte elements: a 16 x 16 tile in 16 registers.  Rounds 1-2 transpose the 4 x 4 blocks
@@ -744,7 +816,7 @@ void run_transpose(const Context& c, int nthreads) {
   const InnerFn edge = move_fn(w);
   // Rows per work unit: yt tiles stacked in y (Note [Transpose tiles]), fewer when that
   // would leave threads without work.
-  int yt = g_tune_yt > 0 ? g_tune_yt : (w >= 4 ? 8 : 4);
+  int yt = g_tune_yt > 0 ? g_tune_yt : 8;
   while (yt > 1 && nouter_count * ((ny + yt * L - 1) / (yt * L)) < 2 * nthreads) yt /= 2;
   const int64_t rows = yt * L;
   const int64_t yblocks = (ny + rows - 1) / rows;

@@ -41,10 +41,9 @@ template <> struct TypeOf<DType::BFloat16> { using type = BFloat16; };
 template <> struct TypeOf<DType::Float32> { using type = float; };
 template <> struct TypeOf<DType::Float64> { using type = double; };
 
-// Converts one value the way PyTorch's casts do, without undefined behaviour:
-// to bool is x != 0; float to integer truncates toward zero (NaN and values outside int64
-// give INT64_MIN, as x86 does) and then wraps to the target width; integer to narrower
-// integer wraps.
+// Converts one value the way PyTorch's casts do on x86, without undefined behaviour:
+// to bool is x != 0; float to integer truncates toward zero (see below for NaN and values
+// out of range); integer to narrower integer wraps.
 template <class To, class From>
 inline To convert(From x) {
   if constexpr (std::is_same_v<To, From>) {
@@ -62,13 +61,19 @@ inline To convert(From x) {
   } else if constexpr (std::is_floating_point_v<To>) {
     return static_cast<To>(x);
   } else if constexpr (std::is_floating_point_v<From>) {  // float -> integer
-    int64_t wide;
-    if (!(x >= From(-9223372036854775808.0) && x < From(9223372036854775808.0))) {
-      wide = std::numeric_limits<int64_t>::min();
+    // x86's truncating conversion: int64 targets convert in 64 bits, narrower ones in 32
+    // bits and then wrap; NaN and out-of-range values give the "integer indefinite"
+    // INT64_MIN / INT32_MIN.  This is what PyTorch 1.13 produces on x86.
+    if constexpr (sizeof(To) == 8) {
+      if (!(x >= From(-9223372036854775808.0) && x < From(9223372036854775808.0))) {
+        return static_cast<To>(std::numeric_limits<int64_t>::min());
+      }
+      return static_cast<To>(static_cast<int64_t>(x));
     } else {
-      wide = static_cast<int64_t>(x);
+      int32_t wide = std::numeric_limits<int32_t>::min();
+      if (x > From(-2147483649.0) && x < From(2147483648.0)) wide = static_cast<int32_t>(x);
+      return static_cast<To>(static_cast<uint32_t>(wide));  // modular narrowing, defined
     }
-    return static_cast<To>(static_cast<uint64_t>(wide));  // modular narrowing, defined
   } else {
     return static_cast<To>(x);  // integer -> integer: modular (defined since C++20, and in practice)
   }

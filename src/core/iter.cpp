@@ -10,22 +10,37 @@ ElementwiseIter::ElementwiseIter(std::span<const Tensor* const> operands) {
   const Tensor& out = *operands[0];
   const int n = out.ndim();
   numel_ = out.numel();
+  bool flat = true;  // every operand contiguous with the output's shape: one flat row
+  for (int k = 0; k < nops_; ++k) {
+    const Tensor& t = *operands[size_t(k)];
+    CT_CHECK(t.ndim() <= n, Internal, "ElementwiseIter: operand has more dims than the output");
+    base_[size_t(k)] = t.raw_data();
+    flat = flat && t.is_contiguous() && std::equal(t.sizes().begin(), t.sizes().end(), out.sizes().begin(),
+                                                   out.sizes().end());
+  }
+  if (numel_ == 0) return;
+  if (flat) {
+    if (numel_ > 1) {
+      ndim_ = 1;
+      shape_[0] = numel_;
+      for (int k = 0; k < nops_; ++k) strides_[size_t(k)] = operands[size_t(k)]->itemsize();
+    }
+    return;  // numel 1: ndim_ 0, a single element
+  }
   // Element strides of every operand over the output's shape (0 where broadcast).
-  std::vector<Shape> el_strides(size_t(nops_), Shape(size_t(n), 0));
+  std::array<std::array<int64_t, kMaxDims>, kMaxOperands> el;
+  std::array<IntList, kMaxOperands> views;
   for (int k = 0; k < nops_; ++k) {
     const Tensor& t = *operands[size_t(k)];
     const int lead = n - t.ndim();
-    CT_CHECK(lead >= 0, Internal, "ElementwiseIter: operand has more dims than the output");
+    std::fill_n(el[size_t(k)].begin(), lead, int64_t(0));
     for (int d = 0; d < t.ndim(); ++d) {
       CT_CHECK(t.size(d) == out.size(lead + d) || t.size(d) == 1, Internal, "ElementwiseIter: shapes do not broadcast");
-      el_strides[size_t(k)][size_t(lead + d)] = t.size(d) == 1 ? 0 : t.stride(d);
+      el[size_t(k)][size_t(lead + d)] = t.size(d) == 1 ? 0 : t.stride(d);
     }
-    base_[size_t(k)] = t.raw_data();
+    views[size_t(k)] = IntList(el[size_t(k)].data(), size_t(n));
   }
-  if (numel_ == 0) return;
-  std::vector<IntList> views;
-  for (const Shape& s : el_strides) views.emplace_back(s);
-  const std::vector<int> perm = layout_permutation(out.sizes(), views);
+  const std::vector<int> perm = layout_permutation(out.sizes(), std::span<const IntList>(views.data(), size_t(nops_)));
   // Permute (innermost first), dropping size-1 dims, then merge dims that line up.
   for (int d : perm) {
     if (out.size(d) == 1) continue;
@@ -34,7 +49,7 @@ ElementwiseIter::ElementwiseIter(std::span<const Tensor* const> operands) {
       bool mergeable = true;
       for (int k = 0; k < nops_ && mergeable; ++k) {
         const int64_t inner_stride = strides_[size_t((ndim_ - 1) * nops_ + k)];
-        const int64_t bytes = el_strides[size_t(k)][size_t(d)] * operands[size_t(k)]->itemsize();
+        const int64_t bytes = el[size_t(k)][size_t(d)] * operands[size_t(k)]->itemsize();
         mergeable = bytes == inner_stride * shape_[size_t(ndim_ - 1)];
       }
       if (mergeable) {
@@ -42,9 +57,9 @@ ElementwiseIter::ElementwiseIter(std::span<const Tensor* const> operands) {
         continue;
       }
     }
-    shape_.push_back(size);
+    shape_[size_t(ndim_)] = size;
     for (int k = 0; k < nops_; ++k) {
-      strides_.push_back(el_strides[size_t(k)][size_t(d)] * operands[size_t(k)]->itemsize());
+      strides_[size_t(ndim_ * nops_ + k)] = el[size_t(k)][size_t(d)] * operands[size_t(k)]->itemsize();
     }
     ++ndim_;
   }

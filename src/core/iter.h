@@ -9,10 +9,14 @@
 // unit strides (vectorised) and on stride 0 (a broadcast scalar).  Large iterations are
 // split into contiguous index ranges across threads; the split depends only on the sizes
 // and the thread count, and each element is computed by exactly one thread.
+//
+// The iterator holds its geometry in fixed arrays (no heap allocation), and operands that are
+// all contiguous with the output's shape skip the dim ordering altogether (one flat row), so
+// the fixed cost of an op on a small tensor stays small.
 #pragma once
 
+#include <algorithm>
 #include <array>
-#include <vector>
 
 #include "parallel.h"
 #include "tensor.h"
@@ -44,8 +48,8 @@ class ElementwiseIter {
   int nops_ = 0;
   int ndim_ = 0;  // after coalescing, innermost first
   int64_t numel_ = 0;
-  std::vector<int64_t> shape_;                               // [ndim_]
-  std::vector<int64_t> strides_;                             // [ndim_ * nops_], bytes
+  std::array<int64_t, kMaxDims> shape_;                      // [ndim_]
+  std::array<int64_t, kMaxDims * kMaxOperands> strides_;     // [ndim_ * nops_], bytes
   std::array<char*, kMaxOperands> base_{};
 };
 
@@ -60,7 +64,7 @@ void ElementwiseIter::run_range(int64_t begin, int64_t end, Loop& loop) const {
     return;
   }
   // Multi-index of `begin`, then rows until `end`.
-  std::vector<int64_t> idx(static_cast<size_t>(ndim_));
+  std::array<int64_t, kMaxDims> idx;
   int64_t rem = begin;
   for (int d = 0; d < ndim_; ++d) {
     idx[size_t(d)] = rem % shape_[size_t(d)];

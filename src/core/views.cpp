@@ -178,8 +178,7 @@ Ref<Tensor> unsqueeze(const Tensor& t, int64_t dim) {
 
 Ref<Tensor> diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2) {
   const int n = t.ndim();
-  CT_CHECK(n >= 2, Shape, "diagonal dimensions requires ndim larger than 1, got " << n);
-  const int d1 = wrap_dim(dim1, n), d2 = wrap_dim(dim2, n);
+  const int d1 = wrap_dim(dim1, n), d2 = wrap_dim(dim2, n);  // a 1-D t fails here, as in torch
   CT_CHECK(d1 != d2, InvalidArgument, "diagonal dimensions cannot be identical " << dim1 << ", " << dim2);
   const int64_t s1 = t.size(d1), s2 = t.size(d2);
   int64_t diag = 0, start = t.offset();

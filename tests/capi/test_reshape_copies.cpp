@@ -3,6 +3,7 @@
 // Expected behaviour checked against PyTorch 1.13, e.g.
 //   /usr/bin/python3 -c "import torch; x=torch.arange(12.).view(3,4).clone();
 //                        r=x.t().reshape(12); print(r._base, r.stride())"
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -17,8 +18,9 @@ namespace {
 
 constexpr int64_t kEnd = std::numeric_limits<int64_t>::max();
 
-// t is a copy: a new storage, contiguous, offset 0, not a view, no error from base.
-::testing::AssertionResult is_fresh_copy_of(const ct_tensor* t, const ct_tensor* src) {
+// t is a copy: a new storage, offset 0, not a view, no error from base, and (unless the
+// layout is checked separately, as for ct_clone) contiguous.
+::testing::AssertionResult is_fresh_copy_of(const ct_tensor* t, const ct_tensor* src, bool contiguous = true) {
   if (t == nullptr) return ::testing::AssertionFailure() << "NULL: " << last_error_str();
   auto r = is_not_view(t);
   if (!r) return r;
@@ -27,7 +29,7 @@ constexpr int64_t kEnd = std::numeric_limits<int64_t>::max();
     return ::testing::AssertionFailure() << "same storage id as the source";
   if (ct_tensor_numel(t) > 0 && ct_may_overlap(t, src) != 0)
     return ::testing::AssertionFailure() << "memory overlaps the source";
-  if (ct_tensor_is_contiguous(t) != 1) return ::testing::AssertionFailure() << "not contiguous";
+  if (contiguous && ct_tensor_is_contiguous(t) != 1) return ::testing::AssertionFailure() << "not contiguous";
   if (ct_tensor_offset(t) != 0) return ::testing::AssertionFailure() << "offset " << ct_tensor_offset(t);
   if (ct_tensor_version(t) != 0) return ::testing::AssertionFailure() << "version " << ct_tensor_version(t);
   if (ct_tensor_refcount(t) != 1) return ::testing::AssertionFailure() << "refcount " << ct_tensor_refcount(t);
@@ -255,7 +257,7 @@ TEST_F(Reshape, ContiguousOfNonContiguousCopies) {
 
 // ---- clone ---------------------------------------------------------------------------------
 
-TEST_F(Copies, CloneIsANewContiguousStorage) {
+TEST_F(Copies, CloneIsANewStorage) {
   const int64_t rc = ct_tensor_refcount(x_);
   CT_MAKE(c, ct_clone(x_));
   EXPECT_TRUE(geometry_is(c, {3, 4}, {4, 1}, 0));
@@ -271,25 +273,65 @@ TEST_F(Copies, CloneIsANewContiguousStorage) {
   CT_ASSERT_OK(ct_copy_(x_, ones));
   EXPECT_EQ(ct_tensor_version(c), 0);
   EXPECT_EQ(values(c)[1], 1.0);
-  // clone of a transposed tensor: contiguous_format, strides (3, 1)
-  CT_MAKE(ct, ct_clone(t_));
-  EXPECT_TRUE(geometry_is(ct, {4, 3}, {3, 1}, 0));
-  EXPECT_TRUE(is_fresh_copy_of(ct, x_));
 }
 
-TEST_F(Copies, CloneOfViewsExpandsAndEdgeShapes) {
-  CT_MAKE(sub, ct_slice(x_, 1, 1, 3, 1));  // x[:, 1:3], offset 1
-  CT_MAKE(c, ct_clone(sub));
-  EXPECT_TRUE(geometry_is(c, {3, 2}, {2, 1}, 0));
-  EXPECT_TRUE(is_fresh_copy_of(c, x_));
-  EXPECT_EQ(values(c), (std::vector<double>{1, 2, 5, 6, 9, 10}));
+TEST_F(Copies, CloneOfATransposeStaysTransposed) {
+  // torch (preserve_format): x.t().clone().stride() == (1, 4), is_contiguous() False
+  CT_MAKE(ct, ct_clone(t_));
+  EXPECT_TRUE(geometry_is(ct, {4, 3}, {1, 4}, 0));
+  EXPECT_EQ(ct_tensor_is_contiguous(ct), 0);
+  EXPECT_TRUE(is_fresh_copy_of(ct, x_, /*contiguous=*/false));
+  EXPECT_EQ(values(ct), kTransposed);
+  StorageRef s(ct_tensor_storage(ct));
+  EXPECT_EQ(ct_storage_nbytes(s), 48);
+  // ct_contiguous is the way to C order.
+  CT_MAKE(cc, ct_contiguous(ct));
+  EXPECT_TRUE(geometry_is(cc, {4, 3}, {3, 1}, 0));
+}
+
+TEST_F(Copies, CloneLayoutFollowsTorchPreserveFormat) {
+  // /usr/bin/python3 -c "import torch; x=torch.arange(12.).view(3,4); print(x[:,1:3].clone().stride())"
+  CT_MAKE(y, make_iota_f32({2, 3, 4}));
   CT_MAKE(b, make_iota_f32({3}));
-  CT_MAKE(e, ctt::expand(b, {2, 3}));
-  CT_MAKE(ce, ct_clone(e));
-  EXPECT_TRUE(geometry_is(ce, {2, 3}, {3, 1}, 0));
-  StorageRef st(ct_tensor_storage(ce));
-  EXPECT_EQ(ct_storage_nbytes(st), 24);
-  EXPECT_EQ(values(ce), (std::vector<double>{0, 1, 2, 0, 1, 2}));
+  CT_MAKE(e8, make_iota_f32({8}));
+  struct Case {
+    const char* what;
+    TensorRef src;
+    std::vector<int64_t> strides;
+  };
+  std::vector<Case> cases;
+  cases.push_back({"x[:, 1:3] -> (2, 1)", TensorRef(ct_slice(x_, 1, 1, 3, 1)), {2, 1}});
+  cases.push_back({"x[:, ::2] -> (2, 1)", TensorRef(ct_slice(x_, 1, 0, kEnd, 2)), {2, 1}});
+  cases.push_back({"x.t()[:, ::2] -> (1, 4)", TensorRef(ct_slice(t_, 1, 0, kEnd, 2)), {1, 4}});
+  cases.push_back({"x[:, 0:1] -> (1, 1)", TensorRef(ct_slice(x_, 1, 0, 1, 1)), {1, 1}});
+  cases.push_back({"x.t()[:, 0:1] -> (1, 4)", TensorRef(ct_slice(t_, 1, 0, 1, 1)), {1, 4}});
+  cases.push_back({"x.diagonal() -> (1,)", TensorRef(ct_diagonal(x_, 0, 0, 1)), {1}});
+  cases.push_back({"arange(3.).expand(2, 3) -> (3, 1)", TensorRef(ctt::expand(b, {2, 3})), {3, 1}});
+  {
+    TensorRef col(ctt::view(b, {3, 1}));
+    cases.push_back({"arange(3.).view(3, 1).expand(3, 4) -> (4, 1)", TensorRef(ctt::expand(col, {3, 4})), {4, 1}});
+  }
+  cases.push_back({"arange(8.).unfold(0, 3, 1) -> (3, 1)", TensorRef(ct_unfold(e8, 0, 3, 1)), {3, 1}});
+  {
+    TensorRef p(ctt::permute(y, {2, 0, 1}));
+    cases.push_back({"y.permute(2, 0, 1)[:, :, ::2] -> (1, 8, 4)", TensorRef(ct_slice(p, 2, 0, kEnd, 2)), {1, 8, 4}});
+  }
+  for (Case& c : cases) {
+    ASSERT_NE(c.src.get(), nullptr) << c.what << ": " << last_error_str();
+    TensorRef cl(ct_clone(c.src));
+    ASSERT_NE(cl.get(), nullptr) << c.what << ": " << last_error_str();
+    EXPECT_TRUE(strides_are(cl, c.strides)) << c.what;
+    EXPECT_TRUE(sizes_are(cl, std::vector<int64_t>(ct_tensor_sizes(c.src), ct_tensor_sizes(c.src) + ct_tensor_ndim(c.src))))
+        << c.what;
+    EXPECT_TRUE(is_fresh_copy_of(cl, c.src, /*contiguous=*/false)) << c.what;
+    EXPECT_EQ(ct_has_internal_overlap(cl), 0) << c.what;
+    EXPECT_EQ(values(cl), values(c.src)) << c.what;
+    StorageRef st(ct_tensor_storage(cl));
+    EXPECT_EQ(ct_storage_nbytes(st), ct_tensor_numel(c.src) * 4) << c.what << ": a clone is dense";
+  }
+}
+
+TEST_F(Copies, CloneOfEdgeShapes) {
   CT_MAKE(s, ct_full(0, nullptr, 2.5, CT_FLOAT64));
   CT_MAKE(cs, ct_clone(s));
   EXPECT_EQ(ct_tensor_ndim(cs), 0);
@@ -315,7 +357,8 @@ TEST_F(Copies, ClonePreservesEveryDtype) {
     TensorRef c(ct_clone(tr));
     ASSERT_NE(c.get(), nullptr) << ct_dtype_name(d) << ": " << last_error_str();
     EXPECT_EQ(ct_tensor_dtype(c), d);
-    EXPECT_TRUE(geometry_is(c, {3, 2}, {2, 1}, 0)) << ct_dtype_name(d);
+    EXPECT_TRUE(geometry_is(c, {3, 2}, {1, 3}, 0)) << ct_dtype_name(d);  // the transposed layout
+    EXPECT_EQ(ct_shares_storage(c, src), 0);
     std::vector<double> want = {0, 3, 1, 4, 2, 5};
     if (d == CT_BOOL) want = {0, 1, 1, 1, 1, 1};
     EXPECT_EQ(values(c), want) << ct_dtype_name(d);
@@ -439,13 +482,41 @@ TEST_F(Copies, ToConverts) {
   std::memcpy(bhb, ct_tensor_data(bh), 4);
   EXPECT_EQ(hb[0], 0x2e66);
   EXPECT_EQ(bhb[1], 0xc0fd);
-  // A non-contiguous source converts elementwise (torch keeps the strides: preserve_format;
-  // the header does not pin the layout, only the values).
+  // Laid out as ct_clone: x.t().to(torch.float64).stride() == (1, 4)
   CT_MAKE(tt, ct_to(t_, CT_INT16));
-  EXPECT_TRUE(sizes_are(tt, {4, 3}));
+  EXPECT_TRUE(geometry_is(tt, {4, 3}, {1, 4}, 0));
   EXPECT_EQ(values(tt), kTransposed);
   EXPECT_EQ(ct_shares_storage(tt, x_), 0);
   EXPECT_TRUE(is_not_view(tt));
+}
+
+TEST_F(Copies, ToWrapsAndSaturatesAsTorch) {
+  // torch.tensor([-2.7, -0.5, 0., 0.5, 2.7]).to(torch.uint8) -> [254, 0, 0, 0, 2]
+  CT_MAKE(f, make_from(std::vector<float>{-2.7f, -0.5f, 0.0f, 0.5f, 2.7f}, {5}, CT_FLOAT32));
+  CT_MAKE(u, ct_to(f, CT_UINT8));
+  EXPECT_EQ(values(u), (std::vector<double>{254, 0, 0, 0, 2}));
+  // torch.tensor([300., -129.]).to(torch.int8) -> [44, 127]
+  CT_MAKE(g, make_from(std::vector<float>{300.0f, -129.0f}, {2}, CT_FLOAT32));
+  CT_MAKE(i8, ct_to(g, CT_INT8));
+  EXPECT_EQ(values(i8), (std::vector<double>{44, 127}));
+  // torch.tensor([nan, 1e20, -1e20, 3e9]).to(torch.int64) -> [INT64_MIN, INT64_MIN, INT64_MIN, 3000000000]
+  CT_MAKE(h, make_from(std::vector<float>{NAN, 1e20f, -1e20f, 3e9f}, {4}, CT_FLOAT32));
+  CT_MAKE(i64, ct_to(h, CT_INT64));
+  const int64_t* p = static_cast<const int64_t*>(ct_tensor_data(i64));
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p[0], std::numeric_limits<int64_t>::min());
+  EXPECT_EQ(p[1], std::numeric_limits<int64_t>::min());
+  EXPECT_EQ(p[2], std::numeric_limits<int64_t>::min());
+  EXPECT_EQ(p[3], int64_t(3000000000));
+}
+
+TEST_F(Copies, ToInt32OfNanAndOutOfRangeIsInt32MinAsTorch) {
+  // torch.tensor([nan, 1e20, 3e9, 300.]).to(torch.int32) -> [-2147483648, -2147483648, -2147483648, 300]
+  // (x86 converts straight to 32 bits).  The header's wording ("INT64_MIN before narrowing")
+  // would give [0, 0, -1294967296, 300] instead: this test keeps torch's answer.
+  CT_MAKE(h, make_from(std::vector<double>{NAN, 1e20, 3e9, 300.0}, {4}, CT_FLOAT64));
+  CT_MAKE(i32, ct_to(h, CT_INT32));
+  EXPECT_EQ(values(i32), (std::vector<double>{-2147483648.0, -2147483648.0, -2147483648.0, 300}));
 }
 
 TEST_F(Copies, ToErrors) {

@@ -307,6 +307,22 @@ TEST(CopyDtype, SpecificValues) {
   EXPECT_EQ(element<int32_t>(*as_int, 2), 1);
 }
 
+TEST(CopyDtype, Float16FastPathMatchesScalar) {
+  // Contiguous float32 -> float16 may use F16C; it must agree bit for bit with half.h on
+  // every kind of input (random bit patterns cover NaNs, subnormals, infinities).
+  KnobGuard guard;
+  std::mt19937_64 rng(11);
+  Ref<Tensor> f = empty({1 << 20}, DType::Float32);
+  fill_random(*f, rng);
+  Ref<Tensor> fast = to_dtype(*f, DType::Float16);
+  kernels::set_isa(kernels::Isa::Scalar);
+  Ref<Tensor> slow = to_dtype(*f, DType::Float16);
+  EXPECT_EQ(storage_bytes(*fast), storage_bytes(*slow));
+  for (int64_t i = 0; i < f->numel(); i += 4099) {
+    ASSERT_EQ(element<uint16_t>(*fast, i), float_to_half_bits(element<float>(*f, i))) << i;
+  }
+}
+
 // ---- random geometries ----------------------------------------------------------------------
 
 void random_geometries(uint64_t seed, int cases, bool threaded) {
@@ -697,6 +713,50 @@ TEST(CopySemantics, CloneContiguousToAndVersions) {
   EXPECT_EQ(t->storage()->version(), v + 1);
 }
 
+TEST(CopySemantics, CloneAndToKeepLayoutContiguousGivesCOrder) {
+  // preserve_format (ct_clone in ctensor.h): a dense permutation keeps its strides; an
+  // expanded or stepped tensor becomes dense in the order of its strides.
+  Ref<Tensor> a = empty({3, 4, 5}, DType::Int16);
+  fill_iota(*a);
+  Ref<Tensor> p = view(a, {5, 3, 4}, {1, 20, 5}, 0);  // permute(2, 0, 1)
+  Ref<Tensor> c = clone(*p);
+  EXPECT_EQ(list_str(c->strides()), list_str(p->strides()));
+  EXPECT_NE(c->storage(), a->storage());
+  std::vector<char> expected = storage_bytes(*c);
+  reference_copy(expected, *c, *p);
+  EXPECT_EQ(storage_bytes(*c), expected);
+  Ref<Tensor> f = to_dtype(*p, DType::Float32);
+  EXPECT_EQ(list_str(f->strides()), list_str(p->strides()));
+  std::vector<char> expected_f = storage_bytes(*f);
+  reference_copy(expected_f, *f, *p);
+  EXPECT_EQ(storage_bytes(*f), expected_f);
+  Ref<Tensor> cc = contiguous(*p);
+  EXPECT_EQ(list_str(cc->strides()), "[12, 4, 1]");
+  Ref<Tensor> stepped = view(a, {3, 2}, {20, 2}, 1);  // a[:, 0, 1::2]
+  Ref<Tensor> cs = clone(*stepped);
+  EXPECT_TRUE(cs->is_contiguous());
+  std::vector<char> expected_s = storage_bytes(*cs);
+  reference_copy(expected_s, *cs, *stepped);
+  EXPECT_EQ(storage_bytes(*cs), expected_s);
+  Ref<Tensor> expanded = view(a, {4, 5}, {0, 1}, 0);
+  Ref<Tensor> ce = clone(*expanded);
+  EXPECT_TRUE(ce->is_contiguous());
+  std::vector<char> expected_e = storage_bytes(*ce);
+  reference_copy(expected_e, *ce, *expanded);
+  EXPECT_EQ(storage_bytes(*ce), expected_e);
+}
+
+TEST(CopySemantics, CopyElementsWritesWithoutVersionBump) {
+  Ref<Tensor> dst = empty({2, 3}, DType::Float64);
+  Ref<Tensor> src = empty({3}, DType::Int8);
+  const int8_t v[] = {1, -2, 3};
+  std::memcpy(src->data(), v, 3);
+  copy_elements(*dst, *src);
+  EXPECT_EQ(dst->storage()->version(), 0);
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(element<double>(*dst, i), double(v[i % 3]));
+  copy_elements(*empty({0, 3}, DType::Float64), *src);  // empty: nothing to do
+}
+
 TEST(CopyThreads, SettingAndDefault) {
   KnobGuard guard;
   const int def = get_num_threads();
@@ -728,7 +788,8 @@ TEST(CopyThreads, ResultIndependentOfThreadCount) {
       {"transpose i16", [&] { return contiguous(*view(b16, {1300, 1000}, {1, 1300}, 0)); }},
       {"flat clone", [&] { return clone(*a); }},
       {"convert", [&] { return to_dtype(*a, DType::Float16); }},
-      {"tiled convert", [&] { return to_dtype(*view(a, {900, 700}, {1, 900}, 0), DType::Float64); }},
+      {"tiled convert", [&] { return copy_to_new(*view(a, {900, 700}, {1, 900}, 0), DType::Float64); }},
+      {"to keeps layout", [&] { return to_dtype(*view(a, {900, 700}, {1, 900}, 0), DType::Int32); }},
       {"permute 3d", [&] { return contiguous(*view(c3, {50, 30, 40}, {1, 2000, 50}, 0)); }},
       {"step slice", [&] { return contiguous(*view(a, {350, 300}, {1800, 3}, 2)); }},
       {"broadcast", [&] {

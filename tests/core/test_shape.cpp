@@ -77,7 +77,7 @@ TEST(Layout, DenseStridesLikeTorch) {
   EXPECT_TRUE(ct::is_non_overlapping_and_dense(Shape{3, 4}, Shape{1, 3}));
   EXPECT_FALSE(ct::is_non_overlapping_and_dense(Shape{3, 2}, Shape{4, 2}));
   EXPECT_FALSE(ct::is_non_overlapping_and_dense(Shape{2, 3}, Shape{0, 1}));
-  EXPECT_TRUE(ct::is_non_overlapping_and_dense(Shape{0, 3}, Shape{7, 9}));
+  EXPECT_FALSE(ct::is_non_overlapping_and_dense(Shape{0, 3}, Shape{7, 9}));  // torch's rule, literally
 }
 
 TEST(Broadcast, Shapes) {
@@ -117,5 +117,7 @@ TEST(Bounds, AsStridedMessage) {
   }
   EXPECT_NO_THROW(ct::check_in_bounds(Shape{3, 3}, Shape{3, 1}, 0, 4, 36, "as_strided"));
   EXPECT_EQ(kind_of([] { ct::check_in_bounds(Shape{2}, Shape{INT64_MAX}, 0, 4, 36, "as_strided"); }),
-            ct::ErrorKind::Shape);
+            ct::ErrorKind::Index);
+  EXPECT_EQ(kind_of([] { ct::check_in_bounds(Shape{3}, Shape{INT64_MAX}, 0, 4, 36, "as_strided"); }),
+            ct::ErrorKind::Shape);  // the element offsets themselves overflow
 }

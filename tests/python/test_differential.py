@@ -165,6 +165,10 @@ def make_op(rng, x):
             t[key] = v
         return f"[{key}] = {v}", f
     if k == "copy_":
+        if x.has_internal_overlap() and 0 not in x.stride():
+            # torch 1.13 only refuses writes into stride-0 (expanded) overlap and writes
+            # as_strided overlap in some order; ctensor refuses any internal overlap
+            return "clone()", lambda lib, t: t.clone()
         src_shape = [s if rng.random() < 0.7 else 1 for s in shape][rng.randint(0, nd) if nd else 0:]
         n = 1
         for s in src_shape:
@@ -183,7 +187,7 @@ def make_op(rng, x):
 
 
 # Ops whose result layout depends on a gap of the C library (ctutil.CORE_GAPS).
-GAP_OPS = {"clone_layout": ("clone()", "to(", "[(", "[..mask", "[[0]]"),
+GAP_OPS = {"clone_layout": ("clone()", "to(", "contiguous()"),
            "expand_size1_stride": ("expand(",)}
 
 
@@ -230,7 +234,14 @@ def run_chain(seed):
                 assert type(ce.value) is type(e), f"{where}: ctensor {ce.value!r}, torch {e!r}"
             log[-1] += " (error)"
             continue
-        c_out = op(ctensor, c)
+        if "narrow_errors" in CORE_GAPS and desc.startswith("narrow"):
+            try:
+                c_out = op(ctensor, c)
+            except IndexError:  # torch accepted a start it wraps as a dim (gap)
+                log[-1] += " (gap)"
+                continue
+        else:
+            c_out = op(ctensor, c)
         if t_out is None:  # in place
             assert same_values(c_root, t_root), where
             assert c_root._version == t_root._version, where

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import ctensor
-from ctutil import CORE_GAPS, same_values, torch, torch_storage_ptr
+from ctutil import same_values, torch, torch_storage_ptr
 
 pytestmark = pytest.mark.skipif(torch is None, reason="torch not installed")
 
@@ -37,10 +37,7 @@ class Idx:
 
 def compare(c_root, t_root, c, t):
     assert tuple(c.shape) == tuple(t.shape)
-    # advanced indexing lays its copy out as torch's TensorIterator does, through ct_clone's
-    # preserve_format (pending in the C library while "clone_layout" is a gap)
-    if not ("clone_layout" in CORE_GAPS and not c._is_view()):
-        assert c.stride() == t.stride(), "strides"
+    assert c.stride() == t.stride(), "strides"  # advanced: torch's TensorIterator layout
     assert c.storage_offset() == t.storage_offset()
     assert c._is_view() == t._is_view()
     assert (c._base is c_root) == (t._base is t_root)

@@ -12,7 +12,8 @@ TensorAdvancedIndexing.cpp):
 Here step 2 is done with the C library: the indexed dimensions are merged (ct_reshape), the
 merged linear indices computed in Python, and one ct_index_select gathers the result.  Its
 memory layout is then made the one torch's TensorIterator gives (it follows the input's).
-Assignment (index_put_) writes every selected slab through views with ct_copy_, into a
+When that layout is not C order (a transposed input), the result is assembled in a buffer with
+the right strides (_relayout).  Assignment (index_put_) writes every selected slab through views with ct_copy_, into a
 clone of the indexed region, then copies that back once (so _version moves by one, as in
 torch)."""
 
@@ -332,6 +333,81 @@ def _iterator_strides(shape, operands):
     return tuple(out), perm == list(range(ndim - 1, -1, -1))
 
 
+def _is_contiguous(shape, strides):
+    if 0 in shape:
+        return True
+    expected = 1
+    for n, st in zip(reversed(shape), reversed(strides)):
+        if n != 1:
+            if st != expected:
+                return False
+            expected *= n
+    return True
+
+
+def _is_non_overlapping_and_dense(shape, strides):
+    if _is_contiguous(shape, strides):
+        return True
+    order = sorted(range(len(shape)), key=lambda d: (strides[d], shape[d]))
+    expected = 1
+    for d in order:
+        if shape[d] == 1:
+            continue
+        if strides[d] != expected:
+            return False
+        expected *= shape[d]
+    return True
+
+
+def _fast_setup(out_shape, operands):
+    """TensorIterator's fast_set_up: operands of the output's very shape (no broadcasting) that
+    are all contiguous give a contiguous output, all dense with equal strides give those
+    strides; else None (the dims are reordered)."""
+    if any(tuple(sh) != tuple(out_shape) for sh, _ in operands):
+        return None
+    if all(_is_contiguous(sh, st) for sh, st in operands):
+        return "contiguous"
+    first = operands[0][1]
+    if all(_is_non_overlapping_and_dense(sh, st) and tuple(st) == tuple(first) for sh, st in operands):
+        return tuple(first)
+    return None
+
+
+def _view_strides(oldshape, oldstride, newshape):
+    """ATen's computeStride (the strides of t.view(newshape)), which reshape_indexer uses."""
+    numel = 1
+    for s in oldshape:
+        numel *= s
+    if numel == 0:
+        if tuple(oldshape) == tuple(newshape):
+            return tuple(oldstride)
+        return _contiguous_strides(newshape)  # "as if computed via resize"
+    newstride = [0] * len(newshape)
+    if not oldshape:
+        return tuple([1] * len(newshape))
+    view_d = len(newshape) - 1
+    chunk_base_stride = oldstride[-1]
+    tensor_numel = 1
+    view_numel = 1
+    for tensor_d in range(len(oldshape) - 1, -1, -1):
+        tensor_numel *= oldshape[tensor_d]
+        if tensor_d == 0 or (oldshape[tensor_d - 1] != 1 and
+                             oldstride[tensor_d - 1] != tensor_numel * chunk_base_stride):
+            while view_d >= 0 and (view_numel < tensor_numel or newshape[view_d] == 1):
+                newstride[view_d] = view_numel * chunk_base_stride
+                view_numel *= newshape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base_stride = oldstride[tensor_d - 1]
+                tensor_numel = 1
+                view_numel = 1
+    if view_d != -1:
+        return None
+    return tuple(newstride)
+
+
 def _torch_layout(src, idx_tensors, p0, B, out_shape):
     """The output strides of torch's index kernel for this indexing (None: C-contiguous)."""
     k = len(idx_tensors)
@@ -341,12 +417,19 @@ def _torch_layout(src, idx_tensors, p0, B, out_shape):
     src_st = list(src.stride())
     # restride_src: stride 0 over the broadcast index dims
     ops = []
-    op_src = src_st[:before] + [0] * nb + src_st[p0 + k:]
-    ops.append(op_src)
+    raw = [(tuple(out_shape), tuple(src_st[:before] + [0] * nb + src_st[p0 + k:]))]
     for t in idx_tensors:
-        shaped = _C.ct_reshape(t, (1,) * before + tuple(t.shape) + (1,) * after)
-        st = list(shaped.stride())
-        sz = list(shaped.shape)
+        sz = (1,) * before + tuple(t.shape) + (1,) * after
+        st = _view_strides(tuple(t.shape), tuple(t.stride()), sz)
+        if st is None:  # reshape would copy: a contiguous index
+            st = _contiguous_strides(sz)
+        raw.append((sz, tuple(st)))
+    fast = _fast_setup(out_shape, raw)
+    if fast == "contiguous":
+        return None
+    if fast is not None:
+        return fast
+    for sz, st in raw:  # compute_strides: broadcast dims get stride 0
         ops.append([0 if (sz[d] == 1 and out_shape[d] != 1) else st[d] for d in range(len(out_shape))])
     strides, is_c_order = _iterator_strides(out_shape, ops)
     if is_c_order:
@@ -355,11 +438,16 @@ def _torch_layout(src, idx_tensors, p0, B, out_shape):
 
 
 def _relayout(t, strides):
-    """A copy of t (not a view) with the given dense strides."""
-    order = sorted(range(t.dim()), key=lambda d: (-strides[d], d))  # slowest first
-    inv = [order.index(d) for d in range(t.dim())]
-    dense = _C.ct_contiguous(_C.ct_permute(t, order))
-    return _C.ct_clone(_C.ct_permute(dense, inv))  # clone keeps dense strides (preserve_format)
+    """A copy of t with exactly the given strides, that is not a view and has version 0 (what
+    torch's TensorIterator allocates with empty_strided, which the C API does not have): the
+    values are written through a strided view of a fresh buffer, then the buffer's memory is
+    wrapped as a new storage (ct_from_blob) that keeps the buffer alive."""
+    shape = tuple(t.shape)
+    extent = 1 + sum((n - 1) * st for n, st in zip(shape, strides)) if t.numel() else 1
+    buf = _C.ct_empty((extent,), t.dtype)
+    if t.numel():
+        _C.ct_copy_(_C.ct_as_strided(buf, shape, strides, 0), t)
+    return _C.ct_from_blob(buf.data_ptr(), shape, strides, t.dtype, buf)
 
 
 def _index(src, indices):

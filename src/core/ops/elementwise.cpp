@@ -112,29 +112,17 @@ OperandType type_of(Operand x) {
   return {x.tensor->dtype(), x.tensor->ndim() == 0 ? OperandKind::ZeroDim : OperandKind::Dimensioned};
 }
 
-// t converted to dtype d as torch's t.to(d) does (memory_format=preserve): a dense tensor
-// keeps its strides, any other gets dense strides in its own dim order.  The layout matters:
-// TensorIterator lays the result out like the converted operands.  t itself when d matches.
-Ref<Tensor> to_like(const Tensor& t, DType d) {
-  if (t.dtype() == d) return Ref<Tensor>::retain(const_cast<Tensor*>(&t));
-  const Shape strides = is_non_overlapping_and_dense(t.sizes(), t.strides())
-                            ? Shape(t.strides().begin(), t.strides().end())
-                            : dense_strides_like(t.sizes(), t.strides());
-  Ref<Tensor> out = Tensor::empty_strided(t.sizes(), strides, d, "to");
-  if (t.numel() > 0) copy_elements(*out, t);
-  return out;
-}
-
 // The operand as a tensor of dtype d: a scalar becomes a 0-dim tensor (torch's wrapped
 // number, converted to d as torch converts it), a tensor of another dtype a converted copy
-// with its layout, a tensor of dtype d itself.
+// that keeps its layout (to_dtype is torch's .to() with preserve_format: the layout matters,
+// TensorIterator lays the result out like the converted operands), a tensor of dtype d itself.
 Ref<Tensor> as_dtype(Operand x, DType d) {
   if (!x.tensor) {
     Ref<Tensor> t = Tensor::empty(Shape{}, d, "scalar");
     CT_DISPATCH_ALL(d, [&] { *reinterpret_cast<scalar_t*>(t->data()) = convert<scalar_t>(x.scalar); });
     return t;
   }
-  return to_like(*x.tensor, d);
+  return to_dtype(*x.tensor, d);
 }
 
 IntList shape_of(Operand x) { return x.tensor ? x.tensor->sizes() : IntList(); }
@@ -275,7 +263,13 @@ Ref<Tensor> unalias(const Tensor& out, Ref<Tensor> input) {
       std::equal(input->strides().begin(), input->strides().end(), out.strides().begin(), out.strides().end())) {
     return input;  // x.add_(x): each element reads itself before it is written
   }
-  if (input->numel() == 0 || out.numel() == 0 || !may_overlap(out, *input)) return input;
+  if (input->numel() == 0 || out.numel() == 0) return input;
+  // Two storages that own their bytes are distinct allocations: no overlap to look for.
+  // (Foreign storages may wrap the same memory: those are compared by address.)
+  if (input->storage() != out.storage() && input->storage()->owns_memory() && out.storage()->owns_memory()) {
+    return input;
+  }
+  if (!may_overlap(out, *input)) return input;
   if (overlaps(out, *input) == 0) return input;
   return clone(*input);
 }
@@ -294,7 +288,7 @@ DType binary_compute_dtype(BinaryOp op, DType common) {
 void check_writable(const Tensor& self, const char* op) {
   CT_CHECK(!self.storage()->read_only(), ReadOnly,
            op << ": the tensor's storage is read-only (it was imported as a read-only DLPack tensor)");
-  CT_CHECK(!has_internal_overlap(self), Overlap,
+  CT_CHECK(self.is_contiguous() || !has_internal_overlap(self), Overlap,  // contiguous: never overlaps
            "unsupported operation: more than one element of the written-to tensor refers to a single memory "
            "location. Please clone() the tensor before performing the operation.");
 }
@@ -302,7 +296,8 @@ void check_writable(const Tensor& self, const char* op) {
 Ref<Tensor> binary(BinaryOp op, Operand a, Operand b) {
   if (op == BinaryOp::Div && !a.tensor && b.tensor) {
     // s / t: torch 1.13's Tensor.__rtruediv__ is `t.reciprocal() * s`, two roundings (so
-    // 3.0 / tensor([0.1]) is 30.000002, not 30.0).  Same dtypes as a true division.
+    // 3.0 / tensor([7.]) is 0.42857146, where the true quotient rounds to 0.42857143).
+    // The dtypes are those of a true division.
     const Ref<Tensor> r = reciprocal(*b.tensor);
     return binary(BinaryOp::Mul, Operand::of(*r), a);
   }
@@ -339,7 +334,7 @@ void binary_(BinaryOp op, const Tensor& self, Operand other) {
     binary_kernel(op, self, self, *tother);
     self.storage()->bump_version();
   } else {  // e.g. int32 += int64: compute in int64, write back converted (one version bump)
-    Ref<Tensor> tself = to_like(self, compute);
+    Ref<Tensor> tself = to_dtype(self, compute);
     binary_kernel(op, *tself, *tself, *tother);
     copy_into(self, *tself, name);
   }
@@ -446,7 +441,7 @@ void unary_kernel(UnaryOp op, const Tensor& out, const Tensor& in) {
 
 Ref<Tensor> unary(UnaryOp op, const Tensor& a) {
   const DType d = unary_result_dtype(op, a.dtype());
-  Ref<Tensor> in = to_like(a, d);
+  Ref<Tensor> in = to_dtype(a, d);
   const Tensor* layout[1] = {in.get()};
   Ref<Tensor> out = new_output(a.sizes(), layout, d, unary_name(op));
   unary_kernel(op, *out, *in);
@@ -467,7 +462,7 @@ void unary_(UnaryOp op, const Tensor& self) {
 namespace {
 Ref<Tensor> reciprocal(const Tensor& t) {
   const DType d = is_floating(t.dtype()) ? t.dtype() : DType::Float32;
-  Ref<Tensor> in = to_like(t, d);
+  Ref<Tensor> in = to_dtype(t, d);
   const Tensor* layout[1] = {in.get()};
   Ref<Tensor> out = new_output(t.sizes(), layout, d, "reciprocal");
   const Tensor* ops[2] = {out.get(), in.get()};
@@ -489,7 +484,7 @@ Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   const OperandType types[2] = {type_of(Operand::of(a)), type_of(Operand::of(b))};
   const DType d = result_type(types);
   const Shape shape = broadcast_shapes(broadcast_shapes(cond.sizes(), a.sizes(), "where"), b.sizes(), "where");
-  Ref<Tensor> ta = to_like(a, d), tb = to_like(b, d);
+  Ref<Tensor> ta = to_dtype(a, d), tb = to_dtype(b, d);
   const Tensor* layout[3] = {&cond, ta.get(), tb.get()};
   Ref<Tensor> out = new_output(shape, layout, d, "where");
   const Tensor* ops[4] = {out.get(), &cond, ta.get(), tb.get()};
@@ -609,7 +604,7 @@ bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
   const DType common = result_type(types);
   const bool exact = rtol == 0 && atol == 0;
   const DType d = is_floating(common) || exact ? common : DType::Float32;
-  Ref<Tensor> ta = to_like(a, d), tb = to_like(b, d);
+  Ref<Tensor> ta = to_dtype(a, d), tb = to_dtype(b, d);
   Ref<Tensor> ea = expand(*ta, shape), eb = expand(*tb, shape);
   const Tensor* ops[2] = {ea.get(), eb.get()};
   ElementwiseIter it(ops);  // iterates over ea's shape; writes nothing

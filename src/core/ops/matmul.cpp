@@ -286,8 +286,11 @@ void blas_product(Mat<T> A, Mat<T> B, T* C, int64_t ldc) {
   }
 }
 
-// Accumulator of the blocked loop: 64-bit modular for integers, float for bfloat16/half.
-template <class T> struct LoopAcc { using type = uint64_t; };
+// Accumulator of the blocked loop: integers in unsigned (modular) arithmetic, 32 bits wide
+// for types up to int32 (vectorisable) and 64 for int64, which equals torch's wrapping
+// arithmetic in the narrow type; float for bfloat16/float16.
+template <class T> struct LoopAcc { using type = uint32_t; };
+template <> struct LoopAcc<int64_t> { using type = uint64_t; };
 template <> struct LoopAcc<Half> { using type = float; };
 template <> struct LoopAcc<BFloat16> { using type = float; };
 template <> struct LoopAcc<float> { using type = float; };
@@ -295,8 +298,8 @@ template <> struct LoopAcc<double> { using type = double; };
 
 template <class Acc, class T>
 inline Acc to_acc(T x) {
-  if constexpr (std::is_same_v<Acc, uint64_t>) {
-    return static_cast<uint64_t>(static_cast<int64_t>(x));
+  if constexpr (std::is_integral_v<Acc>) {
+    return static_cast<Acc>(static_cast<int64_t>(x));
   } else {
     return Acc(float(x));
   }
@@ -304,17 +307,19 @@ inline Acc to_acc(T x) {
 
 template <class T, class Acc>
 inline T from_acc(Acc a) {
-  if constexpr (std::is_same_v<Acc, uint64_t>) {
+  if constexpr (std::is_same_v<Acc, uint32_t>) {
+    return convert<T>(static_cast<int64_t>(static_cast<int32_t>(a)));
+  } else if constexpr (std::is_same_v<Acc, uint64_t>) {
     return convert<T>(static_cast<int64_t>(a));
   } else {
     return convert<T>(a);
   }
 }
 
-// C (n x p, row stride ldc) = A @ B by rows: B is converted once into a contiguous Acc panel
-// of kc rows; each output row accumulates a_ik * B[k, :] over k (the inner loop runs along
-// a contiguous row and vectorises), one full row at a time, so each output element sees
-// the same sequence of operations whatever the thread count.
+// C (n x p, row stride ldc) = A @ B by rows: B is converted once into a contiguous Acc panel;
+// each output row accumulates a_ik * B[k, j0:j0+256] over k (the inner loop runs along a
+// contiguous row and vectorises), so each output element sees the same sequence of
+// operations whatever the thread count.
 template <class T>
 void loop_product(const Mat<T>& A, const Mat<T>& B, T* C, int64_t ldc) {
   using Acc = typename LoopAcc<T>::type;
@@ -324,18 +329,24 @@ void loop_product(const Mat<T>& A, const Mat<T>& B, T* C, int64_t ldc) {
     for (int64_t j = 0; j < p; ++j) panel[size_t(kk * p + j)] = to_acc<Acc>(B.base[kk * B.rs + j * B.cs]);
   }
   const Acc* bp = panel.data();
-  parallel_for(n, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, k * p)), [&](int64_t i0, int64_t i1) {
-    std::vector<Acc> row(static_cast<size_t>(p));
+  // Accumulators live on the stack (nothing may throw inside the parallel region), for a
+  // block of up to 256 output columns at a time.
+  constexpr int64_t kCols = 256;
+  const int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, k * p));
+  parallel_for(n, grain, [&](int64_t i0, int64_t i1) {
+    Acc acc[kCols];
     for (int64_t i = i0; i < i1; ++i) {
-      std::fill(row.begin(), row.end(), Acc(0));
-      Acc* r = row.data();
-      for (int64_t kk = 0; kk < k; ++kk) {
-        const Acc a = to_acc<Acc>(A.base[i * A.rs + kk * A.cs]);
-        const Acc* b = bp + kk * p;
-        for (int64_t j = 0; j < p; ++j) r[j] += a * b[j];
+      for (int64_t j0 = 0; j0 < p; j0 += kCols) {
+        const int64_t w = std::min(kCols, p - j0);
+        std::fill(acc, acc + w, Acc(0));
+        for (int64_t kk = 0; kk < k; ++kk) {
+          const Acc a = to_acc<Acc>(A.base[i * A.rs + kk * A.cs]);
+          const Acc* b = bp + kk * p + j0;
+          for (int64_t j = 0; j < w; ++j) acc[j] += a * b[j];
+        }
+        T* c = C + i * ldc + j0;
+        for (int64_t j = 0; j < w; ++j) c[j] = from_acc<T>(acc[j]);
       }
-      T* c = C + i * ldc;
-      for (int64_t j = 0; j < p; ++j) c[j] = from_acc<T>(r[j]);
     }
   });
 }

@@ -12,8 +12,8 @@
 // Two shapes of work:
 //   INNER: the innermost reduced dim has the smallest stride (sum of a contiguous tensor,
 //          sum over the last dim): each output is a long reduction of its own, computed by
-//          a row kernel with several independent accumulators (explicit vectors for
-//          float32/float64 sums).
+//          a row kernel with several independent accumulators (explicit SSE vectors for
+//          float32/float64 sum, mean, amax and amin).
 //   OUTER: a kept dim has the smallest stride (sum over dim 0), or the reduced rows are
 //          short: a tile of up to 64 neighbouring outputs is reduced at once, one
 //          accumulator per output, so that rows are read contiguously and the inner loop
@@ -120,6 +120,7 @@ struct SumOp {
   using out_t = typename SumTypes<In>::out;
   // float32/float64 sums of contiguous rows take the explicit-vector kernel.
   static constexpr bool kFastSum = std::is_same_v<In, acc_t> && std::is_floating_point_v<In>;
+  static constexpr bool kFastExtreme = false;
   static acc_t identity() { return acc_t(0); }
   static acc_t reduce(acc_t a, In x, int64_t) { return a + widen<acc_t>(x); }
   static acc_t combine(acc_t a, acc_t b) { return a + b; }
@@ -150,6 +151,7 @@ struct ProdOp {
   using acc_t = typename SumTypes<In>::acc;
   using out_t = typename SumTypes<In>::out;
   static constexpr bool kFastSum = false;
+  static constexpr bool kFastExtreme = false;
   static acc_t identity() { return acc_t(1); }
   static acc_t reduce(acc_t a, In x, int64_t) { return a * widen<acc_t>(x); }
   static acc_t combine(acc_t a, acc_t b) { return a * b; }
@@ -175,10 +177,13 @@ constexpr V worst() {
 // amax/amin: NaN wins (propagates), as torch.
 template <class In, bool kMax>
 struct ExtremeOp {
+  static constexpr bool kIsMax = kMax;
   using in_t = In;
   using acc_t = typename Cmp<In>::type;
   using out_t = In;
   static constexpr bool kFastSum = false;
+  // float32/float64 amax/amin of contiguous rows take the explicit-vector kernel.
+  static constexpr bool kFastExtreme = std::is_floating_point_v<In>;
   static acc_t identity() { return worst<acc_t, kMax>(); }
   static acc_t pick(acc_t a, acc_t v) {
     if constexpr (kMax) {
@@ -204,6 +209,7 @@ struct ArgOp {
   };
   using out_t = int64_t;
   static constexpr bool kFastSum = false;
+  static constexpr bool kFastExtreme = false;
   static acc_t identity() { return {worst<value_t, kMax>(), std::numeric_limits<int64_t>::max()}; }
   // Whether b should replace a.
   static bool better(const acc_t& a, const acc_t& b) {
@@ -400,48 +406,54 @@ Val tree_parallel(int64_t nb, const Leaf& leaf, const Comb& comb) {
 
 // ---- INNER kernels ---------------------------------------------------------------------
 
+// 16-byte vectors: native on every x86-64 (SSE2), so the accumulators stay in registers
+// (wider GCC vectors without AVX enabled are lowered through the stack).
 template <class T>
 struct Vec;
 template <>
 struct Vec<float> {
-  typedef float type __attribute__((vector_size(32)));
-  static constexpr int kLanes = 8;
+  typedef float type __attribute__((vector_size(16)));
+  static constexpr int kLanes = 4;
 };
 template <>
 struct Vec<double> {
-  typedef double type __attribute__((vector_size(32)));
-  static constexpr int kLanes = 4;
+  typedef double type __attribute__((vector_size(16)));
+  static constexpr int kLanes = 2;
 };
 
-// Four vector accumulators (32 float or 16 double lanes).  Element t of a run goes to lane
-// t mod (4 * kLanes); lanes are combined pairwise at the end of the block.
+// Eight vector accumulators (32 float or 16 double lanes).  Element t of a run goes to lane
+// t mod (8 * kLanes); lanes are combined pairwise at the end of the block.
 template <class T>
 struct SumLanes {
   using V = typename Vec<T>::type;
   static constexpr int kL = Vec<T>::kLanes;
-  static constexpr int kAll = 4 * kL;
-  V a[4];
+  static constexpr int kAcc = 8;
+  static constexpr int kAll = kAcc * kL;
+  V a[kAcc];
 
   SumLanes() {
-    for (auto& v : a) v = V{} ;
+    for (auto& v : a) v = V{};
   }
-  // Adds the kL elements at p to v (unaligned load).
-  static void add(V& v, const T* p) {
+  static V load(const T* p) {
     V x;
     std::memcpy(&x, p, sizeof(V));
-    v += x;
+    return x;
   }
   void run(const T* p, int64_t stride, int64_t n) {
     int64_t i = 0;
     if (stride == 1) {
-      V a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+      V a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5], a6 = a[6], a7 = a[7];
       for (; i + kAll <= n; i += kAll) {
-        add(a0, p + i);
-        add(a1, p + i + kL);
-        add(a2, p + i + 2 * kL);
-        add(a3, p + i + 3 * kL);
+        a0 += load(p + i);
+        a1 += load(p + i + kL);
+        a2 += load(p + i + 2 * kL);
+        a3 += load(p + i + 3 * kL);
+        a4 += load(p + i + 4 * kL);
+        a5 += load(p + i + 5 * kL);
+        a6 += load(p + i + 6 * kL);
+        a7 += load(p + i + 7 * kL);
       }
-      a[0] = a0, a[1] = a1, a[2] = a2, a[3] = a3;
+      a[0] = a0, a[1] = a1, a[2] = a2, a[3] = a3, a[4] = a4, a[5] = a5, a[6] = a6, a[7] = a7;
     }
     if (i == n) return;
     T lanes[kAll];
@@ -450,11 +462,70 @@ struct SumLanes {
     std::memcpy(a, lanes, sizeof(lanes));
   }
   T finish() const {
-    const V v = (a[0] + a[1]) + (a[2] + a[3]);
+    const V v = ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
     T l[kL];
     std::memcpy(l, &v, sizeof(l));
     for (int w = kL / 2; w >= 1; w /= 2) {
       for (int j = 0; j < w; ++j) l[j] = l[j] + l[j + w];
+    }
+    return l[0];
+  }
+};
+
+// The same for amax/amin: eight vector accumulators, NaN-propagating max/min per lane.
+template <class T, bool kMax>
+struct ExtremeLanes {
+  using V = typename Vec<T>::type;
+  static constexpr int kL = Vec<T>::kLanes;
+  static constexpr int kAcc = 8;
+  static constexpr int kAll = kAcc * kL;
+  V a[kAcc];
+
+  ExtremeLanes() {
+    const T w = worst<T, kMax>();
+    for (auto& v : a) {
+      for (int j = 0; j < kL; ++j) v[j] = w;
+    }
+  }
+  // x where x beats a (or is NaN), else a: lane by lane.
+  static V pick(V a, V x) {
+    if constexpr (kMax) {
+      return ((x > a) | (x != x)) ? x : a;
+    } else {
+      return ((x < a) | (x != x)) ? x : a;
+    }
+  }
+  void run(const T* p, int64_t stride, int64_t n) {
+    int64_t i = 0;
+    if (stride == 1) {
+      V a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5], a6 = a[6], a7 = a[7];
+      for (; i + kAll <= n; i += kAll) {
+        a0 = pick(a0, SumLanes<T>::load(p + i));
+        a1 = pick(a1, SumLanes<T>::load(p + i + kL));
+        a2 = pick(a2, SumLanes<T>::load(p + i + 2 * kL));
+        a3 = pick(a3, SumLanes<T>::load(p + i + 3 * kL));
+        a4 = pick(a4, SumLanes<T>::load(p + i + 4 * kL));
+        a5 = pick(a5, SumLanes<T>::load(p + i + 5 * kL));
+        a6 = pick(a6, SumLanes<T>::load(p + i + 6 * kL));
+        a7 = pick(a7, SumLanes<T>::load(p + i + 7 * kL));
+      }
+      a[0] = a0, a[1] = a1, a[2] = a2, a[3] = a3, a[4] = a4, a[5] = a5, a[6] = a6, a[7] = a7;
+    }
+    if (i == n) return;
+    T lanes[kAll];
+    std::memcpy(lanes, a, sizeof(lanes));
+    for (int64_t t = 0; i < n; ++i, ++t) {
+      T& l = lanes[t % kAll];
+      l = ExtremeOp<T, kMax>::pick(l, p[i * stride]);
+    }
+    std::memcpy(a, lanes, sizeof(lanes));
+  }
+  T finish() const {
+    const V v = pick(pick(pick(a[0], a[1]), pick(a[2], a[3])), pick(pick(a[4], a[5]), pick(a[6], a[7])));
+    T l[kL];
+    std::memcpy(l, &v, sizeof(l));
+    for (int w = kL / 2; w >= 1; w /= 2) {
+      for (int j = 0; j < w; ++j) l[j] = ExtremeOp<T, kMax>::pick(l[j], l[j + w]);
     }
     return l[0];
   }
@@ -468,6 +539,10 @@ typename Op::acc_t inner_block(const char* base, const Geo& g, int64_t lo, int64
   const int64_t s = g.R.empty() ? 0 : g.R.back().in;
   if constexpr (Op::kFastSum) {
     SumLanes<in_t> lanes;
+    for_each_run(g.R, lo, hi, [&](int64_t off, int64_t cnt, int64_t) { lanes.run(p0 + off, s, cnt); });
+    return lanes.finish();
+  } else if constexpr (Op::kFastExtreme) {
+    ExtremeLanes<in_t, Op::kIsMax> lanes;
     for_each_run(g.R, lo, hi, [&](int64_t off, int64_t cnt, int64_t) { lanes.run(p0 + off, s, cnt); });
     return lanes.finish();
   } else {
@@ -529,6 +604,49 @@ void run_inner(const Tensor& in, const Tensor& out, const Geo& g) {
 template <class Op>
 using TileAcc = std::array<typename Op::acc_t, kTile>;
 
+// a[j] = reduce(a[j], p[j]) for a whole tile, with explicit SSE vectors (float32/float64 sum,
+// amax, amin): the same arithmetic as the scalar loop, lane by lane.
+template <class Op>
+inline void vector_row(typename Op::acc_t* a, const typename Op::in_t* p) {
+  using T = typename Op::in_t;
+  using V = typename Vec<T>::type;
+  constexpr int kL = Vec<T>::kLanes;
+  for (int j = 0; j < kTile; j += kL) {
+    V acc, x;
+    std::memcpy(&acc, a + j, sizeof(V));
+    std::memcpy(&x, p + j, sizeof(V));
+    if constexpr (Op::kFastSum) {
+      acc += x;
+    } else {
+      acc = ExtremeLanes<T, Op::kIsMax>::pick(acc, x);
+    }
+    std::memcpy(a + j, &acc, sizeof(V));
+  }
+}
+
+// vector_row over rows p, p + rs, p + 2 rs, p + 3 rs, in that order for every lane.
+template <class Op>
+inline void vector_rows4(typename Op::acc_t* a, const typename Op::in_t* p, int64_t rs) {
+  using T = typename Op::in_t;
+  using V = typename Vec<T>::type;
+  constexpr int kL = Vec<T>::kLanes;
+  for (int j = 0; j < kTile; j += kL) {
+    V acc, x0, x1, x2, x3;
+    std::memcpy(&acc, a + j, sizeof(V));
+    std::memcpy(&x0, p + j, sizeof(V));
+    std::memcpy(&x1, p + rs + j, sizeof(V));
+    std::memcpy(&x2, p + 2 * rs + j, sizeof(V));
+    std::memcpy(&x3, p + 3 * rs + j, sizeof(V));
+    if constexpr (Op::kFastSum) {
+      acc = (((acc + x0) + x1) + x2) + x3;
+    } else {
+      using E = ExtremeLanes<T, Op::kIsMax>;
+      acc = E::pick(E::pick(E::pick(E::pick(acc, x0), x1), x2), x3);
+    }
+    std::memcpy(a + j, &acc, sizeof(V));
+  }
+}
+
 // Reduces positions [lo, hi) of R for the w outputs at base, base + sk, ...
 template <class Op>
 TileAcc<Op> tile_block(const typename Op::in_t* base, int64_t sk, int w, const Geo& g, int64_t lo,
@@ -539,11 +657,23 @@ TileAcc<Op> tile_block(const typename Op::in_t* base, int64_t sk, int w, const G
   for (auto& x : a) x = Op::identity();
   const int64_t rs = g.R.empty() ? 0 : g.R.back().in;
   for_each_run(g.R, lo, hi, [&](int64_t off, int64_t cnt, int64_t flat) {
-    for (int64_t r = 0; r < cnt; ++r) {
+    int64_t r = 0;
+    if constexpr (Op::kFastSum || Op::kFastExtreme) {
+      if (sk == 1 && w == kTile) {
+        // Four rows per pass (the same order of operations per output): four independent
+        // streams of loads in flight instead of one.
+        for (; r + 4 <= cnt; r += 4) vector_rows4<Op>(a, base + off + r * rs, rs);
+      }
+    }
+    for (; r < cnt; ++r) {
       const in_t* p = base + off + r * rs;
       const int64_t f = flat + r;
       if (sk == 1 && w == kTile) {
-        for (int j = 0; j < kTile; ++j) a[j] = Op::reduce(a[j], p[j], f);
+        if constexpr (Op::kFastSum || Op::kFastExtreme) {
+          vector_row<Op>(a, p);
+        } else {
+          for (int j = 0; j < kTile; ++j) a[j] = Op::reduce(a[j], p[j], f);
+        }
       } else if (sk == 1) {
         for (int j = 0; j < w; ++j) a[j] = Op::reduce(a[j], p[j], f);
       } else {

@@ -229,8 +229,8 @@ CT_API int ct_reshape_is_view(const ct_tensor *t, int ndim, const int64_t *shape
    otherwise densely in the order of t's strides (an expanded or stepped t becomes dense).
    ct_contiguous gives C order. */
 CT_API ct_tensor *ct_clone(const ct_tensor *t);
-/* The entries of t at positions index along dim (index: int64 or int32, 0-D or 1-D,
-   negative entries count from the end).  CT_ERR_INDEX if an index is out of range. */
+/* The entries of t at positions index along dim (index: int64 or int32, 0-D or 1-D).
+   CT_ERR_INDEX if an index is outside [0, size) (negative ones too, as in torch 1.13). */
 CT_API ct_tensor *ct_index_select(const ct_tensor *t, int dim, const ct_tensor *index);
 /* t converted to dtype, in new storage laid out as ct_clone; t itself (retained) if it
    already has dtype.  Conversions follow PyTorch on x86: float to integer truncates toward

@@ -7,7 +7,7 @@ build=(g++ cmake ninja-build pkg-config libopenblas-dev)
 case "${1:-test}" in
   demo) want=("${build[@]}") ;;
   test) want=("${build[@]}" libgtest-dev libbenchmark-dev python3 python3-numpy python3-pytest python3-torch
-              python3-pycparser nodejs npm) ;;
+              python3-pycparser nodejs npm swig python3-dev) ;;
   *) echo "usage: $0 demo|test" >&2; exit 2 ;;
 esac
 

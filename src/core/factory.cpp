@@ -140,9 +140,9 @@ Ref<Tensor> index_select(const Tensor& t, int64_t dim, const Tensor& index) {
   for (int64_t i = 0; i < n; ++i) {
     int64_t v = index.dtype() == DType::Int64 ? reinterpret_cast<const int64_t*>(index.data())[i * istride]
                                               : reinterpret_cast<const int32_t*>(index.data())[i * istride];
-    CT_CHECK(v >= -dim_size && v < dim_size, Index,
+    CT_CHECK(v >= 0 && v < dim_size, Index,
              "index out of range in self (index " << v << " for dimension " << d << " of size " << dim_size << ")");
-    picks[size_t(i)] = v < 0 ? v + dim_size : v;
+    picks[size_t(i)] = v;
   }
   CT_CHECK(t.ndim() > 0 || n == 1, Index,
            "index_select(): Index to scalar can have only 1 value, got " << n << " value(s)");

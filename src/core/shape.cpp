@@ -95,6 +95,7 @@ Shape dense_strides_like(IntList sizes, IntList strides) {
 }
 
 bool is_non_overlapping_and_dense(IntList sizes, IntList strides) {
+  if (compute_contiguous(sizes, strides)) return true;  // as torch: includes every empty tensor
   const size_t n = sizes.size();
   if (n == 1) return sizes[0] < 2 || strides[0] == 1;
   std::vector<size_t> perm(n);

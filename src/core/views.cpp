@@ -79,13 +79,11 @@ Ref<Tensor> slice(const Tensor& t, int64_t dim, int64_t start, int64_t stop, int
 Ref<Tensor> narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
   CT_CHECK(t.ndim() > 0, Index, "narrow() cannot be applied to a 0-dim tensor.");
   const int d = wrap_dim(dim, t.ndim());
-  CT_CHECK(length >= 0, InvalidArgument, "narrow(): length must be non-negative.");
   const int64_t size = t.size(d);
-  CT_CHECK(start >= -size && start <= size, Index,
-           "start out of range (expected to be in range of [" << -size << ", " << size << "], but got " << start
-                                                              << ")");
-  if (start < 0) start += size;
-  CT_CHECK(start <= size - length, Index,
+  // As torch: start is wrapped like a dim index (so -1 on an empty dim is 0), but may
+  // also equal the size.
+  if (start != size) start = wrap_dim(start, int(std::min<int64_t>(size, INT32_MAX)));
+  CT_CHECK(length >= 0 && start <= size - length, Shape,
            "start (" << start << ") + length (" << length << ") exceeds dimension size (" << size << ").");
   return slice(t, d, start, start + length, 1);
 }
@@ -121,7 +119,9 @@ Ref<Tensor> expand(const Tensor& t, IntList target) {
                "The expanded size of the tensor (" << want << ") isn't allowed in a leading, non-existing dimension "
                                                    << i);
       sizes[size_t(i)] = want;
-      strides[size_t(i)] = 0;
+      // As torch: a new dim of size 1 gets the stride it would have in a dense layout of
+      // the dims after it; a new dim of any other size is broadcast (stride 0).
+      strides[size_t(i)] = want == 1 && i + 1 < n ? sizes[size_t(i + 1)] * strides[size_t(i + 1)] : 0;
       continue;
     }
     const int64_t have = t.size(int(ti));

@@ -2,6 +2,8 @@
    no C++ leaks, no extensions, no warnings.  Included twice to check the include guard. */
 #include "ctensor.h"
 #include "ctensor.h"
+#include "ctensor_dlpack.h" /* the DLPack structs, also strict C99 */
+#include "ctensor_dlpack.h"
 
 /* The ABI numbers of the enums, checked at compile time (a negative array size fails). */
 #define CT_STATIC_CHECK(name, cond) typedef char name[(cond) ? 1 : -1]

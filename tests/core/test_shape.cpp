@@ -77,7 +77,7 @@ TEST(Layout, DenseStridesLikeTorch) {
   EXPECT_TRUE(ct::is_non_overlapping_and_dense(Shape{3, 4}, Shape{1, 3}));
   EXPECT_FALSE(ct::is_non_overlapping_and_dense(Shape{3, 2}, Shape{4, 2}));
   EXPECT_FALSE(ct::is_non_overlapping_and_dense(Shape{2, 3}, Shape{0, 1}));
-  EXPECT_FALSE(ct::is_non_overlapping_and_dense(Shape{0, 3}, Shape{7, 9}));  // torch's rule, literally
+  EXPECT_TRUE(ct::is_non_overlapping_and_dense(Shape{0, 3}, Shape{7, 9}));  // empty: contiguous
 }
 
 TEST(Broadcast, Shapes) {

@@ -70,6 +70,7 @@ constexpr int kTile = 64;               // outputs per OUTER tile
 constexpr int64_t kMinNodeBlocks = 16;  // smallest subtree handed to a thread
 constexpr int64_t kGrain = 32768;       // elements of work worth a thread
 constexpr int64_t kShortRow = 16;       // reduced rows shorter than this go OUTER
+constexpr int64_t kPrefetchRows = 8;    // OUTER: rows read ahead
 
 template <class T>
 inline bool is_nan(T x) {
@@ -624,27 +625,13 @@ inline void vector_row(typename Op::acc_t* a, const typename Op::in_t* p) {
   }
 }
 
-// vector_row over rows p, p + rs, p + 2 rs, p + 3 rs, in that order for every lane.
-template <class Op>
-inline void vector_rows4(typename Op::acc_t* a, const typename Op::in_t* p, int64_t rs) {
-  using T = typename Op::in_t;
-  using V = typename Vec<T>::type;
-  constexpr int kL = Vec<T>::kLanes;
-  for (int j = 0; j < kTile; j += kL) {
-    V acc, x0, x1, x2, x3;
-    std::memcpy(&acc, a + j, sizeof(V));
-    std::memcpy(&x0, p + j, sizeof(V));
-    std::memcpy(&x1, p + rs + j, sizeof(V));
-    std::memcpy(&x2, p + 2 * rs + j, sizeof(V));
-    std::memcpy(&x3, p + 3 * rs + j, sizeof(V));
-    if constexpr (Op::kFastSum) {
-      acc = (((acc + x0) + x1) + x2) + x3;
-    } else {
-      using E = ExtremeLanes<T, Op::kIsMax>;
-      acc = E::pick(E::pick(E::pick(E::pick(acc, x0), x1), x2), x3);
-    }
-    std::memcpy(a + j, &acc, sizeof(V));
-  }
+// Asks for the cache lines of one tile row ahead of use.  Tile rows are short (256 bytes for
+// float32) and far apart, which hardware prefetchers do not follow; without this the loop
+// waits on memory latency with few misses in flight.
+template <class T>
+inline void prefetch_row(const T* p, int w) {
+  const char* c = reinterpret_cast<const char*>(p);
+  for (int64_t b = 0; b < int64_t(w) * int64_t(sizeof(T)); b += 64) __builtin_prefetch(c + b);
 }
 
 // Reduces positions [lo, hi) of R for the w outputs at base, base + sk, ...
@@ -653,21 +640,14 @@ TileAcc<Op> tile_block(const typename Op::in_t* base, int64_t sk, int w, const G
                        int64_t hi) {
   using in_t = typename Op::in_t;
   using acc_t = typename Op::acc_t;
-  acc_t a[kTile];
+  alignas(64) acc_t a[kTile];
   for (auto& x : a) x = Op::identity();
   const int64_t rs = g.R.empty() ? 0 : g.R.back().in;
   for_each_run(g.R, lo, hi, [&](int64_t off, int64_t cnt, int64_t flat) {
-    int64_t r = 0;
-    if constexpr (Op::kFastSum || Op::kFastExtreme) {
-      if (sk == 1 && w == kTile) {
-        // Four rows per pass (the same order of operations per output): four independent
-        // streams of loads in flight instead of one.
-        for (; r + 4 <= cnt; r += 4) vector_rows4<Op>(a, base + off + r * rs, rs);
-      }
-    }
-    for (; r < cnt; ++r) {
+    for (int64_t r = 0; r < cnt; ++r) {
       const in_t* p = base + off + r * rs;
       const int64_t f = flat + r;
+      if (sk == 1 && r + kPrefetchRows < cnt) prefetch_row(p + kPrefetchRows * rs, w);
       if (sk == 1 && w == kTile) {
         if constexpr (Op::kFastSum || Op::kFastExtreme) {
           vector_row<Op>(a, p);

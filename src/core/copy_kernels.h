@@ -14,13 +14,17 @@
 //   Rows       same dtype, innermost dim unit stride both sides: memcpy per row;
 //   Transpose  same dtype, dst unit stride on the innermost dim and src unit stride on
 //              another dim: cache-line tiles transposed in registers (SIMD per element
-//              width 1, 2, 4, 8), streaming stores for large copies;
+//              width 1, 2, 4, 8; Note [Transpose tiles] in copy_kernels.cpp), streaming
+//              stores for large copies;
 //   Tiled      any dtypes, the dim src walks fastest is not dst's innermost: the
 //              element-wise loop runs over 2-d blocks so both sides stay in cache;
 //   Strided    everything else: an element-wise loop (with dtype conversion) along the
 //              innermost dim, nested in an n-d counter.
-// Work above a grain size is split statically across OpenMP threads; every path writes each
-// destination element exactly once, so the result does not depend on the thread count.
+// Work above a grain size is cut into a few chunks per thread, claimed dynamically by OpenMP
+// threads (a thread the OS delays leaves its chunks to the others).  Every path writes each
+// destination element exactly once, so results do not depend on the thread count.  Copies
+// whose destination is at least streaming_bytes() use non-temporal stores (the result
+// cannot stay in cache anyway, and they skip reading the destination lines first).
 #pragma once
 
 #include <cstdint>
@@ -72,7 +76,9 @@ Isa active_isa();
 void set_isa(Isa isa);  // clamped to detected_isa()
 
 // Tuning knobs (bytes), exposed so tests can force the threaded and streaming paths on
-// small inputs.  Defaults: kDefaultGrainBytes, kDefaultStreamingBytes.
+// small inputs.  A copy of B bytes uses min(max_threads, B / grain) threads.  Defaults:
+// kDefaultGrainBytes, kDefaultStreamingBytes (a fixed size: the L3 size this VM reports
+// through CPUID, 384 MiB, is not the cache a core can use).
 inline constexpr int64_t kDefaultGrainBytes = int64_t(256) << 10;
 inline constexpr int64_t kDefaultStreamingBytes = int64_t(8) << 20;
 void set_grain_bytes(int64_t bytes);       // <= 0 restores the default

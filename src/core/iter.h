@@ -56,37 +56,43 @@ class ElementwiseIter {
 template <class Loop>
 void ElementwiseIter::run_range(int64_t begin, int64_t end, Loop& loop) const {
   if (begin >= end) return;
+  char* ptrs[kMaxOperands];
   if (ndim_ == 0) {  // a single element
-    char* ptrs[kMaxOperands];
     for (int k = 0; k < nops_; ++k) ptrs[k] = base_[size_t(k)];
     int64_t zero[kMaxOperands] = {};
     loop(ptrs, zero, int64_t(1));
     return;
   }
-  // Multi-index of `begin`, then rows until `end`.
+  auto stride = [&](int d, int k) { return strides_[size_t(d * nops_ + k)]; };
+  // Multi-index and operand pointers of `begin`; then rows until `end`, moving the pointers
+  // like an odometer (no per-row recomputation from the index).
   std::array<int64_t, kMaxDims> idx;
   int64_t rem = begin;
   for (int d = 0; d < ndim_; ++d) {
     idx[size_t(d)] = rem % shape_[size_t(d)];
     rem /= shape_[size_t(d)];
   }
-  char* ptrs[kMaxOperands];
+  for (int k = 0; k < nops_; ++k) {
+    char* p = base_[size_t(k)];
+    for (int d = 0; d < ndim_; ++d) p += idx[size_t(d)] * stride(d, k);
+    ptrs[k] = p;
+  }
   int64_t inner[kMaxOperands];
-  for (int k = 0; k < nops_; ++k) inner[k] = strides_[size_t(k)];
+  for (int k = 0; k < nops_; ++k) inner[k] = stride(0, k);
   int64_t pos = begin;
-  while (pos < end) {
-    for (int k = 0; k < nops_; ++k) {
-      char* p = base_[size_t(k)];
-      for (int d = 0; d < ndim_; ++d) p += idx[size_t(d)] * strides_[size_t(d * nops_ + k)];
-      ptrs[k] = p;
-    }
+  for (;;) {
     const int64_t n = std::min(shape_[0] - idx[0], end - pos);
     loop(ptrs, inner, n);
     pos += n;
-    idx[0] += n;
-    for (int d = 0; d < ndim_ - 1 && idx[size_t(d)] == shape_[size_t(d)]; ++d) {
+    if (pos >= end) return;
+    // The row is finished: back to its start, then carry into the outer dims.
+    for (int k = 0; k < nops_; ++k) ptrs[k] -= idx[0] * inner[k];
+    idx[0] = 0;
+    for (int d = 1; d < ndim_; ++d) {
+      for (int k = 0; k < nops_; ++k) ptrs[k] += stride(d, k);
+      if (++idx[size_t(d)] < shape_[size_t(d)]) break;
+      for (int k = 0; k < nops_; ++k) ptrs[k] -= idx[size_t(d)] * stride(d, k);
       idx[size_t(d)] = 0;
-      ++idx[size_t(d + 1)];
     }
   }
 }

@@ -11,6 +11,7 @@
 // views keeps exactly one extra object alive.  An alias (detach) has no base.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <span>
@@ -27,6 +28,33 @@ using Shape = std::vector<int64_t>;
 
 constexpr int kMaxDims = 64;
 constexpr int kInlineDims = 4;
+
+// A fixed-capacity list of sizes or strides on the stack: view ops build their geometry in
+// these, so taking a view costs no allocation beyond the Tensor itself.
+class DimBuf {
+ public:
+  DimBuf() = default;
+  explicit DimBuf(IntList src) : n_(src.size()) { std::copy(src.begin(), src.end(), v_); }
+  size_t size() const { return n_; }
+  void resize(size_t n) { n_ = n; }
+  int64_t& operator[](size_t i) { return v_[i]; }
+  int64_t operator[](size_t i) const { return v_[i]; }
+  void push_back(int64_t x) { v_[n_++] = x; }
+  void erase(size_t i) {
+    std::copy(v_ + i + 1, v_ + n_, v_ + i);
+    --n_;
+  }
+  void insert(size_t i, int64_t x) {
+    std::copy_backward(v_ + i, v_ + n_, v_ + n_ + 1);
+    v_[i] = x;
+    ++n_;
+  }
+  operator IntList() const { return {v_, n_}; }
+
+ private:
+  int64_t v_[kMaxDims + 1];  // + 1: unsqueeze/unfold add one dim to a kMaxDims tensor before the check
+  size_t n_ = 0;
+};
 
 class Tensor {
  public:

@@ -24,8 +24,7 @@ Ref<Tensor> view(const Tensor& t, IntList shape) {
 Ref<Tensor> transpose(const Tensor& t, int64_t dim0, int64_t dim1) {
   const int n = t.ndim();
   const int d0 = wrap_dim(dim0, n), d1 = wrap_dim(dim1, n);
-  Shape sizes(t.sizes().begin(), t.sizes().end());
-  Shape strides(t.strides().begin(), t.strides().end());
+  DimBuf sizes(t.sizes()), strides(t.strides());
   if (n > 0) {
     std::swap(sizes[size_t(d0)], sizes[size_t(d1)]);
     std::swap(strides[size_t(d0)], strides[size_t(d1)]);
@@ -39,14 +38,14 @@ Ref<Tensor> permute(const Tensor& t, std::span<const int> dims) {
            "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the "
            "desired ordering of dimensions i.e. input.dim() = "
                << n << " is not equal to len(dims) = " << dims.size());
-  Shape sizes(static_cast<size_t>(n)), strides(static_cast<size_t>(n));
-  std::vector<bool> seen(static_cast<size_t>(n), false);
+  DimBuf sizes, strides;
+  bool seen[kMaxDims] = {};
   for (int i = 0; i < n; ++i) {
     const int d = wrap_dim(dims[size_t(i)], n);
     CT_CHECK(!seen[size_t(d)], InvalidArgument, "permute(): duplicate dims are not allowed.");
     seen[size_t(d)] = true;
-    sizes[size_t(i)] = t.size(d);
-    strides[size_t(i)] = t.stride(d);
+    sizes.push_back(t.size(d));
+    strides.push_back(t.stride(d));
   }
   return make_view(t, sizes, strides, t.offset());
 }
@@ -62,8 +61,7 @@ Ref<Tensor> slice(const Tensor& t, int64_t dim, int64_t start, int64_t stop, int
   };
   start = clamp(start);
   stop = std::max(clamp(stop), start);
-  Shape sizes(t.sizes().begin(), t.sizes().end());
-  Shape strides(t.strides().begin(), t.strides().end());
+  DimBuf sizes(t.sizes()), strides(t.strides());
   sizes[size_t(d)] = stop > start ? (stop - start - 1) / step + 1 : 0;
   // Only hostile geometries (as_strided with a huge stride on a size-1 dim) overflow here.
   int64_t offset = 0;
@@ -96,10 +94,9 @@ Ref<Tensor> select(const Tensor& t, int64_t dim, int64_t index) {
            "select(): index " << index << " out of range for tensor of size " << list_str(t.sizes())
                               << " at dimension " << d);
   if (index < 0) index += size;
-  Shape sizes(t.sizes().begin(), t.sizes().end());
-  Shape strides(t.strides().begin(), t.strides().end());
-  sizes.erase(sizes.begin() + d);
-  strides.erase(strides.begin() + d);
+  DimBuf sizes(t.sizes()), strides(t.strides());
+  sizes.erase(size_t(d));
+  strides.erase(size_t(d));
   return make_view(t, sizes, strides, t.offset() + index * t.stride(d));
 }
 
@@ -110,7 +107,9 @@ Ref<Tensor> expand(const Tensor& t, IntList target) {
                              << "): the number of sizes provided (" << n
                              << ") must be greater or equal to the number of dimensions in the tensor (" << tn
                              << ")");
-  Shape sizes(static_cast<size_t>(n)), strides(static_cast<size_t>(n));
+  DimBuf sizes, strides;
+  sizes.resize(size_t(n));
+  strides.resize(size_t(n));
   for (int64_t i = n - 1; i >= 0; --i) {
     const int64_t ti = i - (n - tn);
     int64_t want = target[size_t(i)];
@@ -145,17 +144,16 @@ Ref<Tensor> expand(const Tensor& t, IntList target) {
 
 Ref<Tensor> squeeze(const Tensor& t, int64_t dim) {
   const int d = wrap_dim(dim, t.ndim());
-  Shape sizes(t.sizes().begin(), t.sizes().end());
-  Shape strides(t.strides().begin(), t.strides().end());
+  DimBuf sizes(t.sizes()), strides(t.strides());
   if (t.ndim() > 0 && sizes[size_t(d)] == 1) {
-    sizes.erase(sizes.begin() + d);
-    strides.erase(strides.begin() + d);
+    sizes.erase(size_t(d));
+    strides.erase(size_t(d));
   }
   return make_view(t, sizes, strides, t.offset());
 }
 
 Ref<Tensor> squeeze_all(const Tensor& t) {
-  Shape sizes, strides;
+  DimBuf sizes, strides;
   for (int i = 0; i < t.ndim(); ++i) {
     if (t.size(i) != 1) {
       sizes.push_back(t.size(i));
@@ -167,12 +165,11 @@ Ref<Tensor> squeeze_all(const Tensor& t) {
 
 Ref<Tensor> unsqueeze(const Tensor& t, int64_t dim) {
   const int d = wrap_dim(dim, t.ndim() + 1);
-  Shape sizes(t.sizes().begin(), t.sizes().end());
-  Shape strides(t.strides().begin(), t.strides().end());
+  DimBuf sizes(t.sizes()), strides(t.strides());
   // PyTorch: the new dim's stride is size*stride of the dim it precedes (1 at the end).
   const int64_t stride = d >= t.ndim() ? 1 : t.size(d) * t.stride(d);
-  sizes.insert(sizes.begin() + d, 1);
-  strides.insert(strides.begin() + d, stride);
+  sizes.insert(size_t(d), 1);
+  strides.insert(size_t(d), stride);
   return make_view(t, sizes, strides, t.offset());
 }
 
@@ -190,7 +187,7 @@ Ref<Tensor> diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2
     diag = offset <= -s1 ? 0 : std::min(s1 + offset, s2);
     if (diag > 0) start -= offset * t.stride(d1);
   }
-  Shape sizes, strides;
+  DimBuf sizes, strides;
   for (int i = 0; i < n; ++i) {
     if (i == d1 || i == d2) continue;
     sizes.push_back(t.size(i));
@@ -210,8 +207,7 @@ Ref<Tensor> unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step) {
   CT_CHECK(size <= dim_size, Shape,
            "maximum size for tensor at dimension " << d << " is " << dim_size << " but size is " << size);
   CT_CHECK(step > 0, InvalidArgument, "step is " << step << " but must be > 0");
-  Shape sizes(t.sizes().begin(), t.sizes().end());
-  Shape strides(t.strides().begin(), t.strides().end());
+  DimBuf sizes(t.sizes()), strides(t.strides());
   if (n > 0) {
     sizes[size_t(d)] = (dim_size - size) / step + 1;
     strides[size_t(d)] = step * dim_stride;

@@ -72,6 +72,21 @@ void run_binary(const ElementwiseIter& it, F f) {
     const T* a = reinterpret_cast<const T*>(p[1]);
     const T* b = reinterpret_cast<const T*>(p[2]);
     auto store = [](acc_t<O> v) { return from_acc<O>(v); };
+    if constexpr (std::is_same_v<O, T>) {
+      // In place (self op= other): output and first input are the same row.  Separate loops
+      // leave the compiler one aliasing question instead of two.
+      if (p[0] == p[1] && s[0] == sizeof(T) && s[1] == sizeof(T)) {
+        if (s[2] == sizeof(T)) {
+          for (int64_t i = 0; i < n; ++i) o[i] = store(f(to_acc(o[i]), to_acc(b[i])));
+          return;
+        }
+        if (s[2] == 0) {
+          const acc_t<T> bv = to_acc(*b);
+          for (int64_t i = 0; i < n; ++i) o[i] = store(f(to_acc(o[i]), bv));
+          return;
+        }
+      }
+    }
     if (s[0] == sizeof(O) && s[1] == sizeof(T) && s[2] == sizeof(T)) {
       for (int64_t i = 0; i < n; ++i) o[i] = store(f(to_acc(a[i]), to_acc(b[i])));
     } else if (s[0] == sizeof(O) && s[1] == sizeof(T) && s[2] == 0) {

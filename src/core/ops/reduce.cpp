@@ -70,7 +70,7 @@ constexpr int kTile = 64;               // outputs per OUTER tile
 constexpr int64_t kMinNodeBlocks = 16;  // smallest subtree handed to a thread
 constexpr int64_t kGrain = 32768;       // elements of work worth a thread
 constexpr int64_t kShortRow = 16;       // reduced rows shorter than this go OUTER
-constexpr int64_t kPrefetchRows = 8;    // OUTER: rows read ahead
+constexpr int64_t kPrefetchRows = 16;   // OUTER: rows prefetched ahead
 
 template <class T>
 inline bool is_nan(T x) {

@@ -405,7 +405,8 @@ CT_API ct_tensor *ct_stack(int n, const ct_tensor *const *tensors, int dim);
 
 /* Reductions over the ndim dims in dims (ndim 0: over all dims), keeping them as size 1 if
    keepdim.  sum/prod of bool and integer tensors give int64; mean needs a floating dtype;
-   amax/amin keep the dtype and refuse empty reductions. */
+   amax/amin keep the dtype and refuse empty reductions; prod refuses float16/bfloat16 as
+   torch 1.13 does.  Sums are pairwise, and identical whatever the thread count. */
 CT_API ct_tensor *ct_sum(const ct_tensor *t, int ndim, const int *dims, int keepdim);
 CT_API ct_tensor *ct_mean(const ct_tensor *t, int ndim, const int *dims, int keepdim);
 CT_API ct_tensor *ct_prod(const ct_tensor *t, int ndim, const int *dims, int keepdim);
@@ -418,16 +419,22 @@ CT_API ct_tensor *ct_argmax_all(const ct_tensor *t);
 CT_API ct_tensor *ct_argmin_all(const ct_tensor *t);
 
 /* Matrix product with torch.matmul's rules (1-D dot, 2-D mm, batched with broadcasting of
-   the batch dims).  float32/float64 use BLAS. */
+   the batch dims); a new contiguous tensor.  Operands must have the same dtype; bool and
+   float16 are refused as in torch 1.13 (CT_ERR_DTYPE).  float32/float64 use BLAS without
+   copying operands whose strides BLAS accepts (e.g. a transposed view). */
 CT_API ct_tensor *ct_matmul(const ct_tensor *a, const ct_tensor *b);
 
-/* Random numbers from one process-wide generator.  The same seed gives the same values
-   whatever the thread count. */
+/* Random numbers from one process-wide counter-based generator (Philox4x32-10): element i
+   of a call is a function of (seed, counter + i), so a seed gives the same values whatever
+   the thread count, and each call advances the counter by its element count.  The values
+   differ from torch's (another generator); the distributions do not.  Before any
+   ct_manual_seed the seed is 67280421310721. */
 CT_API void ct_manual_seed(uint64_t seed);
 /* Uniform in [0, 1) / standard normal; floating dtypes only (CT_ERR_DTYPE otherwise). */
 CT_API ct_tensor *ct_rand(int ndim, const int64_t *sizes, ct_dtype dtype);
 CT_API ct_tensor *ct_randn(int ndim, const int64_t *sizes, ct_dtype dtype);
-/* Integers uniform in [low, high); any dtype but bool; low < high. */
+/* Integers uniform in [low, high); any dtype (bool too, as torch); low < high, and low and
+   high - 1 must fit the dtype (CT_ERR_INVALID_ARGUMENT). */
 CT_API ct_tensor *ct_randint(int64_t low, int64_t high, int ndim, const int64_t *sizes, ct_dtype dtype);
 
 /* ---- DLPack ----------------------------------------------------------------------------- */

@@ -30,7 +30,7 @@ void check_scalar_fits(double v, DType d) {
   switch (d) {
     case DType::Bool:
     case DType::Float64: return;
-    case DType::UInt8: lo = -255; hi = 255; break;  // negatives wrap, as torch allows
+    case DType::UInt8: lo = 0; hi = 255; break;  // a Python float: -1.0 is refused, as torch
     case DType::Int8: lo = -128; hi = 127; break;
     case DType::Int16: lo = -32768; hi = 32767; break;
     case DType::Int32: lo = -2147483648.0; hi = 2147483647.0; break;

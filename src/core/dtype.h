@@ -100,8 +100,8 @@ inline To convert(From x) {
   }()
 
 namespace ct {
-// Refuses a Python-style scalar that does not fit dtype, as PyTorch does for fill/full:
-// "value cannot be converted to type uint8_t without overflow".  Negative values for
-// unsigned types wrap (PyTorch allows them); inf and nan fit floating types only.
+// Refuses a Python-float scalar that does not fit dtype, as PyTorch does for fill/full:
+// "value cannot be converted to type uint8_t without overflow" (-1.0 for uint8, 127.5 for
+// int8); inf and nan fit floating types only.
 void check_scalar_fits(double value, DType d);
 }  // namespace ct

@@ -196,7 +196,7 @@ std::optional<Shape> view_strides(IntList sizes, IntList strides, IntList new_si
 Shape broadcast_shapes(IntList a, IntList b, const char* op) {
   const size_t n = std::max(a.size(), b.size());
   Shape out(n);
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = n; i-- > 0;) {  // from the last dim, so errors name the one torch names
     const int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
     const int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
     CT_CHECK(da == db || da == 1 || db == 1, Shape,

@@ -3,9 +3,13 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <type_traits>
 
 #include "core/copy.h"
+#include "core/copy_kernels.h"
 #include "core/iter.h"
 #include "core/ops/promote.h"
 #include "core/overlap.h"
@@ -63,10 +67,53 @@ inline T wrap_mul(T a, T b) {
 
 // ---- the loops -----------------------------------------------------------------------------
 
+// Writes o[i] = gen(i) for i in [0, n) with non-temporal (streaming) stores: values are made
+// a block at a time in a small aligned buffer (the computing loop vectorises as usual) and
+// streamed out, so the destination lines are never read first and do not evict the inputs.
+// For fresh outputs too large to stay in cache (the copy engine's rule, streaming_bytes()).
+template <class O, class G>
+inline void stream_row(O* o, int64_t n, G gen) {
+#if defined(__SSE2__)
+  constexpr int64_t kBlock = 1024 / int64_t(sizeof(O));  // 1 KiB: L1-resident
+  int64_t i = 0;
+  for (; i < n && (reinterpret_cast<uintptr_t>(o + i) & 15) != 0; ++i) o[i] = gen(i);
+  alignas(64) O buf[kBlock];
+  for (; i + kBlock <= n; i += kBlock) {
+    for (int64_t j = 0; j < kBlock; ++j) buf[j] = gen(i + j);
+    char* d = reinterpret_cast<char*>(o + i);
+    const char* b = reinterpret_cast<const char*>(buf);
+    for (int64_t k = 0; k < kBlock * int64_t(sizeof(O)); k += 64) {
+      _mm_stream_si128(reinterpret_cast<__m128i*>(d + k), _mm_load_si128(reinterpret_cast<const __m128i*>(b + k)));
+      _mm_stream_si128(reinterpret_cast<__m128i*>(d + k + 16),
+                       _mm_load_si128(reinterpret_cast<const __m128i*>(b + k + 16)));
+      _mm_stream_si128(reinterpret_cast<__m128i*>(d + k + 32),
+                       _mm_load_si128(reinterpret_cast<const __m128i*>(b + k + 32)));
+      _mm_stream_si128(reinterpret_cast<__m128i*>(d + k + 48),
+                       _mm_load_si128(reinterpret_cast<const __m128i*>(b + k + 48)));
+    }
+  }
+  for (; i < n; ++i) o[i] = gen(i);
+  _mm_sfence();
+#else
+  for (int64_t i = 0; i < n; ++i) o[i] = gen(i);
+#endif
+}
+
+// A contiguous output row: plain stores, or streaming ones.
+template <class O, class G>
+inline void write_row(O* o, int64_t n, bool stream, G gen) {
+  if (stream && n >= 256) {
+    stream_row(o, n, gen);
+  } else {
+    for (int64_t i = 0; i < n; ++i) o[i] = gen(i);
+  }
+}
+
 // out[i] = f(a[i], b[i]) with O the output's and T the inputs' storage type; f works on
-// acc_t<T> values and returns the output's acc value (or bool).
+// acc_t<T> values and returns the output's acc value (or bool).  stream: the output is a
+// fresh tensor of at least streaming_bytes() (see stream_row).
 template <class O, class T, class F>
-void run_binary(const ElementwiseIter& it, F f) {
+void run_binary(const ElementwiseIter& it, F f, bool stream = false) {
   it.for_each([&](char** p, const int64_t* s, int64_t n) {
     O* o = reinterpret_cast<O*>(p[0]);
     const T* a = reinterpret_cast<const T*>(p[1]);
@@ -88,13 +135,13 @@ void run_binary(const ElementwiseIter& it, F f) {
       }
     }
     if (s[0] == sizeof(O) && s[1] == sizeof(T) && s[2] == sizeof(T)) {
-      for (int64_t i = 0; i < n; ++i) o[i] = store(f(to_acc(a[i]), to_acc(b[i])));
+      write_row(o, n, stream, [&](int64_t i) { return store(f(to_acc(a[i]), to_acc(b[i]))); });
     } else if (s[0] == sizeof(O) && s[1] == sizeof(T) && s[2] == 0) {
       const acc_t<T> bv = to_acc(*b);
-      for (int64_t i = 0; i < n; ++i) o[i] = store(f(to_acc(a[i]), bv));
+      write_row(o, n, stream, [&](int64_t i) { return store(f(to_acc(a[i]), bv)); });
     } else if (s[0] == sizeof(O) && s[1] == 0 && s[2] == sizeof(T)) {
       const acc_t<T> av = to_acc(*a);
-      for (int64_t i = 0; i < n; ++i) o[i] = store(f(av, to_acc(b[i])));
+      write_row(o, n, stream, [&](int64_t i) { return store(f(av, to_acc(b[i]))); });
     } else {
       for (int64_t i = 0; i < n; ++i) {
         *reinterpret_cast<O*>(p[0] + i * s[0]) =
@@ -106,18 +153,25 @@ void run_binary(const ElementwiseIter& it, F f) {
 }
 
 template <class T, class F>
-void run_unary(const ElementwiseIter& it, F f) {
+void run_unary(const ElementwiseIter& it, F f, bool stream = false) {
   it.for_each([&](char** p, const int64_t* s, int64_t n) {
     T* o = reinterpret_cast<T*>(p[0]);
     const T* a = reinterpret_cast<const T*>(p[1]);
-    if (s[0] == sizeof(T) && s[1] == sizeof(T)) {
-      for (int64_t i = 0; i < n; ++i) o[i] = from_acc<T>(f(to_acc(a[i])));
+    if (s[0] == sizeof(T) && s[1] == sizeof(T) && p[0] != p[1]) {
+      write_row(o, n, stream, [&](int64_t i) { return from_acc<T>(f(to_acc(a[i]))); });
+    } else if (s[0] == sizeof(T) && s[1] == sizeof(T)) {  // in place
+      for (int64_t i = 0; i < n; ++i) o[i] = from_acc<T>(f(to_acc(o[i])));
     } else {
       for (int64_t i = 0; i < n; ++i) {
         *reinterpret_cast<T*>(p[0] + i * s[0]) = from_acc<T>(f(to_acc(*reinterpret_cast<const T*>(p[1] + i * s[1]))));
       }
     }
   });
+}
+
+// A fresh output this large is written with streaming stores (the copy engine's threshold).
+bool should_stream(const Tensor& fresh_out) {
+  return fresh_out.numel() * fresh_out.itemsize() >= kernels::streaming_bytes();
 }
 
 // ---- operands, promotion, outputs -----------------------------------------------------------
@@ -243,7 +297,8 @@ void check_bool_sub(BinaryOp op, DType a, DType b) {
 }
 
 // Runs the binary kernel of op in dtype `compute` into out (same dtype), inputs already in it.
-void binary_kernel(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b) {
+// stream: out is fresh (see should_stream).
+void binary_kernel(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b, bool stream = false) {
   const Tensor* ops[3] = {&out, &a, &b};
   ElementwiseIter it(ops);
   CT_DISPATCH_ALL(out.dtype(), [&] {
@@ -251,19 +306,19 @@ void binary_kernel(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor
     using A = acc_t<T>;
     switch (op) {
       case BinaryOp::Add:
-        if constexpr (std::is_same_v<T, bool>) run_binary<T, T>(it, [](A x, A y) { return bool(x || y); });
-        else run_binary<T, T>(it, [](A x, A y) { return wrap_add<A>(x, y); });
+        if constexpr (std::is_same_v<T, bool>) run_binary<T, T>(it, [](A x, A y) { return bool(x || y); }, stream);
+        else run_binary<T, T>(it, [](A x, A y) { return wrap_add<A>(x, y); }, stream);
         break;
       case BinaryOp::Sub:
-        if constexpr (std::is_same_v<T, bool>) run_binary<T, T>(it, [](A x, A y) { return bool(x != y); });
-        else run_binary<T, T>(it, [](A x, A y) { return wrap_sub<A>(x, y); });
+        if constexpr (std::is_same_v<T, bool>) run_binary<T, T>(it, [](A x, A y) { return bool(x != y); }, stream);
+        else run_binary<T, T>(it, [](A x, A y) { return wrap_sub<A>(x, y); }, stream);
         break;
       case BinaryOp::Mul:
-        if constexpr (std::is_same_v<T, bool>) run_binary<T, T>(it, [](A x, A y) { return bool(x && y); });
-        else run_binary<T, T>(it, [](A x, A y) { return wrap_mul<A>(x, y); });
+        if constexpr (std::is_same_v<T, bool>) run_binary<T, T>(it, [](A x, A y) { return bool(x && y); }, stream);
+        else run_binary<T, T>(it, [](A x, A y) { return wrap_mul<A>(x, y); }, stream);
         break;
       case BinaryOp::Div:
-        if constexpr (std::is_floating_point_v<A>) run_binary<T, T>(it, [](A x, A y) { return x / y; });
+        if constexpr (std::is_floating_point_v<A>) run_binary<T, T>(it, [](A x, A y) { return x / y; }, stream);
         else CT_FAIL(Internal, "div: integer compute dtype");
         break;
     }
@@ -323,7 +378,7 @@ Ref<Tensor> binary(BinaryOp op, Operand a, Operand b) {
   Ref<Tensor> ta = as_dtype(a, compute), tb = as_dtype(b, compute);
   const Tensor* layout[2] = {ta.get(), tb.get()};
   Ref<Tensor> out = new_output(shape, std::span<const Tensor* const>(layout, 2), compute, binary_name(op));
-  binary_kernel(op, *out, *ta, *tb);
+  binary_kernel(op, *out, *ta, *tb, should_stream(*out));
   return out;
 }
 
@@ -413,43 +468,46 @@ DType unary_result_dtype(UnaryOp op, DType in) {
 }
 
 template <class T>
-void unary_kernel_typed(UnaryOp op, const ElementwiseIter& it) {
+void unary_kernel_typed(UnaryOp op, const ElementwiseIter& it, bool stream) {
   using A = acc_t<T>;
   if constexpr (std::is_same_v<T, bool>) {
     CT_FAIL(Internal, "unary op on bool");
   } else if constexpr (std::is_integral_v<T>) {
     switch (op) {
-      case UnaryOp::Neg: run_unary<T>(it, [](A x) { return wrap_sub<A>(A(0), x); }); break;
+      case UnaryOp::Neg: run_unary<T>(it, [](A x) { return wrap_sub<A>(A(0), x); }, stream); break;
       case UnaryOp::Abs:
-        run_unary<T>(it, [](A x) {
-          if constexpr (std::is_signed_v<A>) return x < 0 ? wrap_sub<A>(A(0), x) : x;
-          else return x;
-        });
+        run_unary<T>(
+            it,
+            [](A x) {
+              if constexpr (std::is_signed_v<A>) return x < 0 ? wrap_sub<A>(A(0), x) : x;
+              else return x;
+            },
+            stream);
         break;
-      case UnaryOp::Relu: run_unary<T>(it, [](A x) { return x > 0 ? x : A(0); }); break;
+      case UnaryOp::Relu: run_unary<T>(it, [](A x) { return x > 0 ? x : A(0); }, stream); break;
       default: CT_FAIL(Internal, "float op on an integer compute dtype");
     }
   } else {
     switch (op) {
-      case UnaryOp::Neg: run_unary<T>(it, [](A x) { return -x; }); break;
-      case UnaryOp::Abs: run_unary<T>(it, [](A x) { return std::abs(x); }); break;
-      case UnaryOp::Exp: run_unary<T>(it, [](A x) { return std::exp(x); }); break;
-      case UnaryOp::Log: run_unary<T>(it, [](A x) { return std::log(x); }); break;
-      case UnaryOp::Sqrt: run_unary<T>(it, [](A x) { return std::sqrt(x); }); break;
-      case UnaryOp::Sin: run_unary<T>(it, [](A x) { return std::sin(x); }); break;
-      case UnaryOp::Cos: run_unary<T>(it, [](A x) { return std::cos(x); }); break;
-      case UnaryOp::Tanh: run_unary<T>(it, [](A x) { return std::tanh(x); }); break;
-      case UnaryOp::Sigmoid: run_unary<T>(it, [](A x) { return A(1) / (A(1) + std::exp(-x)); }); break;
+      case UnaryOp::Neg: run_unary<T>(it, [](A x) { return -x; }, stream); break;
+      case UnaryOp::Abs: run_unary<T>(it, [](A x) { return std::abs(x); }, stream); break;
+      case UnaryOp::Exp: run_unary<T>(it, [](A x) { return std::exp(x); }, stream); break;
+      case UnaryOp::Log: run_unary<T>(it, [](A x) { return std::log(x); }, stream); break;
+      case UnaryOp::Sqrt: run_unary<T>(it, [](A x) { return std::sqrt(x); }, stream); break;
+      case UnaryOp::Sin: run_unary<T>(it, [](A x) { return std::sin(x); }, stream); break;
+      case UnaryOp::Cos: run_unary<T>(it, [](A x) { return std::cos(x); }, stream); break;
+      case UnaryOp::Tanh: run_unary<T>(it, [](A x) { return std::tanh(x); }, stream); break;
+      case UnaryOp::Sigmoid: run_unary<T>(it, [](A x) { return A(1) / (A(1) + std::exp(-x)); }, stream); break;
       // torch's relu is clamp_min(x, 0): NaN and -0.0 pass through unchanged
-      case UnaryOp::Relu: run_unary<T>(it, [](A x) { return x < A(0) ? A(0) : x; }); break;
+      case UnaryOp::Relu: run_unary<T>(it, [](A x) { return x < A(0) ? A(0) : x; }, stream); break;
     }
   }
 }
 
-void unary_kernel(UnaryOp op, const Tensor& out, const Tensor& in) {
+void unary_kernel(UnaryOp op, const Tensor& out, const Tensor& in, bool stream = false) {
   const Tensor* ops[2] = {&out, &in};
   ElementwiseIter it(ops);
-  CT_DISPATCH_ALL(out.dtype(), [&] { unary_kernel_typed<scalar_t>(op, it); });
+  CT_DISPATCH_ALL(out.dtype(), [&] { unary_kernel_typed<scalar_t>(op, it, stream); });
 }
 
 }  // namespace
@@ -459,7 +517,7 @@ Ref<Tensor> unary(UnaryOp op, const Tensor& a) {
   Ref<Tensor> in = to_dtype(a, d);
   const Tensor* layout[1] = {in.get()};
   Ref<Tensor> out = new_output(a.sizes(), layout, d, unary_name(op));
-  unary_kernel(op, *out, *in);
+  unary_kernel(op, *out, *in, should_stream(*out));
   return out;
 }
 

@@ -558,8 +558,8 @@ end
 
 `ct_tensor *ct_index_select(const ct_tensor *t, int dim, const ct_tensor *index);`
 
-The entries of t at positions index along dim (index: int64 or int32, 0-D or 1-D,
-negative entries count from the end).  CT_ERR_INDEX if an index is out of range.
+The entries of t at positions index along dim (index: int64 or int32, 0-D or 1-D).
+CT_ERR_INDEX if an index is outside [0, size) (negative ones too, as in torch 1.13).
 """
 function ct_index_select(t, dim, index)
     ccall((:ct_index_select, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Cvoid}), t, dim, index)
@@ -571,9 +571,10 @@ end
 `ct_tensor *ct_to(const ct_tensor *t, ct_dtype dtype);`
 
 t converted to dtype, in new storage laid out as ct_clone; t itself (retained) if it
-already has dtype.  Conversions follow PyTorch: float to int truncates toward zero
-(nan and out-of-range values give INT64_MIN before narrowing, as x86 does), narrowing
-integers wrap, anything to bool is x != 0.
+already has dtype.  Conversions follow PyTorch on x86: float to integer truncates toward
+zero, through int64 for int64 and through int32 for narrower types (nan and values out of
+that range give INT64_MIN / INT32_MIN, then wrap: nan to int16 is 0), narrowing integers
+wrap, anything to bool is x != 0.
 """
 function ct_to(t, dtype)
     ccall((:ct_to, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint), t, dtype)
@@ -1454,7 +1455,8 @@ end
 
 Reductions over the ndim dims in dims (ndim 0: over all dims), keeping them as size 1 if
 keepdim.  sum/prod of bool and integer tensors give int64; mean needs a floating dtype;
-amax/amin keep the dtype and refuse empty reductions.
+amax/amin keep the dtype and refuse empty reductions; prod refuses float16/bfloat16 as
+torch 1.13 does.  Sums are pairwise, and identical whatever the thread count.
 """
 function ct_sum(t, ndim, dims, keepdim)
     ccall((:ct_sum, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Cint}, Cint), t, ndim, dims, keepdim)
@@ -1540,7 +1542,9 @@ end
 `ct_tensor *ct_matmul(const ct_tensor *a, const ct_tensor *b);`
 
 Matrix product with torch.matmul's rules (1-D dot, 2-D mm, batched with broadcasting of
-the batch dims).  float32/float64 use BLAS.
+the batch dims); a new contiguous tensor.  Operands must have the same dtype; bool and
+float16 are refused as in torch 1.13 (CT_ERR_DTYPE).  float32/float64 use BLAS without
+copying operands whose strides BLAS accepts (e.g. a transposed view).
 """
 function ct_matmul(a, b)
     ccall((:ct_matmul, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
@@ -1551,8 +1555,11 @@ end
 
 `void ct_manual_seed(uint64_t seed);`
 
-Random numbers from one process-wide generator.  The same seed gives the same values
-whatever the thread count.
+Random numbers from one process-wide counter-based generator (Philox4x32-10): element i
+of a call is a function of (seed, counter + i), so a seed gives the same values whatever
+the thread count, and each call advances the counter by its element count.  The values
+differ from torch's (another generator); the distributions do not.  Before any
+ct_manual_seed the seed is 67280421310721.
 """
 function ct_manual_seed(seed)
     ccall((:ct_manual_seed, libctensor()), Cvoid, (UInt64,), seed)
@@ -1583,7 +1590,8 @@ end
 
 `ct_tensor *ct_randint(int64_t low, int64_t high, int ndim, const int64_t *sizes, ct_dtype dtype);`
 
-Integers uniform in [low, high); any dtype but bool; low < high.
+Integers uniform in [low, high); any dtype (bool too, as torch); low < high, and low and
+high - 1 must fit the dtype (CT_ERR_INVALID_ARGUMENT).
 """
 function ct_randint(low, high, ndim, sizes, dtype)
     ccall((:ct_randint, libctensor()), Ptr{Cvoid}, (Int64, Int64, Cint, Ptr{Int64}, Cint), low, high, ndim, sizes, dtype)

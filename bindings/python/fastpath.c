@@ -974,6 +974,8 @@ static ct_tensor *ctpy_scalar_source(PyObject *value, ct_dtype target, int *hand
       int64_t x = v; /* exact, whatever its magnitude */
       return ct_from_data(&x, 0, NULL, CT_INT64);
     }
+    /* A Python int may be negative for uint8 (torch wraps -1 to 255; a float -1.0 is refused) */
+    if (target == CT_UINT8 && v < 0 && v >= -255) v += 256;
     /* ct_full checks that the value fits the dtype, as torch's fill_ does */
     return ct_full(0, NULL, (double)v, target);
   }

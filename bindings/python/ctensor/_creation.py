@@ -320,6 +320,8 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False, out=Non
         # beyond double precision: fill exactly through a 0-dim int64 tensor
         src = _C.ct_from_data(array.array("q", [int(fill_value)]), (), D.int64)
         return _C.ct_contiguous(_C.ct_expand(src, sizes))
+    if dtype is D.uint8 and isinstance(fill_value, numbers.Integral) and -255 <= fill_value < 0:
+        fill_value = int(fill_value) + 256  # torch wraps a negative Python int for uint8
     return _C.ct_full(sizes, fill_value, dtype)
 
 

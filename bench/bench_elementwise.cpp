@@ -7,6 +7,8 @@
 //   CtAddNew/N/t           ct_add(a, b): a new tensor every iteration (allocation included)
 //   CtAddInplace/N/t       ct_add_(c, b): in place, into a preallocated output
 //   CoreAddInplace/N/t     ct::binary_ through the core, without the C boundary
+//   CoreAddNew/N/s         ct::binary into a new tensor through the core, streaming stores
+//                          for the large fresh output on (s = 1, the default) or off (s = 0)
 //   RawRow/n, CtRow/n/t    (n, n) + (1, n): row broadcast, raw c[i][j] = a[i][j] + r[j]
 //   RawRowInplace/n, CtRowInplace/n/t   c += row into a preallocated (n, n) c
 //   RawCol/n, CtCol/n/t    (n, n) + (n, 1): column broadcast, raw c[i][j] = a[i][j] + k[i]
@@ -33,6 +35,7 @@
 #include <vector>
 
 #include "core/copy.h"
+#include "core/copy_kernels.h"
 #include "core/ops/elementwise.h"
 #include "core/tensor.h"
 #include "ctensor.h"
@@ -243,6 +246,28 @@ void BM_CoreAddInplace(benchmark::State& state) {
   finish(state, RawKind::Inplace, n);
 }
 
+// ct::binary through the static core into a new tensor, with the streaming stores for large
+// fresh outputs on (the default, stream = 1) or off (stream = 0): the A/B of that choice.
+void BM_CoreAddNew(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  Threads threads(1);
+  if (state.range(1) == 0) ct::kernels::set_streaming_bytes(INT64_MAX);
+  auto wrap = [&](float* data) {
+    ct::Storage* s = ct::Storage::wrap(data, n * 4, nullptr, nullptr, false);
+    const int64_t sizes[1] = {n}, strides[1] = {1};
+    ct::Ref<ct::Tensor> t = ct::Tensor::make(s, ct::DType::Float32, sizes, strides, 0, nullptr);
+    s->release();
+    return t;
+  };
+  const ct::Ref<ct::Tensor> a = wrap(raw(n).a.get()), b = wrap(raw(n).b.get());
+  for (auto _ : state) {
+    ct::Ref<ct::Tensor> c = ct::binary(ct::BinaryOp::Add, ct::Operand::of(*a), ct::Operand::of(*b));
+    benchmark::DoNotOptimize(c->data());
+  }
+  ct::kernels::set_streaming_bytes(0);
+  finish(state, RawKind::Add, n);
+}
+
 void BM_RawRow(benchmark::State& state) {
   for (auto _ : state) run_raw(RawKind::Row, state.range(0));
   finish(state, RawKind::Row, state.range(0));
@@ -321,6 +346,7 @@ BENCHMARK(BM_RawInplace)->Apply(sizes_1d)->UseRealTime();
 BENCHMARK(BM_CtAddInplace)->Apply(sizes_1d_threads)->UseRealTime();
 BENCHMARK(BM_CtAddNew)->Apply(sizes_1d_threads)->UseRealTime();
 BENCHMARK(BM_CoreAddInplace)->Apply(sizes_1d_threads)->UseRealTime();
+BENCHMARK(BM_CoreAddNew)->Args({k64MiB, 1})->Args({k64MiB, 0})->UseRealTime();
 BENCHMARK(BM_RawRow)->Arg(kSide)->UseRealTime();
 BENCHMARK(BM_CtRow)->Apply(sizes_2d_threads)->UseRealTime();
 BENCHMARK(BM_RawRowInplace)->Arg(kSide)->UseRealTime();

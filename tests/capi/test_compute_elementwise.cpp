@@ -223,6 +223,7 @@ int64_t ulp_distance(double a, double b, ct_dtype d) {
                                          ct_dtype d, int ulps) {
   if (got.size() != want.size())
     return ::testing::AssertionFailure() << "byte counts differ: " << got.size() << " vs " << want.size();
+  if (got == want) return ::testing::AssertionSuccess();  // the common case, quickly
   const int64_t item = isz(d);
   for (size_t k = 0; k < got.size(); k += size_t(item)) {
     const Num g = load(got.data() + k, d), w = load(want.data() + k, d);
@@ -1663,6 +1664,59 @@ TEST_F(Elementwise, ResultsDoNotDependOnTheThreadCount) {
   ct_set_num_threads(saved);
   ASSERT_EQ(one.size(), two.size());
   for (size_t i = 0; i < one.size(); ++i) EXPECT_TRUE(one[i] == two[i]) << "result " << i << " differs";
+}
+
+// Results of 8 MiB and more are written with streaming stores (a block at a time, after an
+// unaligned head, with a scalar tail; each thread starts its chunk anywhere in a row): every
+// element must still be right, for 1- to 8-byte outputs, broadcast operands and unary ops.
+TEST_F(Elementwise, LargeResultsAreExact) {
+  const int saved = ct_get_num_threads();
+  std::mt19937_64 rng(11);
+  for (const ct_dtype d : {CT_UINT8, CT_FLOAT16, CT_FLOAT32, CT_FLOAT64}) {
+    SCOPED_TRACE(ct_dtype_name(d));
+    const int64_t n = (int64_t(8) << 20) / isz(d) + 77;  // just above 8 MiB, odd
+    const int64_t w = isz(d);
+    const std::vector<uint8_t> ab = random_bytes(d, n, rng), bb = random_bytes(d, n, rng), sb = random_bytes(d, 1, rng);
+    TensorRef a(ct_from_data(ab.data(), 1, &n, d)), b(ct_from_data(bb.data(), 1, &n, d));
+    TensorRef s(ct_from_data(sb.data(), 0, nullptr, d));
+    // Expected values, element by element on the bytes (same rules as ref_binary).
+    auto expect = [&](char op, bool scalar_a, bool scalar_b) {
+      std::vector<uint8_t> out(size_t(n * w));
+      for (int64_t i = 0; i < n; ++i) {
+        const Num x = load(scalar_a ? sb.data() : ab.data() + i * w, d);
+        const Num y = load(scalar_b ? sb.data() : bb.data() + i * w, d);
+        uint8_t* o = out.data() + i * w;
+        if (!is_float(d)) {
+          const uint64_t u = uint64_t(x.i), v = uint64_t(y.i);
+          store_int(o, d, op == '+' ? u + v : op == '-' ? u - v : u * v);
+        } else if (d == CT_FLOAT64) {
+          store_float(o, d, op == '+' ? x.f + y.f : op == '-' ? x.f - y.f : op == '*' ? x.f * y.f : std::sqrt(x.f));
+        } else {
+          const float u = float(x.f), v = float(y.f);
+          store_float(o, d, op == '+' ? u + v : op == '-' ? u - v : op == '*' ? u * v : std::sqrt(u));
+        }
+      }
+      return out;
+    };
+    const std::vector<uint8_t> sum = expect('+', false, false), prod = expect('*', false, true),
+                               diff = expect('-', true, false);
+    const std::vector<uint8_t> root = is_float(d) ? expect('r', false, false) : std::vector<uint8_t>();
+    for (int threads : {1, 2}) {
+      ct_set_num_threads(threads);
+      SCOPED_TRACE("threads=" + std::to_string(threads));
+      TensorRef r(ct_add(a, b));
+      EXPECT_TRUE(tensor_is(r, d, {n}, sum));
+      TensorRef r2(ct_mul(a, s));  // a 0-dim operand: the broadcast-scalar row
+      EXPECT_TRUE(tensor_is(r2, d, {n}, prod));
+      TensorRef r3(ct_sub(s, b));
+      EXPECT_TRUE(tensor_is(r3, d, {n}, diff));
+      if (is_float(d)) {
+        TensorRef r4(ct_sqrt(a));
+        EXPECT_TRUE(tensor_is(r4, d, {n}, root));
+      }
+    }
+  }
+  ct_set_num_threads(saved);
 }
 
 TEST_F(Elementwise, NullArgumentsAreRefused) {

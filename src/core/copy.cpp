@@ -33,7 +33,8 @@ void broadcast_strides(const Tensor& src, const Tensor& dst, int64_t* out) {
 }
 
 // Runs the engine: dst = src broadcast to dst's shape (src_strides already broadcast).
-void engine(const Tensor& dst, const Tensor& src, const int64_t* src_strides) {
+// dst_is_new: dst was just created by this library (see kernels::CopyArgs::dst_is_new).
+void engine(const Tensor& dst, const Tensor& src, const int64_t* src_strides, bool dst_is_new) {
   kernels::CopyArgs a;
   a.dst = dst.data();
   a.dst_dtype = dst.dtype();
@@ -43,6 +44,7 @@ void engine(const Tensor& dst, const Tensor& src, const int64_t* src_strides) {
   a.sizes = dst.sizes().data();
   a.dst_strides = dst.strides().data();
   a.src_strides = src_strides;
+  a.dst_is_new = dst_is_new;
   kernels::run_copy(a, get_num_threads());
 }
 
@@ -74,10 +76,10 @@ void copy_into(const Tensor& dst, const Tensor& src, const char* op) {
       if (may_overlap(dst, src) && overlaps(dst, src) != 0) {
         const Ref<Tensor> tmp = copy_to_new(src, src.dtype());
         broadcast_strides(*tmp, dst, strides);
-        engine(dst, *tmp, strides);
+        engine(dst, *tmp, strides, false);
       } else {
         broadcast_strides(src, dst, strides);
-        engine(dst, src, strides);
+        engine(dst, src, strides, false);
       }
     }
   }
@@ -86,7 +88,7 @@ void copy_into(const Tensor& dst, const Tensor& src, const char* op) {
 
 Ref<Tensor> copy_to_new(const Tensor& t, DType dtype) {
   Ref<Tensor> out = Tensor::empty(t.sizes(), dtype, dtype == t.dtype() ? "clone" : "to");
-  if (t.numel() > 0) engine(*out, t, t.strides().data());
+  if (t.numel() > 0) engine(*out, t, t.strides().data(), true);
   return out;
 }
 
@@ -94,7 +96,7 @@ void copy_elements(const Tensor& dst, const Tensor& src) {
   if (dst.numel() == 0) return;
   int64_t strides[kMaxDims];
   broadcast_strides(src, dst, strides);
-  engine(dst, src, strides);
+  engine(dst, src, strides, true);
 }
 
 // PyTorch's preserve_format: a dense, non-overlapping t keeps its strides (a transpose stays
@@ -104,7 +106,7 @@ Ref<Tensor> copy_preserving_layout(const Tensor& t, DType dtype, const char* op)
                             ? Shape(t.strides().begin(), t.strides().end())
                             : dense_strides_like(t.sizes(), t.strides());
   Ref<Tensor> out = Tensor::empty_strided(t.sizes(), strides, dtype, op);
-  if (t.numel() > 0) engine(*out, t, t.strides().data());
+  if (t.numel() > 0) engine(*out, t, t.strides().data(), true);
   return out;
 }
 

@@ -942,7 +942,8 @@ void run_copy(const CopyArgs& args, int max_threads) {
   if (max_threads > 1 && !omp_in_parallel()) {
     nthreads = int(std::min<int64_t>(max_threads, std::max<int64_t>(1, bytes / grain_bytes())));
   }
-  const Context c{p, args.dst, args.src, wd, ws, p.numel * wd >= streaming_bytes(), active_isa()};
+  const bool nt = !args.dst_is_new && p.numel * wd >= streaming_bytes();
+  const Context c{p, args.dst, args.src, wd, ws, nt, active_isa()};
   switch (p.path) {
     case CopyPath::Empty:
       return;

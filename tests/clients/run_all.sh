@@ -79,7 +79,7 @@ if command -v npm >/dev/null 2>&1; then
   if ! { npm_ci_if_needed "$here/node" && npm_ci_if_needed "$repo/bindings/julia/check"; } >"$npm_log" 2>&1; then
     cat "$npm_log"
     if grep -qE "SELF_SIGNED_CERT|UNABLE_TO_(GET|VERIFY)|CERT_|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ECONNRESET|ENETUNREACH" "$npm_log"; then
-      npm_unreachable=$(grep -m1 -E "npm ERR! (code|request)" "$npm_log" | sed 's/^npm ERR! //')
+      npm_unreachable=$(grep -m1 -oE "SELF_SIGNED_CERT[A-Z_]*|UNABLE_TO_[A-Z_]*|CERT_[A-Z_]*|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ECONNRESET|ENETUNREACH" "$npm_log")
     fi
   fi
   rm -f "$npm_log"

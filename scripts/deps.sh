@@ -13,6 +13,12 @@ esac
 
 missing=()
 for p in "${want[@]}"; do
+  # Node may come from elsewhere than Debian (and Debian's npm then conflicts with it):
+  # a working command is enough.
+  case "$p" in
+    nodejs) command -v node >/dev/null 2>&1 && continue ;;
+    npm) command -v npm >/dev/null 2>&1 && continue ;;
+  esac
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0

@@ -141,7 +141,12 @@ CT_API void ct_storage_release(ct_storage *s);
 /* sizes has ndim entries (may be NULL when ndim == 0); every size >= 0; 0 <= ndim <=
    CT_MAX_DIMS.  Errors: CT_ERR_INVALID_ARGUMENT (NULL sizes with ndim > 0, negative ndim),
    CT_ERR_SHAPE (negative size, element count overflowing int64), CT_ERR_DTYPE,
-   CT_ERR_OUT_OF_MEMORY.  Results are contiguous, with storage offset 0. */
+   CT_ERR_OUT_OF_MEMORY.  Results are contiguous, with storage offset 0.
+   Memory: buffers of 4 MiB or more are 2 MiB aligned and advised as huge pages, and when
+   their storage dies they are kept for reuse by the next storage of about the same size (up
+   to CTENSOR_BUFFER_CACHE_BYTES in total, read from the environment once; default 256 MiB,
+   0 disables), so repeated out-of-place ops on large tensors do not pay for fresh pages.
+   Storage ids are never reused, even when memory is. */
 
 /* Uninitialized memory, 64-byte aligned. */
 CT_API ct_tensor *ct_empty(int ndim, const int64_t *sizes, ct_dtype dtype);

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <new>
 
+#include "buffer_cache.h"
 #include "error.h"
 
 namespace ct {
@@ -17,13 +18,15 @@ constexpr int64_t kAlignment = 64;
 constexpr int64_t kHugePage = int64_t(2) << 20;
 constexpr int64_t kHugeThreshold = int64_t(4) << 20;  // as NumPy: advise above 4 MiB
 
-char* allocate_bytes(int64_t nbytes, const char* op) {
-  if (nbytes == 0) return nullptr;
+Buffer allocate_bytes(int64_t nbytes, const char* op) {
+  if (nbytes == 0) return {};
   const int64_t align = nbytes >= kHugeThreshold ? kHugePage : kAlignment;
   if (nbytes > INT64_MAX - align) {
     CT_FAIL(OutOfMemory, op << ": cannot allocate " << nbytes << " bytes");
   }
   const int64_t rounded = (nbytes + align - 1) / align * align;
+  Buffer cached = BufferCache::take(rounded);
+  if (cached.data) return cached;
   void* p = std::aligned_alloc(size_t(align), size_t(rounded));
   if (!p) {
     CT_FAIL(OutOfMemory, op << ": DefaultCPUAllocator: not enough memory: you tried to allocate "
@@ -32,7 +35,7 @@ char* allocate_bytes(int64_t nbytes, const char* op) {
 #ifdef MADV_HUGEPAGE
   if (align == kHugePage) madvise(p, size_t(rounded), MADV_HUGEPAGE);
 #endif
-  return static_cast<char*>(p);
+  return {static_cast<char*>(p), rounded};
 }
 
 }  // namespace
@@ -50,7 +53,7 @@ Storage::Storage(char* data, int64_t nbytes, Deleter deleter, void* ctx, bool fo
 
 Storage::~Storage() {
   if (!foreign_) {
-    std::free(data_);
+    BufferCache::give({data_, capacity_});
   } else if (deleter_) {
     deleter_(data_, ctx_);
   }
@@ -60,12 +63,13 @@ Storage::~Storage() {
 
 Storage* Storage::allocate(int64_t nbytes, const char* op) {
   CT_CHECK(nbytes >= 0, Internal, op << ": negative byte count " << nbytes);
-  char* data = allocate_bytes(nbytes, op);
-  Storage* s = new (std::nothrow) Storage(data, nbytes, nullptr, nullptr, false, false);
+  const Buffer buffer = allocate_bytes(nbytes, op);
+  Storage* s = new (std::nothrow) Storage(buffer.data, nbytes, nullptr, nullptr, false, false);
   if (!s) {
-    std::free(data);
+    BufferCache::give(buffer);
     CT_FAIL(OutOfMemory, op << ": out of memory allocating a storage");
   }
+  s->capacity_ = buffer.capacity;
   return s;
 }
 

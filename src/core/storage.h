@@ -6,7 +6,8 @@
 //  - refcount_ counts tensors on this storage plus storage handles held by users.
 //  - version_ counts in-place writes; every tensor on the storage sees the same counter.
 //  - owned memory is 64-byte aligned; buffers of several MiB are 2 MiB aligned and advised
-//    as huge pages, so first touch costs one fault per 2 MiB instead of per 4 KiB.
+//    as huge pages, so first touch costs one fault per 2 MiB instead of per 4 KiB, and are
+//    recycled through BufferCache (buffer_cache.h) when their storage dies.
 #pragma once
 
 #include <atomic>
@@ -56,6 +57,7 @@ class Storage {
   uint64_t id_;
   char* data_;
   int64_t nbytes_;
+  int64_t capacity_ = 0;  // owned memory: the bytes allocated (nbytes_ rounded up)
   Deleter deleter_;
   void* ctx_;
 };

@@ -7,12 +7,12 @@
 
 #include "buffer_cache.h"
 #include "error.h"
+#include "live_count.h"
 
 namespace ct {
 namespace {
 
 std::atomic<uint64_t> g_next_id{1};
-std::atomic<int64_t> g_live{0};
 
 constexpr int64_t kAlignment = 64;
 constexpr int64_t kHugePage = int64_t(2) << 20;
@@ -48,7 +48,7 @@ Storage::Storage(char* data, int64_t nbytes, Deleter deleter, void* ctx, bool fo
       nbytes_(nbytes),
       deleter_(deleter),
       ctx_(ctx) {
-  g_live.fetch_add(1, std::memory_order_relaxed);
+  live_add(LiveKind::Storage, 1);
 }
 
 Storage::~Storage() {
@@ -58,7 +58,7 @@ Storage::~Storage() {
     deleter_(data_, ctx_);
   }
   magic_ = 0;
-  g_live.fetch_sub(1, std::memory_order_relaxed);
+  live_add(LiveKind::Storage, -1);
 }
 
 Storage* Storage::allocate(int64_t nbytes, const char* op) {
@@ -77,6 +77,6 @@ Storage* Storage::wrap(void* data, int64_t nbytes, Deleter deleter, void* ctx, b
   return new Storage(static_cast<char*>(data), nbytes, deleter, ctx, true, read_only);
 }
 
-int64_t live_storages() { return g_live.load(std::memory_order_relaxed); }
+int64_t live_storages() { return live_total(LiveKind::Storage); }
 
 }  // namespace ct

@@ -25,8 +25,13 @@ class Storage {
   static Storage* wrap(void* data, int64_t nbytes, Deleter deleter, void* ctx, bool read_only);
 
   void retain() const { refcount_.fetch_add(1, std::memory_order_relaxed); }
+  // A sole owner skips the atomic decrement: with a count of 1 held by the caller, no other
+  // thread holds a reference it could retain or release concurrently.
   void release() const {
-    if (refcount_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+    if (refcount_.load(std::memory_order_acquire) == 1 ||
+        refcount_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      delete this;
+    }
   }
   int64_t refcount() const { return refcount_.load(std::memory_order_relaxed); }
 

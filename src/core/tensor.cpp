@@ -2,12 +2,10 @@
 
 #include <new>
 
+#include "live_count.h"
 #include "shape.h"
 
 namespace ct {
-namespace {
-std::atomic<int64_t> g_live{0};
-}
 
 static_assert(sizeof(Tensor) <= 128, "Note [Tensor layout]: a Tensor fits in 128 bytes");
 
@@ -40,7 +38,7 @@ Ref<Tensor> Tensor::make(Storage* storage, DType dtype, IntList sizes, IntList s
     base->retain();
     t->base_ = base;
   }
-  g_live.fetch_add(1, std::memory_order_relaxed);
+  live_add(LiveKind::Tensor, 1);
   return Ref<Tensor>::adopt(t);
 }
 
@@ -71,7 +69,7 @@ Ref<Tensor> Tensor::empty_strided(IntList sizes, IntList strides, DType dtype, c
 
 Tensor::~Tensor() {
   if (storage_) {
-    g_live.fetch_sub(1, std::memory_order_relaxed);
+    live_add(LiveKind::Tensor, -1);
     storage_->release();
   }
   if (base_) base_->release();
@@ -79,6 +77,6 @@ Tensor::~Tensor() {
   magic_ = 0;
 }
 
-int64_t live_tensors() { return g_live.load(std::memory_order_relaxed); }
+int64_t live_tensors() { return live_total(LiveKind::Tensor); }
 
 }  // namespace ct

@@ -4,7 +4,9 @@
 // bytes written once (read bytes are not added), as for memcpy.  Counters:
 //   vs_memcpy        rate / rate of glibc memcpy between two reused 64 MiB buffers
 //   vs_memcpy_fresh  rate / rate of memcpy into a newly allocated 64 MiB tensor (what any
-//                    copy that returns a new tensor pays: first-touch page faults)
+//                    copy that returns a new tensor pays: with the buffer cache the memory
+//                    of the previous iteration's tensor; with CTENSOR_BUFFER_CACHE_BYTES=0,
+//                    fresh pages and their first-touch faults)
 // Both baselines are measured once at start-up (median of 11 runs).
 //
 // Run: bench_copy --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
@@ -12,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -141,6 +144,54 @@ void BM_StreamingCopy(benchmark::State& state) {  // non-temporal stores, one th
 }
 BENCHMARK(BM_StreamingCopy)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// STREAM's triad, a[i] = b[i] + 3 c[i] over float32 64 MiB arrays, one thread: the bandwidth
+// ceiling of a loop that reads two streams and writes one (bytes counted: all three).
+void BM_Triad(benchmark::State& state) {
+  Ref<Tensor> a = filled({kBytes / 4}, DType::Float32), b = filled({kBytes / 4}, DType::Float32),
+              c = filled({kBytes / 4}, DType::Float32);
+  float* pa = reinterpret_cast<float*>(a->data());
+  const float* pb = reinterpret_cast<const float*>(b->data());
+  const float* pc = reinterpret_cast<const float*>(c->data());
+  const int64_t n = kBytes / 4;
+  const LoopTimer timer = start_timing();
+  for (auto _ : state) {
+    for (int64_t i = 0; i < n; ++i) pa[i] = pb[i] + 3.0f * pc[i];
+    benchmark::DoNotOptimize(pa);
+    benchmark::ClobberMemory();
+  }
+  finish(state, 3 * kBytes, timer);
+}
+BENCHMARK(BM_Triad)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// ---- allocation of large tensors ------------------------------------------------------------
+// A new 64 MiB buffer, written once, then freed: with malloc (glibc maps and unmaps it each
+// time, so every page is a fresh zeroed page) and as a ctensor tensor (the buffer cache hands
+// back the previous one).  The gap is what every out-of-place op on big tensors saves.
+void BM_AllocWriteFree_malloc(benchmark::State& state) {
+  const LoopTimer timer = start_timing();
+  for (auto _ : state) {
+    char* p = static_cast<char*>(std::malloc(size_t(kBytes)));
+    std::memset(p, 1, size_t(kBytes));
+    benchmark::DoNotOptimize(p);
+    benchmark::ClobberMemory();
+    std::free(p);
+  }
+  finish(state, kBytes, timer);
+}
+BENCHMARK(BM_AllocWriteFree_malloc)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_AllocWriteFree_tensor(benchmark::State& state) {
+  const LoopTimer timer = start_timing();
+  for (auto _ : state) {
+    Ref<Tensor> t = Tensor::empty(ct::Shape{kBytes}, DType::UInt8, "bench");
+    std::memset(t->data(), 1, size_t(kBytes));
+    benchmark::DoNotOptimize(t->data());
+    benchmark::ClobberMemory();
+  }
+  finish(state, kBytes, timer);
+}
+BENCHMARK(BM_AllocWriteFree_tensor)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 // ---- the engine through the core --------------------------------------------------------------
 
 // clone of a contiguous tensor: the flat path (threads + streaming stores), new storage.
@@ -189,12 +240,24 @@ void BM_CopyIntoTransposed(benchmark::State& state) {
 }
 BENCHMARK(BM_CopyIntoTransposed)->UseRealTime()->Unit(benchmark::kMillisecond);
 
-// A 3-d permutation: 256^3 float32 permuted (2, 0, 1), made contiguous.
-void BM_ContiguousPermute3d(benchmark::State& state) {
-  Ref<Tensor> a = filled({256, 256, 256}, DType::Float32);
-  const int64_t sizes[] = {256, 256, 256};
-  const int64_t strides[] = {1, 65536, 256};
-  Ref<Tensor> p = Tensor::make(a->storage(), a->dtype(), sizes, strides, 0, a->view_root());
+// contiguous() of a permuted 64 MiB tensor, for each item size (state.range(1) bytes):
+//   3-d: (256, 256, n) permuted (2, 0, 1)
+//   4-d: (32, 64, 64, n) permuted (0, 2, 3, 1): NCHW -> NHWC
+// with n chosen so the tensor is 64 MiB.
+void BM_ContiguousPermute(benchmark::State& state) {
+  const int ndim = int(state.range(0));
+  const int64_t item = state.range(1);
+  const DType dtype = item == 1 ? DType::UInt8 : item == 2 ? DType::Int16 : item == 4 ? DType::Float32 : DType::Float64;
+  const int64_t elems = kBytes / item;
+  ct::Shape sizes = ndim == 3 ? ct::Shape{256, 256, elems / 65536} : ct::Shape{32, 64, 64, elems / 131072};
+  const std::vector<int> perm = ndim == 3 ? std::vector<int>{2, 0, 1} : std::vector<int>{0, 2, 3, 1};
+  Ref<Tensor> a = filled(sizes, dtype);
+  ct::Shape psizes, pstrides;
+  for (int d : perm) {
+    psizes.push_back(a->size(d));
+    pstrides.push_back(a->stride(d));
+  }
+  Ref<Tensor> p = Tensor::make(a->storage(), dtype, psizes, pstrides, 0, a->view_root());
   const LoopTimer timer = start_timing();
   for (auto _ : state) {
     Ref<Tensor> c = ct::contiguous(*p);
@@ -202,7 +265,11 @@ void BM_ContiguousPermute3d(benchmark::State& state) {
   }
   finish(state, kBytes, timer);
 }
-BENCHMARK(BM_ContiguousPermute3d)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ContiguousPermute)
+    ->ArgNames({"ndim", "itemsize"})
+    ->ArgsProduct({{3, 4}, {1, 2, 4, 8}})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 // float32 -> float16 of a contiguous tensor (the element loop with conversion).
 void BM_ToFloat16(benchmark::State& state) {

@@ -182,13 +182,16 @@ CT_API ct_tensor *ct_view(const ct_tensor *t, int ndim, const int64_t *shape);
 /* Swaps two dimensions (swaps their sizes and strides). */
 CT_API ct_tensor *ct_transpose(const ct_tensor *t, int dim0, int dim1);
 /* Reorders dimensions: result dim i is t's dim dims[i].  dims is a permutation of 0..ndim-1
-   (negatives allowed). */
+   (negatives allowed).  Errors: ndim other than t's (CT_ERR_SHAPE), a dim out of range
+   (CT_ERR_INDEX), a repeated dim (CT_ERR_INVALID_ARGUMENT). */
 CT_API ct_tensor *ct_permute(const ct_tensor *t, int ndim, const int *dims);
 /* t[start:stop:step] along dim, with Python's rules: negative start/stop count from the end,
    both are clamped to [0, size] (use INT64_MAX for "to the end"); step >= 1. */
 CT_API ct_tensor *ct_slice(const ct_tensor *t, int dim, int64_t start, int64_t stop,
                            int64_t step);
-/* t[start:start+length] along dim; start may be negative; start + length <= size. */
+/* t[start:start+length] along dim; start may be negative; start + length <= size.
+   Errors: start outside [-size, size] (CT_ERR_INDEX), a negative length or start + length
+   past the end (CT_ERR_SHAPE, PyTorch's "start (3) + length (2) exceeds dimension size"). */
 CT_API ct_tensor *ct_narrow(const ct_tensor *t, int dim, int64_t start, int64_t length);
 /* Removes dim, keeping index (negative counts from the end).  CT_ERR_INDEX if out of range. */
 CT_API ct_tensor *ct_select(const ct_tensor *t, int dim, int64_t index);
@@ -204,7 +207,9 @@ CT_API ct_tensor *ct_unsqueeze(const ct_tensor *t, int dim);
 /* The diagonal of dims dim1 and dim2 (offset > 0: above the main diagonal), as the last
    dimension of the result; dim1 != dim2. */
 CT_API ct_tensor *ct_diagonal(const ct_tensor *t, int64_t offset, int dim1, int dim2);
-/* Every window of `size` elements along dim, `step` apart, as a new last dimension. */
+/* Every window of `size` elements along dim, `step` apart, as a new last dimension.
+   Errors: size larger than the dim (CT_ERR_SHAPE), size < 0 or step <= 0
+   (CT_ERR_INVALID_ARGUMENT). */
 CT_API ct_tensor *ct_unfold(const ct_tensor *t, int dim, int64_t size, int64_t step);
 /* A view with arbitrary sizes, non-negative strides and ABSOLUTE storage offset (not
    relative to t's).  Every reachable element must lie inside the storage:

@@ -200,11 +200,11 @@ TEST_F(Views, Permute) {
 TEST_F(Views, PermuteErrors) {
   // torch: "number of dimensions in the tensor input does not match the length of the desired
   // ordering of dimensions i.e. input.dim() = 2 is not equal to len(dims) = 3"
-  CT_EXPECT_NULL_IN(ctt::permute(x_, {0, 1, 2}), "", CT_ERR_SHAPE, CT_ERR_INVALID_ARGUMENT, CT_ERR_INDEX);
-  CT_EXPECT_NULL_IN(ctt::permute(x_, {0}), "", CT_ERR_SHAPE, CT_ERR_INVALID_ARGUMENT, CT_ERR_INDEX);
+  CT_EXPECT_NULL(ctt::permute(x_, {0, 1, 2}), CT_ERR_SHAPE, "is not equal to len(dims) = 3");
+  CT_EXPECT_NULL(ctt::permute(x_, {0}), CT_ERR_SHAPE, "is not equal to len(dims) = 1");
   // torch: "permute(): duplicate dims are not allowed."
-  CT_EXPECT_NULL_IN(ctt::permute(x_, {0, 0}), "duplicate dims", CT_ERR_INVALID_ARGUMENT, CT_ERR_SHAPE);
-  CT_EXPECT_NULL_IN(ctt::permute(x_, {1, -1}), "duplicate dims", CT_ERR_INVALID_ARGUMENT, CT_ERR_SHAPE);
+  CT_EXPECT_NULL(ctt::permute(x_, {0, 0}), CT_ERR_INVALID_ARGUMENT, "permute(): duplicate dims are not allowed.");
+  CT_EXPECT_NULL(ctt::permute(x_, {1, -1}), CT_ERR_INVALID_ARGUMENT, "permute(): duplicate dims are not allowed.");
   CT_EXPECT_NULL(ctt::permute(x_, {0, 2}), CT_ERR_INDEX,
                  "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
   CT_EXPECT_NULL(ct_permute(x_, 2, nullptr), CT_ERR_INVALID_ARGUMENT, "");
@@ -272,12 +272,11 @@ TEST_F(Views, Narrow) {
 
 TEST_F(Views, NarrowErrors) {
   // torch: x.narrow(1, 3, 2) -> "start (3) + length (2) exceeds dimension size (4)."
-  CT_EXPECT_NULL_IN(ct_narrow(x_, 1, 3, 2), "start (3) + length (2) exceeds dimension size (4)", CT_ERR_INDEX,
-                    CT_ERR_SHAPE);
+  CT_EXPECT_NULL(ct_narrow(x_, 1, 3, 2), CT_ERR_SHAPE, "start (3) + length (2) exceeds dimension size (4).");
   // torch: x.narrow(1, 5, 0) -> IndexError (start out of range)
   CT_EXPECT_NULL(ct_narrow(x_, 1, 5, 0), CT_ERR_INDEX, "");
   CT_EXPECT_NULL(ct_narrow(x_, 1, -5, 1), CT_ERR_INDEX, "");
-  CT_EXPECT_NULL_IN(ct_narrow(x_, 1, 0, -1), "", CT_ERR_INDEX, CT_ERR_SHAPE, CT_ERR_INVALID_ARGUMENT);
+  CT_EXPECT_NULL(ct_narrow(x_, 1, 0, -1), CT_ERR_SHAPE, "");
   CT_EXPECT_NULL(ct_narrow(x_, 2, 0, 1), CT_ERR_INDEX,
                  "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
 }
@@ -499,8 +498,8 @@ TEST_F(Views, Unfold) {
 
 TEST_F(Views, UnfoldErrors) {
   // torch: x.unfold(0, 5, 1) -> "maximum size for tensor at dimension 0 is 3 but size is 5"
-  CT_EXPECT_NULL_IN(ct_unfold(x_, 0, 5, 1), "maximum size for tensor at dimension 0 is 3 but size is 5",
-                    CT_ERR_SHAPE, CT_ERR_INDEX, CT_ERR_INVALID_ARGUMENT);
+  CT_EXPECT_NULL(ct_unfold(x_, 0, 5, 1), CT_ERR_SHAPE, "maximum size for tensor at dimension 0 is 3 but size is 5");
+  CT_EXPECT_NULL(ct_unfold(x_, 0, -1, 1), CT_ERR_INVALID_ARGUMENT, "size is -1 but must be >= 0");
   // torch: x.unfold(0, 2, 0) -> "step is 0 but must be > 0"
   CT_EXPECT_NULL(ct_unfold(x_, 0, 2, 0), CT_ERR_INVALID_ARGUMENT, "step is 0 but must be > 0");
   CT_EXPECT_NULL(ct_unfold(x_, 2, 2, 1), CT_ERR_INDEX,

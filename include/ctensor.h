@@ -403,7 +403,9 @@ CT_API ct_tensor *ct_where(const ct_tensor *cond, const ct_tensor *a, const ct_t
 
 /* 1 if same shape and equal values (after promotion), 0 otherwise, -1 on error. */
 CT_API int ct_equal(const ct_tensor *a, const ct_tensor *b);
-/* 1 if |a - b| <= atol + rtol * |b| everywhere (broadcasting; nan never close), 0, or -1. */
+/* 1 if |a - b| <= atol + rtol * |b| everywhere (broadcasting; nan never close), 0, or -1.
+   a and b must have the same dtype (CT_ERR_DTYPE, PyTorch's "Float did not match Double");
+   rtol, atol >= 0 (CT_ERR_INVALID_ARGUMENT). */
 CT_API int ct_allclose(const ct_tensor *a, const ct_tensor *b, double rtol, double atol);
 /* The value of a one-element tensor, converted to double.  CT_ERR_INVALID_ARGUMENT (with
    PyTorch's message) if numel != 1 or out is NULL. */

@@ -1439,6 +1439,10 @@ TEST_F(Elementwise, AllcloseFollowsTorch) {
   CT_MAKE(i101, full({1}, 101.0, CT_INT64));
   EXPECT_EQ(ct_allclose(i100, i101, 0.01, 0), 1);
   EXPECT_EQ(ct_allclose(i100, i101, 0.001, 0), 0);
+  // Mixed dtypes are refused, as torch: allclose(float32, float64) -> "Float did not match Double".
+  CT_MAKE(d1, full({1}, 1.0, CT_FLOAT64));
+  CT_EXPECT_FAIL(ct_allclose(x1, d1, 1e-5, 1e-8), -1, CT_ERR_DTYPE, "Float did not match Double");
+  CT_EXPECT_FAIL(ct_allclose(i100, x1, 1e-5, 1e-8), -1, CT_ERR_DTYPE, "Long did not match Float");
   // The tolerance is relative to b: |1 - 2| <= 0.5 * |2| but not <= 0.5 * |1|.
   CT_MAKE(t1, full({1}, 1.0));
   CT_MAKE(t2, full({1}, 2.0));

@@ -671,10 +671,11 @@ bool allclose_kernel(const ElementwiseIter& it, bool exact, double rtol, double 
 bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
   CT_CHECK(rtol >= 0, InvalidArgument, "rtol must be greater than or equal to zero, but got " << rtol);
   CT_CHECK(atol >= 0, InvalidArgument, "atol must be greater than or equal to zero, but got " << atol);
+  // As torch: equal dtypes only (ct_equal promotes, as torch.equal does).
+  CT_CHECK(a.dtype() == b.dtype(), DType,
+           torch_scalar_type_name(a.dtype()) << " did not match " << torch_scalar_type_name(b.dtype()));
   const Shape shape = broadcast_shapes(a.sizes(), b.sizes(), "allclose");
-  // torch requires equal dtypes; ctensor promotes (ct_equal does the same).
-  const OperandType types[2] = {type_of(Operand::of(a)), type_of(Operand::of(b))};
-  const DType common = result_type(types);
+  const DType common = a.dtype();
   const bool exact = rtol == 0 && atol == 0;
   const DType d = is_floating(common) || exact ? common : DType::Float32;
   Ref<Tensor> ta = to_dtype(a, d), tb = to_dtype(b, d);

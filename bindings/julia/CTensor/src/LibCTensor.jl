@@ -242,6 +242,11 @@ end
 # CT_MAX_DIMS.  Errors: CT_ERR_INVALID_ARGUMENT (NULL sizes with ndim > 0, negative ndim),
 # CT_ERR_SHAPE (negative size, element count overflowing int64), CT_ERR_DTYPE,
 # CT_ERR_OUT_OF_MEMORY.  Results are contiguous, with storage offset 0.
+# Memory: buffers of 4 MiB or more are 2 MiB aligned and advised as huge pages, and when
+# their storage dies they are kept for reuse by the next storage of about the same size (up
+# to CTENSOR_BUFFER_CACHE_BYTES in total, read from the environment once; default 256 MiB,
+# 0 disables), so repeated out-of-place ops on large tensors do not pay for fresh pages.
+# Storage ids are never reused, even when memory is.
 
 """
     ct_empty(ndim, sizes, dtype) -> Ptr{Cvoid}
@@ -357,7 +362,8 @@ end
 `ct_tensor *ct_permute(const ct_tensor *t, int ndim, const int *dims);`
 
 Reorders dimensions: result dim i is t's dim dims[i].  dims is a permutation of 0..ndim-1
-(negatives allowed).
+(negatives allowed).  Errors: ndim other than t's (CT_ERR_SHAPE), a dim out of range
+(CT_ERR_INDEX), a repeated dim (CT_ERR_INVALID_ARGUMENT).
 """
 function ct_permute(t, ndim, dims)
     ccall((:ct_permute, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Cint}), t, ndim, dims)
@@ -381,6 +387,8 @@ end
 `ct_tensor *ct_narrow(const ct_tensor *t, int dim, int64_t start, int64_t length);`
 
 t[start:start+length] along dim; start may be negative; start + length <= size.
+Errors: start outside [-size, size] (CT_ERR_INDEX), a negative length or start + length
+past the end (CT_ERR_SHAPE, PyTorch's "start (3) + length (2) exceeds dimension size").
 """
 function ct_narrow(t, dim, start, length)
     ccall((:ct_narrow, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Int64, Int64), t, dim, start, length)
@@ -460,6 +468,8 @@ end
 `ct_tensor *ct_unfold(const ct_tensor *t, int dim, int64_t size, int64_t step);`
 
 Every window of `size` elements along dim, `step` apart, as a new last dimension.
+Errors: size larger than the dim (CT_ERR_SHAPE), size < 0 or step <= 0
+(CT_ERR_INVALID_ARGUMENT).
 """
 function ct_unfold(t, dim, size, step)
     ccall((:ct_unfold, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Int64, Int64), t, dim, size, step)
@@ -1411,6 +1421,8 @@ end
 `int ct_allclose(const ct_tensor *a, const ct_tensor *b, double rtol, double atol);`
 
 1 if |a - b| <= atol + rtol * |b| everywhere (broadcasting; nan never close), 0, or -1.
+a and b must have the same dtype (CT_ERR_DTYPE, PyTorch's "Float did not match Double");
+rtol, atol >= 0 (CT_ERR_INVALID_ARGUMENT).
 """
 function ct_allclose(a, b, rtol, atol)
     ccall((:ct_allclose, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}, Cdouble, Cdouble), a, b, rtol, atol)

@@ -49,7 +49,12 @@ void ct_clear_error(void) {
 }
 
 const char* ct_status_name(ct_status s) {
-  switch (s) {
+  // Read as raw bits, as dtype_arg does: C may pass any int, and switching on an enum value
+  // outside its range is undefined in C++ (UBSan -fsanitize=enum reports it).
+  int raw;
+  static_assert(sizeof raw == sizeof s, "ct_status is int-sized");
+  std::memcpy(&raw, &s, sizeof raw);
+  switch (raw) {
     case CT_OK: return "CT_OK";
     case CT_ERR_INVALID_ARGUMENT: return "CT_ERR_INVALID_ARGUMENT";
     case CT_ERR_SHAPE: return "CT_ERR_SHAPE";

@@ -2,7 +2,7 @@
 // The engine itself (planning and kernels) is copy_kernels.cpp.
 #include "copy.h"
 
-#include <omp.h>
+#include "omp_compat.h"
 
 #include <algorithm>
 #include <atomic>

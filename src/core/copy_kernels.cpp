@@ -2,13 +2,14 @@
 // dtype conversion, the SIMD transpose tiles, and the split across threads.
 #include "copy_kernels.h"
 
-#include <omp.h>
+#include "omp_compat.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #define CT_COPY_X86 1
 #else
@@ -91,8 +92,11 @@ __attribute__((target("avx,f16c"))) void float_to_half_f16c(char* d, const char*
 
 bool have_f16c() {
   static const bool yes = [] {
+    // F16C from CPUID leaf 1 (ECX bit 29): clang 14's __builtin_cpu_supports has no "f16c".
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    const bool f16c = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C);
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+    return __builtin_cpu_supports("avx") && f16c;
   }();
   return yes;
 }

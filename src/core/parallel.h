@@ -1,7 +1,7 @@
 // Splitting work across threads (OpenMP), honouring set_num_threads().
 #pragma once
 
-#include <omp.h>
+#include "omp_compat.h"
 
 #include <algorithm>
 #include <cstdint>

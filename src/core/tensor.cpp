@@ -14,6 +14,19 @@ Ref<Tensor> Tensor::make(Storage* storage, DType dtype, IntList sizes, IntList s
   const int ndim = int(sizes.size());
   CT_CHECK(ndim <= kMaxDims, InvalidArgument, "tensor: ndim must be at most " << kMaxDims << ", got " << ndim);
   const int64_t numel = checked_numel(sizes, "tensor");  // views of expanded tensors can overflow
+  // With elements, byte strides and the byte offset must fit int64: every kernel and printer
+  // scales by the item size.  Only hostile geometries get here (a huge stride on a size-1 dim,
+  // which as_strided, from_blob and DLPack accept as torch does, since it is never stepped).
+  // Empty tensors keep theirs (torch.empty(0, 2**62, 4) has such strides) and are never read.
+  const int64_t item = ct::itemsize(dtype);
+  int64_t bytes = 0;
+  CT_CHECK(numel == 0 || !__builtin_mul_overflow(offset, item, &bytes), InvalidArgument,
+           "tensor: storage offset " << offset << " times the item size " << item << " overflows int64");
+  for (int i = 0; i < ndim && numel > 0; ++i) {
+    CT_CHECK(!__builtin_mul_overflow(strides[size_t(i)], item, &bytes), InvalidArgument,
+             "tensor: stride " << strides[size_t(i)] << " of dimension " << i << " times the item size " << item
+                               << " overflows int64");
+  }
   Tensor* t = new Tensor();
   if (ndim > kInlineDims) {
     t->dims_ = new (std::nothrow) int64_t[size_t(2 * ndim)];

@@ -7,6 +7,19 @@
 #include "shape.h"
 
 namespace ct {
+namespace {
+
+// a * b + c for view geometry.  Only hostile geometries overflow (a huge stride on a dim of
+// size 1 or on an empty tensor, which as_strided and from_blob accept): refuse them, as slice
+// does, rather than compute a wrapped (undefined) stride or offset.
+int64_t geometry(const char* op, int64_t a, int64_t b, int64_t c = 0) {
+  int64_t r = 0;
+  CT_CHECK(!__builtin_mul_overflow(a, b, &r) && !__builtin_add_overflow(r, c, &r), InvalidArgument,
+           op << ": sizes, strides and offsets overflow int64 (" << a << " * " << b << " + " << c << ")");
+  return r;
+}
+
+}  // namespace
 
 Ref<Tensor> make_view(const Tensor& t, IntList sizes, IntList strides, int64_t offset) {
   return Tensor::make(t.storage(), t.dtype(), sizes, strides, offset, t.view_root());
@@ -97,7 +110,7 @@ Ref<Tensor> select(const Tensor& t, int64_t dim, int64_t index) {
   DimBuf sizes(t.sizes()), strides(t.strides());
   sizes.erase(size_t(d));
   strides.erase(size_t(d));
-  return make_view(t, sizes, strides, t.offset() + index * t.stride(d));
+  return make_view(t, sizes, strides, geometry("select", index, t.stride(d), t.offset()));
 }
 
 Ref<Tensor> expand(const Tensor& t, IntList target) {
@@ -120,7 +133,7 @@ Ref<Tensor> expand(const Tensor& t, IntList target) {
       sizes[size_t(i)] = want;
       // As torch: a new dim of size 1 gets the stride it would have in a dense layout of
       // the dims after it; a new dim of any other size is broadcast (stride 0).
-      strides[size_t(i)] = want == 1 && i + 1 < n ? sizes[size_t(i + 1)] * strides[size_t(i + 1)] : 0;
+      strides[size_t(i)] = want == 1 && i + 1 < n ? geometry("expand", sizes[size_t(i + 1)], strides[size_t(i + 1)]) : 0;
       continue;
     }
     const int64_t have = t.size(int(ti));
@@ -167,7 +180,7 @@ Ref<Tensor> unsqueeze(const Tensor& t, int64_t dim) {
   const int d = wrap_dim(dim, t.ndim() + 1);
   DimBuf sizes(t.sizes()), strides(t.strides());
   // PyTorch: the new dim's stride is size*stride of the dim it precedes (1 at the end).
-  const int64_t stride = d >= t.ndim() ? 1 : t.size(d) * t.stride(d);
+  const int64_t stride = d >= t.ndim() ? 1 : geometry("unsqueeze", t.size(d), t.stride(d));
   sizes.insert(size_t(d), 1);
   strides.insert(size_t(d), stride);
   return make_view(t, sizes, strides, t.offset());
@@ -182,10 +195,10 @@ Ref<Tensor> diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2
   // Sizes are at most INT64_MAX, so clamp the offset first to keep the arithmetic in range.
   if (offset >= 0) {
     diag = offset >= s2 ? 0 : std::min(s1, s2 - offset);
-    if (diag > 0) start += offset * t.stride(d2);
+    if (diag > 0) start = geometry("diagonal", offset, t.stride(d2), start);
   } else {
     diag = offset <= -s1 ? 0 : std::min(s1 + offset, s2);
-    if (diag > 0) start -= offset * t.stride(d1);
+    if (diag > 0) start = geometry("diagonal", -offset, t.stride(d1), start);  // offset > -s1: no overflow
   }
   DimBuf sizes, strides;
   for (int i = 0; i < n; ++i) {
@@ -194,7 +207,7 @@ Ref<Tensor> diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2
     strides.push_back(t.stride(i));
   }
   sizes.push_back(diag);
-  strides.push_back(t.stride(d1) + t.stride(d2));
+  strides.push_back(geometry("diagonal", 1, t.stride(d1), t.stride(d2)));
   return make_view(t, sizes, strides, start);
 }
 
@@ -210,7 +223,7 @@ Ref<Tensor> unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step) {
   DimBuf sizes(t.sizes()), strides(t.strides());
   if (n > 0) {
     sizes[size_t(d)] = (dim_size - size) / step + 1;
-    strides[size_t(d)] = step * dim_stride;
+    strides[size_t(d)] = geometry("unfold", step, dim_stride);
   }
   sizes.push_back(size);
   strides.push_back(dim_stride);
@@ -251,7 +264,7 @@ Ref<Tensor> flatten(const Tensor& t, int64_t start_dim, int64_t end_dim) {
   Shape shape;
   for (int i = 0; i < s; ++i) shape.push_back(t.size(i));
   int64_t merged = 1;
-  for (int i = s; i <= e; ++i) merged *= t.size(i);
+  for (int i = s; i <= e; ++i) merged = geometry("flatten", merged, t.size(i));  // [0, 2^62, 4]
   shape.push_back(merged);
   for (int i = e + 1; i < n; ++i) shape.push_back(t.size(i));
   return reshape(t, shape);

@@ -572,11 +572,12 @@ TEST(MemOverlap, HugeGeometriesArePrompt) {
 
   // Strides and sizes at the edge of int64: no overflow, no crash, no hang.
   const int64_t big = INT64_MAX;
-  // (Tensor::make refuses element counts beyond int64, so sizes stay within that.)
-  Ref<Tensor> e1 = view(s.get(), DType::Float64, {P31, P31}, {P62, P62 - 1}, 0);
-  Ref<Tensor> e2 = view(s.get(), DType::Float64, {P31, 3}, {big, big}, big);
-  Ref<Tensor> e3 = view(s.get(), DType::Int16, {P31, 2, 2}, {INT64_MIN, big, -big}, INT64_MIN);
-  Ref<Tensor> e4 = view(s.get(), DType::Float64, {2, 2}, {big, INT64_MIN}, 0);
+  // (Tensor::make refuses element counts beyond int64, and strides or offsets whose byte
+  // value overflows, so the extreme strides are on 1-byte dtypes.)
+  Ref<Tensor> e1 = view(s.get(), DType::UInt8, {P31, P31}, {P62, P62 - 1}, 0);
+  Ref<Tensor> e2 = view(s.get(), DType::UInt8, {P31, 3}, {big, big}, big);
+  Ref<Tensor> e3 = view(s.get(), DType::Int8, {P31, 2, 2}, {INT64_MIN, big, -big}, INT64_MIN);
+  Ref<Tensor> e4 = view(s.get(), DType::UInt8, {2, 2}, {big, INT64_MIN}, 0);
   std::vector<Tensor*> edge;
   for (Tensor* t : {e1.get(), e2.get(), e3.get(), e4.get(), whole.get(), m.get(), x1.get()}) edge.push_back(t);
   for (Tensor* p : edge) {
@@ -595,6 +596,10 @@ TEST(MemOverlap, HugeGeometriesArePrompt) {
   // Geometries whose element count overflows, or with negative sizes, cannot be built at all.
   EXPECT_THROW(view(s.get(), DType::Float64, {P62, P62}, {1, 1}, 0), ct::Error);
   EXPECT_THROW(view(s.get(), DType::Float32, {-3, 4}, {4, 1}, 0), ct::Error);
+  // Nor can those whose strides or offset in bytes overflow int64 (unless they are empty).
+  EXPECT_THROW(view(s.get(), DType::Float64, {2, 2}, {big, 1}, 0), ct::Error);
+  EXPECT_THROW(view(s.get(), DType::Int16, {2}, {1}, big), ct::Error);
+  EXPECT_NO_THROW(view(s.get(), DType::Float64, {0, 2}, {big, 1}, 0));
 
   std::printf("[ worst huge-case time ] %.3f ms\n", worst * 1e3);
   EXPECT_LT(worst, 2.0);

@@ -266,7 +266,8 @@ Shape output_strides(IntList sizes, std::span<const Tensor* const> inputs) {
   int64_t stride = 1;
   for (int d : perm) {  // TensorIterator's compatible_stride: sizes 0 and 1 multiply too
     out[size_t(d)] = stride;
-    stride *= sizes[size_t(d)];
+    // Saturating, as contiguous_strides: an empty output's other sizes may overflow.
+    if (__builtin_mul_overflow(stride, sizes[size_t(d)], &stride)) stride = INT64_MAX;
   }
   return out;
 }
@@ -720,7 +721,8 @@ Ref<Tensor> cat(std::span<const Tensor* const> tensors, int64_t dim) {
                                                                   << " but got size " << t->size(k)
                                                                   << " for tensor number " << i << " in the list.");
     }
-    out_shape[size_t(dd)] += t->size(dd);
+    CT_CHECK(!__builtin_add_overflow(out_shape[size_t(dd)], t->size(dd), &out_shape[size_t(dd)]), Shape,
+             "cat: the sizes of dimension " << dd << " add up to more than int64 can hold");  // empty inputs
   }
   Ref<Tensor> out = Tensor::empty(out_shape, d, "cat");
   int64_t at = 0;

@@ -1,0 +1,935 @@
+// libFuzzer harness for the C API: fuzz bytes become a sequence of ct_* calls with hostile
+// arguments on a small pool of live handles, and every step is followed by invariant checks.
+//
+// What one input does
+//   A pool of up to kSlots tensor handles and kStorageSlots storage handles.  Each step reads
+//   an opcode and its arguments from the bytes and calls the C API: creation (hostile sizes,
+//   dtypes, ndim), from_blob and DLPack imports over memory this harness allocated to the
+//   exact byte, views with hostile dims/steps/strides/offsets, copies, compute, relations,
+//   retain/release, NULL handles.  A new handle joins the pool; a full pool releases one.
+//
+// What is checked after each step (a violation prints why and traps)
+//   - every pooled tensor: 0 <= ndim <= CT_MAX_DIMS, sizes >= 0, numel == product of sizes,
+//     a valid dtype, refcount >= 1, data == storage data + offset * itemsize, a view's base is
+//     not a view and shares its storage, and the lowest and highest reachable element lie
+//     inside the storage's bytes; both are then read, so ASan flags a storage that is
+//     smaller than it claims;
+//   - a call that fails (NULL / non-zero status / -1) leaves ct_last_status() != CT_OK and a
+//     non-empty ct_last_error();
+//   - a call the harness knows is invalid (overflowing sizes, negative strides in from_blob,
+//     out-of-bounds as_strided) fails.
+// At the end of each input every handle is released; the live tensor and storage counts must
+// be back where they started and every foreign deleter must have run exactly once.
+//
+// Sizes are hostile but bounded: a request that would genuinely allocate more than
+// kBudgetBytes (as opposed to one whose byte count overflows, which must fail before
+// allocating) is shrunk, and compute ops only run on operands of modest size, so that an
+// input is about API misuse and not about the machine's memory.
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <climits>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "ctensor.h"
+#include "ctensor_dlpack.h"
+
+namespace {
+
+constexpr int kSlots = 12;
+constexpr int kStorageSlots = 4;
+constexpr int kMaxSteps = 64;
+constexpr int64_t kBudgetBytes = 1 << 16;
+constexpr int64_t kComputeElems = 1 << 12;
+constexpr int kArgArray = 1100;  // hostile ndim up to 1000 gets a real array of that length
+
+// Figures for the closing report, printed at exit.
+uint64_t g_inputs = 0, g_steps = 0, g_calls = 0, g_failed_calls = 0;
+
+// Counts every C API call the harness makes.
+#define CT(call) (++g_calls, (call))
+
+[[noreturn]] void violated(const char* what, long long a = 0, long long b = 0) {
+  std::fprintf(stderr, "ctensor fuzz: invariant violated: %s (%lld, %lld); last error %s: %s\n", what, a, b,
+               ct_status_name(ct_last_status()), ct_last_error());
+  __builtin_trap();
+}
+#define REQUIRE(cond, ...) \
+  do {                     \
+    if (!(cond)) violated(#cond, ##__VA_ARGS__); \
+  } while (0)
+
+void print_figures() {
+  std::fprintf(stderr, "ctensor fuzz figures: %llu inputs, %llu steps, %llu C API calls, %llu failed calls (all with a status and message)\n",
+               (unsigned long long)g_inputs, (unsigned long long)g_steps, (unsigned long long)g_calls,
+               (unsigned long long)g_failed_calls);
+}
+
+// A failed call must say why.
+void expect_error_recorded() {
+  ++g_failed_calls;
+  REQUIRE(ct_last_status() != CT_OK);
+  const char* msg = ct_last_error();
+  REQUIRE(msg != nullptr && msg[0] != '\0');
+}
+
+bool valid_dtype(int d) { return d >= CT_BOOL && d <= CT_FLOAT64; }
+int64_t itemsize_of(int d) {
+  static const int64_t sz[] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+  return valid_dtype(d) ? sz[d] : 8;
+}
+
+// acc += v, saturating at +-2^100: sums of up to 64 products of two int64 would overflow even
+// __int128, and anything beyond 2^63 is simply "too far" here.
+void sat_add(__int128& acc, __int128 v) {
+  const __int128 cap = __int128(1) << 100;
+  if (v > cap) v = cap;
+  if (v < -cap) v = -cap;
+  acc += v;
+  if (acc > cap) acc = cap;
+  if (acc < -cap) acc = -cap;
+}
+
+// ---- hostile values --------------------------------------------------------------------
+
+int64_t hostile_i64(FuzzedDataProvider& in) {
+  switch (in.ConsumeIntegralInRange<int>(0, 15)) {
+    case 0: return INT64_MAX - in.ConsumeIntegralInRange<int64_t>(0, 2);
+    case 1: return INT64_MIN + in.ConsumeIntegralInRange<int64_t>(0, 2);
+    case 2: return (int64_t(1) << in.ConsumeIntegralInRange<int>(0, 62)) + in.ConsumeIntegralInRange<int64_t>(-1, 1);
+    case 3: return in.ConsumeIntegral<int64_t>();
+    case 4: return -in.ConsumeIntegralInRange<int64_t>(1, 5);
+    case 5: return INT32_MAX + in.ConsumeIntegralInRange<int64_t>(0, 2);
+    default: return in.ConsumeIntegralInRange<int64_t>(0, 6);  // mostly small and valid
+  }
+}
+
+int hostile_int(FuzzedDataProvider& in) {
+  switch (in.ConsumeIntegralInRange<int>(0, 11)) {
+    case 0: return INT_MAX;
+    case 1: return INT_MIN;
+    case 2: return in.ConsumeIntegral<int>();
+    case 3: return 64 + in.ConsumeIntegralInRange<int>(0, 2);
+    default: return in.ConsumeIntegralInRange<int>(-4, 4);
+  }
+}
+
+int hostile_ndim(FuzzedDataProvider& in) {
+  switch (in.ConsumeIntegralInRange<int>(0, 15)) {
+    case 0: return -in.ConsumeIntegralInRange<int>(1, 3);
+    case 1: return 1000;
+    case 2: return CT_MAX_DIMS + in.ConsumeIntegralInRange<int>(-1, 1);
+    case 3: return INT_MAX;
+    default: return in.ConsumeIntegralInRange<int>(0, 4);
+  }
+}
+
+ct_dtype hostile_dtype(FuzzedDataProvider& in) {
+  int raw;
+  switch (in.ConsumeIntegralInRange<int>(0, 15)) {
+    case 0: raw = -1; break;
+    case 1: raw = 10 + in.ConsumeIntegralInRange<int>(0, 3); break;
+    case 2: raw = in.ConsumeIntegral<int>(); break;
+    default: raw = in.ConsumeIntegralInRange<int>(0, 9);
+  }
+  // C may pass any int as a ct_dtype; the library reads it as raw bits.
+  ct_dtype d;
+  std::memcpy(&d, &raw, sizeof d);
+  return d;
+}
+int dtype_raw(ct_dtype d) {
+  int raw;
+  std::memcpy(&raw, &d, sizeof raw);
+  return raw;
+}
+
+double hostile_double(FuzzedDataProvider& in) {
+  switch (in.ConsumeIntegralInRange<int>(0, 9)) {
+    case 0: return __builtin_nan("");
+    case 1: return __builtin_inf();
+    case 2: return -__builtin_inf();
+    case 3: return 1e300;
+    case 4: return in.ConsumeFloatingPoint<double>();
+    default: return double(in.ConsumeIntegralInRange<int>(-3, 300));
+  }
+}
+
+// An int64 array of `n` hostile values (n clamped to kArgArray: a larger ndim is passed with
+// this many entries, which the library must refuse before reading past CT_MAX_DIMS).
+std::vector<int64_t> hostile_list(FuzzedDataProvider& in, int n) {
+  std::vector<int64_t> v(size_t(n < 0 ? 0 : n > kArgArray ? kArgArray : n), 1);
+  const size_t filled = v.size() > 70 ? 70 : v.size();
+  for (size_t i = 0; i < filled; ++i) v[i] = hostile_i64(in);
+  return v;
+}
+
+// Elements of a shape; -1 if any size is negative, -2 if the count or bytes overflow.
+int64_t shape_numel(const std::vector<int64_t>& s, int ndim, int64_t itemsize) {
+  if (ndim < 0 || ndim > CT_MAX_DIMS) return -1;
+  __int128 n = 1;
+  bool overflow = false;
+  for (int i = 0; i < ndim; ++i) {
+    if (s[size_t(i)] < 0) return -1;
+  }
+  for (int i = 0; i < ndim; ++i) {
+    if (s[size_t(i)] == 0) return 0;
+  }
+  for (int i = 0; i < ndim; ++i) {
+    n *= s[size_t(i)];
+    if (n * itemsize > INT64_MAX) overflow = true;
+    if (overflow) break;
+  }
+  return overflow ? -2 : int64_t(n);
+}
+
+// Shrinks sizes that are valid but would allocate more than the budget (keeps the hostile
+// ones: negative, overflowing, too many dims).
+void bound_shape(std::vector<int64_t>& s, int ndim, int64_t itemsize) {
+  const int64_t n = shape_numel(s, ndim, itemsize);
+  if (n > 0 && n * itemsize > kBudgetBytes) {
+    for (int i = 0; i < ndim; ++i) s[size_t(i)] = s[size_t(i)] % 4;
+  }
+}
+
+// CT_FUZZ_TRACE=1: prints each step's opcode and the pool's shapes (to read a reproducer).
+bool g_trace = false;
+
+// ---- foreign memory with counted deleters ----------------------------------------------
+
+int64_t g_blobs_made = 0, g_blobs_freed = 0;
+void blob_deleter(void* data, void* ctx) {
+  REQUIRE(ctx == &g_blobs_made);
+  std::free(data);
+  ++g_blobs_freed;
+}
+
+struct HarnessDL {  // a DLManagedTensor made by the harness, with the arrays it points to
+  DLManagedTensor m;
+  std::vector<int64_t> shape, strides;  // as long as ndim says (up to kArgArray)
+  void* mem;
+};
+int64_t g_dl_made = 0, g_dl_freed = 0;
+void harness_dl_deleter(DLManagedTensor* m) {
+  HarnessDL* h = static_cast<HarnessDL*>(m->manager_ctx);
+  std::free(h->mem);
+  delete h;
+  ++g_dl_freed;
+}
+
+// ---- the pool ----------------------------------------------------------------------------
+
+struct Pool {
+  ct_tensor* t[kSlots] = {};
+  ct_storage* s[kStorageSlots] = {};
+
+  ct_tensor* pick(FuzzedDataProvider& in) {
+    const int i = in.ConsumeIntegralInRange<int>(0, kSlots);  // kSlots: NULL on purpose
+    return i == kSlots ? nullptr : t[i];
+  }
+  void put(ct_tensor* x) {
+    if (!x) return;
+    for (auto& slot : t) {
+      if (!slot) {
+        slot = x;
+        return;
+      }
+    }
+    const int victim = int(g_steps % kSlots);
+    CT(ct_tensor_release(t[victim]));
+    t[victim] = x;
+  }
+  void put_storage(ct_storage* x, int i) {
+    CT(ct_storage_release(s[i]));
+    s[i] = x;
+  }
+  void clear() {
+    for (auto& x : t) CT(ct_tensor_release(std::exchange(x, nullptr)));
+    for (auto& x : s) CT(ct_storage_release(std::exchange(x, nullptr)));
+  }
+};
+
+// Records a new handle (or the error of a failed call).
+void take(Pool& p, ct_tensor* r) {
+  if (r) p.put(r);
+  else expect_error_recorded();
+}
+void status_ok_or_error(ct_status st) {
+  if (st != CT_OK) expect_error_recorded();
+}
+
+int64_t numel_or_big(const ct_tensor* t) {
+  if (!t) return 0;
+  const int64_t n = CT(ct_tensor_numel(t));
+  return n < 0 ? INT64_MAX : n;
+}
+bool small(const ct_tensor* t, int64_t limit = kComputeElems) { return numel_or_big(t) <= limit; }
+
+// ---- invariants -----------------------------------------------------------------------------
+
+volatile unsigned char g_sink;
+
+void check_tensor(const ct_tensor* t) {
+  const int ndim = CT(ct_tensor_ndim(t));
+  REQUIRE(ndim >= 0 && ndim <= CT_MAX_DIMS, ndim);
+  const int d = dtype_raw(CT(ct_tensor_dtype(t)));
+  REQUIRE(valid_dtype(d), d);
+  const int64_t item = itemsize_of(d);
+  REQUIRE(CT(ct_dtype_itemsize(ct_tensor_dtype(t))) == item);
+  const int64_t* sizes = CT(ct_tensor_sizes(t));
+  const int64_t* strides = CT(ct_tensor_strides(t));
+  REQUIRE(sizes && strides);
+  const int64_t offset = CT(ct_tensor_offset(t));
+  REQUIRE(offset >= 0, offset);
+  REQUIRE(CT(ct_tensor_refcount(t)) >= 1);
+
+  __int128 numel = 1, lo = offset, hi = offset;
+  for (int i = 0; i < ndim; ++i) {
+    REQUIRE(sizes[i] >= 0, i, sizes[i]);
+    REQUIRE(CT(ct_tensor_size(t, i)) == sizes[i]);
+    REQUIRE(CT(ct_tensor_stride(t, i)) == strides[i]);
+    if (sizes[i] == 0) numel = 0;
+  }
+  for (int i = 0; i < ndim && numel != 0; ++i) {
+    numel *= sizes[i];
+    REQUIRE(numel <= INT64_MAX, i);  // a tensor's element count fits int64
+  }
+  REQUIRE(CT(ct_tensor_numel(t)) == int64_t(numel), int64_t(numel));
+
+  ct_storage* s = CT(ct_tensor_storage(t));
+  REQUIRE(s != nullptr);
+  const int64_t nbytes = CT(ct_storage_nbytes(s));
+  char* base = static_cast<char*>(CT(ct_storage_data(s)));
+  REQUIRE(nbytes >= 0 && CT(ct_storage_refcount(s)) >= 2);  // the tensor's + this handle
+  const uint64_t sid = CT(ct_storage_id(s));
+  REQUIRE(sid != 0 && sid == CT(ct_tensor_storage_id(t)));
+
+  if (numel > 0) {
+    for (int i = 0; i < ndim; ++i) {
+      const __int128 span = __int128(sizes[i] - 1) * strides[i];
+      if (span < 0) sat_add(lo, span);
+      else sat_add(hi, span);
+    }
+    // Every reachable element lies inside the storage.
+    REQUIRE(lo >= 0, int64_t(lo));
+    REQUIRE((hi + 1) * item <= nbytes, int64_t(hi), nbytes);
+    REQUIRE(base != nullptr);
+    char* data = static_cast<char*>(CT(ct_tensor_data(t)));
+    REQUIRE(data == base + offset * item);
+    // Touch the extremes: ASan reports a storage whose real memory is smaller than nbytes.
+    g_sink = static_cast<unsigned char>(base[int64_t(lo) * item]);
+    g_sink = static_cast<unsigned char>(base[int64_t(hi + 1) * item - 1]);
+  } else {
+    REQUIRE(CT(ct_tensor_data(t)) == nullptr);
+  }
+
+  if (CT(ct_tensor_is_view(t)) == 1) {
+    ct_tensor* b = CT(ct_tensor_base(t));
+    REQUIRE(b != nullptr);
+    REQUIRE(CT(ct_tensor_is_view(b)) == 0);
+    REQUIRE(CT(ct_shares_storage(t, b)) == 1);
+    CT(ct_tensor_release(b));
+  } else {
+    REQUIRE(CT(ct_tensor_base(t)) == nullptr);
+  }
+  CT(ct_storage_release(s));
+}
+
+void check_pool(const Pool& p) {
+  for (const ct_tensor* t : p.t) {
+    if (t) check_tensor(t);
+  }
+  for (const ct_storage* s : p.s) {
+    if (!s) continue;
+    const int64_t n = CT(ct_storage_nbytes(s));
+    REQUIRE(n >= 0 && CT(ct_storage_refcount(s)) >= 1);
+    if (n > 0) {
+      const char* data = static_cast<const char*>(CT(ct_storage_data(s)));
+      g_sink = static_cast<unsigned char>(data[0]);
+      g_sink = static_cast<unsigned char>(data[n - 1]);
+    }
+  }
+}
+
+// ---- the operations ------------------------------------------------------------------------
+
+void op_create(FuzzedDataProvider& in, Pool& p) {
+  const int ndim = hostile_ndim(in);
+  const ct_dtype dt = hostile_dtype(in);
+  std::vector<int64_t> sizes = hostile_list(in, ndim);
+  bound_shape(sizes, ndim, itemsize_of(dtype_raw(dt)));
+  const int64_t expect = shape_numel(sizes, ndim, itemsize_of(dtype_raw(dt)));
+  const bool null_sizes = in.ConsumeIntegralInRange<int>(0, 15) == 0;
+  const int64_t* arg = null_sizes ? nullptr : sizes.data();
+  ct_tensor* r = nullptr;
+  switch (in.ConsumeIntegralInRange<int>(0, 7)) {
+    case 0:
+      // Uninitialized bool bytes are not bools (reading them is undefined, as in torch).
+      r = dtype_raw(dt) == CT_BOOL ? CT(ct_zeros(ndim, arg, dt)) : CT(ct_empty(ndim, arg, dt));
+      break;
+    case 1: r = CT(ct_zeros(ndim, arg, dt)); break;
+    case 2: r = CT(ct_ones(ndim, arg, dt)); break;
+    case 3: r = CT(ct_full(ndim, arg, hostile_double(in), dt)); break;
+    case 4: r = CT(ct_rand(ndim, arg, dt)); break;
+    case 5: r = CT(ct_randn(ndim, arg, dt)); break;
+    case 6: r = CT(ct_randint(hostile_i64(in), hostile_i64(in), ndim, arg, dt)); break;
+    case 7: {
+      // from_data reads numel * itemsize bytes: give it exactly that many.
+      const int64_t bytes = expect > 0 ? expect * itemsize_of(dtype_raw(dt)) : 0;
+      std::vector<unsigned char> src(static_cast<size_t>(bytes));
+      for (auto& b : src) b = in.ConsumeIntegral<unsigned char>();
+      if (dtype_raw(dt) == CT_BOOL) {
+        for (auto& b : src) b &= 1;  // a bool byte is 0 or 1 (numpy, torch and DLPack agree)
+      }
+      r = CT(ct_from_data(bytes ? src.data() : nullptr, ndim, arg, dt));
+      break;
+    }
+  }
+  // Overflowing or negative shapes, too many dims and unknown dtypes must be refused.
+  if (expect < 0 || (ndim > 0 && null_sizes) || !valid_dtype(dtype_raw(dt))) REQUIRE(r == nullptr, expect, ndim * 100 + dtype_raw(dt));
+  take(p, r);
+}
+
+void op_arange(FuzzedDataProvider& in, Pool& p) {
+  const double start = hostile_double(in), end = hostile_double(in), step = hostile_double(in);
+  // Bound the element count of valid requests (|end - start| / |step|).
+  const double count = (end - start) / step;
+  if (count == count && count > double(kBudgetBytes / 8) && count < 1e30) return;
+  take(p, CT(ct_arange(start, end, step, hostile_dtype(in))));
+}
+
+void op_from_blob(FuzzedDataProvider& in, Pool& p) {
+  const int ndim = hostile_ndim(in);
+  const ct_dtype dt = hostile_dtype(in);
+  const int64_t item = itemsize_of(dtype_raw(dt));
+  std::vector<int64_t> sizes = hostile_list(in, ndim);
+  bound_shape(sizes, ndim, item);
+  std::vector<int64_t> strides = hostile_list(in, ndim);
+  const bool null_strides = in.ConsumeBool();
+  // The byte extent the library must find: -1 when it has to refuse the shape.
+  __int128 extent = 0;
+  bool refuse = ndim < 0 || ndim > CT_MAX_DIMS || !valid_dtype(dtype_raw(dt));
+  if (!refuse) {
+    // The element count must fit int64; the bytes are the extent the strides reach (a
+    // stride-0 shape may have more elements than bytes).
+    const int64_t n = shape_numel(sizes, ndim, 1);
+    if (n < 0) refuse = true;
+    else if (n > 0) {
+      __int128 hi = 0;
+      for (int i = 0; i < ndim; ++i) {
+        const int64_t st = null_strides ? 0 : strides[size_t(i)];
+        if (st < 0) refuse = true;
+        sat_add(hi, __int128(sizes[size_t(i)] - 1) * st);
+      }
+      if (null_strides) hi = n - 1;
+      extent = (hi + 1) * item;
+      if (extent > INT64_MAX) refuse = true;
+    }
+  }
+  if (!refuse && extent > kBudgetBytes) return;  // valid but too big to back with memory
+  const size_t bytes = refuse ? 16 : size_t(extent);
+  void* mem = std::malloc(bytes ? bytes : 1);
+  std::memset(mem, dtype_raw(dt) == CT_BOOL ? 0x01 : 0x5a, bytes ? bytes : 1);
+  ct_tensor* r = CT(ct_from_blob(mem, ndim, sizes.data(), null_strides ? nullptr : strides.data(), dt,
+                                 blob_deleter, &g_blobs_made));
+  if (refuse) REQUIRE(r == nullptr, int64_t(extent));
+  if (r) {
+    ++g_blobs_made;  // the deleter now owns mem
+    p.put(r);
+  } else {
+    expect_error_recorded();
+    std::free(mem);  // on failure the memory stays ours
+  }
+}
+
+// as_strided: the harness computes whether the view stays inside the storage; the library
+// must agree (refuse exactly when it does not fit, or when sizes/strides are invalid).
+void op_as_strided(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* t = p.pick(in);
+  const int ndim = hostile_ndim(in);
+  std::vector<int64_t> sizes = hostile_list(in, ndim), strides = hostile_list(in, ndim);
+  const int64_t offset = hostile_i64(in);
+  ct_tensor* r = CT(ct_as_strided(t, ndim, sizes.data(), strides.data(), offset));
+  if (!t || ndim < 0 || ndim > CT_MAX_DIMS || offset < 0) REQUIRE(r == nullptr);
+  if (r && t) {
+    // Success implies containment; check_pool verifies it for the result.
+    REQUIRE(CT(ct_shares_storage(r, t)) == 1);
+  }
+  take(p, r);
+}
+
+void op_view(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* t = p.pick(in);
+  const int a = hostile_int(in), b = hostile_int(in);
+  ct_tensor* r = nullptr;
+  switch (in.ConsumeIntegralInRange<int>(0, 15)) {
+    case 0: {
+      const int n = hostile_ndim(in);
+      std::vector<int64_t> shape = hostile_list(in, n);
+      r = CT(ct_view(t, n, in.ConsumeBool() ? shape.data() : nullptr));
+      break;
+    }
+    case 1: r = CT(ct_transpose(t, a, b)); break;
+    case 2: {
+      const int n = hostile_ndim(in);
+      std::vector<int> dims(size_t(n < 0 ? 0 : n > kArgArray ? kArgArray : n));
+      for (auto& x : dims) x = hostile_int(in);
+      r = CT(ct_permute(t, n, dims.data()));
+      break;
+    }
+    case 3: r = CT(ct_slice(t, a, hostile_i64(in), hostile_i64(in), hostile_i64(in))); break;
+    case 4: r = CT(ct_narrow(t, a, hostile_i64(in), hostile_i64(in))); break;
+    case 5: r = CT(ct_select(t, a, hostile_i64(in))); break;
+    case 6: {
+      const int n = hostile_ndim(in);
+      std::vector<int64_t> sizes = hostile_list(in, n);
+      r = CT(ct_expand(t, n, sizes.data()));
+      break;
+    }
+    case 7: r = CT(ct_squeeze(t, a)); break;
+    case 8: r = CT(ct_squeeze_all(t)); break;
+    case 9: r = CT(ct_unsqueeze(t, a)); break;
+    case 10: r = CT(ct_diagonal(t, hostile_i64(in), a, b)); break;
+    case 11: r = CT(ct_unfold(t, a, hostile_i64(in), hostile_i64(in))); break;
+    case 12: r = CT(ct_alias(t)); break;
+    case 13: {
+      const int n = hostile_ndim(in);
+      std::vector<int64_t> shape = hostile_list(in, n);
+      if (!small(t)) return;  // may copy
+      const int is_view = CT(ct_reshape_is_view(t, n, shape.data()));
+      if (is_view < 0) expect_error_recorded();
+      r = CT(ct_reshape(t, n, shape.data()));
+      REQUIRE((r == nullptr) == (is_view < 0));
+      if (r && is_view == 1) REQUIRE(CT(ct_shares_storage(r, t)) == 1);
+      break;
+    }
+    case 14:
+      if (!small(t)) return;
+      r = CT(ct_flatten(t, a, b));
+      break;
+    case 15:
+      if (!small(t)) return;
+      r = CT(ct_contiguous(t));
+      if (r) REQUIRE(CT(ct_tensor_is_contiguous(r)) == 1);
+      break;
+  }
+  if (!t) REQUIRE(r == nullptr);
+  if (r && t && CT(ct_tensor_is_view(r)) == 1) REQUIRE(CT(ct_shares_storage(r, t)) == 1);
+  take(p, r);
+}
+
+void op_copy(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* t = p.pick(in);
+  ct_tensor* u = p.pick(in);
+  if (!small(t) || !small(u)) return;
+  switch (in.ConsumeIntegralInRange<int>(0, 5)) {
+    case 0: take(p, CT(ct_clone(t))); break;
+    case 1: take(p, CT(ct_to(t, hostile_dtype(in)))); break;
+    case 2:
+      if (!small(t, 512) || !small(u, 256)) return;  // output: numel(t) * numel(index)
+      take(p, CT(ct_index_select(t, hostile_int(in), u)));
+      break;
+    case 3: status_ok_or_error(CT(ct_copy_(t, u))); break;
+    case 4:
+    case 5: {
+      const int n = in.ConsumeIntegralInRange<int>(-1, 4);
+      const ct_tensor* list[4] = {t, u, p.pick(in), p.pick(in)};
+      for (const ct_tensor* x : list) {
+        if (!small(x, 256)) return;
+      }
+      const bool null_list = in.ConsumeIntegralInRange<int>(0, 7) == 0;
+      const int dim = hostile_int(in);
+      ct_tensor* r = CT(in.ConsumeBool() ? ct_cat(n, null_list ? nullptr : list, dim)
+                                         : ct_stack(n, null_list ? nullptr : list, dim));
+      take(p, r);
+      break;
+    }
+  }
+}
+
+using Binary = ct_tensor* (*)(const ct_tensor*, const ct_tensor*);
+using BinaryInPlace = ct_status (*)(ct_tensor*, const ct_tensor*);
+using Scalar = ct_tensor* (*)(const ct_tensor*, double);
+using ScalarInPlace = ct_status (*)(ct_tensor*, double);
+using Unary = ct_tensor* (*)(const ct_tensor*);
+using UnaryInPlace = ct_status (*)(ct_tensor*);
+using Reduce = ct_tensor* (*)(const ct_tensor*, int, const int*, int);
+
+const Binary kBinary[] = {ct_add, ct_sub, ct_mul, ct_div, ct_eq, ct_ne, ct_lt, ct_le, ct_gt, ct_ge, ct_matmul};
+const BinaryInPlace kBinaryInPlace[] = {ct_add_, ct_sub_, ct_mul_, ct_div_};
+const Scalar kScalar[] = {ct_add_scalar, ct_sub_scalar, ct_mul_scalar, ct_div_scalar, ct_rsub_scalar,
+                          ct_rdiv_scalar, ct_eq_scalar, ct_ne_scalar, ct_lt_scalar, ct_le_scalar,
+                          ct_gt_scalar, ct_ge_scalar};
+const ScalarInPlace kScalarInPlace[] = {ct_add_scalar_, ct_sub_scalar_, ct_mul_scalar_, ct_div_scalar_, ct_fill_};
+const Unary kUnary[] = {ct_neg, ct_abs, ct_exp, ct_log, ct_sqrt, ct_sin, ct_cos, ct_tanh, ct_sigmoid, ct_relu,
+                        ct_argmax_all, ct_argmin_all};
+const UnaryInPlace kUnaryInPlace[] = {ct_neg_, ct_abs_, ct_exp_, ct_log_, ct_sqrt_, ct_sin_,
+                                      ct_cos_, ct_tanh_, ct_sigmoid_, ct_relu_, ct_zero_};
+const Reduce kReduce[] = {ct_sum, ct_mean, ct_prod, ct_amax, ct_amin};
+
+template <class T, size_t N>
+T pick_fn(FuzzedDataProvider& in, const T (&fns)[N]) {
+  return fns[in.ConsumeIntegralInRange<size_t>(0, N - 1)];
+}
+
+void op_compute(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* a = p.pick(in);
+  ct_tensor* b = p.pick(in);
+  // Broadcasting output is at most numel(a) * numel(b) elements (or max of them if either
+  // is 1-element); matmul costs at most about that much too.
+  if (!small(a, 512) || !small(b, 512)) return;
+  switch (in.ConsumeIntegralInRange<int>(0, 10)) {
+    case 0: take(p, CT(pick_fn(in, kBinary)(a, b))); break;
+    case 1: status_ok_or_error(CT(pick_fn(in, kBinaryInPlace)(a, b))); break;
+    case 2: take(p, CT(pick_fn(in, kScalar)(a, hostile_double(in)))); break;
+    case 3: status_ok_or_error(CT(pick_fn(in, kScalarInPlace)(a, hostile_double(in)))); break;
+    case 4: take(p, CT(pick_fn(in, kUnary)(a))); break;
+    case 5: status_ok_or_error(CT(pick_fn(in, kUnaryInPlace)(a))); break;
+    case 6: {
+      const int n = hostile_ndim(in);
+      std::vector<int> dims(size_t(n < 0 ? 0 : n > kArgArray ? kArgArray : n));
+      for (auto& x : dims) x = hostile_int(in);
+      const bool null_dims = in.ConsumeIntegralInRange<int>(0, 7) == 0;
+      take(p, CT(pick_fn(in, kReduce)(a, n, null_dims ? nullptr : dims.data(), in.ConsumeIntegral<int>())));
+      break;
+    }
+    case 7:
+      take(p, CT(in.ConsumeBool() ? ct_argmax(a, hostile_int(in), in.ConsumeIntegral<int>())
+                                  : ct_argmin(a, hostile_int(in), in.ConsumeIntegral<int>())));
+      break;
+    case 8: {
+      ct_tensor* c = p.pick(in);
+      if (!small(a, 64) || !small(b, 64) || !small(c, 64)) return;  // output up to the product
+      take(p, CT(ct_where(c, a, b)));
+      break;
+    }
+    case 9: {
+      const int r = CT(in.ConsumeBool() ? ct_equal(a, b)
+                                        : ct_allclose(a, b, hostile_double(in), hostile_double(in)));
+      if (r < 0) expect_error_recorded();
+      else REQUIRE(r == 0 || r == 1, r);
+      break;
+    }
+    case 10: {
+      double v = 0;
+      const bool null_out = in.ConsumeIntegralInRange<int>(0, 7) == 0;
+      status_ok_or_error(CT(ct_item(a, null_out ? nullptr : &v)));
+      break;
+    }
+  }
+}
+
+void op_introspect(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* t = p.pick(in);
+  const int dim = hostile_int(in);
+  switch (in.ConsumeIntegralInRange<int>(0, 4)) {
+    case 0: {
+      const int64_t s = CT(ct_tensor_size(t, dim));
+      if (s < 0) expect_error_recorded();
+      break;
+    }
+    case 1: {
+      const int64_t s = CT(ct_tensor_stride(t, dim));
+      if (s < 0) expect_error_recorded();
+      break;
+    }
+    case 2: {
+      if (!small(t, 1 << 14)) return;
+      char buf[256];
+      int64_t cap;
+      switch (in.ConsumeIntegralInRange<int>(0, 3)) {
+        case 0: cap = 0; break;
+        case 1: cap = -in.ConsumeIntegralInRange<int64_t>(1, 3); break;
+        default: cap = in.ConsumeIntegralInRange<int64_t>(1, sizeof buf);
+      }
+      const bool null_buf = in.ConsumeBool();
+      std::memset(buf, 0x7f, sizeof buf);
+      const int64_t n = CT(ct_tensor_to_string(t, null_buf ? nullptr : buf, cap));
+      if (n < 0) {
+        expect_error_recorded();
+      } else if (!null_buf && cap > 0) {
+        // snprintf rules: NUL-terminated within cap, nothing written past it.
+        const int64_t written = n < cap ? n : cap - 1;
+        REQUIRE(buf[written] == '\0', written);
+        if (cap < int64_t(sizeof buf)) REQUIRE(buf[cap] == 0x7f, cap);
+      }
+      break;
+    }
+    case 3: {
+      const int c = CT(ct_tensor_is_contiguous(t));
+      if (c < 0) expect_error_recorded();
+      break;
+    }
+    case 4: {
+      const int64_t v = CT(ct_tensor_version(t));
+      if (v < 0) expect_error_recorded();
+      break;
+    }
+  }
+}
+
+void op_lifetime(FuzzedDataProvider& in, Pool& p) {
+  const int i = in.ConsumeIntegralInRange<int>(0, kSlots - 1);
+  switch (in.ConsumeIntegralInRange<int>(0, 4)) {
+    case 0:  // the same tensor in two slots, two references
+      if (p.t[i]) p.put(CT(ct_tensor_retain(p.t[i])));
+      break;
+    case 1:
+      CT(ct_tensor_release(p.t[i]));
+      p.t[i] = nullptr;
+      break;
+    case 2: {
+      ct_storage* s = CT(ct_tensor_storage(p.t[i]));
+      if (!s && !p.t[i]) expect_error_recorded();
+      p.put_storage(s, in.ConsumeIntegralInRange<int>(0, kStorageSlots - 1));
+      break;
+    }
+    case 3: {
+      const int j = in.ConsumeIntegralInRange<int>(0, kStorageSlots - 1);
+      if (p.s[j]) p.put_storage(CT(ct_storage_retain(p.s[j])), (j + 1) % kStorageSlots);
+      break;
+    }
+    case 4: {
+      const int j = in.ConsumeIntegralInRange<int>(0, kStorageSlots - 1);
+      p.put_storage(nullptr, j);
+      break;
+    }
+  }
+}
+
+void op_relations(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* a = p.pick(in);
+  ct_tensor* b = p.pick(in);
+  int r = 0;
+  switch (in.ConsumeIntegralInRange<int>(0, 3)) {
+    case 0: r = CT(ct_shares_storage(a, b)); break;
+    case 1: r = CT(ct_may_overlap(a, b)); break;
+    case 2:
+      r = CT(ct_overlaps(a, b));
+      if (r == -2) r = -1;  // search bound: documented as an error with a message
+      break;
+    case 3: r = CT(ct_has_internal_overlap(a)); break;
+  }
+  if (r < 0) expect_error_recorded();
+  else REQUIRE(r == 0 || r == 1, r);
+}
+
+// DLPack: export and re-import, export and drop, and hand-made hostile managed tensors.
+void op_dlpack(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* t = p.pick(in);
+  switch (in.ConsumeIntegralInRange<int>(0, 3)) {
+    case 0: {
+      DLManagedTensor* m = CT(ct_to_dlpack(t));
+      if (!m) {
+        expect_error_recorded();
+        return;
+      }
+      if (in.ConsumeBool()) {
+        ct_tensor* r = CT(ct_from_dlpack(m));
+        if (!r) {
+          expect_error_recorded();
+          m->deleter(m);
+        }
+        p.put(r);
+      } else {
+        m->deleter(m);
+      }
+      break;
+    }
+    case 1: {
+      DLManagedTensorVersioned* m = CT(ct_to_dlpack_versioned(t));
+      if (!m) {
+        expect_error_recorded();
+        return;
+      }
+      if (in.ConsumeBool()) {
+        ct_tensor* r = CT(ct_from_dlpack_versioned(m));
+        if (!r) {
+          expect_error_recorded();
+          m->deleter(m);
+        }
+        p.put(r);
+      } else {
+        m->deleter(m);
+      }
+      break;
+    }
+    case 2:
+    case 3: {
+      // A hand-made legacy tensor: hostile ndim, shape, strides, dtype, device, alignment.
+      HarnessDL* h = new HarnessDL();
+      const int ndim = in.ConsumeIntegralInRange<int>(0, 7) == 0 ? hostile_ndim(in) : in.ConsumeIntegralInRange<int>(0, 3);
+      const int nd_array = ndim < 0 ? 0 : ndim > kArgArray ? kArgArray : ndim;
+      h->shape.assign(size_t(nd_array), 1);
+      h->strides.assign(size_t(nd_array), 1);
+      for (int i = 0; i < nd_array && i < 8; ++i) {
+        h->shape[size_t(i)] = hostile_i64(in);
+        h->strides[size_t(i)] = hostile_i64(in);
+      }
+      DLTensor& dl = h->m.dl_tensor;
+      dl.ndim = ndim;
+      dl.shape = in.ConsumeIntegralInRange<int>(0, 15) == 0 ? nullptr : h->shape.data();
+      dl.strides = in.ConsumeBool() ? nullptr : h->strides.data();
+      dl.dtype.code = in.ConsumeIntegralInRange<uint8_t>(0, 7);
+      dl.dtype.bits = uint8_t(8 << in.ConsumeIntegralInRange<int>(0, 3));
+      if (in.ConsumeIntegralInRange<int>(0, 15) == 0) dl.dtype.bits = in.ConsumeIntegral<uint8_t>();
+      dl.dtype.lanes = in.ConsumeIntegralInRange<int>(0, 15) == 0 ? in.ConsumeIntegral<uint16_t>() : 1;
+      const bool cuda = in.ConsumeIntegralInRange<int>(0, 7) == 0;
+      dl.device.device_type = cuda ? kDLCUDA : kDLCPU;
+      dl.device.device_id = 0;
+      // Memory for the extent the library will compute when it accepts the tensor.
+      const int64_t item = (int64_t(dl.dtype.bits) * dl.dtype.lanes + 7) / 8;
+      __int128 hi = 0, numel = 1;
+      bool bad = ndim < 0 || ndim > CT_MAX_DIMS || (ndim > 0 && dl.shape == nullptr) || cuda;
+      for (int i = 0; !bad && i < ndim; ++i) {
+        if (h->shape[size_t(i)] < 0) bad = true;
+        if (h->shape[size_t(i)] == 0) numel = 0;  // a zero anywhere: no elements, no overflow
+      }
+      for (int i = 0; !bad && numel != 0 && i < ndim; ++i) {
+        numel *= h->shape[size_t(i)];
+        if (numel > INT64_MAX) bad = true;
+      }
+      if (!bad && numel > 0) {
+        if (dl.strides) {
+          for (int i = 0; i < ndim; ++i) {
+            if (h->strides[size_t(i)] < 0) bad = true;
+            sat_add(hi, __int128(h->shape[size_t(i)] - 1) * h->strides[size_t(i)]);
+          }
+        } else {
+          hi = numel - 1;
+        }
+      }
+      const __int128 extent = bad || numel == 0 ? 0 : (hi + 1) * (item ? item : 1);
+      if (!bad && extent > kBudgetBytes) {  // valid but too big to back with memory
+        delete h;
+        return;
+      }
+      const int misalign = in.ConsumeIntegralInRange<int>(0, 15) == 0 ? 1 : 0;
+      h->mem = std::malloc(size_t(extent) + 32);  // room for misalignment + small byte_offset
+      std::memset(h->mem, 0, size_t(extent) + 32);
+      const bool null_data = in.ConsumeIntegralInRange<int>(0, 15) == 0;
+      dl.data = null_data ? nullptr : static_cast<char*>(h->mem) + misalign;
+      if (null_data && numel > 0) bad = true;
+      // byte_offset: 0, a small one inside the padding (alignment), or one that wraps around.
+      switch (in.ConsumeIntegralInRange<int>(0, 15)) {
+        case 0: dl.byte_offset = in.ConsumeIntegralInRange<uint64_t>(1, 16); break;
+        case 1: dl.byte_offset = UINT64_MAX - in.ConsumeIntegralInRange<uint64_t>(0, 8); break;
+        default: dl.byte_offset = 0;
+      }
+      h->m.manager_ctx = h;
+      h->m.deleter = harness_dl_deleter;
+      ++g_dl_made;
+      if (g_trace) {
+        std::fprintf(stderr, "dlpack: ndim %d shape %p strides %p code %d bits %d lanes %d cuda %d data %p off %llu bad %d\n",
+                     ndim, (void*)dl.shape, (void*)dl.strides, dl.dtype.code, dl.dtype.bits, dl.dtype.lanes, cuda,
+                     dl.data, (unsigned long long)dl.byte_offset, bad);
+        for (int i = 0; i < nd_array && i < 8; ++i) std::fprintf(stderr, "  %lld/%lld\n", (long long)h->shape[size_t(i)], (long long)h->strides[size_t(i)]);
+      }
+      ct_tensor* r = CT(ct_from_dlpack(&h->m));
+      if (bad) REQUIRE(r == nullptr);
+      if (!r) {
+        expect_error_recorded();
+        harness_dl_deleter(&h->m);  // ownership stays with the caller on failure
+      }
+      p.put(r);
+      break;
+    }
+  }
+}
+
+// Handles that are NULL, arguments that are NULL.
+void op_nulls(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* t = p.pick(in);
+  switch (in.ConsumeIntegralInRange<int>(0, 5)) {
+    case 0: REQUIRE(CT(ct_add(nullptr, t)) == nullptr); expect_error_recorded(); break;
+    case 1: REQUIRE(CT(ct_copy_(nullptr, t)) != CT_OK); expect_error_recorded(); break;
+    case 2: REQUIRE(CT(ct_tensor_ndim(nullptr)) == -1); expect_error_recorded(); break;
+    case 3: REQUIRE(CT(ct_storage_nbytes(nullptr)) == -1); expect_error_recorded(); break;
+    case 4: REQUIRE(CT(ct_from_dlpack(nullptr)) == nullptr); expect_error_recorded(); break;
+    case 5: {
+      const int64_t one = 1;
+      REQUIRE(CT(ct_as_strided(t, 1, nullptr, &one, 0)) == nullptr);
+      expect_error_recorded();
+      break;
+    }
+  }
+}
+
+void op_globals(FuzzedDataProvider& in) {
+  const int raw = in.ConsumeIntegral<int>();
+  ct_status st;
+  std::memcpy(&st, &raw, sizeof st);
+  REQUIRE(CT(ct_status_name(st)) != nullptr);
+  ct_dtype d;
+  std::memcpy(&d, &raw, sizeof d);
+  const char* name = CT(ct_dtype_name(d));
+  REQUIRE((name != nullptr) == valid_dtype(raw), raw);
+  if (!name) expect_error_recorded();
+  const int64_t item = CT(ct_dtype_itemsize(d));
+  REQUIRE((item > 0) == valid_dtype(raw), raw);
+  CT(ct_clear_error());
+  REQUIRE(CT(ct_last_status()) == CT_OK);
+  REQUIRE(CT(ct_last_error())[0] == '\0');
+}
+
+void trace_pool(int op, const Pool& p) {
+  std::fprintf(stderr, "step op %d: last %s %s\n", op, ct_status_name(ct_last_status()), ct_last_error());
+  for (int i = 0; i < kSlots; ++i) {
+    if (!p.t[i]) continue;
+    const int n = ct_tensor_ndim(p.t[i]);
+    std::fprintf(stderr, "  [%d] dtype %d offset %lld sizes/strides", i, dtype_raw(ct_tensor_dtype(p.t[i])),
+                 (long long)ct_tensor_offset(p.t[i]));
+    for (int d = 0; d < n && d < 8; ++d) {
+      std::fprintf(stderr, " %lld/%lld", (long long)ct_tensor_size(p.t[i], d), (long long)ct_tensor_stride(p.t[i], d));
+    }
+    std::fprintf(stderr, "\n");
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  g_trace = std::getenv("CT_FUZZ_TRACE") != nullptr;
+  ct_set_num_threads(1);  // one thread: reproducible, and the fuzzer's own timing is honest
+  std::atexit(print_figures);
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  FuzzedDataProvider in(data, size);
+  ++g_inputs;
+  const int64_t tensors0 = ct_live_tensors(), storages0 = ct_live_storages();
+  const int64_t blobs0 = g_blobs_made - g_blobs_freed, dl0 = g_dl_made - g_dl_freed;
+  ct_manual_seed(in.ConsumeIntegral<uint16_t>());
+  Pool pool;
+  for (int step = 0; step < kMaxSteps && in.remaining_bytes() > 0; ++step) {
+    ++g_steps;
+    const int op = in.ConsumeIntegralInRange<int>(0, 13);
+    switch (op) {
+      case 0: case 1: op_create(in, pool); break;
+      case 2: op_arange(in, pool); break;
+      case 3: op_from_blob(in, pool); break;
+      case 4: op_as_strided(in, pool); break;
+      case 5: case 6: op_view(in, pool); break;
+      case 7: op_copy(in, pool); break;
+      case 8: op_compute(in, pool); break;
+      case 9: op_introspect(in, pool); break;
+      case 10: op_lifetime(in, pool); break;
+      case 11: op_relations(in, pool); break;
+      case 12: op_dlpack(in, pool); break;
+      case 13: in.ConsumeBool() ? op_nulls(in, pool) : op_globals(in); break;
+    }
+    if (g_trace) trace_pool(op, pool);
+    check_pool(pool);
+  }
+  pool.clear();
+  // Everything released: no tensor, storage or foreign memory outlives its handles.
+  REQUIRE(ct_live_tensors() == tensors0, ct_live_tensors(), tensors0);
+  REQUIRE(ct_live_storages() == storages0, ct_live_storages(), storages0);
+  REQUIRE(g_blobs_made - g_blobs_freed == blobs0, g_blobs_made, g_blobs_freed);
+  REQUIRE(g_dl_made - g_dl_freed == dl0, g_dl_made, g_dl_freed);
+  return 0;
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The reliability checks, each in a build directory of its own under $SANITIZE_DIR
+# (default build-sanitize/), with every sanitizer run under `timeout` and logged to a file
+# (a stray llvm-symbolizer holding a pipe open must not hang CI):
+#   1. ASan + UBSan (gcc): the C++ core, C API, C and stress suites (ctest), LeakSanitizer on;
+#      then the Python tests with the ASan runtime preloaded into Debian's interpreter.
+#   2. TSan (gcc, OpenMP off, see cmake/Sanitizers.cmake): tests/stress with many threads.
+#   3. libFuzzer (clang 14): fuzz/fuzz_capi.cpp for $FUZZ_SECONDS seconds from fuzz/corpus.
+#   4. ABI: abi/selftest.sh, then abi/check.sh against the library of a normal build.
+# Usage: scripts/sanitize.sh [normal build dir, for the ABI check; default: build]
+# Needs (Debian): g++ clang-14 (clang, clang++) libclang-rt-14-dev abigail-tools libgtest-dev
+# python3-numpy python3-pytest; the normal build's dependencies.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+normal_build=${1:-build}
+out=${SANITIZE_DIR:-build-sanitize}
+mkdir -p "$out/logs"
+out=$(cd "$out" && pwd)
+logs=$out/logs
+py=/usr/bin/python3
+fuzz_seconds=${FUZZ_SECONDS:-60}
+stress_threads=${STRESS_THREADS:-8}
+stress_ops=${STRESS_OPS:-20000}
+jobs=${JOBS:-2}
+start=$(date +%s)
+
+say() { echo "[sanitize $(( $(date +%s) - start ))s] $*"; }
+# run_logged NAME SECONDS CMD...: runs CMD under timeout with output in $logs/NAME.log; on
+# failure prints the end of the log and stops.
+run_logged() {
+  local name=$1 secs=$2
+  shift 2
+  if ! timeout --kill-after=30 "$secs" "$@" > "$logs/$name.log" 2>&1; then
+    echo "sanitize: $name FAILED (log: $logs/$name.log):" >&2
+    tail -n 60 "$logs/$name.log" >&2
+    exit 1
+  fi
+}
+configure() {  # configure DIR CMAKE_ARGS...
+  local dir=$1
+  shift
+  cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPython3_EXECUTABLE=$py \
+    -DCT_BUILD_BENCH=OFF "$@" > "$logs/$(basename "$dir")-cmake.log"
+}
+
+# Sanitizer reports must fail the run and be readable.
+export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+
+# ---- 1. ASan + UBSan ----------------------------------------------------------------------
+say "ASan+UBSan: building"
+configure "$out/asan" -DCT_SANITIZE=address,undefined
+run_logged asan-build 1800 cmake --build "$out/asan" -j "$jobs"
+say "ASan+UBSan: C++ core, C API, C, stress and ABI-symbol suites"
+run_logged asan-ctest 1200 ctest --test-dir "$out/asan" --output-on-failure -j 2
+say "ASan+UBSan: Python tests (libasan preloaded; leaks of the interpreter itself not checked)"
+# CPython and NumPy keep allocations until exit by design, so LeakSanitizer is off for the
+# interpreter; tensor and storage leaks are caught by the tests' live counts instead.
+run_logged asan-pytest 1200 env LD_PRELOAD="$(gcc -print-file-name=libasan.so)" \
+  ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:detect_odr_violation=0 \
+  CTENSOR_LIB="$out/asan/libctensor.so" $py -m pytest -q -p no:cacheprovider tests/python
+say "ASan+UBSan: $(grep -h -E '^[0-9]+% tests passed|passed' "$logs/asan-ctest.log" "$logs/asan-pytest.log" | tr '\n' ' ')"
+
+# ---- 2. TSan --------------------------------------------------------------------------------
+say "TSan: building the library and the stress test"
+configure "$out/tsan" -DCT_SANITIZE=thread -DCT_OPENMP=OFF -DCT_BUILD_PYTHON=OFF
+run_logged tsan-build 1800 cmake --build "$out/tsan" -j "$jobs" --target stress_threads
+say "TSan: $stress_threads threads x $stress_ops operations"
+run_logged tsan-stress 1200 "$out/tsan/tests/stress/stress_threads" "$stress_threads" "$stress_ops"
+say "TSan: $(tail -n 1 "$logs/tsan-stress.log")"
+
+# ---- 3. libFuzzer ----------------------------------------------------------------------------
+say "fuzz: building (clang)"
+CC=clang CXX=clang++ configure "$out/fuzz" -DCT_FUZZ=ON -DCT_OPENMP=OFF -DCT_BUILD_TESTS=OFF -DCT_BUILD_PYTHON=OFF
+run_logged fuzz-build 1800 cmake --build "$out/fuzz" -j "$jobs" --target ctensor_fuzz
+say "fuzz: ${fuzz_seconds}s from fuzz/corpus"
+# New inputs go to a scratch directory, never into the checked-in corpus; crash files to $logs.
+rm -rf "$out/fuzz-new" && mkdir -p "$out/fuzz-new"
+run_logged fuzz-run $(( fuzz_seconds + 300 )) "$out/fuzz/fuzz/ctensor_fuzz" -max_total_time="$fuzz_seconds" \
+  -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$logs/" "$out/fuzz-new" "$root/fuzz/corpus"
+say "fuzz: $(grep -h 'ctensor fuzz figures' "$logs/fuzz-run.log")"
+
+# ---- 4. ABI -------------------------------------------------------------------------------------
+say "ABI: self-test, then $normal_build/libctensor.so against abi/"
+run_logged abi-selftest 300 bash abi/selftest.sh
+run_logged abi-check 300 bash abi/check.sh "$normal_build"
+say "ABI: $(tail -n 1 "$logs/abi-check.log")"
+
+say "all sanitizer, fuzz and ABI checks passed"

@@ -30,10 +30,15 @@
  *   No function aborts, throws or crashes on a NULL or out-of-range argument.  A successful
  *   call does not clear the last error.
  * Threads.  Any function may be called from any thread.  Retaining, releasing, reading
- *   metadata and taking views or copies of the same tensors from several threads at once
- *   is safe.  Concurrent writes to overlapping memory (in-place ops, ct_copy_, writes
- *   through ct_tensor_data) are data races, exactly as with any array library; the
- *   last-error state is per thread.
+ *   metadata or elements, and taking views or copies of the same tensors and storages
+ *   from several threads at once is safe, and so are concurrent writes to tensors whose
+ *   memory does not overlap (even views of one storage).  A write (in-place op, ct_copy_,
+ *   a store through ct_tensor_data) concurrent with any other access to overlapping
+ *   memory is a data race, as with any array library.  The last-error state is per thread.
+ *   A deleter (ct_from_blob, DLPack) runs on whichever thread drops the last reference,
+ *   holding no lock of any language runtime.  ct_manual_seed and ct_set_num_threads
+ *   change process-wide state; concurrent random draws each take their own part of the
+ *   generator's sequence.  tests/stress checks these rules under ThreadSanitizer.
  */
 #ifndef CTENSOR_H
 #define CTENSOR_H
@@ -448,6 +453,24 @@ CT_API ct_tensor *ct_randn(int ndim, const int64_t *sizes, ct_dtype dtype);
 /* Integers uniform in [low, high); any dtype (bool too, as torch); low < high, and low and
    high - 1 must fit the dtype (CT_ERR_INVALID_ARGUMENT). */
 CT_API ct_tensor *ct_randint(int64_t low, int64_t high, int ndim, const int64_t *sizes, ct_dtype dtype);
+
+/* ---- Explain ---------------------------------------------------------------------------- */
+/* Everything about a's memory, in words: shape, dtype, storage (id, size in bytes, refcount,
+   version, owned or foreign), storage offset, strides, contiguity, data pointer, whether it is
+   a view and of what base, its own refcount, its distinct memory locations and internal
+   overlap.  With b (b may be NULL) also b's, then their relation: same tensor object, same
+   storage, base relations, whether their elements overlap (exact, as ct_overlaps) and how
+   many elements each has that share a byte with the other's.  That count is exact: memory
+   is walked in runs of consecutive elements (a contiguous tensor is one run, a block of rows
+   a few, a column one run per element), and a tensor needing more than 2^20 runs gets
+   "unknown" instead of a guess.  English text, several lines each ending in '\n'; blocks
+   start with "a:", "b:" and "a and b:".  The wording may change between versions: read the
+   values through the functions above, not by parsing this text.  a and b are borrowed.
+   Writes at most cap bytes including the terminating NUL (buf may be NULL if cap == 0) and
+   returns the length of the whole text, as snprintf does.  -1 on error, with
+   CT_ERR_INVALID_ARGUMENT: a NULL a, an a or b that is not a live tensor, a negative cap,
+   a NULL buf with cap > 0. */
+CT_API int64_t ct_explain(const ct_tensor *a, const ct_tensor *b, char *buf, int64_t cap);
 
 /* ---- DLPack ----------------------------------------------------------------------------- */
 /* The structs are those of the DLPack specification (dlpack.h, v1.0+); include dlpack.h (or

@@ -2,7 +2,7 @@
 # Checks the Julia package (bindings/julia/CTensor) on a machine without Julia, then runs
 # its tests if Julia is there.  Usage: run_checks.sh path/to/libctensor.so
 #   1. LibCTensor.jl is what the generator writes from include/ctensor.h today
-#   2. every .jl file parses (tree-sitter-julia), and every LibCTensor.x the hand-written
+#   2. every .jl file (the package and examples/seeds) parses (tree-sitter-julia), and every LibCTensor.x the hand-written
 #      layer uses is defined there
 #   3. every ccall names a symbol libctensor exports, declared in the header, with argument
 #      and return types that match the header's
@@ -32,7 +32,8 @@ step "parse every .jl file (tree-sitter-julia), references into LibCTensor, extr
 if [ ! -f "$here/node_modules/.package-lock.json" ] || ! (cd "$here" && npm ls --depth=0 >/dev/null 2>&1); then
   (cd "$here" && npm ci --no-audit --no-fund --loglevel=error) || { echo "   npm ci failed in $here"; }
 fi
-node "$here/julia_check.mjs" "$pkg" --ccalls "$tmp/ccalls.json"
+# the package, and the seed examples written in Julia (examples/seeds/*.jl)
+node "$here/julia_check.mjs" "$pkg" "$here/../../../examples/seeds" --ccalls "$tmp/ccalls.json"
 rc=$?
 verdict $rc "every .jl file parses; LibCTensor references resolve"
 

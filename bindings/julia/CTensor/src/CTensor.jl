@@ -22,6 +22,7 @@ include("creation.jl")
 include("views.jl")
 include("memory.jl")
 include("foreign.jl")
+include("explain.jl")
 
 # Types and errors
 export Tensor, Storage, BFloat16, CTensorError
@@ -40,6 +41,8 @@ export clone, index_select_copy, copy_into!
 export storage, storage_id, storage_offset, shares_storage, may_overlap, overlaps,
        has_internal_overlap, is_contiguous, is_column_major, is_view, base, version,
        refcount, same_tensor, live_tensors, live_storages, torch_repr
+# Explanations
+export explain
 
 function __init__()
     _DELETER[] = @cfunction(_foreign_deleter, Cvoid, (Ptr{Cvoid}, Ptr{Cvoid}))

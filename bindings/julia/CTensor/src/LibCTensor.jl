@@ -1609,6 +1609,33 @@ function ct_randint(low, high, ndim, sizes, dtype)
     ccall((:ct_randint, libctensor()), Ptr{Cvoid}, (Int64, Int64, Cint, Ptr{Int64}, Cint), low, high, ndim, sizes, dtype)
 end
 
+# ---- Explain -----------------------------------------------------------------------------
+
+"""
+    ct_explain(a, b, buf, cap) -> Int64
+
+`int64_t ct_explain(const ct_tensor *a, const ct_tensor *b, char *buf, int64_t cap);`
+
+Everything about a's memory, in words: shape, dtype, storage (id, size in bytes, refcount,
+version, owned or foreign), storage offset, strides, contiguity, data pointer, whether it is
+a view and of what base, its own refcount, its distinct memory locations and internal
+overlap.  With b (b may be NULL) also b's, then their relation: same tensor object, same
+storage, base relations, whether their elements overlap (exact, as ct_overlaps) and how
+many elements each has that share a byte with the other's.  That count is exact: memory
+is walked in runs of consecutive elements (a contiguous tensor is one run, a block of rows
+a few, a column one run per element), and a tensor needing more than 2^20 runs gets
+"unknown" instead of a guess.  English text, several lines each ending in '\\n'; blocks
+start with "a:", "b:" and "a and b:".  The wording may change between versions: read the
+values through the functions above, not by parsing this text.  a and b are borrowed.
+Writes at most cap bytes including the terminating NUL (buf may be NULL if cap == 0) and
+returns the length of the whole text, as snprintf does.  -1 on error, with
+CT_ERR_INVALID_ARGUMENT: a NULL a, an a or b that is not a live tensor, a negative cap,
+a NULL buf with cap > 0.
+"""
+function ct_explain(a, b, buf, cap)
+    ccall((:ct_explain, libctensor()), Int64, (Ptr{Cvoid}, Ptr{Cvoid}, Ptr{UInt8}, Int64), a, b, buf, cap)
+end
+
 # ---- DLPack ------------------------------------------------------------------------------
 
 """

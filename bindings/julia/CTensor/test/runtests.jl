@@ -368,4 +368,21 @@ end
     @test foreign_roots() == nr
 end
 
+@testset "explain: ct_explain's text, for one tensor and for a pair" begin
+    x, root = grid()
+    single = sprint(explain, x)
+    @test startswith(single, "a: tensor of shape [3, 4], dtype float32, 12 elements\n")
+    @test occursin("  strides: [4, 1] elements\n", single) && !occursin("a and b:", single)
+    r = select_view(x, 1, 2)                  # Python: x[1]
+    pair = sprint(explain, x, r)
+    @test occursin("b: tensor of shape [4], dtype float32, 4 elements\n", pair)
+    @test occursin("  storage offset: 4 elements (16 bytes)\n", pair)
+    @test occursin("  same storage: yes (id $(Int(storage_id(x))))\n", pair)
+    @test occursin("  shared elements: 4 of a's 12 distinct, 4 of b's 4 distinct\n", pair)
+    c = clone(x)
+    @test occursin("  elements overlap (exact): no\n", sprint(explain, x, c))
+    e = caught(() -> explain(devnull, (close(c); c)))
+    @test e isa CTensorError && e.status == L.CT_ERR_INVALID_ARGUMENT
+end
+
 end # @testset "CTensor"

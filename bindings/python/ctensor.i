@@ -401,6 +401,39 @@
   if (!$result) SWIG_fail;
 }
 
+/* ct_explain: b may be None (NULL); no buffer argument from Python; the result is the str.
+   (One typemap over the three arguments, so the ct_tensor_to_string one above does not apply.) */
+%typemap(in) (const ct_tensor *b, char *buf, int64_t cap) (char tmp[2048]) {
+  $1 = NULL;
+  if ($input != Py_None) {
+    $1 = ctpy_handle($input);
+    if (!$1) {
+      PyErr_Format(PyExc_TypeError, "$symname(): argument 'b' must be Tensor or None, not %.100s",
+                   Py_TYPE($input)->tp_name);
+      SWIG_fail;
+    }
+  }
+  $2 = tmp;
+  $3 = (int64_t)sizeof tmp;
+}
+%typemap(out) int64_t ct_explain "";
+%typemap(argout) (const ct_tensor *b, char *buf, int64_t cap) {
+  if (result < $3) {
+    $result = PyUnicode_FromStringAndSize($2, (Py_ssize_t)result);
+  } else {
+    char *big = (char *)PyMem_Malloc((size_t)result + 1);
+    if (!big) {
+      PyErr_NoMemory();
+      SWIG_fail;
+    }
+    int64_t m = ct_explain(arg1, $1, big, result + 1);
+    $result = m < 0 ? ctpy_raise_last("ct_explain")
+                    : PyUnicode_FromStringAndSize(big, (Py_ssize_t)(m < result ? m : result));
+    PyMem_Free(big);
+  }
+  if (!$result) SWIG_fail;
+}
+
 /* ---- Typemaps: results -------------------------------------------------------------------- */
 
 /* A handle becomes its ctensor.Tensor (the existing object if the tensor has one). */
@@ -457,6 +490,20 @@
 %feature("python:nb_int") ct_tensor "ctpy_int";
 %feature("python:nb_float") ct_tensor "ctpy_float";
 %feature("python:nb_index") ct_tensor "ctpy_index";
+/* operators (fastpath.c: torch's wrapped-number rules for Python scalars) */
+%feature("python:nb_add") ct_tensor "ctpy_nb_add";
+%feature("python:nb_subtract") ct_tensor "ctpy_nb_sub";
+%feature("python:nb_multiply") ct_tensor "ctpy_nb_mul";
+%feature("python:nb_divide") ct_tensor "ctpy_nb_div"; /* SWIG fills nb_true_divide from it */
+%feature("python:nb_inplace_add") ct_tensor "ctpy_nb_iadd";
+%feature("python:nb_inplace_subtract") ct_tensor "ctpy_nb_isub";
+%feature("python:nb_inplace_multiply") ct_tensor "ctpy_nb_imul";
+%feature("python:nb_inplace_divide") ct_tensor "ctpy_nb_idiv";
+%feature("python:nb_matrix_multiply") ct_tensor "ctpy_nb_matmul";
+%feature("python:nb_negative") ct_tensor "ctpy_nb_neg";
+%feature("python:nb_positive") ct_tensor "ctpy_nb_pos";
+%feature("python:nb_absolute") ct_tensor "ctpy_nb_abs";
+%feature("python:tp_richcompare") ct_tensor "ctpy_compare";
 %feature("python:tp_dealloc") ct_storage "ctpy_storage_dealloc";
 %feature("python:tp_repr") ct_storage "ctpy_storage_repr";
 
@@ -478,8 +525,10 @@ struct ct_storage {};
    indexing and the slots are hand-written METH_FASTCALL code in fastpath.c (SWIG's generated
    argument parsing costs as much as the view itself); the methods below are generated.  Python-level methods (tolist, numpy, to,
    __dlpack__, ...) are added by ctensor/_tensor.py.
-   Compute (arithmetic, comparisons, reductions) will be added here as one-line methods over
-   ct_add, ct_eq, ct_sum, ..., and operators as python:nb_* / tp_richcompare slots. */
+   Compute: the operators are the python:nb_* / tp_richcompare slots above (fastpath.c); the
+   methods (add, sum, matmul, ...) are Python-level, in ctensor/_compute.py, over the ct_*
+   functions and the FASTCALL _arith/_compare that _C._setup_compute returns (torch's keyword
+   arguments and scalar rules). */
 
 %newobject ct_tensor::as_strided;
 %newobject ct_tensor::ravel;
@@ -638,3 +687,4 @@ struct ct_storage {};
 %native(_install) PyObject *ctpy_install(PyObject *self, PyObject *args);
 %native(_copy_to) PyObject *ctpy_copy_to_py(PyObject *self, PyObject *args);
 %native(_registry_size) PyObject *ctpy_registry_size(PyObject *self, PyObject *args);
+%native(_setup_compute) PyObject *ctpy_setup_compute(PyObject *self, PyObject *args);

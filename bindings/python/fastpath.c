@@ -26,6 +26,20 @@
 
 /* ---- Errors ------------------------------------------------------------------------------ */
 
+/* Is op (a SWIG symbol or C function name) one of the header's compute functions? */
+static int ctpy_is_compute_op(const char *op) {
+  static const char *const names[] = {
+      "ct_add", "ct_sub", "ct_mul", "ct_div", "ct_rsub", "ct_rdiv", "ct_fill_", "ct_zero_", "ct_neg",
+      "ct_abs", "ct_exp", "ct_log", "ct_sqrt", "ct_sin", "ct_cos", "ct_tanh", "ct_sigmoid", "ct_relu",
+      "ct_eq", "ct_ne", "ct_lt", "ct_le", "ct_gt", "ct_ge", "ct_where", "ct_equal", "ct_allclose",
+      "ct_item", "ct_cat", "ct_stack", "ct_sum", "ct_mean", "ct_prod", "ct_amax", "ct_amin",
+      "ct_argmax", "ct_argmin", "ct_matmul", "ct_rand", "ct_manual_seed", NULL};
+  if (!strncmp(op, "_wrap_", 6)) op += 6;
+  for (int i = 0; names[i]; ++i)
+    if (!strncmp(op, names[i], strlen(names[i]))) return 1;
+  return 0;
+}
+
 /* The Python exception class PyTorch raises for a failure of this status in operation op
    (the SWIG symbol name).  Statuses map to one class each, except where torch's class for
    the same failure differs (checked against torch 1.13). */
@@ -39,8 +53,10 @@ static PyObject *ctpy_exception_class(ct_status st, const char *op, const char *
       if (op && (strstr(op, "as_strided") || strstr(op, "narrow"))) return PyExc_RuntimeError;
       return PyExc_IndexError;
     case CT_ERR_DTYPE:
-      /* torch: RuntimeError for a dtype an ATen kernel refuses */
-      if (op && (strstr(op, "index_select") || strstr(op, "arange"))) return PyExc_RuntimeError;
+      /* torch: RuntimeError for a dtype an ATen kernel refuses (every compute op, "result
+         type Float can't be cast to ...", "\"abs_cpu\" not implemented for 'Bool'", ...) */
+      if (op && (strstr(op, "index_select") || strstr(op, "arange") || ctpy_is_compute_op(op)))
+        return PyExc_RuntimeError;
       return PyExc_TypeError;
     case CT_ERR_OUT_OF_MEMORY:
       return PyExc_MemoryError;
@@ -1249,6 +1265,314 @@ static PyObject *ctpy_storage_repr(PyObject *self) {
   return PyUnicode_FromFormat("ctensor.UntypedStorage(id=%llu, nbytes=%lld, refcount=%lld)",
                               (unsigned long long)ct_storage_id(s), (long long)ct_storage_nbytes(s),
                               (long long)ct_storage_refcount(s));
+}
+
+/* ---- Operators: + - * / @, unary - + abs, in place, comparisons --------------------------
+   Number slots and tp_richcompare, with torch's "wrapped number" rules for a Python scalar
+   operand (checked against torch 1.13):
+     - a Tensor: the tensor-tensor op;
+     - a bool: a 0-dim bool tensor (x8 + True is int8, b + True is bool);
+     - an int (not bool): with a floating tensor, or for true division, the double path
+       (ct_*_scalar); with a bool tensor, a 0-dim int64 tensor (b + 1 is int64); with an
+       integer tensor, a 0-dim tensor of the tensor's dtype holding the value wrapped to it
+       (int8 + 1000 is int8, int8 < 1000 compares with -24).  Beyond int64: torch's
+       "Overflow when unpacking long" (RuntimeError);
+     - a float (or a float subclass such as numpy.float64): the double path, which has
+       Python-float semantics (int tensor + 2.5 is float32, float16 tensor + 2.5 is float16);
+     - anything else goes to the package's operand hook (_C._setup_compute), which turns a
+       NumPy scalar into int/float and, only for tensor + - * / ndarray, an ndarray into a
+       tensor (torch converts it there; for ndarray op tensor, x += a, x == a, x @ a and the
+       methods torch returns NotImplemented or refuses); otherwise NotImplemented, so Python
+       raises its TypeError as it does for torch. */
+
+enum { CTPY_ADD = 0, CTPY_SUB = 1, CTPY_MUL = 2, CTPY_DIV = 3 };
+
+typedef ct_tensor *(*ctpy_tt_fn)(const ct_tensor *, const ct_tensor *);
+typedef ct_tensor *(*ctpy_ts_fn)(const ct_tensor *, double);
+typedef ct_status (*ctpy_tt_ip)(ct_tensor *, const ct_tensor *);
+typedef ct_status (*ctpy_ts_ip)(ct_tensor *, double);
+
+static const ctpy_tt_fn ctpy_arith_tt[4] = {ct_add, ct_sub, ct_mul, ct_div};
+static const ctpy_ts_fn ctpy_arith_ts[4] = {ct_add_scalar, ct_sub_scalar, ct_mul_scalar, ct_div_scalar};
+/* s op t for a scalar on the left: + and * commute */
+static const ctpy_ts_fn ctpy_arith_st[4] = {ct_add_scalar, ct_rsub_scalar, ct_mul_scalar, ct_rdiv_scalar};
+static const ctpy_tt_ip ctpy_arith_tt_ip[4] = {ct_add_, ct_sub_, ct_mul_, ct_div_};
+static const ctpy_ts_ip ctpy_arith_ts_ip[4] = {ct_add_scalar_, ct_sub_scalar_, ct_mul_scalar_, ct_div_scalar_};
+static const char *const ctpy_arith_name[4] = {"ct_add", "ct_sub", "ct_mul", "ct_div"};
+
+/* f(obj, array_ok) -> Tensor|int|float|NotImplemented; array_ok: an ndarray may become a tensor */
+static PyObject *ctpy_operand_hook = NULL;
+
+/* What a Python operand stands for. */
+typedef struct {
+  enum { CTPY_OPD_TENSOR, CTPY_OPD_BOOL, CTPY_OPD_INT, CTPY_OPD_DOUBLE } kind;
+  ct_tensor *t; /* borrowed (CTPY_OPD_TENSOR) */
+  int64_t i;    /* CTPY_OPD_BOOL (0/1), CTPY_OPD_INT */
+  double d;     /* CTPY_OPD_DOUBLE */
+} ctpy_operand;
+
+/* Classifies o.  1: done; 0: not an operand (NotImplemented); -1: error.  *keep receives a
+   new reference the caller must release (the hook's converted object), or stays NULL. */
+static int ctpy_classify(PyObject *o, int array_ok, ctpy_operand *out, PyObject **keep) {
+  ct_tensor *h = ctpy_handle(o);
+  if (h) {
+    out->kind = CTPY_OPD_TENSOR;
+    out->t = h;
+    return 1;
+  }
+  if (PyBool_Check(o)) {
+    out->kind = CTPY_OPD_BOOL;
+    out->i = o == Py_True;
+    return 1;
+  }
+  if (PyLong_Check(o)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow) {
+      PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+      return -1;
+    }
+    if (v == -1 && PyErr_Occurred()) return -1;
+    out->kind = CTPY_OPD_INT;
+    out->i = v;
+    return 1;
+  }
+  if (PyFloat_Check(o)) {
+    out->kind = CTPY_OPD_DOUBLE;
+    out->d = PyFloat_AS_DOUBLE(o);
+    return 1;
+  }
+  if (!ctpy_operand_hook || *keep) return 0;
+  PyObject *c = PyObject_CallFunctionObjArgs(ctpy_operand_hook, o, array_ok ? Py_True : Py_False, NULL);
+  if (!c) return -1;
+  if (c == Py_NotImplemented) {
+    Py_DECREF(c);
+    return 0;
+  }
+  *keep = c;
+  return ctpy_classify(c, array_ok, out, keep);
+}
+
+/* A 0-dim tensor of dtype d holding v converted as C converts (integers wrap, as torch's
+   static_cast of a wrapped number does).  New reference, or NULL with the C error set. */
+static ct_tensor *ctpy_wrapped_int(int64_t v, ct_dtype d) {
+  union {
+    uint8_t u8;
+    int8_t i8;
+    int16_t i16;
+    int32_t i32;
+    int64_t i64;
+  } u;
+  switch (d) {
+    case CT_BOOL: u.u8 = v != 0; break;
+    case CT_UINT8: u.u8 = (uint8_t)v; break;
+    case CT_INT8: u.i8 = (int8_t)(uint8_t)v; break;
+    case CT_INT16: u.i16 = (int16_t)(uint16_t)v; break;
+    case CT_INT32: u.i32 = (int32_t)(uint32_t)v; break;
+    default: u.i64 = v; d = CT_INT64; break;
+  }
+  return ct_from_data(&u, 0, NULL, d);
+}
+
+static inline int ctpy_is_floating(ct_dtype d) { return d >= CT_FLOAT16; }
+
+/* For a scalar operand next to tensor dtype td: 1 with *wrapped set (a 0-dim tensor to use
+   with the tensor-tensor op), or 0 when the double path applies (*dval set).  -1 on error. */
+static int ctpy_scalar_operand(const ctpy_operand *s, ct_dtype td, int true_div, ct_tensor **wrapped,
+                               double *dval) {
+  if (s->kind == CTPY_OPD_DOUBLE) {
+    *dval = s->d;
+    return 0;
+  }
+  if (s->kind == CTPY_OPD_INT && (true_div || ctpy_is_floating(td))) {
+    *dval = (double)s->i;
+    return 0;
+  }
+  ct_dtype wd = s->kind == CTPY_OPD_BOOL ? CT_BOOL : (td == CT_BOOL ? CT_INT64 : td);
+  ct_clear_error();
+  *wrapped = ctpy_wrapped_int(s->i, wd);
+  if (!*wrapped) {
+    ctpy_raise_last("ct_from_data");
+    return -1;
+  }
+  return 1;
+}
+
+enum { CTPY_INPLACE = 1, CTPY_NO_ARRAY = 2 }; /* flags of ctpy_arith */
+
+/* a op b (op: CTPY_ADD ...), either of them the tensor; CTPY_INPLACE writes into a;
+   CTPY_NO_ARRAY refuses an ndarray operand (torch's methods do, its operators do not). */
+static PyObject *ctpy_arith(PyObject *a, PyObject *b, int op, int flags) {
+  const int inplace = flags & CTPY_INPLACE;
+  ct_tensor *ha = ctpy_handle(a);
+  int tensor_on_left = ha != NULL;
+  ct_tensor *self = tensor_on_left ? ha : ctpy_handle(b);
+  PyObject *other = tensor_on_left ? b : a;
+  if (!self || (inplace && !tensor_on_left)) Py_RETURN_NOTIMPLEMENTED;
+  ctpy_operand o;
+  PyObject *keep = NULL;
+  /* torch: x += ndarray is NotImplemented (Python then rebinds x to x + ndarray) */
+  int c = ctpy_classify(other, tensor_on_left && !inplace && !(flags & CTPY_NO_ARRAY), &o, &keep);
+  if (c <= 0) {
+    Py_XDECREF(keep);
+    if (c < 0) return NULL;
+    Py_RETURN_NOTIMPLEMENTED;
+  }
+  ct_tensor *wrapped = NULL, *r = NULL;
+  ct_status st = CT_OK;
+  double s = 0.0;
+  int path = 1;
+  if (o.kind != CTPY_OPD_TENSOR) {
+    path = ctpy_scalar_operand(&o, ct_tensor_dtype(self), op == CTPY_DIV, &wrapped, &s);
+    if (path < 0) {
+      Py_XDECREF(keep);
+      return NULL;
+    }
+  }
+  const ct_tensor *ot = o.kind == CTPY_OPD_TENSOR ? o.t : wrapped;
+  ct_clear_error();
+  if (inplace) {
+    st = path ? ctpy_arith_tt_ip[op](self, ot) : ctpy_arith_ts_ip[op](self, s);
+  } else if (path) {
+    r = tensor_on_left ? ctpy_arith_tt[op](self, ot) : ctpy_arith_tt[op](ot, self);
+  } else {
+    r = tensor_on_left ? ctpy_arith_ts[op](self, s) : ctpy_arith_st[op](self, s);
+  }
+  ct_tensor_release(wrapped);
+  Py_XDECREF(keep);
+  if (inplace) {
+    if (st != CT_OK) return ctpy_raise_last(ctpy_arith_name[op]);
+    Py_INCREF(a); /* torch: x += y is x, written in place */
+    return a;
+  }
+  if (!r) return ctpy_raise_last(ctpy_arith_name[op]);
+  return ctpy_wrap(r);
+}
+
+static PyObject *ctpy_nb_add(PyObject *a, PyObject *b) { return ctpy_arith(a, b, CTPY_ADD, 0); }
+static PyObject *ctpy_nb_sub(PyObject *a, PyObject *b) { return ctpy_arith(a, b, CTPY_SUB, 0); }
+static PyObject *ctpy_nb_mul(PyObject *a, PyObject *b) { return ctpy_arith(a, b, CTPY_MUL, 0); }
+static PyObject *ctpy_nb_div(PyObject *a, PyObject *b) { return ctpy_arith(a, b, CTPY_DIV, 0); }
+static PyObject *ctpy_nb_iadd(PyObject *a, PyObject *b) { return ctpy_arith(a, b, CTPY_ADD, CTPY_INPLACE); }
+static PyObject *ctpy_nb_isub(PyObject *a, PyObject *b) { return ctpy_arith(a, b, CTPY_SUB, CTPY_INPLACE); }
+static PyObject *ctpy_nb_imul(PyObject *a, PyObject *b) { return ctpy_arith(a, b, CTPY_MUL, CTPY_INPLACE); }
+static PyObject *ctpy_nb_idiv(PyObject *a, PyObject *b) { return ctpy_arith(a, b, CTPY_DIV, CTPY_INPLACE); }
+
+/* _arith(a, b, op, flags) -> Tensor | NotImplemented: the same for the package's add/sub/
+   mul/div methods and functions (flags: 1 in place, 2 no ndarray operand); the caller raises
+   torch's TypeError for NotImplemented.  METH_FASTCALL: a method call costs little more than
+   the operator.  Handed to the package by _C._setup_compute. */
+static PyObject *ctpy_arith_fast(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  if (nargs != 4) {
+    PyErr_SetString(PyExc_TypeError, "_arith(a, b, op, flags) takes 4 arguments");
+    return NULL;
+  }
+  long op = PyLong_AsLong(args[2]), flags = PyLong_AsLong(args[3]);
+  if ((op == -1 || flags == -1) && PyErr_Occurred()) return NULL;
+  if (op < 0 || op > 3 || flags < 0 || flags > 3) {
+    PyErr_SetString(PyExc_ValueError, "_arith: op must be 0..3 and flags 0..3");
+    return NULL;
+  }
+  return ctpy_arith(args[0], args[1], (int)op, (int)flags);
+}
+
+static PyObject *ctpy_nb_matmul(PyObject *a, PyObject *b) {
+  ct_tensor *ha = ctpy_handle(a), *hb = ctpy_handle(b);
+  if (!ha || !hb) Py_RETURN_NOTIMPLEMENTED;
+  ct_tensor *r;
+  ct_clear_error();
+  Py_BEGIN_ALLOW_THREADS /* may be a long BLAS call */
+  r = ct_matmul(ha, hb);
+  Py_END_ALLOW_THREADS
+  if (!r) return ctpy_raise_last("ct_matmul");
+  return ctpy_wrap(r);
+}
+
+static PyObject *ctpy_nb_neg(PyObject *a) { CTPY_RETURN_TENSOR(ct_neg(ctpy_handle(a)), "ct_neg"); }
+static PyObject *ctpy_nb_abs(PyObject *a) { CTPY_RETURN_TENSOR(ct_abs(ctpy_handle(a)), "ct_abs"); }
+
+/* torch: +x is x itself, refused for bool */
+static PyObject *ctpy_nb_pos(PyObject *a) {
+  if (ct_tensor_dtype(ctpy_handle(a)) == CT_BOOL) {
+    PyErr_SetString(PyExc_RuntimeError, "The `+` operator, on a bool tensor is not supported.");
+    return NULL;
+  }
+  Py_INCREF(a);
+  return a;
+}
+
+/* Comparisons: Python swaps the operands itself (2 < x calls x > 2), so self is the tensor.
+   == and != with a non-operand give NotImplemented (Python then compares identities: x ==
+   None is False, as torch); hash stays identity (ctpy_tensor_hash), as torch's. */
+static PyObject *ctpy_compare(PyObject *a, PyObject *b, int pyop) {
+  static const ctpy_tt_fn tt[6] = {ct_lt, ct_le, ct_eq, ct_ne, ct_gt, ct_ge}; /* Py_LT == 0 ... Py_GE == 5 */
+  static const ctpy_ts_fn ts[6] = {ct_lt_scalar, ct_le_scalar, ct_eq_scalar,
+                                   ct_ne_scalar, ct_gt_scalar, ct_ge_scalar};
+  static const char *const names[6] = {"ct_lt", "ct_le", "ct_eq", "ct_ne", "ct_gt", "ct_ge"};
+  ct_tensor *self = ctpy_handle(a);
+  if (!self || pyop < 0 || pyop > 5) Py_RETURN_NOTIMPLEMENTED;
+  ctpy_operand o;
+  PyObject *keep = NULL;
+  int c = ctpy_classify(b, 0, &o, &keep); /* torch: x == ndarray is NotImplemented */
+  if (c <= 0) {
+    Py_XDECREF(keep);
+    if (c < 0) return NULL;
+    Py_RETURN_NOTIMPLEMENTED;
+  }
+  ct_tensor *wrapped = NULL, *r;
+  double s = 0.0;
+  int path = 1;
+  if (o.kind != CTPY_OPD_TENSOR) {
+    path = ctpy_scalar_operand(&o, ct_tensor_dtype(self), 0, &wrapped, &s);
+    if (path < 0) {
+      Py_XDECREF(keep);
+      return NULL;
+    }
+  }
+  ct_clear_error();
+  r = path ? tt[pyop](self, o.kind == CTPY_OPD_TENSOR ? o.t : wrapped) : ts[pyop](self, s);
+  ct_tensor_release(wrapped);
+  Py_XDECREF(keep);
+  if (!r) return ctpy_raise_last(names[pyop]);
+  return ctpy_wrap(r);
+}
+
+/* _compare(a, b, pyop) -> Tensor | NotImplemented: the same for eq()/lt()/... (FASTCALL). */
+static PyObject *ctpy_compare_fast(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  if (nargs != 3) {
+    PyErr_SetString(PyExc_TypeError, "_compare(a, b, op) takes 3 arguments");
+    return NULL;
+  }
+  long op = PyLong_AsLong(args[2]);
+  if (op == -1 && PyErr_Occurred()) return NULL;
+  return ctpy_compare(args[0], args[1], (int)op);
+}
+
+static PyMethodDef ctpy_compute_functions[] = {
+    {"_arith", (PyCFunction)(void (*)(void))ctpy_arith_fast, METH_FASTCALL,
+     "_arith(a, b, op, flags): a op b with torch's scalar rules (op 0..3: + - * /; flags 1: in "
+     "place, 2: no ndarray operand); NotImplemented if b is not an operand"},
+    {"_compare", (PyCFunction)(void (*)(void))ctpy_compare_fast, METH_FASTCALL,
+     "_compare(a, b, op): a <op> b (op: Python's rich comparison code); NotImplemented if b is "
+     "not an operand"},
+    {NULL, NULL, 0, NULL}};
+
+/* _C._setup_compute(operand_hook) -> (_arith, _compare): called once by the package.  (SWIG's
+   %native functions are METH_VARARGS; these two are METH_FASTCALL, so they are made here.) */
+static PyObject *ctpy_setup_compute(PyObject *self, PyObject *args) {
+  PyObject *hook;
+  if (!PyArg_ParseTuple(args, "O:_setup_compute", &hook)) return NULL;
+  Py_INCREF(hook);
+  Py_XSETREF(ctpy_operand_hook, hook);
+  PyObject *arith = PyCFunction_New(&ctpy_compute_functions[0], self);
+  PyObject *compare = arith ? PyCFunction_New(&ctpy_compute_functions[1], self) : NULL;
+  if (!compare) {
+    Py_XDECREF(arith);
+    return NULL;
+  }
+  return Py_BuildValue("(NN)", arith, compare);
 }
 
 /* ---- Deleters that may run on any thread ------------------------------------------------- */

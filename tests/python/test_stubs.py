@@ -18,6 +18,9 @@ def stub_names():
             module.add(node.target.id)
         elif isinstance(node, ast.Assign):
             module.update(t.id for t in node.targets)
+        elif isinstance(node, ast.ImportFrom):
+            # `from . import return_types as return_types`: a re-export (PEP 484)
+            module.update(a.asname for a in node.names if a.asname and a.asname == a.name)
         if isinstance(node, ast.ClassDef) and node.name == "Tensor":
             for item in node.body:
                 if isinstance(item, ast.FunctionDef):

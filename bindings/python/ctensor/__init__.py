@@ -1,9 +1,13 @@
 """ctensor: PyTorch 1.13's tensor memory semantics, exactly, and observable.
 
 Code written for ``torch`` that uses only the covered API runs with ``import ctensor as torch``
-and prints the same thing (with ``ctensor.`` where torch prints ``torch.``).  Covered now: the
+and prints the same thing (with ``ctensor.`` where torch prints ``torch.``).  Covered: the
 foundation (creation, views, view-when-possible, copies, introspection, memory relations,
-NumPy and DLPack exchange, printing).
+NumPy and DLPack exchange, printing) and compute (operators and their methods with torch's
+promotion and Python-scalar rules, in-place ops, elementwise math, comparisons, where,
+reductions, max/min with ``ctensor.return_types``, matmul, cat/stack, random numbers).
+Random numbers come from ctensor's own Philox generator: a seed gives reproducible values,
+not torch's values; ``manual_seed`` returns None.
 
 Layers: ``ctensor._C`` is the SWIG module generated from include/ctensor.h (every ``ct_*``
 function, with the same name); ``ctensor.Tensor`` is the SWIG builtin type of ``ct_tensor``;
@@ -31,10 +35,22 @@ from . import _indexing, _values, _tensor  # noqa: E402
 _C._setup(Size, _dtype.DTYPES, _indexing.getitem, _indexing.setitem, _values.item)
 _tensor.install()
 
+from . import _compute, return_types  # noqa: E402
+
+# The operators' hook for operands that are not Tensor/bool/int/float (NumPy scalars, arrays);
+# it returns the C arithmetic/comparison entry points the compute methods call.
+_compute.install(*_C._setup_compute(_compute.operand_hook))
+
 from ._tensor import device  # noqa: E402
 from ._creation import (tensor, as_tensor, zeros, ones, empty, full, arange, zeros_like,  # noqa: E402
                         ones_like, empty_like, full_like, is_tensor)
 from ._interop import from_numpy, from_dlpack  # noqa: E402
+from ._compute import (add, sub, subtract, mul, multiply, div, divide, true_divide,  # noqa: E402
+                       neg, negative, abs, absolute, exp, log, sqrt, sin, cos, tanh, sigmoid, relu,
+                       eq, ne, lt, le, gt, ge, not_equal, less, less_equal, greater, greater_equal,
+                       where, equal, allclose, sum, mean, prod, amax, amin, argmax, argmin, max, min,
+                       matmul, mm, cat, concat, stack, manual_seed, rand, randn, randint,
+                       result_type)
 
 __version__ = _C.ct_version()
 
@@ -196,3 +212,5 @@ def live_storages():
 
 
 del _builtins
+
+from ._explain import explain, draw  # noqa: E402

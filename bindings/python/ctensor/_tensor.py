@@ -6,8 +6,8 @@ hot paths (indexing, view/reshape/expand/permute, shape, dtype) are in fastpath.
 more naturally written in Python is defined here and installed into the type's dictionary
 (SWIG's metatype refuses new attributes from Python, hence _C._install).
 
-Compute methods (x + y, x.sum(), x.matmul(y), comparisons, ...) will be added to ctensor.i as
-one-line %extend methods and python:nb_* slots over ct_add, ct_sum, ..., not here."""
+Compute is elsewhere: the operators (x + y, x < y, ...) are C slots in fastpath.c, and the
+compute methods (x.add(), x.sum(), x.matmul(), ...) are installed from _compute.py."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Reading element values into Python (item, tolist), through the data pointer.
 
-Until ct_item lands in the C library these read memory directly: the tensor is converted to
-a wide dtype (int64 / float64 / bool) and made contiguous by the C library, and its bytes are
-copied out while the tensor is alive."""
+These read memory directly rather than through ct_item, whose double would round int64
+values beyond 2**53: the tensor is converted to a wide dtype (int64 / float64 / bool) and made
+contiguous by the C library, and its bytes are copied out while the tensor is alive."""
 
 from __future__ import annotations
 

@@ -1,0 +1,782 @@
+"""Compute as torch 1.13's Python API: Tensor methods (add, sum, matmul, max, ...) and the
+module functions (ctensor.add, ctensor.where, ctensor.cat, ctensor.rand, ...).
+
+The operators (x + y, x += y, -x, abs(x), x @ y, x < y, ...) are C slots (fastpath.c); the
+methods here reach the same C code through _arith_c / _compare_c, so a Python scalar means
+the same thing in ``x + 2`` and ``x.add(2)``: torch's "wrapped number" rules (see fastpath.c).
+Everything else calls the header's ct_* functions (ctensor._C) and adds only what torch's
+Python signatures add: keyword arguments, ``dim`` as an int or a tuple, ``dtype=``, alpha,
+the (values, indices) result of max/min over a dim."""
+
+from __future__ import annotations
+
+import builtins
+import operator
+
+from . import _C
+from . import _dtype as D
+from . import return_types
+
+Tensor = _C.Tensor
+
+_ADD, _SUB, _MUL, _DIV = 0, 1, 2, 3
+_INPLACE, _NO_ARRAY = 1, 2  # flags of _arith_c
+# The C entry points (METH_FASTCALL), set by install(): _arith_c(a, b, op, flags) and
+# _compare_c(a, b, pyop) -> Tensor, or NotImplemented when b is not an operand.
+_arith_c = _compare_c = None
+_LT, _LE, _EQ, _NE, _GT, _GE = 0, 1, 2, 3, 4, 5  # Python's rich comparison opcodes
+_NO_ALPHA = object()
+
+# torch's names of scalar types in messages ("Float did not match Double")
+_TORCH_NAME = {D.bool: "Bool", D.uint8: "Byte", D.int8: "Char", D.int16: "Short", D.int32: "Int",
+               D.int64: "Long", D.float16: "Half", D.bfloat16: "BFloat16", D.float32: "Float",
+               D.float64: "Double"}
+
+
+# ---- Python operands that are not Tensor / bool / int / float ----------------------------
+
+def operand_hook(obj, array_ok):
+    """Called by the C operators for an operand they do not know.  torch 1.13 treats a NumPy
+    scalar as a Python number (integers as int; floating types and numpy.bool_ as float), and an
+    ndarray as a tensor (a copy) only as the right operand of + - * / (array_ok); anything else
+    is not an operand (NotImplemented: Python raises its TypeError, as with torch)."""
+    t = type(obj)
+    if t.__module__ != "numpy":
+        return NotImplemented
+    if t.__name__ == "ndarray":
+        if not array_ok:
+            return NotImplemented  # torch: np.ones(2) * x, x += a, x == a, x.add(a) refuse it
+        from ._creation import tensor
+        return tensor(obj)
+    if not hasattr(obj, "dtype"):
+        return NotImplemented
+    kind = obj.dtype.kind
+    if kind in "iu":
+        return int(obj)
+    if kind in "fb":
+        return float(obj)
+    return NotImplemented  # complex, strings, datetimes
+
+
+def _type_name(value):
+    t = type(value)
+    if t is Tensor:
+        return "Tensor"
+    return t.__qualname__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+
+
+def _type_error(fn, arg, pos, value):
+    return TypeError(f"{fn}(): argument '{arg}' (position {pos}) must be Tensor, not {_type_name(value)}")
+
+
+def _invalid_combination(fn, args, overloads):
+    """torch's TypeError when no overload of fn accepts the arguments (first line identical)."""
+    got = ", ".join(_type_name(a) for a in args)
+    lines = "\n".join(f" * ({o})" for o in overloads)
+    return TypeError(f"{fn}() received an invalid combination of arguments - got ({got}), but expected one "
+                     f"of:\n{lines}\n")
+
+
+def _check_tensor(fn, value, arg="input", pos=1):
+    if not isinstance(value, Tensor):
+        raise _type_error(fn, arg, pos, value)
+
+
+# ---- torch's result_type with wrapped numbers ----------------------------------------------
+
+def _category(dt):
+    return 2 if dt.is_floating_point else (0 if dt is D.bool else 1)
+
+
+def _promote(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return D.promote_types(a, b)
+
+
+def _combine(higher, lower):
+    # torch's combine_categories: a lower-priority operand counts only if its category is higher
+    if higher is None:
+        return lower
+    if lower is None or higher.is_floating_point:
+        return higher
+    if higher is D.bool or lower.is_floating_point:
+        return _promote(higher, lower)
+    return higher
+
+
+def _result_type(*operands):
+    """torch's result type over tensors and Python scalars (bool -> bool, int -> int64, float ->
+    the default float32, each counting only by category, as torch's wrapped numbers)."""
+    dim = zero = wrapped = None
+    for o in operands:
+        if isinstance(o, Tensor):
+            if o.dim() > 0:
+                dim = _promote(dim, o.dtype)
+            else:
+                zero = _promote(zero, o.dtype)
+        elif isinstance(o, builtins.bool):
+            wrapped = _promote(wrapped, D.bool)
+        elif isinstance(o, int):
+            wrapped = _promote(wrapped, D.int64)
+        elif isinstance(o, float):
+            wrapped = _promote(wrapped, D.float32)
+        else:
+            raise TypeError(f"result_type: expected a Tensor or a Python number, got {type(o).__name__}")
+    return _combine(dim, _combine(zero, wrapped))
+
+
+def result_type(tensor, other):
+    """torch.result_type: the dtype tensor op other gives (either may be a Python number)."""
+    return _result_type(tensor, other)
+
+
+def _scalar_tensor(value, dtype):
+    """A 0-dim tensor of dtype holding a Python scalar, refusing values the dtype cannot hold
+    ("value cannot be converted to type int8_t without overflow"), as torch's scalar_to_tensor."""
+    if dtype is D.int64 and isinstance(value, int) and not isinstance(value, builtins.bool):
+        from ._creation import tensor
+        return tensor(value, dtype=D.int64)
+    return _C.ct_full([], value, dtype)
+
+
+def _as_operand(value, fn, arg, pos):
+    if isinstance(value, (Tensor, builtins.bool, int, float)):
+        return value
+    converted = operand_hook(value, False)  # torch: a method refuses an ndarray
+    if converted is NotImplemented:
+        raise _type_error(fn, arg, pos, value)
+    return converted
+
+
+# ---- arithmetic ----------------------------------------------------------------------------
+
+def _with_alpha(fn, self, other, alpha):
+    """other * alpha for add/sub with alpha, in the result dtype (torch's alpha_check first)."""
+    rt = _result_type(self, other)
+    if isinstance(alpha, builtins.bool):
+        if rt is not D.bool:
+            raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    elif isinstance(alpha, float):
+        if not rt.is_floating_point:
+            raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    elif not isinstance(alpha, int):
+        raise TypeError(f"{fn}(): argument 'alpha' must be Number, not {type(alpha).__name__}")
+    if rt is D.bool:
+        alpha = builtins.bool(alpha)  # bool arithmetic: any non-zero alpha is True
+    if isinstance(other, Tensor):
+        return _arith_c(_C.ct_to(other, rt), alpha, _MUL, _NO_ARRAY)
+    return other * alpha
+
+
+def _arith(fn, op, self, other, alpha, inplace, pos=1):
+    flags = _NO_ARRAY | (_INPLACE if inplace else 0)
+    if alpha is _NO_ALPHA:
+        r = _arith_c(self, other, op, flags)  # the common case: one C call
+        if r is not NotImplemented:
+            return r
+    other = _as_operand(other, fn, "other", pos)
+    if alpha is not _NO_ALPHA:
+        if not isinstance(self, Tensor):
+            raise _type_error(fn, "input", 1, self)
+        other = _with_alpha(fn, self, other, alpha)
+    r = _arith_c(self, other, op, flags)
+    if r is NotImplemented:
+        raise _type_error(fn, "input", 1, self)
+    return r
+
+
+def _compare(fn, op, self, other):
+    r = _compare_c(self, other, op)
+    if r is NotImplemented:
+        raise _invalid_combination(fn, (other,), ("Tensor other", "Number other"))
+    return r
+
+
+def _check_rounding(rounding_mode):
+    if rounding_mode is not None:
+        raise NotImplementedError(f"ctensor: div(rounding_mode={rounding_mode!r}) is not supported; "
+                                  f"only true division (rounding_mode=None)")
+
+
+# ---- reductions ------------------------------------------------------------------------------
+
+def _dims(dim, fn):
+    if dim is None:
+        return []
+    if isinstance(dim, (list, tuple)):
+        return [operator.index(d) for d in dim]
+    try:
+        return [operator.index(dim)]
+    except TypeError:
+        raise TypeError(f"{fn}(): argument 'dim' must be tuple of ints, not {type(dim).__name__}") from None
+
+
+_UNSET = object()
+
+
+def _reduce(cfn, fn, self, dim, keepdim, dtype):
+    _check_tensor(fn, self)
+    if dim is _UNSET:
+        if keepdim is not _UNSET:  # torch: sum(*, dtype) or sum(dim, keepdim=False, *, dtype)
+            raise TypeError(f"{fn}() received an invalid combination of arguments - got (keepdim=bool, ), but "
+                            f"expected one of:\n * (*, ctensor.dtype dtype)\n * (tuple of ints dim, bool "
+                            f"keepdim, *, ctensor.dtype dtype)\n")
+        dim = None
+    if keepdim is _UNSET:
+        keepdim = False
+    src = self if dtype is None else _C.ct_to(self, dtype)
+    r = cfn(src, _dims(dim, fn), builtins.bool(keepdim))
+    if dtype is not None and r.dtype is not dtype:
+        r = _C.ct_to(r, dtype)  # sum/prod of integers give int64 in C; torch gives dtype
+    return r
+
+
+def _one_dim(dim, fn):
+    if dim is None:
+        return None
+    if isinstance(dim, (list, tuple, float)):
+        if fn == "prod":
+            raise _invalid_combination("prod", (dim,), ("*, ctensor.dtype dtype",
+                                                        "int dim, bool keepdim, *, ctensor.dtype dtype"))
+        raise TypeError(f"{fn}(): argument 'dim' must be int, not {type(dim).__name__}")
+    return operator.index(dim)
+
+
+def _prod_dim(dim):
+    return dim if dim is _UNSET else _one_dim(dim, "prod")
+
+
+def _arg_reduce(cfn, cfn_all, fn, self, dim, keepdim):
+    _check_tensor(fn, self)
+    d = _one_dim(dim, fn)
+    if d is not None:
+        return cfn(self, d, builtins.bool(keepdim))
+    r = cfn_all(self)
+    if keepdim:  # torch: every dim kept with size 1
+        r = r.reshape([1] * self.dim())
+    return r
+
+
+def _max_min(name, self, dim, keepdim, other):
+    _check_tensor(name, self)
+    if isinstance(dim, Tensor) and other is None and not keepdim:
+        dim, other = None, dim  # torch.max(a, b): elementwise
+    if other is not None:
+        return _elementwise_extreme(self, other, name == "max")
+    if dim is None:
+        if self.numel() == 0:  # torch names max/min here, not amax/amin
+            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                               f"Specify the reduction dim with the 'dim' argument.")
+        return (_C.ct_amax if name == "max" else _C.ct_amin)(self, [], False)
+    d = _one_dim(dim, name)
+    if -self.dim() <= d < 0:
+        d += self.dim()  # torch's max/min(dim) messages name the wrapped dim
+    try:
+        values = (_C.ct_amax if name == "max" else _C.ct_amin)(self, [d], builtins.bool(keepdim))
+    except (IndexError, RuntimeError) as e:
+        msg = str(e)
+        if msg.startswith("a" + name + "("):  # torch names max/min in these messages
+            raise type(e)(msg[1:]) from None
+        raise
+    # torch's max/min(dim) accept bool (argmax/argmin do not): index the same values as uint8
+    src = _C.ct_to(self, D.uint8) if self.dtype is D.bool else self
+    indices = (_C.ct_argmax if name == "max" else _C.ct_argmin)(src, d, builtins.bool(keepdim))
+    return (return_types.max if name == "max" else return_types.min)((values, indices))
+
+
+def _elementwise_extreme(a, b, is_max):
+    """torch.maximum / torch.minimum (what max(a, b) / min(a, b) mean): NaN propagates."""
+    _check_tensor("maximum" if is_max else "minimum", b, "other", 2)
+    pick = _C.ct_gt(a, b) if is_max else _C.ct_lt(a, b)
+    r = _C.ct_where(pick, a, b)
+    r = _C.ct_where(_C.ct_ne(b, b), _C.ct_to(b, r.dtype), r)  # NaN in b
+    return _C.ct_where(_C.ct_ne(a, a), _C.ct_to(a, r.dtype), r)  # NaN in a wins, as torch
+
+
+# ---- the Tensor methods ------------------------------------------------------------------------
+
+class _ComputeMethods:
+    """Namespace of the compute methods installed into ctensor.Tensor (never instantiated)."""
+
+    def add(self, other, *, alpha=_NO_ALPHA):
+        """self + alpha * other (other: a tensor or a Python number, torch's promotion)."""
+        return _arith("add", _ADD, self, other, alpha, False)
+
+    def sub(self, other, *, alpha=_NO_ALPHA):
+        """self - alpha * other."""
+        return _arith("sub", _SUB, self, other, alpha, False)
+
+    def mul(self, other):
+        return _arith("mul", _MUL, self, other, _NO_ALPHA, False)
+
+    def div(self, other, *, rounding_mode=None):
+        """True division (integer inputs give float32); rounding modes are not supported."""
+        _check_rounding(rounding_mode)
+        return _arith("div", _DIV, self, other, _NO_ALPHA, False)
+
+    def add_(self, other, *, alpha=_NO_ALPHA):
+        """In place: writes self + alpha * other into self and returns self."""
+        return _arith("add_", _ADD, self, other, alpha, True)
+
+    def sub_(self, other, *, alpha=_NO_ALPHA):
+        return _arith("sub_", _SUB, self, other, alpha, True)
+
+    def mul_(self, other):
+        return _arith("mul_", _MUL, self, other, _NO_ALPHA, True)
+
+    def div_(self, other, *, rounding_mode=None):
+        _check_rounding(rounding_mode)
+        return _arith("div_", _DIV, self, other, _NO_ALPHA, True)
+
+    multiply = mul
+    multiply_ = mul_
+    divide = div
+    divide_ = div_
+    subtract = sub
+    subtract_ = sub_
+
+    def neg(self):
+        return _C.ct_neg(self)
+
+    def abs(self):
+        return _C.ct_abs(self)
+
+    def exp(self):
+        return _C.ct_exp(self)
+
+    def log(self):
+        return _C.ct_log(self)
+
+    def sqrt(self):
+        return _C.ct_sqrt(self)
+
+    def sin(self):
+        return _C.ct_sin(self)
+
+    def cos(self):
+        return _C.ct_cos(self)
+
+    def tanh(self):
+        return _C.ct_tanh(self)
+
+    def sigmoid(self):
+        return _C.ct_sigmoid(self)
+
+    def relu(self):
+        return _C.ct_relu(self)
+
+    def neg_(self):
+        _C.ct_neg_(self)
+        return self
+
+    def abs_(self):
+        _C.ct_abs_(self)
+        return self
+
+    def exp_(self):
+        _C.ct_exp_(self)
+        return self
+
+    def log_(self):
+        _C.ct_log_(self)
+        return self
+
+    def sqrt_(self):
+        _C.ct_sqrt_(self)
+        return self
+
+    def sin_(self):
+        _C.ct_sin_(self)
+        return self
+
+    def cos_(self):
+        _C.ct_cos_(self)
+        return self
+
+    def tanh_(self):
+        _C.ct_tanh_(self)
+        return self
+
+    def sigmoid_(self):
+        _C.ct_sigmoid_(self)
+        return self
+
+    def relu_(self):
+        _C.ct_relu_(self)
+        return self
+
+    negative = neg
+    negative_ = neg_
+    absolute = abs
+    absolute_ = abs_
+
+    def eq(self, other):
+        return _compare("eq", _EQ, self, other)
+
+    def ne(self, other):
+        return _compare("ne", _NE, self, other)
+
+    def lt(self, other):
+        return _compare("lt", _LT, self, other)
+
+    def le(self, other):
+        return _compare("le", _LE, self, other)
+
+    def gt(self, other):
+        return _compare("gt", _GT, self, other)
+
+    def ge(self, other):
+        return _compare("ge", _GE, self, other)
+
+    not_equal = ne
+    less = lt
+    less_equal = le
+    greater = gt
+    greater_equal = ge
+
+    def fill_(self, value):
+        """Every element set to value (a Python number or a 0-dim tensor); returns self.  As
+        torch: exact for int64, a negative int wraps for uint8, values the dtype cannot hold
+        are refused, and an expanded self is filled (each memory location once)."""
+        if isinstance(value, Tensor):
+            if value.dim() != 0:
+                raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                                   f"{value.dim()} dimensions.")
+            value = value.item()
+        elif not isinstance(value, (builtins.bool, int, float)):
+            converted = operand_hook(value, False)
+            if converted is NotImplemented:
+                raise _invalid_combination("fill_", (value,), ("Tensor value", "Number value"))
+            value = converted
+        self[...] = value  # the setitem fast path: torch's fill semantics, one version bump
+        return self
+
+    def zero_(self):
+        _C.ct_zero_(self)
+        return self
+
+    def sum(self, dim=_UNSET, keepdim=_UNSET, *, dtype=None):
+        """Sum over dim (None: all; an int or a tuple); bool/integer inputs give int64."""
+        return _reduce(_C.ct_sum, "sum", self, dim, keepdim, dtype)
+
+    def mean(self, dim=_UNSET, keepdim=_UNSET, *, dtype=None):
+        """Mean over dim; the input (or dtype) must be floating, as torch."""
+        return _reduce(_C.ct_mean, "mean", self, dim, keepdim, dtype)
+
+    def prod(self, dim=_UNSET, keepdim=_UNSET, *, dtype=None):
+        """Product over one dim (or all); bool/integer inputs give int64."""
+        return _reduce(_C.ct_prod, "prod", self, _prod_dim(dim), keepdim, dtype)
+
+    def amax(self, dim=(), keepdim=False):
+        return _reduce(_C.ct_amax, "amax", self, dim, keepdim, None)
+
+    def amin(self, dim=(), keepdim=False):
+        return _reduce(_C.ct_amin, "amin", self, dim, keepdim, None)
+
+    def argmax(self, dim=None, keepdim=False):
+        """Index of the first maximum along dim (None: of the flattened tensor)."""
+        return _arg_reduce(_C.ct_argmax, _C.ct_argmax_all, "argmax", self, dim, keepdim)
+
+    def argmin(self, dim=None, keepdim=False):
+        return _arg_reduce(_C.ct_argmin, _C.ct_argmin_all, "argmin", self, dim, keepdim)
+
+    def max(self, dim=None, keepdim=False, *, other=None):
+        """max(): the largest element (0-dim); max(dim, keepdim=False): ctensor.return_types.max
+        (values, indices); max(other): the elementwise maximum."""
+        return _max_min("max", self, dim, keepdim, other)
+
+    def min(self, dim=None, keepdim=False, *, other=None):
+        return _max_min("min", self, dim, keepdim, other)
+
+    def matmul(self, other):
+        _check_tensor("matmul", other, "other", 1)
+        return _C.ct_matmul(self, other)
+
+    def mm(self, mat2):
+        _check_tensor("mm", mat2, "mat2", 1)
+        if self.dim() != 2:
+            raise RuntimeError("self must be a matrix")
+        if mat2.dim() != 2:
+            raise RuntimeError("mat2 must be a matrix")
+        return _C.ct_matmul(self, mat2)
+
+    def equal(self, other):
+        """True if same shape and same values (after promotion)."""
+        _check_tensor("equal", other, "other", 1)
+        return _C.ct_equal(self, other) == 1
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        """|self - other| <= atol + rtol * |other| everywhere (broadcasting); same dtypes only,
+        as torch; equal_nan=True also counts NaN facing NaN as close."""
+        _check_tensor("allclose", other, "other", 1)
+        if self.dtype is not other.dtype:
+            raise RuntimeError(f"{_TORCH_NAME[self.dtype]} did not match {_TORCH_NAME[other.dtype]}")
+        a, b = self, other
+        if equal_nan and a.is_floating_point():
+            both = _C.ct_mul(_C.ct_ne(a, a), _C.ct_ne(b, b))  # bool * bool: and
+            zero = _C.ct_zeros([], a.dtype)
+            a, b = _C.ct_where(both, zero, a), _C.ct_where(both, zero, b)
+        return _C.ct_allclose(a, b, float(rtol), float(atol)) == 1
+
+
+def install(arith, compare):
+    """Adds the compute methods to ctensor.Tensor; arith and compare are the C entry points
+    (_C._setup_compute's result)."""
+    global _arith_c, _compare_c
+    _arith_c, _compare_c = arith, compare
+    for name, value in vars(_ComputeMethods).items():
+        if not name.startswith("__"):
+            _C._install(Tensor, name, value)
+
+
+# ---- module functions ------------------------------------------------------------------------
+
+def add(input, other, *, alpha=_NO_ALPHA):
+    return _arith("add", _ADD, input, other, alpha, False, pos=2)
+
+
+def sub(input, other, *, alpha=_NO_ALPHA):
+    return _arith("sub", _SUB, input, other, alpha, False, pos=2)
+
+
+def mul(input, other):
+    return _arith("mul", _MUL, input, other, _NO_ALPHA, False, pos=2)
+
+
+def div(input, other, *, rounding_mode=None):
+    _check_rounding(rounding_mode)
+    return _arith("div", _DIV, input, other, _NO_ALPHA, False, pos=2)
+
+
+subtract = sub
+multiply = mul
+divide = div
+true_divide = div
+
+
+def _unary(name, cfn):
+    def f(input):
+        _check_tensor(name, input)
+        return cfn(input)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"{name}(input) -> Tensor (elementwise; a new tensor)"
+    return f
+
+
+neg = _unary("neg", _C.ct_neg)
+negative = _unary("negative", _C.ct_neg)
+abs = _unary("abs", _C.ct_abs)
+absolute = _unary("absolute", _C.ct_abs)
+exp = _unary("exp", _C.ct_exp)
+log = _unary("log", _C.ct_log)
+sqrt = _unary("sqrt", _C.ct_sqrt)
+sin = _unary("sin", _C.ct_sin)
+cos = _unary("cos", _C.ct_cos)
+tanh = _unary("tanh", _C.ct_tanh)
+sigmoid = _unary("sigmoid", _C.ct_sigmoid)
+relu = _unary("relu", _C.ct_relu)
+
+
+def _comparison(name, op):
+    def f(input, other):
+        _check_tensor(name, input)
+        return _compare(name, op, input, other)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"{name}(input, other) -> Tensor (bool, elementwise, broadcasting)"
+    return f
+
+
+eq = _comparison("eq", _EQ)
+ne = _comparison("ne", _NE)
+lt = _comparison("lt", _LT)
+le = _comparison("le", _LE)
+gt = _comparison("gt", _GT)
+ge = _comparison("ge", _GE)
+not_equal = _comparison("not_equal", _NE)
+less = _comparison("less", _LT)
+less_equal = _comparison("less_equal", _LE)
+greater = _comparison("greater", _GT)
+greater_equal = _comparison("greater_equal", _GE)
+
+
+def where(condition, input, other):
+    """condition ? input : other elementwise (broadcasting all three).  input and other may be
+    Python numbers, as in torch 1.13 (they count as wrapped numbers for the result dtype)."""
+    for value in (input, other):
+        if not isinstance(value, (Tensor, builtins.bool, int, float)) and operand_hook(value, False) is NotImplemented:
+            raise _invalid_combination("where", (condition, input, other), (
+                "Tensor condition", "Tensor condition, Tensor input, Tensor other",
+                "Tensor condition, Tensor input, Number other", "Tensor condition, Number input, Tensor other",
+                "Tensor condition, Number input, Number other"))
+    _check_tensor("where", condition, "condition", 1)
+    input = _as_operand(input, "where", "input", 2)
+    other = _as_operand(other, "where", "other", 3)
+    if not (isinstance(input, Tensor) and isinstance(other, Tensor)):
+        rt = _result_type(input, other)
+        if not isinstance(input, Tensor):
+            input = _scalar_tensor(input, rt)
+        if not isinstance(other, Tensor):
+            other = _scalar_tensor(other, rt)
+    return _C.ct_where(condition, input, other)
+
+
+def equal(input, other):
+    _check_tensor("equal", input)
+    return _ComputeMethods.equal(input, other)
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    _check_tensor("allclose", input)
+    return _ComputeMethods.allclose(input, other, rtol, atol, equal_nan)
+
+
+def sum(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None):
+    return _reduce(_C.ct_sum, "sum", input, dim, keepdim, dtype)
+
+
+def mean(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None):
+    return _reduce(_C.ct_mean, "mean", input, dim, keepdim, dtype)
+
+
+def prod(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None):
+    return _reduce(_C.ct_prod, "prod", input, _prod_dim(dim), keepdim, dtype)
+
+
+def amax(input, dim=(), keepdim=False):
+    return _reduce(_C.ct_amax, "amax", input, dim, keepdim, None)
+
+
+def amin(input, dim=(), keepdim=False):
+    return _reduce(_C.ct_amin, "amin", input, dim, keepdim, None)
+
+
+def argmax(input, dim=None, keepdim=False):
+    return _arg_reduce(_C.ct_argmax, _C.ct_argmax_all, "argmax", input, dim, keepdim)
+
+
+def argmin(input, dim=None, keepdim=False):
+    return _arg_reduce(_C.ct_argmin, _C.ct_argmin_all, "argmin", input, dim, keepdim)
+
+
+def max(input, dim=None, keepdim=False, *, other=None):
+    """max(input) / max(input, dim, keepdim=False) -> return_types.max / max(input, other)."""
+    return _max_min("max", input, dim, keepdim, other)
+
+
+def min(input, dim=None, keepdim=False, *, other=None):
+    return _max_min("min", input, dim, keepdim, other)
+
+
+def matmul(input, other):
+    _check_tensor("matmul", input)
+    return _ComputeMethods.matmul(input, other)
+
+
+def mm(input, mat2):
+    _check_tensor("mm", input)
+    return _ComputeMethods.mm(input, mat2)
+
+
+def _tensor_list(fn, tensors):
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"{fn}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+                        f"{type(tensors).__name__}")
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
+    return list(tensors)
+
+
+def cat(tensors, dim=0):
+    """The tensors joined along dim (a copy; promoted dtype)."""
+    ts = _tensor_list("cat", tensors)
+    if not ts:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    return _C.ct_cat(ts, operator.index(dim))
+
+
+concat = cat
+
+
+def stack(tensors, dim=0):
+    """The tensors (all of one shape) joined along a new dim (a copy)."""
+    ts = _tensor_list("stack", tensors)
+    if not ts:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    return _C.ct_stack(ts, operator.index(dim))
+
+
+# ---- random numbers ----------------------------------------------------------------------------
+
+def manual_seed(seed):
+    """Seeds ctensor's generator (Philox4x32-10, counter-based: the same seed gives the same
+    values whatever the thread count; the values are not torch's).  Returns None (torch
+    returns its Generator object)."""
+    seed = int(seed)
+    if not -2**63 <= seed < 2**64:
+        raise RuntimeError("Overflow when unpacking long")
+    _C.ct_manual_seed(seed & (2**64 - 1))
+
+
+def _random_dtype(dtype, default):
+    if dtype is None:
+        return default
+    if not isinstance(dtype, D.dtype):
+        raise TypeError(f"dtype must be ctensor.dtype, not {type(dtype).__name__}")
+    return dtype
+
+
+def _check_factory_kwargs(device, requires_grad, generator):
+    from ._creation import _check_device
+    _check_device(device)
+    if requires_grad:
+        raise RuntimeError("ctensor has no autograd: requires_grad=True is not supported")
+    if generator is not None:
+        raise TypeError("ctensor has one process-wide generator: generator= is not supported")
+
+
+def rand(*size, dtype=None, device=None, requires_grad=False, generator=None):
+    """Uniform in [0, 1): rand(2, 3) or rand((2, 3)); floating dtypes (default float32)."""
+    from ._creation import _sizes
+    _check_factory_kwargs(device, requires_grad, generator)
+    return _C.ct_rand(_sizes(size, "rand"), _random_dtype(dtype, D.float32))
+
+
+def randn(*size, dtype=None, device=None, requires_grad=False, generator=None):
+    """Standard normal: randn(2, 3) or randn((2, 3)); floating dtypes (default float32)."""
+    from ._creation import _sizes
+    _check_factory_kwargs(device, requires_grad, generator)
+    return _C.ct_randn(_sizes(size, "randn"), _random_dtype(dtype, D.float32))
+
+
+def randint(*args, size=None, low=None, high=None, dtype=None, device=None, requires_grad=False,
+            generator=None):
+    """Integers uniform in [low, high): randint(high, size) or randint(low, high, size), size a
+    tuple (keywords low=, high=, size= too); dtype default int64."""
+    _check_factory_kwargs(device, requires_grad, generator)
+    args = list(args)
+    size_pos = len(args)
+    if size is None and args:
+        size = args.pop()
+    if high is None and args:
+        high = args.pop()
+    if low is None and args:
+        low = args.pop()
+    if args:
+        raise TypeError("randint() received an invalid combination of arguments: too many positional "
+                        "arguments")
+    if high is None or size is None:
+        raise TypeError("randint() missing required arguments 'high' and 'size'")
+    if size_pos == 3 and not isinstance(size, (list, tuple)):
+        raise _invalid_combination("randint", (low, high, size), (
+            "int high, tuple of ints size, *, ctensor.dtype dtype, device, bool requires_grad",
+            "int low, int high, tuple of ints size, *, ctensor.dtype dtype, device, bool requires_grad"))
+    if isinstance(size, Tensor) or not isinstance(size, (list, tuple)):
+        raise TypeError(f"randint(): argument 'size' (position {size_pos}) must be tuple of ints, not "
+                        f"{type(size).__name__}")
+    from ._creation import _sizes
+    return _C.ct_randint(operator.index(low) if low is not None else 0, operator.index(high),
+                         _sizes((size,), "randint"), _random_dtype(dtype, D.int64))

@@ -1,0 +1,19 @@
+# Type stubs for ctensor.return_types (torch.return_types' named results).
+from typing import Iterable, Tuple
+
+import builtins
+
+from . import Tensor
+
+class _ValuesIndices(Tuple[Tensor, Tensor]):
+    n_fields: builtins.int
+    n_sequence_fields: builtins.int
+    n_unnamed_fields: builtins.int
+    def __new__(cls, sequence: Iterable[Tensor]) -> _ValuesIndices: ...
+    @property
+    def values(self) -> Tensor: ...
+    @property
+    def indices(self) -> Tensor: ...
+
+class max(_ValuesIndices): ...
+class min(_ValuesIndices): ...

@@ -900,7 +900,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider in(data, size);
-  ++g_inputs;
+  // Figures every million inputs too, so a long run stopped early still reports them.
+  if (++g_inputs % 1000000 == 0) print_figures();
   const int64_t tensors0 = ct_live_tensors(), storages0 = ct_live_storages();
   const int64_t blobs0 = g_blobs_made - g_blobs_freed, dl0 = g_dl_made - g_dl_freed;
   ct_manual_seed(in.ConsumeIntegral<uint16_t>());

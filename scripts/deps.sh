@@ -6,8 +6,12 @@ set -euo pipefail
 build=(g++ cmake ninja-build pkg-config libopenblas-dev)
 case "${1:-test}" in
   demo) want=("${build[@]}") ;;
+  # The reliability checks (scripts/sanitize.sh) add clang 14 with its sanitizer and libFuzzer
+  # runtimes (libclang-rt-14-dev), llvm-symbolizer (llvm-14) for readable fuzzer reports, and
+  # abigail-tools (abidw/abidiff) for the ABI check.
   test) want=("${build[@]}" libgtest-dev libbenchmark-dev python3 python3-numpy python3-pytest python3-torch
-              python3-pycparser nodejs npm swig python3-dev) ;;
+              python3-pycparser nodejs npm swig python3-dev
+              clang libclang-rt-14-dev llvm-14 abigail-tools) ;;
   *) echo "usage: $0 demo|test" >&2; exit 2 ;;
 esac
 

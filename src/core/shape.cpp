@@ -157,8 +157,11 @@ Shape infer_size(IntList shape, int64_t numel, const char* op) {
 // contiguous with each other ("chunks"); each chunk must be exactly covered by new dims.
 std::optional<Shape> view_strides(IntList sizes, IntList strides, IntList new_sizes) {
   Shape out(new_sizes.size());
+  // An empty tensor's other sizes may multiply past int64 ([INT64_MAX, INT64_MAX, 0]); a
+  // non-empty tensor's element count always fits.
   int64_t numel = 1;
-  for (int64_t s : sizes) numel *= s;
+  if (std::find(sizes.begin(), sizes.end(), int64_t(0)) != sizes.end()) numel = 0;
+  else for (int64_t s : sizes) numel *= s;
   if (sizes.empty()) {  // a scalar: every new dim has stride 1
     std::fill(out.begin(), out.end(), 1);
     return out;

@@ -222,7 +222,7 @@ Ref<Tensor> unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step) {
   CT_CHECK(step > 0, InvalidArgument, "step is " << step << " but must be > 0");
   DimBuf sizes(t.sizes()), strides(t.strides());
   if (n > 0) {
-    sizes[size_t(d)] = (dim_size - size) / step + 1;
+    sizes[size_t(d)] = geometry("unfold", (dim_size - size) / step, 1, 1);  // [0, INT64_MAX]: size 0, step 1
     strides[size_t(d)] = geometry("unfold", step, dim_stride);
   }
   sizes.push_back(size);

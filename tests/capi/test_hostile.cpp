@@ -94,6 +94,35 @@ TEST_F(Hostile, DerivedViewArithmeticDoesNotWrap) {
   EXPECT_EQ(ct_tensor_numel(sum), 0);
 }
 
+// Empty tensors whose other sizes are huge (found by the fuzzer: signed overflow, undefined
+// behaviour, in unfold's window count and in the view-stride computation of view/reshape).
+TEST_F(Hostile, EmptyTensorsWithHugeSizes) {
+  // unfold(size 0, step 1) over a dim of INT64_MAX: INT64_MAX + 1 windows do not fit int64.
+  CT_MAKE(e, ct_zeros(2, std::vector<int64_t>{0, kMax}.data(), CT_FLOAT32));
+  CT_EXPECT_NULL(ct_unfold(e, 1, 0, 1), CT_ERR_INVALID_ARGUMENT, "unfold: sizes, strides and offsets overflow int64");
+  CT_MAKE(halves, ct_unfold(e, 1, 0, 2));  // INT64_MAX / 2 + 1 windows: fits
+  EXPECT_EQ(ct_tensor_size(halves, 1), kMax / 2 + 1);
+  EXPECT_EQ(ct_tensor_size(halves, 2), 0);
+  EXPECT_EQ(ct_tensor_numel(halves), 0);
+  CT_MAKE(ones, ct_unfold(e, 1, 1, 1));  // INT64_MAX windows of 1
+  EXPECT_EQ(ct_tensor_size(ones, 1), kMax);
+
+  // view/reshape of [INT64_MAX, INT64_MAX, 0]: the product of all sizes is 0, not a wrap.
+  CT_MAKE(h, ct_zeros(3, std::vector<int64_t>{kMax, kMax, 0}.data(), CT_INT8));
+  const int64_t flat[] = {0};
+  CT_MAKE(v, ct_view(h, 1, flat));
+  EXPECT_EQ(ct_tensor_numel(v), 0);
+  EXPECT_EQ(ct_shares_storage(v, h), 1);
+  EXPECT_EQ(ct_reshape_is_view(h, 1, flat), 1);
+  CT_MAKE(r, ct_reshape(h, 1, flat));
+  EXPECT_EQ(ct_tensor_size(r, 0), 0);
+  const int64_t same[] = {kMax, kMax, 0};
+  CT_MAKE(s, ct_view(h, 3, same));  // the same shape keeps the strides
+  EXPECT_EQ(ct_tensor_stride(s, 0), ct_tensor_stride(h, 0));
+  const int64_t bad[] = {-1};
+  CT_EXPECT_NULL(ct_view(h, 1, bad), CT_ERR_SHAPE, "ambiguous");
+}
+
 TEST_F(Hostile, ByteStrideOverflowRefused) {
   CT_MAKE(x, ct_zeros(1, std::vector<int64_t>{8}.data(), CT_FLOAT64));
   // A stride on a size-1 dim that is in bounds in elements but not in bytes (x8).

@@ -4,6 +4,7 @@
 
 #include "core/views.h"
 #include "ctensor.h"
+#include "ctensor_dlpack.h"
 
 namespace {
 
@@ -61,8 +62,35 @@ void BM_core_transpose(benchmark::State& state) {
     ct::Ref<ct::Tensor> v = ct::transpose(*x, 0, 1);
     benchmark::DoNotOptimize(v.get());
   }
+  state.counters["tensor_bytes"] = double(sizeof(ct::Tensor));  // target: <= 128 (Note [Tensor layout])
 }
 BENCHMARK(BM_core_transpose);
+
+// DLPack round trip through the C ABI: export (ct_to_dlpack), import the capsule back
+// (ct_from_dlpack: a new storage over the same memory), release both ends.  The zero-copy
+// exchange every other library's from_dlpack pays for.
+void BM_capi_dlpack_roundtrip(benchmark::State& state) {
+  ct_tensor* x = ct_zeros(2, kShape, CT_FLOAT32);
+  for (auto _ : state) {
+    DLManagedTensor* m = ct_to_dlpack(x);
+    ct_tensor* y = ct_from_dlpack(m);
+    benchmark::DoNotOptimize(y);
+    ct_tensor_release(y);  // runs m's deleter
+  }
+  ct_tensor_release(x);
+}
+BENCHMARK(BM_capi_dlpack_roundtrip);
+
+// Wrapping foreign memory without a copy (what from_numpy does below Python).
+void BM_capi_from_blob(benchmark::State& state) {
+  static float data[64 * 64];
+  for (auto _ : state) {
+    ct_tensor* y = ct_from_blob(data, 2, kShape, nullptr, CT_FLOAT32, nullptr, nullptr);
+    benchmark::DoNotOptimize(y);
+    ct_tensor_release(y);
+  }
+}
+BENCHMARK(BM_capi_from_blob);
 
 // Baseline: one malloc/free pair of a Tensor's size, the unavoidable part of a view.
 void BM_baseline_malloc128(benchmark::State& state) {

@@ -49,14 +49,18 @@ std::string list_str(const Seq& seq) {
 }  // namespace ct
 
 // CT_FAIL(Shape, "view(): shape " << x << " is invalid");  builds the message with <<.
-#define CT_FAIL(kind, stream_expr)                      \
-  do {                                                  \
-    std::ostringstream ct_fail_os_;                     \
-    ct_fail_os_ << stream_expr;                         \
-    ::ct::raise(::ct::ErrorKind::kind, ct_fail_os_.str()); \
-  } while (0)
+// The message is built in a separate cold function (a lambda called at once), so the
+// ostringstream and its frame stay out of the hot path of every checking function: a view
+// op runs ten or so checks, and an inlined stream costs each one a large stack frame and
+// register saves even when the check passes.
+#define CT_FAIL(kind, stream_expr)                                      \
+  [&]() __attribute__((noinline, cold, noreturn)) {                      \
+    std::ostringstream ct_fail_os_;                                      \
+    ct_fail_os_ << stream_expr;                                          \
+    ::ct::raise(::ct::ErrorKind::kind, ct_fail_os_.str());               \
+  }()
 
-#define CT_CHECK(cond, kind, stream_expr) \
-  do {                                    \
-    if (!(cond)) CT_FAIL(kind, stream_expr); \
+#define CT_CHECK(cond, kind, stream_expr)           \
+  do {                                              \
+    if (__builtin_expect(!(cond), 0)) CT_FAIL(kind, stream_expr); \
   } while (0)

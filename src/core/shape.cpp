@@ -127,8 +127,11 @@ bool compute_contiguous(IntList sizes, IntList strides) {
   return true;
 }
 
-Shape infer_size(IntList shape, int64_t numel, const char* op) {
-  Shape out(shape.begin(), shape.end());
+// One implementation for the vector and the DimBuf results: Out is Shape or DimBuf, sized by
+// the caller to the number of dims.
+template <class Out>
+void infer_size_impl(IntList shape, int64_t numel, const char* op, Out& out) {
+  for (size_t i = 0; i < shape.size(); ++i) out[i] = shape[i];
   int infer = -1;
   int64_t product = 1;
   bool overflow = false;
@@ -150,27 +153,42 @@ Shape infer_size(IntList shape, int64_t numel, const char* op) {
                  << " because the unspecified dimension size -1 can be any value and is ambiguous");
     out[size_t(infer)] = numel / product;
   }
+}
+
+Shape infer_size(IntList shape, int64_t numel, const char* op) {
+  Shape out(shape.size());
+  infer_size_impl(shape, numel, op, out);
   return out;
+}
+
+void infer_size_into(IntList shape, int64_t numel, const char* op, DimBuf& out) {
+  CT_CHECK(shape.size() <= size_t(kMaxDims) + 1, Internal, op << ": " << shape.size() << " dims");
+  out.resize(shape.size());
+  infer_size_impl(shape, numel, op, out);
 }
 
 // Follows PyTorch's computeStride: walk the old dims from the back, grouping those that are
 // contiguous with each other ("chunks"); each chunk must be exactly covered by new dims.
-std::optional<Shape> view_strides(IntList sizes, IntList strides, IntList new_sizes) {
-  Shape out(new_sizes.size());
+// out has new_sizes.size() entries.
+template <class Out>
+bool view_strides_impl(IntList sizes, IntList strides, IntList new_sizes, Out& out) {
   // An empty tensor's other sizes may multiply past int64 ([INT64_MAX, INT64_MAX, 0]); a
   // non-empty tensor's element count always fits.
   int64_t numel = 1;
   if (std::find(sizes.begin(), sizes.end(), int64_t(0)) != sizes.end()) numel = 0;
   else for (int64_t s : sizes) numel *= s;
   if (sizes.empty()) {  // a scalar: every new dim has stride 1
-    std::fill(out.begin(), out.end(), 1);
-    return out;
+    for (size_t i = 0; i < new_sizes.size(); ++i) out[i] = 1;
+    return true;
   }
   if (numel == 0) {
     if (std::equal(sizes.begin(), sizes.end(), new_sizes.begin(), new_sizes.end())) {
-      return Shape(strides.begin(), strides.end());
+      for (size_t i = 0; i < strides.size(); ++i) out[i] = strides[i];
+      return true;
     }
-    return contiguous_strides(new_sizes);
+    const Shape c = contiguous_strides(new_sizes);
+    for (size_t i = 0; i < c.size(); ++i) out[i] = c[i];
+    return true;
   }
   int64_t view_d = int64_t(new_sizes.size()) - 1;
   int64_t chunk_base_stride = strides.back();
@@ -184,7 +202,7 @@ std::optional<Shape> view_strides(IntList sizes, IntList strides, IntList new_si
         view_numel *= new_sizes[size_t(view_d)];
         --view_d;
       }
-      if (view_numel != tensor_numel) return std::nullopt;
+      if (view_numel != tensor_numel) return false;
       if (d > 0) {
         chunk_base_stride = strides[size_t(d - 1)];
         tensor_numel = 1;
@@ -192,8 +210,19 @@ std::optional<Shape> view_strides(IntList sizes, IntList strides, IntList new_si
       }
     }
   }
-  if (view_d != -1) return std::nullopt;
+  return view_d == -1;
+}
+
+std::optional<Shape> view_strides(IntList sizes, IntList strides, IntList new_sizes) {
+  Shape out(new_sizes.size());
+  if (!view_strides_impl(sizes, strides, new_sizes, out)) return std::nullopt;
   return out;
+}
+
+bool view_strides_into(IntList sizes, IntList strides, IntList new_sizes, DimBuf& out) {
+  CT_CHECK(new_sizes.size() <= size_t(kMaxDims) + 1, Internal, "view: " << new_sizes.size() << " dims");
+  out.resize(new_sizes.size());
+  return view_strides_impl(sizes, strides, new_sizes, out);
 }
 
 Shape broadcast_shapes(IntList a, IntList b, const char* op) {

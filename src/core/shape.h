@@ -49,6 +49,12 @@ Shape infer_size(IntList shape, int64_t numel, const char* op);
 // contiguous with each other.
 std::optional<Shape> view_strides(IntList sizes, IntList strides, IntList new_sizes);
 
+// The same two, into stack buffers (no allocation), for view and reshape; shape and new_sizes
+// have at most kMaxDims + 1 entries.  view_strides_into returns false where view_strides
+// returns nullopt.
+void infer_size_into(IntList shape, int64_t numel, const char* op, DimBuf& out);
+bool view_strides_into(IntList sizes, IntList strides, IntList new_sizes, DimBuf& out);
+
 // The broadcast shape of a and b (NumPy/PyTorch rules); throws Shape naming op.
 Shape broadcast_shapes(IntList a, IntList b, const char* op);
 

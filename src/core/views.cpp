@@ -26,12 +26,20 @@ Ref<Tensor> make_view(const Tensor& t, IntList sizes, IntList strides, int64_t o
 }
 
 Ref<Tensor> view(const Tensor& t, IntList shape) {
-  const Shape sizes = infer_size(shape, t.numel(), "view");
-  const auto strides = view_strides(t.sizes(), t.strides(), sizes);
-  CT_CHECK(strides.has_value(), NotViewable,
+  if (shape.size() > size_t(kMaxDims)) {  // refused by Tensor::make, after the shape checks
+    const Shape sizes = infer_size(shape, t.numel(), "view");
+    const auto strides = view_strides(t.sizes(), t.strides(), sizes);
+    CT_CHECK(strides.has_value(), NotViewable,
+             "view size is not compatible with input tensor's size and stride (at least one dimension spans "
+             "across two contiguous subspaces). Use .reshape(...) instead.");
+    return make_view(t, sizes, *strides, t.offset());
+  }
+  DimBuf sizes, strides;
+  infer_size_into(shape, t.numel(), "view", sizes);
+  CT_CHECK(view_strides_into(t.sizes(), t.strides(), sizes, strides), NotViewable,
            "view size is not compatible with input tensor's size and stride (at least one dimension spans "
            "across two contiguous subspaces). Use .reshape(...) instead.");
-  return make_view(t, sizes, *strides, t.offset());
+  return make_view(t, sizes, strides, t.offset());
 }
 
 Ref<Tensor> transpose(const Tensor& t, int64_t dim0, int64_t dim1) {
@@ -242,6 +250,11 @@ Ref<Tensor> alias(const Tensor& t) {
 }
 
 Ref<Tensor> reshape(const Tensor& t, IntList shape) {
+  if (shape.size() <= size_t(kMaxDims)) {  // the common case, without allocations
+    DimBuf sizes, strides;
+    infer_size_into(shape, t.numel(), "reshape", sizes);
+    if (view_strides_into(t.sizes(), t.strides(), sizes, strides)) return make_view(t, sizes, strides, t.offset());
+  }
   const Shape sizes = infer_size(shape, t.numel(), "reshape");
   if (auto strides = view_strides(t.sizes(), t.strides(), sizes)) {
     return make_view(t, sizes, *strides, t.offset());

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Builds everything and runs every test suite: C++ core and C API (GoogleTest), the C99
-# header and dlopen programs, benchmark smoke runs (ctest), and the Python tests (pytest).
+# header and dlopen programs, benchmark smoke runs (ctest), the Python tests (pytest), the
+# other-language clients; then the reliability checks of scripts/sanitize.sh: ASan+UBSan
+# (with LeakSanitizer) over the C++/C suites and the Python tests, the ThreadSanitizer stress
+# test, a bounded libFuzzer run (FUZZ_SECONDS, 60) and the ABI check (about 25 minutes on two
+# cores, in $BUILD_DIR-sanitize/; SKIP_SANITIZE=1 leaves them out, CI never does).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh test
@@ -13,4 +17,7 @@ ctest --test-dir "$build" --output-on-failure -j2
 CTENSOR_LIB="$PWD/$build/libctensor.so" $py -m pytest -q tests/python
 # Other languages over dlopen: Python ctypes, Node koffi, and the Julia package's checks.
 bash tests/clients/run_all.sh "$PWD/$build/libctensor.so"
+if [ "${SKIP_SANITIZE:-0}" != 1 ]; then
+  SANITIZE_DIR=${SANITIZE_DIR:-$build-sanitize} bash scripts/sanitize.sh "$build"
+fi
 echo "all test suites passed"

@@ -7,7 +7,8 @@
 //                    copy that returns a new tensor pays: with the buffer cache the memory
 //                    of the previous iteration's tensor; with CTENSOR_BUFFER_CACHE_BYTES=0,
 //                    fresh pages and their first-touch faults)
-// Both baselines are measured once at start-up (median of 11 runs).
+// Both baselines run after every iteration of every row (untimed for the row), and the
+// ratios are of medians over the same iterations: baseline and row share the machine's load.
 //
 // Run: bench_copy --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
@@ -44,105 +45,99 @@ Ref<Tensor> transposed(const Ref<Tensor>& a) {
   return Tensor::make(a->storage(), a->dtype(), sizes, strides, 0, a->view_root());
 }
 
-// Median wall time of fn over 21 runs (after one warm-up run), src and dst being tensor
-// buffers like the engine's (2 MiB aligned, huge pages); fresh: dst is a new tensor each run.
-double median_seconds(void (*fn)(char*, const char*, int64_t), bool fresh) {
-  static const Ref<Tensor> src = filled({kBytes}, DType::UInt8);
-  static const Ref<Tensor> dst = filled({kBytes}, DType::UInt8);
-  std::vector<double> t;
-  for (int i = 0; i < 22; ++i) {
-    Ref<Tensor> out;
-    char* d = dst->data();
-    const auto t0 = std::chrono::steady_clock::now();
-    if (fresh) {
-      out = Tensor::empty(ct::Shape{kBytes}, DType::UInt8, "bench");
-      d = out->data();
-    }
-    fn(d, src->data(), kBytes);
-    benchmark::DoNotOptimize(d);
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// The baselines, run after every iteration of a row (untimed for the row itself): memcpy of
+// 64 MiB between two reused tensor buffers (2 MiB aligned, huge pages, already touched), and
+// memcpy into a new 64 MiB tensor.  A row reports its rate over the medians of these, taken
+// in the same seconds, so a change of the machine's load moves both sides alike.
+struct Baselines {
+  std::vector<double> row, memcpy_reused, memcpy_fresh;
+
+  void run_once() {
+    static const Ref<Tensor> src = filled({kBytes}, DType::UInt8);
+    static const Ref<Tensor> dst = filled({kBytes}, DType::UInt8);
+    auto t0 = std::chrono::steady_clock::now();
+    std::memcpy(dst->data(), src->data(), size_t(kBytes));
     benchmark::ClobberMemory();
-    if (i > 0) t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    memcpy_reused.push_back(seconds_since(t0));
+    t0 = std::chrono::steady_clock::now();
+    {
+      Ref<Tensor> out = Tensor::empty(ct::Shape{kBytes}, DType::UInt8, "bench");
+      std::memcpy(out->data(), src->data(), size_t(kBytes));
+      benchmark::DoNotOptimize(out->data());
+      benchmark::ClobberMemory();
+    }
+    memcpy_fresh.push_back(seconds_since(t0));
   }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
-void do_memcpy(char* d, const char* s, int64_t n) { std::memcpy(d, s, size_t(n)); }
-
-double memcpy_rate() {  // bytes per second
-  static const double r = double(kBytes) / median_seconds(&do_memcpy, false);
-  return r;
-}
-double memcpy_fresh_rate() {
-  static const double r = double(kBytes) / median_seconds(&do_memcpy, true);
-  return r;
-}
-
-// Times the benchmark loop itself (wall clock), so the ratio counters are plain numbers.
-class LoopTimer {
- public:
-  LoopTimer() : t0_(std::chrono::steady_clock::now()) {}
-  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count(); }
-
- private:
-  std::chrono::steady_clock::time_point t0_;
 };
 
-// Measures the baselines (once) before a benchmark's own clock starts.
-LoopTimer start_timing() {
-  memcpy_rate();
-  memcpy_fresh_rate();
-  return LoopTimer();
+// Runs op once per iteration, timed (manual time), each followed by the baselines.
+template <class F>
+void timed_rows(benchmark::State& state, int64_t bytes_per_iter, F&& op) {
+  Baselines b;
+  b.run_once();  // warm-up: the baselines' buffers exist before the first timed iteration
+  b.memcpy_reused.clear();
+  b.memcpy_fresh.clear();
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    op();
+    benchmark::ClobberMemory();
+    const double dt = seconds_since(t0);
+    state.SetIterationTime(dt);
+    b.row.push_back(dt);
+    b.run_once();
+  }
+  state.SetBytesProcessed(int64_t(double(bytes_per_iter) * double(state.iterations())));
+  const double rate = double(bytes_per_iter) / median(b.row);
+  state.counters["vs_memcpy"] = rate / (double(kBytes) / median(b.memcpy_reused));
+  state.counters["vs_memcpy_fresh"] = rate / (double(kBytes) / median(b.memcpy_fresh));
 }
 
-void finish(benchmark::State& state, int64_t bytes_per_iter, const LoopTimer& timer) {
-  const double seconds = timer.seconds();
-  const double bytes = double(bytes_per_iter) * double(state.iterations());
-  state.SetBytesProcessed(int64_t(bytes));
-  if (seconds > 0) {
-    state.counters["vs_memcpy"] = bytes / seconds / memcpy_rate();
-    state.counters["vs_memcpy_fresh"] = bytes / seconds / memcpy_fresh_rate();
-  }
-}
+// Sets the core's thread count for a row (0: the default, one per core) and restores it.
+struct Threads {
+  explicit Threads(int64_t n) { ct::set_num_threads(int(n)); }
+  ~Threads() { ct::set_num_threads(0); }
+};
 
 // ---- baselines ----------------------------------------------------------------------------
+// Each baseline row is timed like any other row, so its vs_memcpy is the noise floor of the
+// method (about 1.0 for BM_Memcpy).
 
 void BM_Memcpy(benchmark::State& state) {  // between two reused tensor buffers
   Ref<Tensor> src = filled({kBytes}, DType::UInt8), dst = filled({kBytes}, DType::UInt8);
-  const LoopTimer timer = start_timing();
-  for (auto _ : state) {
+  timed_rows(state, kBytes, [&] {
     std::memcpy(dst->data(), src->data(), size_t(kBytes));
     benchmark::DoNotOptimize(dst->data());
-    benchmark::ClobberMemory();
-  }
-  finish(state, kBytes, timer);
+  });
 }
-BENCHMARK(BM_Memcpy)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Memcpy)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 void BM_MemcpyIntoNewTensor(benchmark::State& state) {
   Ref<Tensor> src = filled({kBytes}, DType::UInt8);
-  const LoopTimer timer = start_timing();
-  for (auto _ : state) {
+  timed_rows(state, kBytes, [&] {
     Ref<Tensor> out = Tensor::empty(ct::Shape{kBytes}, DType::UInt8, "bench");
     std::memcpy(out->data(), src->data(), size_t(kBytes));
     benchmark::DoNotOptimize(out->data());
-    benchmark::ClobberMemory();
-  }
-  finish(state, kBytes, timer);
+  });
 }
-BENCHMARK(BM_MemcpyIntoNewTensor)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MemcpyIntoNewTensor)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 void BM_StreamingCopy(benchmark::State& state) {  // non-temporal stores, one thread
   Ref<Tensor> src = filled({kBytes}, DType::UInt8), dst = filled({kBytes}, DType::UInt8);
-  const LoopTimer timer = start_timing();
-  for (auto _ : state) {
+  timed_rows(state, kBytes, [&] {
     ct::kernels::stream_copy(dst->data(), src->data(), kBytes);
     benchmark::DoNotOptimize(dst->data());
-    benchmark::ClobberMemory();
-  }
-  finish(state, kBytes, timer);
+  });
 }
-BENCHMARK(BM_StreamingCopy)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_StreamingCopy)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // STREAM's triad, a[i] = b[i] + 3 c[i] over float32 64 MiB arrays, one thread: the bandwidth
 // ceiling of a loop that reads two streams and writes one (bytes counted: all three).
@@ -153,92 +148,83 @@ void BM_Triad(benchmark::State& state) {
   const float* pb = reinterpret_cast<const float*>(b->data());
   const float* pc = reinterpret_cast<const float*>(c->data());
   const int64_t n = kBytes / 4;
-  const LoopTimer timer = start_timing();
-  for (auto _ : state) {
+  timed_rows(state, 3 * kBytes, [&] {
     for (int64_t i = 0; i < n; ++i) pa[i] = pb[i] + 3.0f * pc[i];
     benchmark::DoNotOptimize(pa);
-    benchmark::ClobberMemory();
-  }
-  finish(state, 3 * kBytes, timer);
+  });
 }
-BENCHMARK(BM_Triad)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Triad)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // ---- allocation of large tensors ------------------------------------------------------------
 // A new 64 MiB buffer, written once, then freed: with malloc (glibc maps and unmaps it each
 // time, so every page is a fresh zeroed page) and as a ctensor tensor (the buffer cache hands
 // back the previous one).  The gap is what every out-of-place op on big tensors saves.
 void BM_AllocWriteFree_malloc(benchmark::State& state) {
-  const LoopTimer timer = start_timing();
-  for (auto _ : state) {
+  timed_rows(state, kBytes, [&] {
     char* p = static_cast<char*>(std::malloc(size_t(kBytes)));
     std::memset(p, 1, size_t(kBytes));
     benchmark::DoNotOptimize(p);
     benchmark::ClobberMemory();
     std::free(p);
-  }
-  finish(state, kBytes, timer);
+  });
 }
-BENCHMARK(BM_AllocWriteFree_malloc)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AllocWriteFree_malloc)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 void BM_AllocWriteFree_tensor(benchmark::State& state) {
-  const LoopTimer timer = start_timing();
-  for (auto _ : state) {
+  timed_rows(state, kBytes, [&] {
     Ref<Tensor> t = Tensor::empty(ct::Shape{kBytes}, DType::UInt8, "bench");
     std::memset(t->data(), 1, size_t(kBytes));
     benchmark::DoNotOptimize(t->data());
-    benchmark::ClobberMemory();
-  }
-  finish(state, kBytes, timer);
+  });
 }
-BENCHMARK(BM_AllocWriteFree_tensor)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AllocWriteFree_tensor)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // ---- the engine through the core --------------------------------------------------------------
+// Rows with a "threads" argument run with ct::set_num_threads(threads), 0 = the default (one
+// per core); the memcpy baseline is one thread either way.  On a loaded machine the 1-thread
+// rows are the steadier measure of the kernel.
 
 // clone of a contiguous tensor: the flat path (threads + streaming stores), new storage.
 void BM_CloneContiguous(benchmark::State& state) {
   Ref<Tensor> a = filled({4096, 4096}, DType::Float32);
-  const LoopTimer timer = start_timing();
-  for (auto _ : state) {
+  timed_rows(state, kBytes, [&] {
     Ref<Tensor> c = ct::clone(*a);
     benchmark::DoNotOptimize(c->data());
-  }
-  finish(state, kBytes, timer);
+  });
 }
-BENCHMARK(BM_CloneContiguous)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CloneContiguous)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // contiguous() of a transposed matrix of 64 MiB: rows x cols of the given dtype.
 void BM_ContiguousTransposed(benchmark::State& state, DType dtype, int64_t rows, int64_t cols) {
+  Threads threads(state.range(0));
   Ref<Tensor> a = filled({rows, cols}, dtype);
   Ref<Tensor> t = transposed(a);
-  const LoopTimer timer = start_timing();
-  for (auto _ : state) {
+  timed_rows(state, rows * cols * a->itemsize(), [&] {
     Ref<Tensor> c = ct::contiguous(*t);
     benchmark::DoNotOptimize(c->data());
-  }
-  finish(state, rows * cols * a->itemsize(), timer);
+  });
 }
 BENCHMARK_CAPTURE(BM_ContiguousTransposed, float32_4096x4096, DType::Float32, 4096, 4096)
-    ->UseRealTime()->Unit(benchmark::kMillisecond);
+    ->ArgName("threads")->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ContiguousTransposed, uint8_8192x8192, DType::UInt8, 8192, 8192)
-    ->UseRealTime()->Unit(benchmark::kMillisecond);
+    ->ArgName("threads")->Arg(0)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ContiguousTransposed, int16_4096x8192, DType::Int16, 4096, 8192)
-    ->UseRealTime()->Unit(benchmark::kMillisecond);
+    ->ArgName("threads")->Arg(0)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ContiguousTransposed, float64_2048x4096, DType::Float64, 2048, 4096)
-    ->UseRealTime()->Unit(benchmark::kMillisecond);
+    ->ArgName("threads")->Arg(0)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // The transpose kernel alone: copy_ into a preallocated (already touched) destination.
 void BM_CopyIntoTransposed(benchmark::State& state) {
+  Threads threads(state.range(0));
   Ref<Tensor> a = filled({4096, 4096}, DType::Float32);
   Ref<Tensor> t = transposed(a);
   Ref<Tensor> dst = filled({4096, 4096}, DType::Float32);
-  const LoopTimer timer = start_timing();
-  for (auto _ : state) {
+  timed_rows(state, kBytes, [&] {
     ct::copy_into(*dst, *t);
     benchmark::DoNotOptimize(dst->data());
-  }
-  finish(state, kBytes, timer);
+  });
 }
-BENCHMARK(BM_CopyIntoTransposed)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CopyIntoTransposed)->ArgName("threads")->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // contiguous() of a permuted 64 MiB tensor, for each item size (state.range(1) bytes):
 //   3-d: (256, 256, n) permuted (2, 0, 1)
@@ -247,6 +233,7 @@ BENCHMARK(BM_CopyIntoTransposed)->UseRealTime()->Unit(benchmark::kMillisecond);
 void BM_ContiguousPermute(benchmark::State& state) {
   const int ndim = int(state.range(0));
   const int64_t item = state.range(1);
+  Threads threads(state.range(2));
   const DType dtype = item == 1 ? DType::UInt8 : item == 2 ? DType::Int16 : item == 4 ? DType::Float32 : DType::Float64;
   const int64_t elems = kBytes / item;
   ct::Shape sizes = ndim == 3 ? ct::Shape{256, 256, elems / 65536} : ct::Shape{32, 64, 64, elems / 131072};
@@ -258,30 +245,26 @@ void BM_ContiguousPermute(benchmark::State& state) {
     pstrides.push_back(a->stride(d));
   }
   Ref<Tensor> p = Tensor::make(a->storage(), dtype, psizes, pstrides, 0, a->view_root());
-  const LoopTimer timer = start_timing();
-  for (auto _ : state) {
+  timed_rows(state, kBytes, [&] {
     Ref<Tensor> c = ct::contiguous(*p);
     benchmark::DoNotOptimize(c->data());
-  }
-  finish(state, kBytes, timer);
+  });
 }
 BENCHMARK(BM_ContiguousPermute)
-    ->ArgNames({"ndim", "itemsize"})
-    ->ArgsProduct({{3, 4}, {1, 2, 4, 8}})
-    ->UseRealTime()
+    ->ArgNames({"ndim", "itemsize", "threads"})
+    ->ArgsProduct({{3, 4}, {1, 2, 4, 8}, {0, 1}})
+    ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 
 // float32 -> float16 of a contiguous tensor (the element loop with conversion).
 void BM_ToFloat16(benchmark::State& state) {
   Ref<Tensor> a = filled({4096, 4096}, DType::Float32);
-  const LoopTimer timer = start_timing();
-  for (auto _ : state) {
+  timed_rows(state, kBytes, [&] {  // bytes read
     Ref<Tensor> c = ct::to_dtype(*a, DType::Float16);
     benchmark::DoNotOptimize(c->data());
-  }
-  finish(state, kBytes, timer);  // bytes read
+  });
 }
-BENCHMARK(BM_ToFloat16)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ToFloat16)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // Small and medium transposes: below the grain size no parallel region is entered (8, 64,
 // 256); 512 (1 MiB) and 1024 (4 MiB) use the threads, from cache.

@@ -48,23 +48,36 @@ def measure(build, repetitions):
     bench = pathlib.Path(build) / "bench"
     figures = []  # (figure, value, target text, met)
 
-    views = run(bench / "bench_views", "BM_capi_transpose|BM_core_transpose|BM_baseline_malloc128", repetitions)
+    views = run(bench / "bench_views", "BM_capi_|BM_core_transpose|BM_baseline_malloc128", repetitions)
     ns = find(views, "BM_capi_transpose")["cpu_time"]
     figures.append(("view create+release, C ABI (ct_transpose + release)", f"{ns:.1f} ns", "<= 50 ns", ns <= 50))
+    for name in ("slice", "view", "reshape_view"):
+        figures.append((f"  (ct_{name.split('_')[0]} + release)", f"{find(views, 'BM_capi_' + name)['cpu_time']:.1f} ns",
+                        "", None))
+    size = int(find(views, "BM_core_transpose")["tensor_bytes"])
+    figures.append(("Tensor object size (up to 4 dims inline)", f"{size} bytes", "<= 128", size <= 128))
     figures.append(("  (malloc+free of 128 bytes, same run)", f"{find(views, 'BM_baseline_malloc128')['cpu_time']:.1f} ns",
                     "", None))
 
-    copy = run(bench / "bench_copy", "BM_Memcpy/|BM_ContiguousTransposed/float32|BM_ContiguousPermute|BM_CopyIntoTransposed",
-               repetitions)
-    r = find(copy, "BM_ContiguousTransposed/float32_4096x4096")["vs_memcpy"]
-    figures.append(("2-D transpose -> contiguous, 4096^2 float32, vs memcpy", f"{r:.2f}", ">= 0.80", r >= 0.8))
-    r = find(copy, "BM_CopyIntoTransposed")["vs_memcpy"]
-    figures.append(("  (the same copy into an existing tensor)", f"{r:.2f}", "", None))
-    perms = {name: row["vs_memcpy"] for name, row in copy.items() if name.startswith("BM_ContiguousPermute")}
-    worst = min(perms, key=perms.get)
-    figures.append(("3-D/4-D permutation -> contiguous, worst of 1/2/4/8-byte items, vs memcpy",
-                    f"{perms[worst]:.2f} ({worst.split('/', 1)[1].rsplit('/', 1)[0]})", ">= 0.50", perms[worst] >= 0.5))
-    figures.append(("  (best of them)", f"{max(perms.values()):.2f}", "", None))
+    copy = run(bench / "bench_copy", "BM_Memcpy|BM_ContiguousTransposed/float32|BM_ContiguousPermute|"
+               "BM_CopyIntoTransposed", repetitions)
+    for threads, note in ((0, ""), (1, ", 1 thread")):
+        r = find(copy, f"BM_ContiguousTransposed/float32_4096x4096/threads:{threads}/")["vs_memcpy"]
+        figures.append((f"2-D transpose -> contiguous, 4096^2 float32{note}, vs memcpy", f"{r:.2f}",
+                        ">= 0.80" if not threads else "", r >= 0.8 if not threads else None))
+        r = find(copy, f"BM_CopyIntoTransposed/threads:{threads}/")["vs_memcpy"]
+        figures.append((f"  (the same copy into an existing tensor{note})", f"{r:.2f}", "", None))
+    for threads, note in ((0, ""), (1, ", 1 thread")):
+        perms = {name: row["vs_memcpy"] for name, row in copy.items()
+                 if name.startswith("BM_ContiguousPermute") and f"/threads:{threads}/" in name}
+        worst = min(perms, key=perms.get)
+        label = "/".join(part for part in worst.split("/")[1:3])
+        figures.append((f"3-D/4-D permutation -> contiguous, worst of 1/2/4/8-byte items{note}, vs memcpy",
+                        f"{perms[worst]:.2f} ({label})", ">= 0.50" if not threads else "",
+                        perms[worst] >= 0.5 if not threads else None))
+        figures.append(("  (best of them)", f"{max(perms.values()):.2f}", "", None))
+    r = find(copy, "BM_Memcpy/")["vs_memcpy"]
+    figures.append(("  (memcpy against itself: the noise of the method)", f"{r:.2f}", "", None))
 
     elem = run(bench / "bench_elementwise", "BM_CtAddInplace/16777216/0|BM_CtAddNew/16777216/0|BM_RawInplace/16777216|"
                "BM_CtRow/2048/0|BM_CtCol/2048/0|BM_CtRowInplace/2048/0|BM_CtColInplace/2048/0", repetitions)
@@ -83,6 +96,12 @@ def measure(build, repetitions):
     mm = run(bench / "bench_matmul", "BM_capi_matmul_f32", repetitions)
     r = min(row["vs_blas"] for name, row in mm.items())
     figures.append(("matmul 1024^2 float32 vs direct cblas_sgemm", f"{r:.2f}", ">= 0.90", r >= 0.9))
+    torch_bin = bench / "bench_libtorch"
+    if torch_bin.exists():  # optional: built when libtorch-dev was found at configure time
+        lt = run(torch_bin, ".", repetitions)
+        for op in ("view_transpose", "contiguous_transposed", "add_new", "add_inplace", "sum", "matmul"):
+            ct, t = seconds(find(lt, f"BM_{op}_ctensor")), seconds(find(lt, f"BM_{op}_libtorch"))
+            figures.append((f"  libtorch, same binary: {op}, ctensor time / libtorch time", f"{ct / t:.2f}", "", None))
     return figures
 
 

@@ -53,8 +53,9 @@ Buffer BufferCache::take(int64_t nbytes) {
     }
   }
   if (best < 0) return {};
-  const Buffer b = st.buffers[best];
+  Buffer b = st.buffers[best];
   st.remove(best);
+  b.reused = true;
   return b;
 }
 

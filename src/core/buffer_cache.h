@@ -16,6 +16,7 @@ namespace ct {
 struct Buffer {
   char* data = nullptr;
   int64_t capacity = 0;  // bytes actually allocated (>= the bytes asked for)
+  bool reused = false;   // handed out by the cache: pages already mapped and touched
 };
 
 class BufferCache {

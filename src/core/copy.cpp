@@ -45,6 +45,7 @@ void engine(const Tensor& dst, const Tensor& src, const int64_t* src_strides, bo
   a.dst_strides = dst.strides().data();
   a.src_strides = src_strides;
   a.dst_is_new = dst_is_new;
+  a.dst_recycled = dst.storage()->recycled();
   kernels::run_copy(a, get_num_threads());
 }
 

@@ -25,6 +25,7 @@ std::atomic<int64_t> g_grain{0};
 std::atomic<int64_t> g_streaming{0};
 std::atomic<int> g_isa{-1};
 
+
 inline int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
 // ---- element loops ----------------------------------------------------------------------
@@ -279,12 +280,17 @@ inline void prefetch_step(const char* s, int64_t sx, int rows, int yt) {
 }
 
 // The loop shared by every strip: tile(src of tile, dst of tile) for each x step and each of
-// the yt tiles in y, with a prefetch of the next x step.
+// the yt tiles in y, with a prefetch of the next x step.  A strip of only one or two x steps
+// (NCHW -> NHWC with few channels: dst rows of one or two lines) prefetches at its last step
+// the first x step of the next strip in y (src + yt lines), which is what the caller's next
+// work unit usually reads; otherwise each such strip would start cold, on L src lines 2^k
+// bytes apart.  (A prefetch past the end of src is harmless: prefetches never fault.)
 #define CT_STRIP_LOOP(L, TILE)                                                      \
   for (int64_t t = 0; t < ntiles; ++t) {                                            \
     const char* st = s + t * (L) * sx;                                              \
     char* dt = d + t * kLine;                                                       \
     if (pf && t + 1 < ntiles) prefetch_step(st + (L) * sx, sx, (L), yt);            \
+    else if (pf && ntiles <= 2) prefetch_step(s + yt * kLine, sx, (L), yt);         \
     for (int q = 0; q < yt; ++q) TILE(st + q * kLine, dt + q * (L) * dy);           \
   }
 
@@ -946,7 +952,8 @@ void run_copy(const CopyArgs& args, int max_threads) {
   if (max_threads > 1 && !omp_in_parallel()) {
     nthreads = int(std::min<int64_t>(max_threads, std::max<int64_t>(1, bytes / grain_bytes())));
   }
-  const bool nt = !args.dst_is_new && p.numel * wd >= streaming_bytes();
+  // Streaming stores for a large dst, unless it is fresh memory (see CopyArgs::dst_is_new).
+  const bool nt = (!args.dst_is_new || args.dst_recycled) && p.numel * wd >= streaming_bytes();
   const Context c{p, args.dst, args.src, wd, ws, nt, active_isa()};
   switch (p.path) {
     case CopyPath::Empty:

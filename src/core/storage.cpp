@@ -70,6 +70,7 @@ Storage* Storage::allocate(int64_t nbytes, const char* op) {
     CT_FAIL(OutOfMemory, op << ": out of memory allocating a storage");
   }
   s->capacity_ = buffer.capacity;
+  s->recycled_ = buffer.reused;
   return s;
 }
 

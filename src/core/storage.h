@@ -40,6 +40,9 @@ class Storage {
   int64_t nbytes() const { return nbytes_; }
   bool read_only() const { return read_only_; }
   bool owns_memory() const { return !foreign_; }
+  // The owned buffer came from BufferCache: its pages are mapped and were written before, so
+  // a first write need not fault them in (the copy engine streams into such memory).
+  bool recycled() const { return recycled_; }
   bool valid() const { return magic_ == kMagic; }
 
   // Forgets the deleter of a foreign storage nobody else holds yet, so that a failure while
@@ -57,6 +60,7 @@ class Storage {
   uint32_t magic_ = kMagic;
   bool read_only_;
   bool foreign_;
+  bool recycled_ = false;
   mutable std::atomic<int64_t> refcount_{1};
   std::atomic<int64_t> version_{0};
   uint64_t id_;

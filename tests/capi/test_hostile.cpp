@@ -123,6 +123,22 @@ TEST_F(Hostile, EmptyTensorsWithHugeSizes) {
   CT_EXPECT_NULL(ct_view(h, 1, bad), CT_ERR_SHAPE, "ambiguous");
 }
 
+// Elementwise ops on an empty 4-d tensor whose sizes and strides multiply past int64 (found by
+// the fuzzer: the channels-last layout test overflowed, undefined behaviour).
+TEST_F(Hostile, ElementwiseOnEmptyTensorWithHugeGeometry) {
+  CT_MAKE(x, ct_zeros(1, std::vector<int64_t>{0}.data(), CT_INT8));
+  const int64_t sizes[] = {0, 1, 3, kMax};
+  const int64_t strides[] = {kMax, kMax, kMax, 1};  // dims 3, 2 look channels-last, then overflow
+  CT_MAKE(e, ct_as_strided(x, 4, sizes, strides, 0));
+  CT_MAKE(sum, ct_add_scalar(e, 1.0));
+  EXPECT_EQ(ct_tensor_numel(sum), 0);
+  EXPECT_EQ(ct_tensor_size(sum, 3), kMax);
+  CT_MAKE(prod, ct_mul(e, e));
+  EXPECT_EQ(ct_tensor_numel(prod), 0);
+  CT_MAKE(neg, ct_neg(e));
+  EXPECT_EQ(ct_tensor_numel(neg), 0);
+}
+
 TEST_F(Hostile, ByteStrideOverflowRefused) {
   CT_MAKE(x, ct_zeros(1, std::vector<int64_t>{8}.data(), CT_FLOAT64));
   // A stride on a size-1 dim that is in bounds in elements but not in bytes (x8).

@@ -202,10 +202,11 @@ bool same_sizes(IntList a, IntList b) { return std::equal(a.begin(), a.end(), b.
 bool is_channels_last(const Tensor& t) {
   if (t.ndim() != 4) return false;
   int64_t expected = 1;
+  bool past_int64 = false;  // an empty tensor's sizes may multiply past int64: no stride matches
   for (int d : {1, 3, 2, 0}) {
     if (t.size(d) == 1) continue;
-    if (t.stride(d) != expected) return false;
-    expected *= t.size(d);
+    if (past_int64 || t.stride(d) != expected) return false;
+    past_int64 = __builtin_mul_overflow(expected, t.size(d), &expected);
   }
   return true;
 }

@@ -7,7 +7,8 @@
 //                    copy that returns a new tensor pays: with the buffer cache the memory
 //                    of the previous iteration's tensor; with CTENSOR_BUFFER_CACHE_BYTES=0,
 //                    fresh pages and their first-touch faults)
-// Both baselines run after every iteration of every row (untimed for the row), and the
+//   vs_memcpy_cpu    as vs_memcpy, in thread CPU time instead of wall time (1-thread rows)
+// The baselines run after every iteration of every row (untimed for the row), and the
 // ratios are of medians over the same iterations: baseline and row share the machine's load.
 //
 // Run: bench_copy --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
@@ -17,6 +18,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <vector>
 
 #include "core/copy.h"
@@ -49,6 +51,14 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// CPU time of the calling thread: unlike wall time, it does not count the time the thread
+// waits while the OS runs other processes on its core (the 1-thread rows on a shared machine).
+double thread_cpu_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[v.size() / 2];
@@ -59,15 +69,17 @@ double median(std::vector<double> v) {
 // memcpy into a new 64 MiB tensor.  A row reports its rate over the medians of these, taken
 // in the same seconds, so a change of the machine's load moves both sides alike.
 struct Baselines {
-  std::vector<double> row, memcpy_reused, memcpy_fresh;
+  std::vector<double> row, memcpy_reused, memcpy_fresh, row_cpu, memcpy_cpu;
 
   void run_once() {
     static const Ref<Tensor> src = filled({kBytes}, DType::UInt8);
     static const Ref<Tensor> dst = filled({kBytes}, DType::UInt8);
+    const double c0 = thread_cpu_seconds();
     auto t0 = std::chrono::steady_clock::now();
     std::memcpy(dst->data(), src->data(), size_t(kBytes));
     benchmark::ClobberMemory();
     memcpy_reused.push_back(seconds_since(t0));
+    memcpy_cpu.push_back(thread_cpu_seconds() - c0);
     t0 = std::chrono::steady_clock::now();
     {
       Ref<Tensor> out = Tensor::empty(ct::Shape{kBytes}, DType::UInt8, "bench");
@@ -86,11 +98,14 @@ void timed_rows(benchmark::State& state, int64_t bytes_per_iter, F&& op) {
   b.run_once();  // warm-up: the baselines' buffers exist before the first timed iteration
   b.memcpy_reused.clear();
   b.memcpy_fresh.clear();
+  b.memcpy_cpu.clear();
   for (auto _ : state) {
+    const double c0 = thread_cpu_seconds();
     const auto t0 = std::chrono::steady_clock::now();
     op();
     benchmark::ClobberMemory();
     const double dt = seconds_since(t0);
+    b.row_cpu.push_back(thread_cpu_seconds() - c0);
     state.SetIterationTime(dt);
     b.row.push_back(dt);
     b.run_once();
@@ -99,6 +114,10 @@ void timed_rows(benchmark::State& state, int64_t bytes_per_iter, F&& op) {
   const double rate = double(bytes_per_iter) / median(b.row);
   state.counters["vs_memcpy"] = rate / (double(kBytes) / median(b.memcpy_reused));
   state.counters["vs_memcpy_fresh"] = rate / (double(kBytes) / median(b.memcpy_fresh));
+  // The same ratio in thread CPU time: meaningful for 1-thread rows (a multi-threaded row's
+  // other threads are not counted), and steadier than wall time when the cores are shared.
+  state.counters["vs_memcpy_cpu"] =
+      double(bytes_per_iter) / median(b.row_cpu) / (double(kBytes) / median(b.memcpy_cpu));
 }
 
 // Sets the core's thread count for a row (0: the default, one per core) and restores it.

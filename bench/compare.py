@@ -57,6 +57,7 @@ TARGETS = {  # label -> (max ct/np, max ct/torch), from the issues
     "x.t()": (1.5, 1 / 3),
     "x.reshape(4, 3)": (1.5, 1 / 3),
     "a + b (16M)": (1.0, None),
+    "a += b (16M)": (1.0, None),
 }
 
 

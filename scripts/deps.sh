@@ -10,7 +10,7 @@ case "${1:-test}" in
   # runtimes (libclang-rt-14-dev), llvm-symbolizer (llvm-14) for readable fuzzer reports, and
   # abigail-tools (abidw/abidiff) for the ABI check.
   test) want=("${build[@]}" libgtest-dev libbenchmark-dev python3 python3-numpy python3-pytest python3-torch
-              python3-pycparser nodejs npm swig python3-dev
+              python3-pycparser python3-matplotlib nodejs npm swig python3-dev
               clang libclang-rt-14-dev llvm-14 abigail-tools) ;;
   *) echo "usage: $0 demo|test" >&2; exit 2 ;;
 esac

@@ -418,6 +418,10 @@
 }
 %typemap(out) int64_t ct_explain "";
 %typemap(argout) (const ct_tensor *b, char *buf, int64_t cap) {
+  if (result < 0) {  /* the call failed (bad handle, out of memory): its error, not SystemError */
+    ctpy_raise_last("ct_explain");
+    SWIG_fail;
+  }
   if (result < $3) {
     $result = PyUnicode_FromStringAndSize($2, (Py_ssize_t)result);
   } else {

@@ -33,10 +33,14 @@ static int ctpy_is_compute_op(const char *op) {
       "ct_abs", "ct_exp", "ct_log", "ct_sqrt", "ct_sin", "ct_cos", "ct_tanh", "ct_sigmoid", "ct_relu",
       "ct_eq", "ct_ne", "ct_lt", "ct_le", "ct_gt", "ct_ge", "ct_where", "ct_equal", "ct_allclose",
       "ct_item", "ct_cat", "ct_stack", "ct_sum", "ct_mean", "ct_prod", "ct_amax", "ct_amin",
-      "ct_argmax", "ct_argmin", "ct_matmul", "ct_rand", "ct_manual_seed", NULL};
+      "ct_argmax", "ct_argmin", "ct_matmul", "ct_rand", "ct_randn", "ct_randint", "ct_manual_seed", NULL};
   if (!strncmp(op, "_wrap_", 6)) op += 6;
-  for (int i = 0; names[i]; ++i)
-    if (!strncmp(op, names[i], strlen(names[i]))) return 1;
+  /* the whole name, or the name followed by '_' (ct_add_, ct_add_scalar): a bare prefix would
+     take ct_get_num_threads for ct_ge and ct_expand for ct_exp */
+  for (int i = 0; names[i]; ++i) {
+    const size_t n = strlen(names[i]);
+    if (!strncmp(op, names[i], n) && (op[n] == '\0' || op[n] == '_')) return 1;
+  }
   return 0;
 }
 

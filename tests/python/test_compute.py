@@ -547,6 +547,21 @@ f.clone().fill_(np.array(2.))
 torch.tensor([1, 2]) + np.array(2)
 x8.clone().__iadd__(np.array([1, 2, 3]))
 x8.clone().__iadd__(np.int64(300))
+b.add(True, alpha=5)
+b.add(False, alpha=3)
+b.add(True, alpha=0)
+b.sub(False, alpha=3)
+b.sub(False)
+torch.where(b, u8[:2], -1)
+torch.where(b, u8[:2], -256)
+x8.add(1, alpha=300)
+x8.add(x8, alpha=-129)
+x8.add(x8, alpha=-128)
+u8.add(1, alpha=-1)
+u8.add(1, alpha=256)
+f.add(1, alpha=1e300)
+f.double().add(1, alpha=1e300)
+i.sub(f, alpha=2)
 """.strip().splitlines()
 
 
@@ -600,11 +615,12 @@ def test_in_place_errors_match_torch_and_leave_self_unchanged(stmt, exc, msg):
     for lib in (torch, ctensor):
         ns = {"torch": lib, "x": lib.tensor([1, 2, 3], dtype=lib.int8), "e": lib.zeros(3).expand(2, 3),
               "bb": lib.tensor([True, False])}
-        before = (ns["x"].tolist(), ns["x"]._version)
+        target = stmt.split()[0].split(".")[0]  # the tensor the statement writes
+        before = (ns[target].tolist(), ns[target]._version)
         with pytest.raises(exc) as info:
             exec(stmt, ns)
         assert msg in str(info.value), (lib.__name__, str(info.value))
-        assert (ns["x"].tolist(), ns["x"]._version) == before
+        assert (ns[target].tolist(), ns[target]._version) == before
 
 
 def test_in_place_with_a_partially_overlapping_input_computes_as_if_unaliased():

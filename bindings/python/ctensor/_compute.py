@@ -139,6 +139,8 @@ def _scalar_tensor(value, dtype):
     if dtype is D.int64 and isinstance(value, int) and not isinstance(value, builtins.bool):
         from ._creation import tensor
         return tensor(value, dtype=D.int64)
+    if dtype is D.uint8 and isinstance(value, int) and -255 <= value < 0:
+        value += 256  # torch wraps a negative Python int for uint8 (a float -1.0 is refused)
     return _C.ct_full([], value, dtype)
 
 
@@ -166,6 +168,10 @@ def _with_alpha(fn, self, other, alpha):
         raise TypeError(f"{fn}(): argument 'alpha' must be Number, not {type(alpha).__name__}")
     if rt is D.bool:
         alpha = builtins.bool(alpha)  # bool arithmetic: any non-zero alpha is True
+        if not isinstance(other, Tensor):
+            return builtins.bool(other) and alpha  # stays a bool scalar: a bool result
+    else:
+        _scalar_tensor(alpha, rt)  # torch refuses an alpha the result dtype cannot hold
     if isinstance(other, Tensor):
         return _arith_c(_C.ct_to(other, rt), alpha, _MUL, _NO_ARRAY)
     return other * alpha

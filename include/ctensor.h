@@ -218,7 +218,9 @@ CT_API ct_tensor *ct_diagonal(const ct_tensor *t, int64_t offset, int dim1, int 
 CT_API ct_tensor *ct_unfold(const ct_tensor *t, int dim, int64_t size, int64_t step);
 /* A view with arbitrary sizes, non-negative strides and ABSOLUTE storage offset (not
    relative to t's).  Every reachable element must lie inside the storage:
-   CT_ERR_INDEX otherwise. */
+   CT_ERR_INDEX otherwise.  A stride or offset that overflows int64 once multiplied by the
+   item size is refused with CT_ERR_INVALID_ARGUMENT, even on a size-1 dim that is never
+   stepped (torch accepts that one); the same holds for every view derived from a tensor. */
 CT_API ct_tensor *ct_as_strided(const ct_tensor *t, int ndim, const int64_t *sizes,
                                 const int64_t *strides, int64_t storage_offset);
 /* torch's .detach(): same storage, same metadata, same version counter, but NOT a view:

@@ -9,7 +9,8 @@
 #   4. ABI: abi/selftest.sh, then abi/check.sh against the library of a normal build.
 # Usage: scripts/sanitize.sh [normal build dir, for the ABI check; default: build]
 # scripts/test.sh runs it after the normal suites (scripts/deps.sh test installs what it needs).
-# Environment: SANITIZE_DIR (build-sanitize), FUZZ_SECONDS (60), STRESS_THREADS (8),
+# Environment: SANITIZE_DIR (build-sanitize), SANITIZE_BUDGET (3300 s for all steps),
+# FUZZ_SECONDS (60), STRESS_THREADS (8),
 # STRESS_OPS (20000 per thread), JOBS (2).
 # Needs (Debian): g++ clang-14 (clang, clang++) libclang-rt-14-dev abigail-tools libgtest-dev
 # python3-numpy python3-pytest; the normal build's dependencies.  Sanitizer builds use -O1 -g1
@@ -30,13 +31,22 @@ jobs=${JOBS:-2}
 start=$(date +%s)
 
 say() { echo "[sanitize $(( $(date +%s) - start ))s] $*"; }
+# One deadline for all the checks, so that CI (90 minutes in all) ends with a message even when a
+# step hangs: each step gets its own limit or what is left of the budget, whichever is smaller.
+deadline=$(( start + ${SANITIZE_BUDGET:-3300} ))
 # run_logged NAME SECONDS CMD...: runs CMD under timeout with output in $logs/NAME.log; on
-# failure prints the end of the log and stops.
+# failure (or timeout) prints the end of the log and stops.
 run_logged() {
   local name=$1 secs=$2
   shift 2
+  local left=$(( deadline - $(date +%s) ))
+  if [ "$left" -le 0 ]; then
+    echo "sanitize: the budget of ${SANITIZE_BUDGET:-3300}s is spent before $name (SANITIZE_BUDGET)" >&2
+    exit 1
+  fi
+  [ "$secs" -le "$left" ] || secs=$left
   if ! timeout --kill-after=30 "$secs" "$@" > "$logs/$name.log" 2>&1; then
-    echo "sanitize: $name FAILED (log: $logs/$name.log):" >&2
+    echo "sanitize: $name FAILED or ran past ${secs}s (log: $logs/$name.log):" >&2
     tail -n 60 "$logs/$name.log" >&2
     exit 1
   fi

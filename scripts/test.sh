@@ -13,10 +13,11 @@ build=${BUILD_DIR:-build}
 py=/usr/bin/python3
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPython3_EXECUTABLE=$py >/dev/null
 cmake --build "$build"
-ctest --test-dir "$build" --output-on-failure -j2
-CTENSOR_LIB="$PWD/$build/libctensor.so" $py -m pytest -q tests/python
+ctest --test-dir "$build" --output-on-failure -j2 --timeout 900
+# under timeout: a deadlock must fail with a message, not hang CI until it is killed
+CTENSOR_LIB="$PWD/$build/libctensor.so" timeout --kill-after=30 1800 $py -m pytest -q tests/python
 # Other languages over dlopen: Python ctypes, Node koffi, and the Julia package's checks.
-bash tests/clients/run_all.sh "$PWD/$build/libctensor.so"
+timeout --kill-after=30 1800 bash tests/clients/run_all.sh "$PWD/$build/libctensor.so"
 if [ "${SKIP_SANITIZE:-0}" != 1 ]; then
   SANITIZE_DIR=${SANITIZE_DIR:-$build-sanitize} bash scripts/sanitize.sh "$build"
 fi

@@ -65,7 +65,8 @@ TEST_F(Hostile, ExpandToOverflowingCount) {
 
 // Views whose stride or offset arithmetic overflowed int64 (undefined behaviour found by the
 // fuzzer): a huge stride on a size-1 dim, or on an empty tensor, is accepted by as_strided
-// and from_blob as torch does, and the views derived from it must not wrap.
+// and from_blob as torch does as long as it still fits int64 in bytes (a larger one is
+// refused on purpose: ByteStrideOverflowRefused), and the views derived from it must not wrap.
 TEST_F(Hostile, DerivedViewArithmeticDoesNotWrap) {
   CT_MAKE(x, ct_zeros(1, std::vector<int64_t>{8}.data(), CT_FLOAT32));
   const int64_t one_sizes[] = {1, 1};

@@ -112,7 +112,8 @@ def test_from_numpy_released_from_another_thread():
 
     th = threading.Thread(target=drop)
     th.start()
-    th.join()
+    th.join(timeout=60)  # the deleter takes the GIL: a deadlock fails here instead of hanging
+    assert not th.is_alive()
     collect()
     assert ref() is None
 

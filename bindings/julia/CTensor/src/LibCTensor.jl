@@ -482,7 +482,9 @@ end
 
 A view with arbitrary sizes, non-negative strides and ABSOLUTE storage offset (not
 relative to t's).  Every reachable element must lie inside the storage:
-CT_ERR_INDEX otherwise.
+CT_ERR_INDEX otherwise.  A stride or offset that overflows int64 once multiplied by the
+item size is refused with CT_ERR_INVALID_ARGUMENT, even on a size-1 dim that is never
+stepped (torch accepts that one); the same holds for every view derived from a tensor.
 """
 function ct_as_strided(t, ndim, sizes, strides, storage_offset)
     ccall((:ct_as_strided, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Int64}, Ptr{Int64}, Int64), t, ndim, sizes, strides, storage_offset)

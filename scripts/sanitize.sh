@@ -60,7 +60,8 @@ configure() {  # configure DIR CMAKE_ARGS...
 }
 
 # Sanitizer reports must fail the run and be readable.
-export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1
+# allocator_may_return_null: the tests ask for absurd sizes on purpose and expect CT_ERR_OUT_OF_MEMORY
+export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1:allocator_may_return_null=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 

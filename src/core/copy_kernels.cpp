@@ -712,6 +712,7 @@ StripFn strip_fn(Isa isa, int64_t w) {
 
 // Copies n contiguous bytes, streaming when asked and available.  No fence.
 void copy_bytes(char* d, const char* s, int64_t n, bool nt, Isa isa) {
+  if (n <= 0) return;  // nothing to copy, and an empty buffer's pointer may be NULL (memcpy's UB)
 #if CT_COPY_X86
   if (nt && n >= 256 && isa >= Isa::Sse2) {
     // Head up to a line boundary of dst, so the streaming stores are aligned.

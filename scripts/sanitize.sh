@@ -48,6 +48,7 @@ run_logged() {
   if ! timeout --kill-after=30 "$secs" "$@" > "$logs/$name.log" 2>&1; then
     echo "sanitize: $name FAILED or ran past ${secs}s (log: $logs/$name.log):" >&2
     tail -n 60 "$logs/$name.log" >&2
+    cat "$logs/$name"-report.* 2>/dev/null | head -n 80 >&2  # sanitizer reports written to files
     exit 1
   fi
 }
@@ -74,8 +75,12 @@ run_logged asan-ctest 1200 ctest --test-dir "$out/asan" --output-on-failure -j 2
 say "ASan+UBSan: Python tests (libasan preloaded; leaks of the interpreter itself not checked)"
 # CPython and NumPy keep allocations until exit by design, so LeakSanitizer is off for the
 # interpreter; tensor and storage leaks are caught by the tests' live counts instead.
-run_logged asan-pytest 1200 env LD_PRELOAD="$(gcc -print-file-name=libasan.so)" \
-  ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:detect_odr_violation=0 \
+# libstdc++ is preloaded with libasan: the interpreter does not link it, and ASan's __cxa_throw
+# interceptor must find the real one when the library throws (else "CHECK failed ...
+# real___cxa_throw").  Reports go to files (pytest captures stderr), printed on failure.
+rm -f "$logs"/asan-pytest-report.*
+run_logged asan-pytest 1200 env LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libstdc++.so)" \
+  ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:detect_odr_violation=0:allocator_may_return_null=1:log_path="$logs/asan-pytest-report" \
   CTENSOR_LIB="$out/asan/libctensor.so" $py -m pytest -q -p no:cacheprovider tests/python
 say "ASan+UBSan: $(grep -h -E '^[0-9]+% tests passed|passed' "$logs/asan-ctest.log" "$logs/asan-pytest.log" | tr '\n' ' ')"
 

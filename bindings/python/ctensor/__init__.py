@@ -41,6 +41,11 @@ from . import _compute, return_types  # noqa: E402
 # it returns the C arithmetic/comparison entry points the compute methods call.
 _compute.install(*_C._setup_compute(_compute.operand_hook))
 
+from . import _autograd  # noqa: E402
+_autograd.install()
+from . import autograd  # noqa: E402
+from ._autograd import no_grad, enable_grad, set_grad_enabled, is_grad_enabled  # noqa: E402
+
 from ._tensor import device  # noqa: E402
 from ._creation import (tensor, as_tensor, zeros, ones, empty, full, arange, zeros_like,  # noqa: E402
                         ones_like, empty_like, full_like, is_tensor)

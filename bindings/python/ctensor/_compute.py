@@ -732,24 +732,22 @@ def _random_dtype(dtype, default):
 def _check_factory_kwargs(device, requires_grad, generator):
     from ._creation import _check_device
     _check_device(device)
-    if requires_grad:
-        raise RuntimeError("ctensor has no autograd: requires_grad=True is not supported")
     if generator is not None:
         raise TypeError("ctensor has one process-wide generator: generator= is not supported")
 
 
 def rand(*size, dtype=None, device=None, requires_grad=False, generator=None):
     """Uniform in [0, 1): rand(2, 3) or rand((2, 3)); floating dtypes (default float32)."""
-    from ._creation import _sizes
+    from ._creation import _sizes, _requires_grad
     _check_factory_kwargs(device, requires_grad, generator)
-    return _C.ct_rand(_sizes(size, "rand"), _random_dtype(dtype, D.float32))
+    return _requires_grad(_C.ct_rand(_sizes(size, "rand"), _random_dtype(dtype, D.float32)), requires_grad)
 
 
 def randn(*size, dtype=None, device=None, requires_grad=False, generator=None):
     """Standard normal: randn(2, 3) or randn((2, 3)); floating dtypes (default float32)."""
-    from ._creation import _sizes
+    from ._creation import _sizes, _requires_grad
     _check_factory_kwargs(device, requires_grad, generator)
-    return _C.ct_randn(_sizes(size, "randn"), _random_dtype(dtype, D.float32))
+    return _requires_grad(_C.ct_randn(_sizes(size, "randn"), _random_dtype(dtype, D.float32)), requires_grad)
 
 
 def randint(*args, size=None, low=None, high=None, dtype=None, device=None, requires_grad=False,
@@ -777,6 +775,7 @@ def randint(*args, size=None, low=None, high=None, dtype=None, device=None, requ
     if isinstance(size, Tensor) or not isinstance(size, (list, tuple)):
         raise TypeError(f"randint(): argument 'size' (position {size_pos}) must be tuple of ints, not "
                         f"{type(size).__name__}")
-    from ._creation import _sizes
-    return _C.ct_randint(operator.index(low) if low is not None else 0, operator.index(high),
-                         _sizes((size,), "randint"), _random_dtype(dtype, D.int64))
+    from ._creation import _sizes, _requires_grad
+    return _requires_grad(_C.ct_randint(operator.index(low) if low is not None else 0, operator.index(high),
+                                        _sizes((size,), "randint"), _random_dtype(dtype, D.int64)),
+                          requires_grad)

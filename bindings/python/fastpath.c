@@ -816,6 +816,11 @@ static int ctpy_set_requires_grad(PyObject *self, PyObject *value, void *closure
   }
   ct_clear_error();
   if (ct_set_requires_grad(ctpy_handle(self), value == Py_True) != CT_OK) {
+    if (ct_last_status() == CT_ERR_DTYPE) {
+      /* torch's property setter words it so (requires_grad_() says "floating point dtype") */
+      PyErr_SetString(PyExc_RuntimeError, "only Tensors of floating point and complex dtype can require gradients");
+      return -1;
+    }
     ctpy_raise_last("ct_set_requires_grad");
     return -1;
   }

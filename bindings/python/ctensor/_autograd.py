@@ -29,22 +29,27 @@ class _DecoratorContextManager:
         if inspect.isgeneratorfunction(func):
             @functools.wraps(func)
             def generator(*args, **kwargs):
+                # grad mode is set each time execution enters the generator and restored when
+                # it yields (torch's generator_context)
                 gen = func(*args, **kwargs)
-                with self.clone():
-                    response = gen.send(None)
-                while True:
-                    try:
-                        request = yield response
-                    except GeneratorExit:
-                        with self.clone():
-                            gen.close()
-                        raise
-                    except BaseException as e:
-                        with self.clone():
-                            response = gen.throw(e)
-                    else:
-                        with self.clone():
-                            response = gen.send(request)
+                try:
+                    with self.clone():
+                        response = gen.send(None)
+                    while True:
+                        try:
+                            request = yield response
+                        except GeneratorExit:
+                            with self.clone():
+                                gen.close()
+                            raise
+                        except BaseException as e:
+                            with self.clone():
+                                response = gen.throw(e)
+                        else:
+                            with self.clone():
+                                response = gen.send(request)
+                except StopIteration as e:
+                    return e.value
             return generator
 
         @functools.wraps(func)
@@ -102,15 +107,21 @@ class set_grad_enabled(_DecoratorContextManager):
         return self.__class__(self.mode)
 
 
+# torch's name() of the nodes written by hand in its C++ autograd is their qualified C++ name
+# (type(fn).__name__ and the repr say "CopySlices")
+_QUALIFIED = {"CopySlices": "torch::autograd::CopySlices", "CopyBackwards": "torch::autograd::CopyBackwards"}
+
+
 class Node:
     """A node of the backward graph as seen from Python: x.grad_fn.  Its class is named after
-    the node ("AddBackward0", "CopySlices", ...), as in torch; name() returns that name."""
+    the node ("AddBackward0", "CopySlices", ...), as in torch; name() returns torch's name()
+    ("AddBackward0", and "torch::autograd::CopySlices" for CopySlices, as torch 1.13)."""
 
     __slots__ = ()
     _name = "Node"
 
     def name(self):
-        return self._name
+        return _QUALIFIED.get(self._name, self._name)
 
     def __repr__(self):
         return f"<{self._name} object at {id(self):#x}>"
@@ -216,7 +227,7 @@ class _AutogradMethods:
 
     def requires_grad_(self, requires_grad=True):
         """Marks this (leaf) tensor as requiring grad or not; returns self."""
-        self.requires_grad = requires_grad
+        _C.ct_set_requires_grad(self, 1 if requires_grad else 0)
         return self
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):

@@ -451,6 +451,9 @@ class _ComputeMethods:
             if converted is NotImplemented:
                 raise _invalid_combination("fill_", (value,), ("Tensor value", "Number value"))
             value = converted
+        if self.requires_grad and _C.ct_is_grad_enabled():
+            _C.ct_fill_(self, value)  # records FillBackward2 (only floating tensors require grad)
+            return self
         self[...] = value  # the setitem fast path: torch's fill semantics, one version bump
         return self
 

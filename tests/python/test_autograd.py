@@ -36,7 +36,10 @@ def leaves(lib):
     out = {}
     for k, val in LEAF_VALUES.items():
         dt = lib.float64 if val.dtype == np.float64 else lib.float32
-        out[k] = lib.tensor(val.tolist(), dtype=dt, requires_grad=True)
+        if val.size:
+            out[k] = lib.tensor(val.tolist(), dtype=dt, requires_grad=True)
+        else:
+            out[k] = lib.zeros(val.shape, dtype=dt, requires_grad=True)
     out["idx"] = lib.tensor([2, 0, 2])
     out["lib"] = lib
     out["np"] = np
@@ -75,7 +78,9 @@ UNARY = [
 REDUCTIONS = [
     "a.sum()", "a.sum(0)", "a.sum(1, keepdim=True)", "c.sum((0, 2))", "c.sum(-1)", "a.mean()", "c.mean(1)",
     "c.mean((0, 1), keepdim=True)", "a.prod()", "a.prod(1)", "a.amax(1)", "a.amin(0)", "c.amax((0, 2))",
-    "lib.sum(a)", "e.sum()", "e.sum(0)", "s.sum()", "a.sum(dtype=lib.float64)",
+    "lib.sum(a)", "e.sum()", "e.sum(0)", "s.sum()", "a.sum(dtype=lib.float64)", "a.sum(dim=1)",
+    "a.mean(dim=(0, 1))", "a.prod(0, keepdim=True)", "lib.mean(a)", "a.max()", "a.min()", "a.max(1).values",
+    "a.min(0)[0]", "lib.max(a, p)",
 ]
 MATMUL = [
     "b @ v", "a @ v", "a @ m", "b @ m", "c @ m", "w @ u", "lib.matmul(a, m)", "a.mm(m)", "a.matmul(b)",
@@ -88,18 +93,24 @@ VIEWS = [
     "b.expand_as(a)", "b.expand(3, -1)", "a.diagonal()", "c.diagonal(1, 1, 2)", "a.unfold(1, 2, 1)",
     "a.as_strided((2, 2), (1, 2))", "a.movedim(0, 1)", "a.ravel()", "a.t().ravel()", "a.contiguous()",
     "a.t().contiguous()", "lib.reshape(a, (2, 6))", "lib.flatten(c)", "lib.transpose(c, 0, 2)",
-    "lib.broadcast_to(b, (2, 3, 4))", "s.view(1)", "s.unsqueeze(0)", "e.view(2, 0, 2)",
+    "lib.broadcast_to(b, (2, 3, 4))", "s.view(1)", "s.unsqueeze(0)", "e.view(2, 0, 2)", "a.t()", "b.t()", "s.t()",
+    "a.unbind(0)[1]", "a.unbind(1)[0]", "a.split(2, 1)[1]", "a.chunk(2)[0]", "a.squeeze()", "a[None].squeeze()",
+    "lib.select(a, 1, 0)", "a.narrow(0, -1, 1)", "lib.movedim(c, 0, 2)", "c.swapdims(0, 2)", "a.detach()", "a.data",
 ]
 INDEXING = [
     "a[1]", "a[-1]", "a[1:3]", "a[:]", "a[0:3]", "a[::2]", "a[:, 1]", "a[..., 1]", "a[None]", "a[...]",
     "a[()]", "a[1:, None, ::2]", "c[0, :, 1:3]", "c[..., None]", "c[0:2, 0:3]", "c[:, :, :]", "c[1, 2, 3]",
     "c[None, 1]", "c[:, None, :]", "c[1][2]", "c[0, ..., 1]", "a[np.int64(1)]", "a[0:3, 0:4]", "a[1:2, ...]",
     "c[..., 0:4, 0]", "s[None]", "s[...]", "s[()]",
+    # advanced indexing (ctensor/_indexing.py, built on index_select)
+    "a[[0, 2]]", "a[:, [0, 2]]", "a[a > 0]", "a[idx]", "a[1, [0, 1]]",
 ]
 COPIES = [
     "a.clone()", "lib.clone(c)", "a.index_select(1, idx)", "a.to(lib.float64)", "a.double()", "d.float()",
     "a.float()", "a.to(lib.float32)", "lib.cat([a, p])", "lib.cat([a, p], 1)", "lib.stack([a, p])",
     "lib.stack([b, v], 1)", "lib.where(a > 0, a, p)", "lib.where(a > 0, a, 0.0)", "lib.where(b > 0, a, b)",
+    "lib.where(a > 0, 1.0, a)", "lib.cat([e, a])", "lib.stack([s, s])", "a.to(copy=True)", "a.type_as(d)",
+    "a.half()", "y = a.detach()\nr = y * 2", "2 / p", "2.5 / p", "v @ a.t()", "w.transpose(1, 2) @ w",
 ]
 IN_PLACE = [
     "y = a * 1\ny.add_(b)\nr = y",
@@ -142,6 +153,10 @@ IN_PLACE = [
     "y = a * 1\ny[0] = b\ny[1] = v\nr = y * p",
     "y = a * 1\nt = y[1:]\nt.exp_()\nr = y",
     "y = a * 1\ny[1][2] = s\nr = y",
+    "y = a * 1\nt = y.view(12)\nt[0] = 3\nr = t",
+    "y = a * 1\nt = y[0]\ny.add_(1)\nr = t",
+    "y = a * 1\ny[[0, 2]] = b\nr = y",
+    "y = a * 1\ny[y > 0] = 0\nr = y",
 ]
 
 ALL = ARITHMETIC + UNARY + REDUCTIONS + MATMUL + VIEWS + INDEXING + COPIES + IN_PLACE
@@ -149,6 +164,32 @@ ALL = ARITHMETIC + UNARY + REDUCTIONS + MATMUL + VIEWS + INDEXING + COPIES + IN_
 # ctensor differences from torch 1.13 the C library cannot remove from Python (README, "Autograd"):
 # the grad_fn name differs; the values, requires_grad, is_leaf and gradients still match.
 NAME_DIFFERENCES = {
+    # no C op records TBackward0: t() is transpose (2-D) or permute (0-D, 1-D)
+    "a.t()": ("TBackward0", "TransposeBackward0"),
+    "b.t()": ("TBackward0", "PermuteBackward0"),
+    "s.t()": ("TBackward0", "PermuteBackward0"),
+    # unbind / split / chunk are built from select / narrow (no C unbind or split)
+    "a.unbind(0)[1]": ("UnbindBackward0", "SelectBackward0"),
+    "a.unbind(1)[0]": ("UnbindBackward0", "SelectBackward0"),
+    "a.split(2, 1)[1]": ("SplitBackward0", "SliceBackward0"),
+    "a.chunk(2)[0]": ("SplitBackward0", "SliceBackward0"),
+    # max()/min() are amax/amin; max(dim) is amax + argmax; max(a, b) is a where
+    "a.max()": ("MaxBackward1", "AmaxBackward0"),
+    "a.min()": ("MinBackward1", "AminBackward0"),
+    "a.max(1).values": ("MaxBackward0", "AmaxBackward0"),
+    "a.min(0)[0]": ("MinBackward0", "AminBackward0"),
+    "lib.max(a, p)": ("MaximumBackward0", "WhereBackward0"),
+    # to(copy=True) with the same dtype is a clone
+    "a.to(copy=True)": ("ToCopyBackward0", "CloneBackward0"),
+    # advanced indexing is index_select (+ reshape) in Python; advanced assignment writes
+    # through copy_ (torch: index / index_put_)
+    "a[[0, 2]]": ("IndexBackward0", "IndexSelectBackward0"),
+    "a[:, [0, 2]]": ("IndexBackward0", "IndexSelectBackward0"),
+    "a[a > 0]": ("IndexBackward0", "IndexSelectBackward0"),
+    "a[idx]": ("IndexBackward0", "IndexSelectBackward0"),
+    "a[1, [0, 1]]": ("IndexBackward0", "IndexSelectBackward0"),
+    "y = a * 1\ny[[0, 2]] = b\nr = y": ("IndexPutBackward0", "torch::autograd::CopyBackwards"),
+    "y = a * 1\ny[y > 0] = 0\nr = y": ("IndexPutBackward0", "torch::autograd::CopyBackwards"),
     # torch's x[...] / x[()] / an x[0:n, 0:m] that skips every slice return alias(x)
     # (AliasBackward0); ctensor's ct_alias records no graph, so a same-shape view stands for it
     "a[...]": ("AliasBackward0", "ViewBackward0"),
@@ -186,6 +227,7 @@ def test_against_torch(code):
     got_name = _name(r)
     if code in NAME_DIFFERENCES:
         assert (want_name, got_name) == NAME_DIFFERENCES[code]
+        assert repr(r).split("grad_fn=")[0] == ct_text(repr(tr)).split("grad_fn=")[0], code
     else:
         assert got_name == want_name, code
         assert repr(r) == ct_text(repr(tr)), code
@@ -568,3 +610,13 @@ def test_indexing_fast_path_without_grad():
     y = ctensor.ones(3, 4, requires_grad=True)
     v = y[1:3, 0]
     assert v.grad_fn.name() == "SelectBackward0" and v._base is y
+
+
+@pytest.mark.xfail(strict=True, reason="core: cat's backward refuses a legacy empty 1-D input "
+                   "(autograd: gradient of shape [0, 4] for an input of shape [0]); torch gives it a "
+                   "gradient of shape (0,)")
+def test_cat_backward_with_legacy_empty_input():
+    e = ctensor.zeros(0, requires_grad=True)
+    a = ctensor.ones(3, 4, requires_grad=True)
+    ctensor.cat([e, a]).sum().backward()
+    assert tuple(e.grad.shape) == (0,)

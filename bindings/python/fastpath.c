@@ -1082,13 +1082,17 @@ static PyObject *ctpy_basic_view_graph(ct_tensor *h, PyObject *key, int for_seti
 }
 
 /* The view of h for a basic key (new reference), NULL on error, or Py_NotImplemented
-   (borrowed, not increfed) when the key is advanced. */
-static PyObject *ctpy_basic_view(ct_tensor *h, PyObject *key, int for_setitem, ct_tensor **view) {
+   (borrowed, not increfed) when the key is advanced.  src: the value of an assignment (NULL
+   for getitem); when it records a graph the write goes through torch's views too, so that a
+   write of the whole tensor is torch's CopyBackwards on h, not CopySlices. */
+static PyObject *ctpy_basic_view(ct_tensor *h, PyObject *key, int for_setitem, ct_tensor *src,
+                                 ct_tensor **view) {
   ctpy_geom g;
   int r = ctpy_basic_geometry(h, key, &g);
   if (r < 0) return NULL;
   if (r == 0) return Py_NotImplemented;
-  if (ctpy_records_graph(h)) return ctpy_basic_view_graph(h, key, for_setitem, view);
+  if (ctpy_records_graph(h) || (src && ctpy_records_graph(src)))
+    return ctpy_basic_view_graph(h, key, for_setitem, view);
   ct_clear_error();
   ct_tensor *v = ct_as_strided(h, g.ndim, g.sizes, g.strides, g.offset);
   if (!v) return ctpy_raise_last("ct_as_strided");
@@ -1111,7 +1115,7 @@ static PyObject *ctpy_getitem(PyObject *self, PyObject *key) {
     CTPY_RETURN_TENSOR(ct_select(h, 0, i), "ct_select");
   }
   ct_tensor *v = NULL;
-  PyObject *r = ctpy_basic_view(h, key, 0, &v);
+  PyObject *r = ctpy_basic_view(h, key, 0, NULL, &v);
   if (r == NULL) return NULL;
   if (r == Py_NotImplemented) {
     if (!ctpy_getitem_fallback) {
@@ -1304,7 +1308,7 @@ static int ctpy_setitem(PyObject *self, PyObject *key, PyObject *value) {
     src = vh;
   }
   ct_tensor *v = NULL;
-  PyObject *r = ctpy_basic_view(h, key, 1, &v);
+  PyObject *r = ctpy_basic_view(h, key, 1, src, &v);
   if (r == NULL || r == Py_NotImplemented) {
     if (own_src) ct_tensor_release(src);
     if (r == NULL) return -1;

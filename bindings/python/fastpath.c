@@ -837,8 +837,19 @@ static PyObject *ctpy_get_is_leaf(PyObject *self, void *closure) {
 static PyObject *ctpy_get_grad(PyObject *self, void *closure) {
   (void)closure;
   ct_clear_error();
-  ct_tensor *g = ct_grad(ctpy_handle(self));
+  ct_tensor *h = ctpy_handle(self);
+  ct_tensor *g = ct_grad(h);
   if (!g && ct_last_status() != CT_OK) return ctpy_raise_last("ct_grad");
+  if (!g && ct_is_leaf(h) == 0 &&
+      PyErr_WarnEx(PyExc_UserWarning,
+                   "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
+                   ".grad attribute won't be populated during autograd.backward(). If you indeed want "
+                   "the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the "
+                   "non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you "
+                   "access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for "
+                   "more informations.",
+                   1) < 0)
+    return NULL; /* torch's warning (its text, without "Triggered internally at ...") */
   return ctpy_wrap(g); /* None when there is none */
 }
 

@@ -30,6 +30,7 @@ LEAF_SHAPES = {
 LEAF_VALUES = {k: np.round(_RNG.standard_normal(s), 2).astype(np.float32) for k, s in LEAF_SHAPES.items()}
 LEAF_VALUES["p"] = np.round(_RNG.uniform(0.5, 2.0, (3, 4)), 2).astype(np.float32)  # log, sqrt, division
 LEAF_VALUES["d"] = np.round(_RNG.standard_normal((3, 4)), 2)  # float64
+LEAF_VALUES["q"] = np.array([[1, 3, 3, 0], [2, 2, 2, 2], [5, 1, 5, 1]], dtype=np.float32)  # ties
 
 
 def leaves(lib):
@@ -80,7 +81,8 @@ REDUCTIONS = [
     "c.mean((0, 1), keepdim=True)", "a.prod()", "a.prod(1)", "a.amax(1)", "a.amin(0)", "c.amax((0, 2))",
     "lib.sum(a)", "e.sum()", "e.sum(0)", "s.sum()", "a.sum(dtype=lib.float64)", "a.sum(dim=1)",
     "a.mean(dim=(0, 1))", "a.prod(0, keepdim=True)", "lib.mean(a)", "a.max()", "a.min()", "a.max(1).values",
-    "a.min(0)[0]", "lib.max(a, p)",
+    "a.min(0)[0]", "lib.max(a, p)", "q.max(1).values", "q.min(0, keepdim=True)[0]", "q.max(-1)[0]",
+    "c.max(1).values", "q.max()",
 ]
 MATMUL = [
     "b @ v", "a @ v", "a @ m", "b @ m", "c @ m", "w @ u", "lib.matmul(a, m)", "a.mm(m)", "a.matmul(b)",
@@ -183,8 +185,13 @@ NAME_DIFFERENCES = {
     # max()/min() are amax/amin; max(dim) is amax + argmax; max(a, b) is a where
     "a.max()": ("MaxBackward1", "AmaxBackward0"),
     "a.min()": ("MinBackward1", "AminBackward0"),
-    "a.max(1).values": ("MaxBackward0", "AmaxBackward0"),
-    "a.min(0)[0]": ("MinBackward0", "AminBackward0"),
+    "a.max(1).values": ("MaxBackward0", "ViewBackward0"),
+    "a.min(0)[0]": ("MinBackward0", "ViewBackward0"),
+    "q.max(1).values": ("MaxBackward0", "ViewBackward0"),
+    "q.min(0, keepdim=True)[0]": ("MinBackward0", "ViewBackward0"),
+    "q.max(-1)[0]": ("MaxBackward0", "ViewBackward0"),
+    "c.max(1).values": ("MaxBackward0", "ViewBackward0"),
+    "q.max()": ("MaxBackward1", "AmaxBackward0"),
     "lib.max(a, p)": ("MaximumBackward0", "WhereBackward0"),
     # to(copy=True) with the same dtype is a clone
     "a.to(copy=True)": ("ToCopyBackward0", "CloneBackward0"),
@@ -423,7 +430,11 @@ def test_non_leaf_has_no_grad_and_retain_grad_is_absent():
     x = ctensor.ones(2, requires_grad=True)
     y = x * 2
     y.sum().backward()
-    assert y.grad is None and x.grad.tolist() == [2.0, 2.0]
+    for lib_y in (y, torch.ones(2, requires_grad=True) * 2):
+        with pytest.warns(UserWarning, match=r"^The \.grad attribute of a Tensor that is not a leaf Tensor is "
+                          r"being accessed\. Its \.grad attribute won't be populated"):
+            assert lib_y.grad is None
+    assert x.grad.tolist() == [2.0, 2.0]
     assert not hasattr(y, "retain_grad")  # the C API has no retain_grad
 
 

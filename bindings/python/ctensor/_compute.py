@@ -284,7 +284,21 @@ def _max_min(name, self, dim, keepdim, other):
     # torch's max/min(dim) accept bool (argmax/argmin do not): index the same values as uint8
     src = _C.ct_to(self, D.uint8) if self.dtype is D.bool else self
     indices = (_C.ct_argmax if name == "max" else _C.ct_argmin)(src, d, builtins.bool(keepdim))
+    if self.requires_grad and _C.ct_is_grad_enabled() and self.dim() > 0:
+        # torch's MaxBackward0 gives the gradient to the returned index only (amax splits it
+        # between ties): take the values at the indices, through index_select
+        values = _take_along(self, d, indices, values.shape)
     return (return_types.max if name == "max" else return_types.min)((values, indices))
+
+
+def _take_along(self, d, indices, shape):
+    """self's elements at indices along dim d (one per position of the other dims), shaped
+    `shape`: movedim(d, -1) then flatten, and index_select rows * size + index."""
+    k = self.shape[d]
+    rows = _C.ct_reshape(_C.ct_permute(self, [i for i in range(self.dim()) if i != d] + [d]), [-1])
+    n = indices.numel()
+    flat = _C.ct_add(_C.ct_arange(0, n * k, k, D.int64), _C.ct_reshape(indices, [-1]))
+    return _C.ct_view(_C.ct_index_select(rows, 0, flat), list(shape))
 
 
 def _elementwise_extreme(a, b, is_max):

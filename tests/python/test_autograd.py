@@ -638,3 +638,30 @@ def test_cat_backward_with_legacy_empty_input():
     a = ctensor.ones(3, 4, requires_grad=True)
     ctensor.cat([e, a]).sum().backward()
     assert tuple(e.grad.shape) == (0,)
+
+
+def test_deepcopy_and_pickle_keep_requires_grad():
+    import copy
+    import pickle
+
+    def check(lib):
+        x = lib.ones(2, requires_grad=True)
+        (x * 2).sum().backward()
+        c = copy.deepcopy(x)
+        out = [repr(c), c.is_leaf, c.grad.tolist(), c.grad is not x.grad, c.data_ptr() != x.data_ptr()]
+        with pytest.raises(RuntimeError) as info:
+            copy.deepcopy(x * 2)
+        out.append(str(info.value))
+        p = pickle.loads(pickle.dumps(x * 2))
+        out += [repr(p), p.is_leaf, p.grad_fn is None]
+        return out
+    assert check(ctensor) == [ct_text(v) if isinstance(v, str) else v for v in check(torch)]
+
+
+def test_iteration_records_a_view_per_row():
+    # torch iterates through unbind (UnbindBackward0); ctensor through select (SelectBackward0)
+    x = ctensor.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    rows = list(x)
+    assert [r.grad_fn.name() for r in rows] == ["SelectBackward0"] * 2
+    (rows[0] * 2 + rows[1]).sum().backward()
+    assert x.grad.tolist() == [[2.0, 2.0], [1.0, 1.0]]

@@ -352,6 +352,10 @@ ERRORS = [
     "(a * 1).backward(lib.ones(2))",
     "(a * 1).sum().backward(lib.ones(2))",
     "with lib.no_grad():\n    y = a[0]\ny.add_(1)",
+    "y = a * 1\nwith lib.no_grad():\n    v = y[0]\nv.add_(1)",
+    "y = a * 1\nwith lib.no_grad():\n    v = y[0]\ny.add_(1)\nv.grad_fn",
+    "y = a * 1\nwith lib.no_grad():\n    v = y[0]\ny.add_(1)\n(v * 2).sum()",
+    "lib.autograd.grad((a * 2).sum(), [a, b])",
 ]
 
 

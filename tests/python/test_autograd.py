@@ -69,7 +69,7 @@ def ct_text(s):
 
 ARITHMETIC = [
     "a + b", "a - b", "a * b", "a / p", "b / p", "a + 2", "2 + a", "a - 1.5", "1.5 - a", "a * 3", "3 * a",
-    "a / 2", "-a", "a + s", "s * c", "a * a", "a.add(b, alpha=2)", "a.sub(b)", "a.mul(b)", "a.div(p)",
+    "a / 2", "-a", "+a", "abs(a)", "a * lib.tensor(2.0)", "d * a", "a.sub(b, alpha=2)", "a + s", "s * c", "a * a", "a.add(b, alpha=2)", "a.sub(b)", "a.mul(b)", "a.div(p)",
     "a + d", "lib.add(a, b)", "lib.mul(a, 2.5)", "a + lib.ones(3, 4)", "c * b", "a + e.sum(0)",
 ]
 UNARY = [
@@ -97,7 +97,9 @@ VIEWS = [
     "a.t().contiguous()", "lib.reshape(a, (2, 6))", "lib.flatten(c)", "lib.transpose(c, 0, 2)",
     "lib.broadcast_to(b, (2, 3, 4))", "s.view(1)", "s.unsqueeze(0)", "e.view(2, 0, 2)", "a.t()", "b.t()", "s.t()",
     "a.unbind(0)[1]", "a.unbind(1)[0]", "a.split(2, 1)[1]", "a.chunk(2)[0]", "a.squeeze()", "a[None].squeeze()",
-    "lib.select(a, 1, 0)", "a.narrow(0, -1, 1)", "lib.movedim(c, 0, 2)", "c.swapdims(0, 2)", "a.detach()", "a.data",
+    "lib.select(a, 1, 0)", "a.narrow(0, -1, 1)", "a.view(3, 4)", "a.reshape(3, 4)", "a.reshape(-1)", "c.flatten(0, 0)",
+    "b.flatten()", "s.flatten()", "s.reshape(1)", "a.expand(3, 4)", "a.permute(0, 1)", "a.transpose(1, 1)",
+    "c.select(-1, -1)", "a.split([1, 3], 1)[1]", "a.unfold(0, 2, 1).sum(-1)", "lib.movedim(c, 0, 2)", "c.swapdims(0, 2)", "a.detach()", "a.data",
 ]
 INDEXING = [
     "a[1]", "a[-1]", "a[1:3]", "a[:]", "a[0:3]", "a[::2]", "a[:, 1]", "a[..., 1]", "a[None]", "a[...]",
@@ -105,6 +107,7 @@ INDEXING = [
     "c[None, 1]", "c[:, None, :]", "c[1][2]", "c[0, ..., 1]", "a[np.int64(1)]", "a[0:3, 0:4]", "a[1:2, ...]",
     "c[..., 0:4, 0]", "s[None]", "s[...]", "s[()]",
     # advanced indexing (ctensor/_indexing.py, built on index_select)
+    "a[:, :]", "a[-2:]", "a[:, -1:]", "a[1::2, 1::2]", "a[5:]", "a[..., :]", "c[..., ::2]",
     "a[[0, 2]]", "a[:, [0, 2]]", "a[a > 0]", "a[idx]", "a[1, [0, 1]]",
 ]
 COPIES = [
@@ -182,6 +185,7 @@ NAME_DIFFERENCES = {
     "a.unbind(1)[0]": ("UnbindBackward0", "SelectBackward0"),
     "a.split(2, 1)[1]": ("SplitBackward0", "SliceBackward0"),
     "a.chunk(2)[0]": ("SplitBackward0", "SliceBackward0"),
+    "a.split([1, 3], 1)[1]": ("SplitWithSizesBackward0", "SliceBackward0"),
     # max()/min() are amax/amin; max(dim) is amax + argmax; max(a, b) is a where
     "a.max()": ("MaxBackward1", "AmaxBackward0"),
     "a.min()": ("MinBackward1", "AminBackward0"),

@@ -673,3 +673,20 @@ def test_iteration_records_a_view_per_row():
     assert [r.grad_fn.name() for r in rows] == ["SelectBackward0"] * 2
     (rows[0] * 2 + rows[1]).sum().backward()
     assert x.grad.tolist() == [[2.0, 2.0], [1.0, 1.0]]
+
+
+def test_backward_in_threads():
+    # backward runs without the GIL; graphs of disjoint tensors may run at once
+    results = {}
+
+    def work(k):
+        x = ctensor.full((64, 64), float(k), requires_grad=True)
+        for _ in range(20):
+            (x * x).sum().backward()
+        results[k] = x.grad[0, 0].item()
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(1, 5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == {k: 40.0 * k for k in range(1, 5)}

@@ -690,3 +690,32 @@ def test_backward_in_threads():
     for t in threads:
         t.join()
     assert results == {k: 40.0 * k for k in range(1, 5)}
+
+
+def _train(lib):
+    """Linear regression by hand: backward, in-place updates under no_grad, grad zeroing."""
+    X = lib.tensor([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [2.0, 1.0]])
+    Y = lib.tensor([1.0, 2.0, 3.0, 5.0])
+    w = lib.zeros(2, requires_grad=True)
+    b = lib.zeros((), requires_grad=True)
+    losses = []
+    for step in range(30):
+        pred = X @ w + b
+        loss = ((pred - Y) * (pred - Y)).mean()
+        loss.backward()
+        with lib.no_grad():
+            w -= 0.1 * w.grad
+            b.sub_(b.grad * 0.1)
+            w[0] = w[0] * 1.0  # setitem on a leaf is allowed under no_grad
+        if step % 2:
+            w.grad.zero_()
+            b.grad = None
+        else:
+            w.grad = None
+            b.grad.zero_()
+        losses.append(repr(loss))
+    return losses + [repr(w), repr(b), w.is_leaf, w._version]
+
+
+def test_training_loop_against_torch():
+    assert _train(ctensor) == [ct_text(v) if isinstance(v, str) else v for v in _train(torch)]

@@ -271,6 +271,8 @@ def test_grad_fn_object():
     assert f.name() == "AddBackward0" and type(f).__name__ == "AddBackward0"
     assert re.fullmatch(r"<AddBackward0 object at 0x[0-9a-f]+>", repr(f))
     assert isinstance(f, ctensor.autograd.Node)
+    assert repr(type(f)) == repr(type((torch.ones(1, requires_grad=True) + 1).grad_fn)) == "<class 'AddBackward0'>"
+    assert type((x * 1).grad_fn) is type((x * 2).grad_fn)
     assert x.grad_fn is None and x.is_leaf and not y.is_leaf
     assert (x * 1).sum().grad_fn.name() == "SumBackward0"
 

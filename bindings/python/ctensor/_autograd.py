@@ -133,7 +133,8 @@ _NODE_CLASSES: dict = {}
 def _node(name):
     cls = _NODE_CLASSES.get(name)
     if cls is None:
-        cls = type(name, (Node,), {"__slots__": (), "_name": name, "__module__": "ctensor.autograd"})
+        # torch's node types are C types without a module: <class 'MulBackward0'>
+        cls = type(name, (Node,), {"__slots__": (), "_name": name, "__module__": "builtins"})
         _NODE_CLASSES[name] = cls
     return cls()
 

@@ -189,7 +189,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
          allow_unused=False, is_grads_batched=False):
     """ctensor.autograd.grad for leaf inputs: the gradients of outputs with respect to inputs,
     returned as a tuple, without touching the inputs' .grad.  Non-leaf inputs are not supported
-    (the C library keeps grads of leaves only)."""
+    (the C library keeps grads of leaves only).  Unlike torch's, it runs a whole backward: other
+    leaves of the graph that require grad (not in inputs) accumulate into their .grad."""
     if create_graph:
         raise NotImplementedError("ctensor: create_graph=True (higher-order gradients) is not supported")
     single = isinstance(inputs, _C.Tensor)

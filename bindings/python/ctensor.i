@@ -60,6 +60,8 @@
 %noexception ct_live_storages;
 %noexception ct_set_num_threads;
 %noexception ct_get_num_threads;
+%noexception ct_set_grad_enabled;
+%noexception ct_is_grad_enabled;
 
 /* Python owns lifetimes: a Tensor object holds one reference and drops it when collected. */
 %ignore ct_tensor_retain;
@@ -150,6 +152,9 @@
 %newobject ct_rand;
 %newobject ct_randn;
 %newobject ct_randint;
+/* autograd */
+%newobject ct_grad;
+%newobject ct_detach;
 
 /* Copies of possibly large tensors run without the GIL. */
 %thread ct_clone;

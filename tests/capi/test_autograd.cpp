@@ -805,4 +805,17 @@ TEST_F(Autograd, GraphsAreFreed) {
   EXPECT_EQ(ct_tensor_refcount(x), 1);
 }
 
+TEST_F(Autograd, LongChainsAreFreedWithoutRecursion) {
+  // A graph 100000 nodes deep: backward and destruction must not recurse per node.
+  CT_MAKE(x, ctt::ones({1}, CT_FLOAT64));
+  CT_ASSERT_OK(ct_set_requires_grad(x, 1));
+  TensorRef y(ct_mul_scalar(x, 1.0));
+  for (int i = 0; i < 100000; ++i) y = TensorRef(ct_add_scalar(y, 1.0));
+  ASSERT_NE(y.get(), nullptr);
+  CT_ASSERT_OK(ct_backward(y, nullptr, 0));
+  CT_MAKE(g, ct_grad(x));
+  EXPECT_EQ(ctt::values(g), (std::vector<double>{1.0}));
+  y.reset();
+}
+
 }  // namespace

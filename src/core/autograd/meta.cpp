@@ -133,6 +133,27 @@ Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m) {
 
 Node::Node() : seq(g_next_seq.fetch_add(1, std::memory_order_relaxed)) {}
 
+namespace {
+thread_local bool t_draining = false;
+thread_local std::vector<std::shared_ptr<Node>> t_pending;
+}  // namespace
+
+void Node::release_later(std::shared_ptr<Node> n) {
+  if (n && n.use_count() == 1) t_pending.push_back(std::move(n));
+}
+
+Node::~Node() {
+  for (Edge& e : next) release_later(std::move(e.fn));
+  if (t_draining) return;
+  t_draining = true;
+  while (!t_pending.empty()) {
+    std::shared_ptr<Node> n = std::move(t_pending.back());
+    t_pending.pop_back();
+    n.reset();  // may push its own inputs
+  }
+  t_draining = false;
+}
+
 void Node::add_input(const Tensor& t) {
   next.push_back(gradient_edge(t));
   inputs.push_back({Shape(t.sizes().begin(), t.sizes().end()), t.dtype()});

@@ -93,7 +93,11 @@ Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m);
 // A node of the backward graph: one output (the tensor it produced), one edge per input.
 struct Node {
   Node();
-  virtual ~Node() = default;
+  // Frees a long chain of nodes iteratively, not recursively (a graph of a million ops
+  // would otherwise overflow the stack when its last tensor goes).
+  virtual ~Node();
+  // Hands a node this one owns to the iterative deleter of ~Node.
+  static void release_later(std::shared_ptr<Node> n);
   virtual const char* name() const = 0;
   // Gradients for the inputs, one per edge (empty Ref: none), from the gradient of the
   // output.  The engine then fixes their sizes and dtypes (fix_grad).

@@ -498,7 +498,7 @@ CT_API int64_t ct_explain(const ct_tensor *a, const ct_tensor *b, char *buf, int
    - The graph holds no reference cycles: releasing the last handle of every output frees
      it (ct_live_tensors() returns to where it was).
    - Not supported: higher-order gradients (backward runs with grad mode off and records
-     nothing), retain_grad of non-leaf tensors, hooks, anomaly detection.
+     nothing), hooks, anomaly detection.
    Errors that torch raises as RuntimeError are CT_ERR_INVALID_ARGUMENT unless stated.
    Messages are torch's, with "ctensor." where torch prints "torch." (ctensor.FloatTensor,
    ctensor.Size).
@@ -544,6 +544,15 @@ CT_API ct_status ct_set_grad(ct_tensor *t, const ct_tensor *grad);
    ("Trying to backward through the graph a second time ...").  Gradients accumulated
    before an error stay. */
 CT_API ct_status ct_backward(ct_tensor *t, const ct_tensor *grad, int retain_graph);
+/* torch's t.retain_grad(): a non-leaf t keeps the gradient that reaches it in backward, as
+   its grad (ct_grad), summed over backward calls (out of place: each backward gives t a new
+   grad tensor).  An in-place op that rebases t's history keeps the registration.  Does
+   nothing for a leaf.  CT_ERR_INVALID_ARGUMENT if t does not require grad ("can't
+   retain_grad on Tensor that has requires_grad=False"). */
+CT_API ct_status ct_retain_grad(ct_tensor *t);
+/* 1 if t is a non-leaf on which ct_retain_grad was called (torch's t.retains_grad), 0 if not,
+   -1 on error. */
+CT_API int ct_retains_grad(const ct_tensor *t);
 /* torch's t.detach(): new reference to a tensor sharing t's storage, metadata and version
    counter, with no graph and requires_grad 0; not a view.  The same as ct_alias. */
 CT_API ct_tensor *ct_detach(const ct_tensor *t);

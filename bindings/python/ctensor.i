@@ -152,6 +152,7 @@
 %newobject ct_rand;
 %newobject ct_randn;
 %newobject ct_randint;
+/* autograd */
 %newobject ct_grad;
 %newobject ct_detach;
 

@@ -42,6 +42,14 @@ ct_status ct_backward(ct_tensor* t, const ct_tensor* grad, int retain_graph) {
   });
 }
 
+ct_status ct_retain_grad(ct_tensor* t) {
+  return guard_status([&] { autograd::retain_grad(tensor_arg(t, "ct_retain_grad")); });
+}
+
+int ct_retains_grad(const ct_tensor* t) {
+  return guard<int>(-1, [&] { return int(autograd::retains_grad(tensor_arg(t, "ct_retains_grad"))); });
+}
+
 ct_tensor* ct_detach(const ct_tensor* t) {
   return guard<ct_tensor*>(nullptr, [&] { return to_handle(alias(tensor_arg(t, "ct_detach"))); });
 }

@@ -134,7 +134,7 @@ void infer_size_impl(IntList shape, int64_t numel, const char* op, Out& out) {
   for (size_t i = 0; i < shape.size(); ++i) out[i] = shape[i];
   int infer = -1;
   int64_t product = 1;
-  bool overflow = false;
+  bool overflow = false, has_zero = false;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == -1) {
       CT_CHECK(infer < 0, Shape, op << ": only one dimension can be inferred");
@@ -142,7 +142,14 @@ void infer_size_impl(IntList shape, int64_t numel, const char* op, Out& out) {
     } else {
       CT_CHECK(shape[i] >= 0, Shape, op << ": invalid shape dimension " << shape[i]);
       overflow = overflow || __builtin_mul_overflow(product, shape[i], &product);
+      has_zero = has_zero || shape[i] == 0;
     }
+  }
+  // A zero size makes the product 0 whatever the other sizes multiply to ([INT64_MAX,
+  // INT64_MAX, 0] has 0 elements): an overflow among them is not one of the product.
+  if (has_zero) {
+    product = 0;
+    overflow = false;
   }
   const bool ok = !overflow && (numel == product || (infer >= 0 && product > 0 && numel % product == 0));
   CT_CHECK(ok, Shape, "shape '" << list_str(shape) << "' is invalid for input of size " << numel);

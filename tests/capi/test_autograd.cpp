@@ -559,6 +559,47 @@ TEST_F(Autograd, AccumulatesOverTwoBackwardsWithRetainGraph) {
   EXPECT_EQ(ctt::values(mine), (std::vector<double>{13, 13, 13}));
 }
 
+TEST_F(Autograd, RetainGrad) {
+  // torch: x = torch.ones(3, requires_grad=True); y = x * 2; y.retain_grad(); z = (y * y).sum()
+  //        z.backward(retain_graph=True) -> y.grad [4, 4, 4]; z.backward() -> [8, 8, 8]
+  CT_MAKE(x, ctt::ones({3}));
+  CT_ASSERT_OK(ct_set_requires_grad(x, 1));
+  CT_MAKE(y, ct_mul_scalar(x, 2.0));
+  EXPECT_EQ(ct_retains_grad(y), 0);
+  CT_ASSERT_OK(ct_retain_grad(y));
+  EXPECT_EQ(ct_retains_grad(y), 1);
+  CT_MAKE(yy, ct_mul(y, y));
+  CT_MAKE(z, sum_all(yy));
+  CT_ASSERT_OK(ct_backward(z, nullptr, 1));
+  CT_MAKE(g1, ct_grad(y));
+  EXPECT_EQ(ctt::values(g1), (std::vector<double>{4, 4, 4}));
+  CT_ASSERT_OK(ct_backward(z, nullptr, 0));
+  CT_MAKE(g2, ct_grad(y));
+  EXPECT_EQ(ctt::values(g2), (std::vector<double>{8, 8, 8}));
+  // torch: y2 = x * 3; y2.retain_grad(); y2.add_(1); (y2 * 1).sum().backward() -> y2.grad [1, 1, 1]
+  CT_MAKE(y2, ct_mul_scalar(x, 3.0));
+  CT_ASSERT_OK(ct_retain_grad(y2));
+  CT_ASSERT_OK(ct_add_scalar_(y2, 1.0));
+  EXPECT_EQ(ct_retains_grad(y2), 1);
+  CT_MAKE(y3, ct_mul_scalar(y2, 1.0));
+  CT_MAKE(l, sum_all(y3));
+  CT_ASSERT_OK(ct_backward(l, nullptr, 0));
+  CT_MAKE(g3, ct_grad(y2));
+  EXPECT_EQ(ctt::values(g3), (std::vector<double>{1, 1, 1}));
+  CT_ASSERT_OK(ct_retain_grad(x));  // a leaf: nothing to do
+  EXPECT_EQ(ct_retains_grad(x), 0);
+  // torch: torch.ones(2).retain_grad()
+  CT_MAKE(p, ctt::ones({2}));
+  CT_EXPECT_STATUS(ct_retain_grad(p), CT_ERR_INVALID_ARGUMENT,
+                   "can't retain_grad on Tensor that has requires_grad=False");
+  // The retaining tensor may die before its graph runs.
+  CT_MAKE(w, ct_mul_scalar(x, 5.0));
+  CT_ASSERT_OK(ct_retain_grad(w));
+  CT_MAKE(wl, sum_all(w));
+  w.reset();
+  CT_ASSERT_OK(ct_backward(wl, nullptr, 0));
+}
+
 TEST_F(Autograd, ExplicitGradient) {
   CT_MAKE(x, ctt::ones({2}));
   CT_ASSERT_OK(ct_set_requires_grad(x, 1));
@@ -803,6 +844,19 @@ TEST_F(Autograd, GraphsAreFreed) {
   }
   EXPECT_EQ(ct_live_tensors(), t1);
   EXPECT_EQ(ct_tensor_refcount(x), 1);
+}
+
+TEST_F(Autograd, LongChainsAreFreedWithoutRecursion) {
+  // A graph 100000 nodes deep: backward and destruction must not recurse per node.
+  CT_MAKE(x, ctt::ones({1}, CT_FLOAT64));
+  CT_ASSERT_OK(ct_set_requires_grad(x, 1));
+  TensorRef y(ct_mul_scalar(x, 1.0));
+  for (int i = 0; i < 100000; ++i) y = TensorRef(ct_add_scalar(y, 1.0));
+  ASSERT_NE(y.get(), nullptr);
+  CT_ASSERT_OK(ct_backward(y, nullptr, 0));
+  CT_MAKE(g, ct_grad(x));
+  EXPECT_EQ(ctt::values(g), (std::vector<double>{1.0}));
+  y.reset();
 }
 
 }  // namespace

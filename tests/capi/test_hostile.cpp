@@ -119,8 +119,11 @@ TEST_F(Hostile, EmptyTensorsWithHugeSizes) {
   const int64_t same[] = {kMax, kMax, 0};
   CT_MAKE(s, ct_view(h, 3, same));  // the same shape keeps the strides
   EXPECT_EQ(ct_tensor_stride(s, 0), ct_tensor_stride(h, 0));
-  const int64_t bad[] = {-1};
-  CT_EXPECT_NULL(ct_view(h, 1, bad), CT_ERR_SHAPE, "ambiguous");
+  const int64_t infer[] = {-1};  // torch.zeros(5, 0).view(-1): shape [0]
+  CT_MAKE(f, ct_view(h, 1, infer));
+  EXPECT_EQ(ct_tensor_size(f, 0), 0);
+  const int64_t bad[] = {-1, 0};  // torch.zeros(5, 0).view(-1, 0): ambiguous
+  CT_EXPECT_NULL(ct_view(h, 2, bad), CT_ERR_SHAPE, "ambiguous");
 }
 
 // Elementwise ops on an empty 4-d tensor whose sizes and strides multiply past int64 (found by

@@ -68,6 +68,10 @@ void backward(const Tensor& root, const Tensor* grad, bool retain_graph) {
     Ref<Tensor> in = std::move(buffers[n]);
     buffers.erase(n);
     std::vector<Ref<Tensor>> outs;
+    if (in && n->retained) {  // retain_grad: the output's gradient, summed over backward calls
+      AutogradMeta& m = *n->retained;
+      m.grad = m.grad ? binary(BinaryOp::Add, Operand::of(*m.grad), Operand::of(*in)) : copy_to_new(*in, in->dtype());
+    }
     if (in) {
       if (n->released && n->has_saved) fail_released();
       outs = n->apply(*in);

@@ -603,16 +603,26 @@ Ref<Tensor> matmul(const Tensor& a, const Tensor& b) {
 
 // ---- views -----------------------------------------------------------------------------
 
+// view, permute and expand copy their argument list into the replay only when recording,
+// so that the common case allocates nothing beyond the core op.
 Ref<Tensor> view(const Tensor& t, IntList shape) {
-  Shape s(shape.begin(), shape.end());
-  return record_view("ViewBackward0", t, [s](const Tensor& x) { return ct::view(x, s); });
+  Ref<Tensor> r = ct::view(t, shape);
+  set_view_history(t, *r, [&] {
+    Shape s(shape.begin(), shape.end());
+    return view_node("ViewBackward0", t, [s](const Tensor& x) { return ct::view(x, s); });
+  });
+  return r;
 }
 Ref<Tensor> transpose(const Tensor& t, int64_t d0, int64_t d1) {
   return record_view("TransposeBackward0", t, [d0, d1](const Tensor& x) { return ct::transpose(x, d0, d1); });
 }
 Ref<Tensor> permute(const Tensor& t, std::span<const int> dims) {
-  std::vector<int> p(dims.begin(), dims.end());
-  return record_view("PermuteBackward0", t, [p](const Tensor& x) { return ct::permute(x, p); });
+  Ref<Tensor> r = ct::permute(t, dims);
+  set_view_history(t, *r, [&] {
+    std::vector<int> p(dims.begin(), dims.end());
+    return view_node("PermuteBackward0", t, [p](const Tensor& x) { return ct::permute(x, p); });
+  });
+  return r;
 }
 Ref<Tensor> slice(const Tensor& t, int64_t dim, int64_t start, int64_t stop, int64_t step) {
   return record_view("SliceBackward0", t,
@@ -625,8 +635,12 @@ Ref<Tensor> select(const Tensor& t, int64_t dim, int64_t index) {
   return record_view("SelectBackward0", t, [=](const Tensor& x) { return ct::select(x, dim, index); });
 }
 Ref<Tensor> expand(const Tensor& t, IntList sizes) {
-  Shape s(sizes.begin(), sizes.end());
-  return record_view("ExpandBackward0", t, [s](const Tensor& x) { return ct::expand(x, s); });
+  Ref<Tensor> r = ct::expand(t, sizes);
+  set_view_history(t, *r, [&] {
+    Shape s(sizes.begin(), sizes.end());
+    return view_node("ExpandBackward0", t, [s](const Tensor& x) { return ct::expand(x, s); });
+  });
+  return r;
 }
 Ref<Tensor> squeeze(const Tensor& t, int64_t dim) {
   return record_view("SqueezeBackward1", t, [=](const Tensor& x) { return ct::squeeze(x, dim); });

@@ -19,7 +19,20 @@ std::atomic<uint64_t> g_next_seq{0};
 std::string size_list(IntList s) { return list_str(s); }
 }  // namespace
 
-void destroy_meta(AutogradMeta* m) { delete m; }
+void destroy_meta(AutogradMeta* m) {
+  if (m->grad_fn && m->grad_fn->retained == m) m->grad_fn->retained = nullptr;
+  delete m;
+}
+
+namespace {
+// Makes fn t's grad_fn, moving a retain_grad registration from the old one (torch moves
+// its retains_grad hook the same way when an in-place op rebases the history).
+void set_grad_fn(AutogradMeta& m, std::shared_ptr<Node> fn) {
+  if (m.grad_fn && m.grad_fn->retained == &m) m.grad_fn->retained = nullptr;
+  m.grad_fn = std::move(fn);
+  if (m.retains_grad && m.grad_fn) m.grad_fn->retained = &m;
+}
+}  // namespace
 
 AutogradMeta& meta_of(const Tensor& t) {
   if (!t.autograd()) t.set_autograd(new AutogradMeta());
@@ -50,7 +63,7 @@ std::shared_ptr<Node> grad_fn(const Tensor& t) {
                "forbidden. You can clarify your code by moving both the view and the inplace either both inside "
                "the no_grad block (if you don't want the inplace to be tracked) or both outside (if you want the "
                "inplace to be tracked).");
-      m->grad_fn = make_as_strided_backward(base, t);
+      set_grad_fn(*m, make_as_strided_backward(base, t));
       m->attr_version = version;
     }
   }
@@ -103,9 +116,14 @@ void set_grad(const Tensor& t, const Tensor* g) {
 
 void retain_grad(const Tensor& t) {
   CT_CHECK(requires_grad(t), InvalidArgument, "can't retain_grad on Tensor that has requires_grad=False");
-  if (is_leaf(t)) return;  // leaves keep their grad anyway
-  meta_of(t).retains_grad = true;
+  std::shared_ptr<Node> fn = grad_fn(t);
+  if (!fn) return;  // leaves keep their grad anyway
+  AutogradMeta& m = meta_of(t);
+  m.retains_grad = true;
+  fn->retained = &m;
 }
+
+bool retains_grad(const Tensor& t) { return t.autograd() && t.autograd()->retains_grad && !is_leaf(t); }
 
 Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m) {
   const IntList have = g->sizes();
@@ -132,6 +150,27 @@ Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m) {
 }
 
 Node::Node() : seq(g_next_seq.fetch_add(1, std::memory_order_relaxed)) {}
+
+namespace {
+thread_local bool t_draining = false;
+thread_local std::vector<std::shared_ptr<Node>> t_pending;
+}  // namespace
+
+void Node::release_later(std::shared_ptr<Node> n) {
+  if (n && n.use_count() == 1) t_pending.push_back(std::move(n));
+}
+
+Node::~Node() {
+  for (Edge& e : next) release_later(std::move(e.fn));
+  if (t_draining) return;
+  t_draining = true;
+  while (!t_pending.empty()) {
+    std::shared_ptr<Node> n = std::move(t_pending.back());
+    t_pending.pop_back();
+    n.reset();  // may push its own inputs
+  }
+  t_draining = false;
+}
 
 void Node::add_input(const Tensor& t) {
   next.push_back(gradient_edge(t));
@@ -213,14 +252,14 @@ void rebase_history(const Tensor& self, std::shared_ptr<Node> fn) {
   if (self.base()) {
     const Tensor& base = *self.base();
     std::shared_ptr<Node> cs = make_copy_slices(base, self, std::move(fn));
-    meta_of(base).grad_fn = std::move(cs);
+    set_grad_fn(meta_of(base), std::move(cs));
     AutogradMeta& vm = meta_of(self);
     vm.is_view = true;
-    vm.grad_fn = nullptr;
+    set_grad_fn(vm, nullptr);
     vm.attr_version = -1;  // regenerated (AsStridedBackward0) when next asked for
     return;
   }
-  meta_of(self).grad_fn = std::move(fn);
+  set_grad_fn(meta_of(self), std::move(fn));
 }
 
 void set_history(const Tensor& result, std::shared_ptr<Node> fn) { meta_of(result).grad_fn = std::move(fn); }

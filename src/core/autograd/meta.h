@@ -85,7 +85,8 @@ Edge gradient_edge(const Tensor& t);
 void set_requires_grad(const Tensor& t, bool on);
 Ref<Tensor> grad(const Tensor& t);
 void set_grad(const Tensor& t, const Tensor* g);
-void retain_grad(const Tensor& t);
+void retain_grad(const Tensor& t);  // torch's t.retain_grad()
+bool retains_grad(const Tensor& t);
 
 // A gradient in its input's sizes and dtype: sums broadcast dims away, converts dtype.
 Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m);
@@ -93,7 +94,11 @@ Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m);
 // A node of the backward graph: one output (the tensor it produced), one edge per input.
 struct Node {
   Node();
-  virtual ~Node() = default;
+  // Frees a long chain of nodes iteratively, not recursively (a graph of a million ops
+  // would otherwise overflow the stack when its last tensor goes).
+  virtual ~Node();
+  // Hands a node this one owns to the iterative deleter of ~Node.
+  static void release_later(std::shared_ptr<Node> n);
   virtual const char* name() const = 0;
   // Gradients for the inputs, one per edge (empty Ref: none), from the gradient of the
   // output.  The engine then fixes their sizes and dtypes (fix_grad).
@@ -109,6 +114,10 @@ struct Node {
   std::vector<InputMeta> inputs;
   uint64_t seq;              // creation order: later nodes run first
   bool has_saved = false;    // whether backward needs values released by release_saved()
+  // The autograd state of the output tensor when it retains its grad (retain_grad): the
+  // engine stores the gradient flowing into this node there.  Not owning: the tensor's
+  // destruction (destroy_meta) or a new grad_fn clears it.
+  AutogradMeta* retained = nullptr;
   bool released = false;
 };
 

@@ -144,6 +144,7 @@ class CopySlices final : public Node {
     }
     has_saved = fn_->has_saved;
   }
+  ~CopySlices() override { release_later(std::move(fn_)); }
   const char* name() const override { return "CopySlices"; }
   void release_saved() override {
     fn_->release_saved();

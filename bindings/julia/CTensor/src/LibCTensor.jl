@@ -1659,7 +1659,7 @@ end
 # - The graph holds no reference cycles: releasing the last handle of every output frees
 # it (ct_live_tensors() returns to where it was).
 # - Not supported: higher-order gradients (backward runs with grad mode off and records
-# nothing), retain_grad of non-leaf tensors, hooks, anomaly detection.
+# nothing), hooks, anomaly detection.
 # Errors that torch raises as RuntimeError are CT_ERR_INVALID_ARGUMENT unless stated.
 # Messages are torch's, with "ctensor." where torch prints "torch." (ctensor.FloatTensor,
 # ctensor.Size).
@@ -1757,6 +1757,33 @@ before an error stay.
 """
 function ct_backward(t, grad, retain_graph)
     ccall((:ct_backward, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}, Cint), t, grad, retain_graph)
+end
+
+"""
+    ct_retain_grad(t) -> Cint
+
+`ct_status ct_retain_grad(ct_tensor *t);`
+
+torch's t.retain_grad(): a non-leaf t keeps the gradient that reaches it in backward, as
+its grad (ct_grad), summed over backward calls (out of place: each backward gives t a new
+grad tensor).  An in-place op that rebases t's history keeps the registration.  Does
+nothing for a leaf.  CT_ERR_INVALID_ARGUMENT if t does not require grad ("can't
+retain_grad on Tensor that has requires_grad=False").
+"""
+function ct_retain_grad(t)
+    ccall((:ct_retain_grad, libctensor()), Cint, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_retains_grad(t) -> Cint
+
+`int ct_retains_grad(const ct_tensor *t);`
+
+1 if t is a non-leaf on which ct_retain_grad was called (torch's t.retains_grad), 0 if not,
+-1 on error.
+"""
+function ct_retains_grad(t)
+    ccall((:ct_retains_grad, libctensor()), Cint, (Ptr{Cvoid},), t)
 end
 
 """

@@ -840,7 +840,7 @@ static PyObject *ctpy_get_grad(PyObject *self, void *closure) {
   ct_tensor *h = ctpy_handle(self);
   ct_tensor *g = ct_grad(h);
   if (!g && ct_last_status() != CT_OK) return ctpy_raise_last("ct_grad");
-  if (!g && ct_is_leaf(h) == 0 &&
+  if (!g && ct_is_leaf(h) == 0 && ct_retains_grad(h) != 1 &&
       PyErr_WarnEx(PyExc_UserWarning,
                    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
                    ".grad attribute won't be populated during autograd.backward(). If you indeed want "

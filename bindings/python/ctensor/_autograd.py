@@ -232,6 +232,16 @@ class _AutogradMethods:
         _C.ct_set_requires_grad(self, 1 if requires_grad else 0)
         return self
 
+    def retain_grad(self):
+        """Makes this non-leaf tensor keep the gradient that reaches it in backward, as its .grad
+        (a leaf: nothing to do)."""
+        _C.ct_retain_grad(self)
+
+    @property
+    def retains_grad(self):
+        """True if retain_grad() was called on this non-leaf tensor."""
+        return _C.ct_retains_grad(self) == 1
+
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulates d(self)/d(leaf) into every leaf's .grad (gradient: d(loss)/d(self), needed
         unless self has one element)."""

@@ -46,7 +46,8 @@ export storage, storage_id, storage_offset, shares_storage, may_overlap, overlap
 # Explanations
 export explain
 # Autograd
-export requires_grad, requires_grad!, isleaf, grad, grad!, backward!, detach, grad_fn_name,
+export requires_grad, requires_grad!, isleaf, grad, grad!, backward!, retain_grad!, retains_grad,
+       detach, grad_fn_name,
        is_grad_enabled, set_grad_enabled!, no_grad, enable_grad
 
 function __init__()

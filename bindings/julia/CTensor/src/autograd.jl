@@ -85,6 +85,26 @@ function backward!(t::Tensor, gradient::Union{Tensor,Nothing} = nothing; retain_
 end
 
 """
+    retain_grad!(t) -> t          (torch: t.retain_grad())
+
+Makes the non-leaf `t` keep the gradient that reaches it in `backward!`, as `grad(t)` (each
+backward gives it a new tensor, summed with the previous one); an in-place op on `t` keeps
+the registration.  Nothing to do for a leaf.  Fails for a `t` that does not require grad
+(torch's "can't retain_grad on Tensor that has requires_grad=False").
+"""
+function retain_grad!(t::Tensor)
+    check_status(L.ct_retain_grad(t))
+    return t
+end
+
+"""
+    retains_grad(t) -> Bool          (torch: t.retains_grad)
+
+True if `retain_grad!` was called on the non-leaf `t`.
+"""
+retains_grad(t::Tensor) = check_bool(L.ct_retains_grad(t))
+
+"""
     detach(t) -> Tensor          (torch: t.detach())
 
 A tensor on `t`'s memory (same storage, layout and version counter, not a view) with no

@@ -442,6 +442,16 @@ _sumall(a) = _op(L.ct_sum(a, 0, C_NULL, 0))
     @test e isa CTensorError && e.message == "element 0 of tensors does not require grad and does not have a grad_fn"
 end
 
+@testset "autograd: retain_grad! keeps a non-leaf's gradient" begin
+    x = requires_grad!(Tensor(Float32[1, 2, 3]))
+    y = _mulk(x, 2)
+    @test !retains_grad(y) && retain_grad!(y) === y && retains_grad(y) && !retains_grad(x)
+    backward!(_sumall(_mul(y, y)))                     # d(sum y^2)/dy = 2y
+    @test Array(grad(y)) == Float32[4, 8, 12] && Array(grad(x)) == Float32[8, 16, 24]
+    e = caught(() -> retain_grad!(tensor_ones(Float32, 2)))
+    @test e isa CTensorError && e.message == "can't retain_grad on Tensor that has requires_grad=False"
+end
+
 @testset "autograd: detach shares memory and cuts the graph, clone copies and stays in it" begin
     x = requires_grad!(Tensor(Float32[1, 2, 3]))
     d = detach(x)

@@ -647,6 +647,9 @@ def test_graphs_are_released():
         if r.requires_grad:
             (r.sum() if r.numel() != 1 else r).backward()
         del env, r
+    for code in RETAIN:
+        env = run(ctensor, code)
+        del env
     # graphs never run backward, and retained graphs
     x = ctensor.ones(3, 4, requires_grad=True)
     y = (x.exp() * x)[1:].sum(0)

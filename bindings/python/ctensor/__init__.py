@@ -5,7 +5,9 @@ and prints the same thing (with ``ctensor.`` where torch prints ``torch.``).  Co
 foundation (creation, views, view-when-possible, copies, introspection, memory relations,
 NumPy and DLPack exchange, printing) and compute (operators and their methods with torch's
 promotion and Python-scalar rules, in-place ops, elementwise math, comparisons, where,
-reductions, max/min with ``ctensor.return_types``, matmul, cat/stack, random numbers).
+reductions, max/min with ``ctensor.return_types``, matmul, cat/stack, random numbers) and
+reverse-mode autograd (``requires_grad``, ``backward``, ``grad``, ``grad_fn``, ``no_grad``, ...,
+recorded by the C library).
 Random numbers come from ctensor's own Philox generator: a seed gives reproducible values,
 not torch's values; ``manual_seed`` returns None.
 

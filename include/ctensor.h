@@ -39,6 +39,9 @@
  *   holding no lock of any language runtime.  ct_manual_seed and ct_set_num_threads
  *   change process-wide state; concurrent random draws each take their own part of the
  *   generator's sequence.  tests/stress checks these rules under ThreadSanitizer.
+ *   Autograd state is mutable: changing it on one tensor from two threads at once (set
+ *   requires_grad or grad, backward accumulating into it, an in-place op rebasing its
+ *   history) is a data race, as in torch; grad mode is per thread (see "Autograd").
  */
 #ifndef CTENSOR_H
 #define CTENSOR_H
@@ -473,6 +476,99 @@ CT_API ct_tensor *ct_randint(int64_t low, int64_t high, int ndim, const int64_t 
    CT_ERR_INVALID_ARGUMENT: a NULL a, an a or b that is not a live tensor, a negative cap,
    a NULL buf with cap > 0. */
 CT_API int64_t ct_explain(const ct_tensor *a, const ct_tensor *b, char *buf, int64_t cap);
+
+/* ---- Autograd ----------------------------------------------------------------------------- */
+/* Reverse-mode automatic differentiation with PyTorch 1.13's semantics.
+   - A floating tensor may REQUIRE GRAD.  A tensor the user marked is a LEAF; a result of an
+     op recorded while grad mode is on and some input requires grad has a GRAD_FN (a node of
+     the backward graph, named as torch names it: "MulBackward0", "CopySlices", ...) and
+     is not a leaf.  Results of ops on tensors that do not require grad, and every result
+     under grad mode off (ct_set_grad_enabled(0), torch.no_grad()), have no graph.
+   - ct_backward(t) runs the graph from t; each leaf that requires grad accumulates (adds)
+     its gradient into its .grad (ct_grad), which has the leaf's sizes and dtype.  Gradients
+     of broadcast operands are summed back to their shapes; a gradient takes its input's
+     dtype.  Non-leaf tensors do not keep a grad.
+   - Ops keep (saved tensors) what backward needs, sharing storage with the originals.  An
+     in-place write to a saved tensor makes backward fail with torch's message (the storage
+     version is checked).  Without retain_graph, backward frees them: a second backward
+     through a node that needed them fails.
+   - In-place ops (ct_add_, ct_copy_, ct_fill_, ...) on a tensor with history replace its
+     grad_fn; through a view of such a tensor, the base's grad_fn becomes "CopySlices" and
+     the view's "AsStridedBackward0", so `x[0] = y` style writes differentiate as in torch.
+     They refuse (CT_ERR_INVALID_ARGUMENT, torch's messages): a leaf that requires grad, a
+     view of one, and a view taken with grad mode off of a tensor that requires grad.
+   - The graph holds no reference cycles: releasing the last handle of every output frees
+     it (ct_live_tensors() returns to where it was).
+   - Not supported: higher-order gradients (backward runs with grad mode off and records
+     nothing), hooks, anomaly detection.
+   Errors that torch raises as RuntimeError are CT_ERR_INVALID_ARGUMENT unless stated.
+   Messages are torch's, with "ctensor." where torch prints "torch." (ctensor.FloatTensor,
+   ctensor.Size).
+   Threads: grad mode is per thread.  Autograd state changes on one tensor (set requires
+   grad, set grad, backward accumulating into it, in-place ops rebasing its history) from two
+   threads at once are a data race, as in torch; so is a backward on a graph while another
+   thread records ops on the same tensors.  Graphs of disjoint tensors may be used from
+   different threads at once. */
+
+/* Marks t as requiring grad (requires_grad != 0) or not: torch's t.requires_grad_(flag).
+   Errors: CT_ERR_DTYPE for a non-floating t ("only Tensors of floating point dtype can
+   require gradients"); CT_ERR_INVALID_ARGUMENT when clearing the flag of a non-leaf ("you
+   can only change requires_grad flags of leaf variables. ...").  Setting it on a non-leaf,
+   which already requires grad, does nothing. */
+CT_API ct_status ct_set_requires_grad(ct_tensor *t, int requires_grad);
+/* 1 if t requires grad (a marked leaf, a tensor with a grad_fn, or a view of a tensor that
+   requires grad), 0 if not, -1 on a bad handle. */
+CT_API int ct_requires_grad(const ct_tensor *t);
+/* 1 if t has no grad_fn (torch's is_leaf: also true of tensors that do not require grad),
+   0 if it has one, -1 on error. */
+CT_API int ct_is_leaf(const ct_tensor *t);
+/* New reference to t's accumulated gradient (torch's t.grad), or NULL WITHOUT an error when
+   t has none (never ran backward, non-leaf, cleared).  The grad is an ordinary tensor: later
+   backward calls add into it in place, so a handle taken before sees them. */
+CT_API ct_tensor *ct_grad(const ct_tensor *t);
+/* t.grad = grad: grad (borrowed; t keeps its own reference to that same tensor, which later
+   backward calls add into) or NULL to clear it (t.grad = None).  Errors: a dtype other than
+   t's (CT_ERR_DTYPE, "assigned grad has data of a different type"), other sizes
+   (CT_ERR_SHAPE, "assigned grad has data of a different size"). */
+CT_API ct_status ct_set_grad(ct_tensor *t, const ct_tensor *grad);
+/* Runs backward from t (torch's t.backward(grad, retain_graph)): the gradient of every leaf
+   t depends on is added into its grad.  grad (borrowed) has t's sizes (converted to t's
+   dtype); NULL means 1 and needs a one-element t.  With retain_graph == 0 the saved tensors
+   of the graph are freed.  Runs with grad mode off, on the calling thread.  Errors
+   (CT_ERR_INVALID_ARGUMENT unless stated): t does not require grad ("element 0 of tensors
+   does not require grad and does not have a grad_fn"); grad NULL with t not one element
+   ("grad can be implicitly created only for scalar outputs"); grad of other sizes
+   (CT_ERR_SHAPE, "Mismatch in shape: grad_output[0] has a shape of ctensor.Size([2]) and
+   output[0] has a shape of ctensor.Size([3])."); a saved tensor written in place since
+   ("one of the variables needed for gradient computation has been modified by an inplace
+   operation: [ctensor.FloatTensor [3]], which is output 0 of ExpBackward0, is at version 1;
+   expected version 0 instead. Hint: ..."); a second backward through freed saved tensors
+   ("Trying to backward through the graph a second time ...").  Gradients accumulated
+   before an error stay. */
+CT_API ct_status ct_backward(ct_tensor *t, const ct_tensor *grad, int retain_graph);
+/* torch's t.retain_grad(): a non-leaf t keeps the gradient that reaches it in backward, as
+   its grad (ct_grad), summed over backward calls (out of place: each backward gives t a new
+   grad tensor).  An in-place op that rebases t's history keeps the registration.  Does
+   nothing for a leaf.  CT_ERR_INVALID_ARGUMENT if t does not require grad ("can't
+   retain_grad on Tensor that has requires_grad=False"). */
+CT_API ct_status ct_retain_grad(ct_tensor *t);
+/* 1 if t is a non-leaf on which ct_retain_grad was called (torch's t.retains_grad), 0 if not,
+   -1 on error. */
+CT_API int ct_retains_grad(const ct_tensor *t);
+/* torch's t.detach(): new reference to a tensor sharing t's storage, metadata and version
+   counter, with no graph and requires_grad 0; not a view.  The same as ct_alias. */
+CT_API ct_tensor *ct_detach(const ct_tensor *t);
+/* The name of t's grad_fn as torch prints it ("AddBackward0", "CopySlices", ...): a static
+   string, never freed.  NULL WITHOUT an error for a tensor without one (a leaf); NULL with an
+   error on a bad handle or when t is a view taken in grad-mode-off whose base was modified
+   in place since (torch's message). */
+CT_API const char *ct_grad_fn_name(const ct_tensor *t);
+/* Turns grad mode on (enabled != 0) or off for the calling thread and returns the previous
+   state (1/0), so that a binding can restore it: torch.no_grad() / set_grad_enabled.  New
+   threads start with grad mode on. */
+CT_API int ct_set_grad_enabled(int enabled);
+/* 1 if grad mode is on for the calling thread, else 0. */
+CT_API int ct_is_grad_enabled(void);
 
 /* ---- DLPack ----------------------------------------------------------------------------- */
 /* The structs are those of the DLPack specification (dlpack.h, v1.0+); include dlpack.h (or

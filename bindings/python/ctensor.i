@@ -60,6 +60,8 @@
 %noexception ct_live_storages;
 %noexception ct_set_num_threads;
 %noexception ct_get_num_threads;
+%noexception ct_set_grad_enabled;
+%noexception ct_is_grad_enabled;
 
 /* Python owns lifetimes: a Tensor object holds one reference and drops it when collected. */
 %ignore ct_tensor_retain;
@@ -150,6 +152,9 @@
 %newobject ct_rand;
 %newobject ct_randn;
 %newobject ct_randint;
+/* autograd */
+%newobject ct_grad;
+%newobject ct_detach;
 
 /* Copies of possibly large tensors run without the GIL. */
 %thread ct_clone;
@@ -636,7 +641,7 @@ struct ct_storage {};
   ct_tensor *view_as(const ct_tensor *other) {
     return ct_view($self, ct_tensor_ndim(other), ct_tensor_sizes(other));
   }
-  ct_tensor *detach() { return ct_alias($self); }
+  ct_tensor *detach() { return ct_detach($self); }
 
   /* view when possible */
   ct_tensor *ravel() {
@@ -690,5 +695,6 @@ struct ct_storage {};
 %native(_setup) PyObject *ctpy_setup(PyObject *self, PyObject *args);
 %native(_install) PyObject *ctpy_install(PyObject *self, PyObject *args);
 %native(_copy_to) PyObject *ctpy_copy_to_py(PyObject *self, PyObject *args);
+%native(_backward) PyObject *ctpy_backward_py(PyObject *self, PyObject *args);
 %native(_registry_size) PyObject *ctpy_registry_size(PyObject *self, PyObject *args);
 %native(_setup_compute) PyObject *ctpy_setup_compute(PyObject *self, PyObject *args);

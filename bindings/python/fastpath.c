@@ -57,6 +57,11 @@ static PyObject *ctpy_exception_class(ct_status st, const char *op, const char *
       if (op && (strstr(op, "as_strided") || strstr(op, "narrow"))) return PyExc_RuntimeError;
       return PyExc_IndexError;
     case CT_ERR_DTYPE:
+    case CT_ERR_SHAPE:
+      /* autograd: torch raises RuntimeError ("only Tensors of floating point dtype can require
+         gradients", "assigned grad has data of a different type", "Mismatch in shape") */
+      if (op && (strstr(op, "grad") || strstr(op, "backward"))) return PyExc_RuntimeError;
+      if (st == CT_ERR_SHAPE) return PyExc_RuntimeError;
       /* torch: RuntimeError for a dtype an ATen kernel refuses (every compute op, "result
          type Float can't be cast to ...", "\"abs_cpu\" not implemented for 'Bool'", ...) */
       if (op && (strstr(op, "index_select") || strstr(op, "arange") || ctpy_is_compute_op(op)))
@@ -791,10 +796,84 @@ static PyObject *ctpy_get_version(PyObject *self, void *closure) {
   return PyLong_FromLongLong(ct_tensor_version(ctpy_handle(self)));
 }
 
-/* torch's .data: the same memory as a new tensor that is not a view (ct_alias) */
+/* torch's .data: the same memory as a new tensor that is not a view and has no graph
+   (ct_detach) */
 static PyObject *ctpy_get_data(PyObject *self, void *closure) {
   (void)closure;
-  CTPY_RETURN_TENSOR(ct_alias(ctpy_handle(self)), "ct_alias");
+  CTPY_RETURN_TENSOR(ct_detach(ctpy_handle(self)), "ct_detach");
+}
+
+/* ---- Autograd attributes ----------------------------------------------------------------- */
+
+static PyObject *ctpy_get_requires_grad(PyObject *self, void *closure) {
+  (void)closure;
+  int r = ct_requires_grad(ctpy_handle(self));
+  if (r < 0) return ctpy_raise_last("ct_requires_grad");
+  return PyBool_FromLong(r);
+}
+
+static int ctpy_set_requires_grad(PyObject *self, PyObject *value, void *closure) {
+  (void)closure;
+  if (!value || !PyBool_Check(value)) {
+    PyErr_SetString(PyExc_TypeError, "requires_grad must be a bool");
+    return -1;
+  }
+  ct_clear_error();
+  if (ct_set_requires_grad(ctpy_handle(self), value == Py_True) != CT_OK) {
+    if (ct_last_status() == CT_ERR_DTYPE) {
+      /* torch's property setter words it so (requires_grad_() says "floating point dtype") */
+      PyErr_SetString(PyExc_RuntimeError, "only Tensors of floating point and complex dtype can require gradients");
+      return -1;
+    }
+    ctpy_raise_last("ct_set_requires_grad");
+    return -1;
+  }
+  return 0;
+}
+
+static PyObject *ctpy_get_is_leaf(PyObject *self, void *closure) {
+  (void)closure;
+  int r = ct_is_leaf(ctpy_handle(self));
+  if (r < 0) return ctpy_raise_last("ct_is_leaf");
+  return PyBool_FromLong(r);
+}
+
+static PyObject *ctpy_get_grad(PyObject *self, void *closure) {
+  (void)closure;
+  ct_clear_error();
+  ct_tensor *h = ctpy_handle(self);
+  ct_tensor *g = ct_grad(h);
+  if (!g && ct_last_status() != CT_OK) return ctpy_raise_last("ct_grad");
+  if (!g && ct_is_leaf(h) == 0 && ct_retains_grad(h) != 1 &&
+      PyErr_WarnEx(PyExc_UserWarning,
+                   "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
+                   ".grad attribute won't be populated during autograd.backward(). If you indeed want "
+                   "the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the "
+                   "non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you "
+                   "access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for "
+                   "more informations.",
+                   1) < 0)
+    return NULL; /* torch's warning (its text, without "Triggered internally at ...") */
+  return ctpy_wrap(g); /* None when there is none */
+}
+
+static int ctpy_set_grad(PyObject *self, PyObject *value, void *closure) {
+  (void)closure;
+  ct_tensor *g = NULL;
+  if (value && value != Py_None) {
+    g = ctpy_handle(value);
+    if (!g) {
+      PyErr_Format(PyExc_TypeError, "assigned grad expected to be a Tensor or None but got grad of type %s",
+                   Py_TYPE(value)->tp_name);
+      return -1;
+    }
+  }
+  ct_clear_error();
+  if (ct_set_grad(ctpy_handle(self), g) != CT_OK) {
+    ctpy_raise_last("ct_set_grad");
+    return -1;
+  }
+  return 0;
 }
 
 /* ---- Basic indexing ---------------------------------------------------------------------- */
@@ -934,13 +1013,101 @@ too_many_dims:
   return -1;
 }
 
+/* Does an op on h record a graph (grad mode on, h requires grad)?  Then indexing must use
+   torch's sequence of view ops (their grad_fn names and backward), not one as_strided. */
+static inline int ctpy_records_graph(ct_tensor *h) {
+  return ct_requires_grad(h) == 1 && ct_is_grad_enabled();
+}
+
+/* Replaces *cur (owned) by r (new reference) or fails with the exception of op. */
+static int ctpy_chain(ct_tensor **cur, ct_tensor *r, const char *op) {
+  if (!r) {
+    ctpy_raise_last(op);
+    return -1;
+  }
+  ct_tensor_release(*cur);
+  *cur = r;
+  return 0;
+}
+
+/* Basic indexing of a tensor that records a graph, as torch 1.13 does it (the key was already
+   checked by ctpy_basic_geometry): a single index takes get_item/set_item's shortcuts
+   (select, slice, unsqueeze(0), alias for `...`); a tuple goes through applySlicing, one view
+   op per entry: None -> unsqueeze, int -> select, slice -> slice, skipped when it is 0:size:1
+   written with an explicit stop equal to the size; an unchanged result becomes an alias for
+   getitem (AliasBackward0 in torch; ctensor's alias records no graph, so a same-shape view
+   stands for it) and the tensor itself for setitem. */
+static PyObject *ctpy_basic_view_graph(ct_tensor *h, PyObject *key, int for_setitem, ct_tensor **view) {
+  PyObject *single[1];
+  PyObject *const *items;
+  Py_ssize_t n;
+  const int is_tuple = PyTuple_Check(key);
+  if (is_tuple) {
+    n = PyTuple_GET_SIZE(key);
+    items = &PyTuple_GET_ITEM(key, 0);
+  } else {
+    single[0] = key;
+    items = single;
+    n = 1;
+  }
+  const int nd = ct_tensor_ndim(h);
+  int specified = 0;
+  for (Py_ssize_t i = 0; i < n; ++i)
+    if (items[i] != Py_Ellipsis && items[i] != Py_None) ++specified;
+  ct_tensor *cur = ct_tensor_retain(h);
+  int dim = 0;
+  ct_clear_error();
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject *o = items[i];
+    int rc = 0;
+    if (o == Py_None) {
+      rc = ctpy_chain(&cur, ct_unsqueeze(cur, dim), "ct_unsqueeze");
+      ++dim;
+    } else if (o == Py_Ellipsis) {
+      if (!is_tuple && !for_setitem) rc = ctpy_chain(&cur, ct_view(cur, nd, ct_tensor_sizes(cur)), "ct_view");
+      dim += nd - specified;
+    } else if (PySlice_Check(o)) {
+      Py_ssize_t start, stop, step;
+      if (PySlice_Unpack(o, &start, &stop, &step) < 0) rc = -1;
+      else {
+        const int64_t size = ct_tensor_size(cur, dim);
+        const int optimize = is_tuple || for_setitem;
+        if (!(optimize && start == 0 && stop == size && step == 1))
+          rc = ctpy_chain(&cur, ct_slice(cur, dim, start, stop, step), "ct_slice");
+      }
+      ++dim;
+    } else {
+      int64_t idx;
+      if (ctpy_as_int64(o, &idx, "index") < 0) rc = -1;
+      else rc = ctpy_chain(&cur, ct_select(cur, dim, idx), "ct_select");
+    }
+    if (rc < 0) {
+      ct_tensor_release(cur);
+      return NULL;
+    }
+  }
+  if (cur == h && is_tuple && !for_setitem) {
+    if (ctpy_chain(&cur, ct_view(cur, nd, ct_tensor_sizes(cur)), "ct_view") < 0) {
+      ct_tensor_release(cur);
+      return NULL;
+    }
+  }
+  *view = cur;
+  return Py_None;
+}
+
 /* The view of h for a basic key (new reference), NULL on error, or Py_NotImplemented
-   (borrowed, not increfed) when the key is advanced. */
-static PyObject *ctpy_basic_view(ct_tensor *h, PyObject *key, ct_tensor **view) {
+   (borrowed, not increfed) when the key is advanced.  src: the value of an assignment (NULL
+   for getitem); when it records a graph the write goes through torch's views too, so that a
+   write of the whole tensor is torch's CopyBackwards on h, not CopySlices. */
+static PyObject *ctpy_basic_view(ct_tensor *h, PyObject *key, int for_setitem, ct_tensor *src,
+                                 ct_tensor **view) {
   ctpy_geom g;
   int r = ctpy_basic_geometry(h, key, &g);
   if (r < 0) return NULL;
   if (r == 0) return Py_NotImplemented;
+  if (ctpy_records_graph(h) || (src && ctpy_records_graph(src)))
+    return ctpy_basic_view_graph(h, key, for_setitem, view);
   ct_clear_error();
   ct_tensor *v = ct_as_strided(h, g.ndim, g.sizes, g.strides, g.offset);
   if (!v) return ctpy_raise_last("ct_as_strided");
@@ -963,7 +1130,7 @@ static PyObject *ctpy_getitem(PyObject *self, PyObject *key) {
     CTPY_RETURN_TENSOR(ct_select(h, 0, i), "ct_select");
   }
   ct_tensor *v = NULL;
-  PyObject *r = ctpy_basic_view(h, key, &v);
+  PyObject *r = ctpy_basic_view(h, key, 0, NULL, &v);
   if (r == NULL) return NULL;
   if (r == Py_NotImplemented) {
     if (!ctpy_getitem_fallback) {
@@ -1092,6 +1259,34 @@ static int ctpy_copy_to(ct_tensor *dst, ct_tensor *src) {
   return 0;
 }
 
+/* _C._backward(t, gradient or None, retain_graph): ct_backward, without the GIL (the engine
+   calls no Python code). */
+static PyObject *ctpy_backward_py(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *t, *g;
+  int retain;
+  if (!PyArg_ParseTuple(args, "OOp:_backward", &t, &g, &retain)) return NULL;
+  ct_tensor *th = ctpy_handle(t), *gh = NULL;
+  if (!th) {
+    PyErr_SetString(PyExc_TypeError, "_backward: expected a tensor");
+    return NULL;
+  }
+  if (g != Py_None) {
+    gh = ctpy_handle(g);
+    if (!gh) {
+      PyErr_Format(PyExc_TypeError, "gradient must be a Tensor or None, not %s", Py_TYPE(g)->tp_name);
+      return NULL;
+    }
+  }
+  ct_status st;
+  ct_clear_error();
+  Py_BEGIN_ALLOW_THREADS
+  st = ct_backward(th, gh, retain);
+  Py_END_ALLOW_THREADS
+  if (st != CT_OK) return ctpy_raise_last("ct_backward");
+  Py_RETURN_NONE;
+}
+
 /* _C._copy_to(dst, src): the same, for the Python setitem path. */
 static PyObject *ctpy_copy_to_py(PyObject *self, PyObject *args) {
   (void)self;
@@ -1128,7 +1323,7 @@ static int ctpy_setitem(PyObject *self, PyObject *key, PyObject *value) {
     src = vh;
   }
   ct_tensor *v = NULL;
-  PyObject *r = ctpy_basic_view(h, key, &v);
+  PyObject *r = ctpy_basic_view(h, key, 1, src, &v);
   if (r == NULL || r == Py_NotImplemented) {
     if (own_src) ct_tensor_release(src);
     if (r == NULL) return -1;
@@ -1668,7 +1863,11 @@ static PyGetSetDef ctpy_fast_getset[] = {
     {"T", ctpy_get_T, NULL, "the dimensions reversed (a view)", NULL},
     {"_base", ctpy_get_base, NULL, "the root tensor this one is a view of, or None", NULL},
     {"_version", ctpy_get_version, NULL, "in-place writes to this tensor's storage so far", NULL},
-    {"data", ctpy_get_data, NULL, "the same memory, as a tensor that is not a view", NULL},
+    {"data", ctpy_get_data, NULL, "the same memory, as a tensor that is not a view and has no graph", NULL},
+    {"requires_grad", ctpy_get_requires_grad, ctpy_set_requires_grad,
+     "True if gradients are computed for this tensor (settable on leaves)", NULL},
+    {"is_leaf", ctpy_get_is_leaf, NULL, "True if the tensor has no grad_fn", NULL},
+    {"grad", ctpy_get_grad, ctpy_set_grad, "the accumulated gradient, or None", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 /* Puts name -> value in a builtin type's dict (SWIG's metatype refuses new attributes from

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "capi/guard.h"
+#include "core/autograd/functions.h"
 #include "core/ops/elementwise.h"
 #include "core/shape.h"
 
@@ -13,26 +14,26 @@ namespace {
 
 ct_tensor* binary_call(BinaryOp op, const ct_tensor* a, const ct_tensor* b, const char* name) {
   return guard<ct_tensor*>(nullptr, [&] {
-    return to_handle(binary(op, Operand::of(tensor_arg(a, name, "a")), Operand::of(tensor_arg(b, name, "b"))));
+    return to_handle(ag::binary(op, Operand::of(tensor_arg(a, name, "a")), Operand::of(tensor_arg(b, name, "b"))));
   });
 }
 ct_status binary_inplace_call(BinaryOp op, ct_tensor* self, const ct_tensor* other, const char* name) {
-  return guard_status([&] { binary_(op, tensor_arg(self, name, "self"), Operand::of(tensor_arg(other, name, "other"))); });
+  return guard_status([&] { ag::binary_(op, tensor_arg(self, name, "self"), Operand::of(tensor_arg(other, name, "other"))); });
 }
 ct_tensor* scalar_call(BinaryOp op, const ct_tensor* a, double s, bool reflected, const char* name) {
   return guard<ct_tensor*>(nullptr, [&] {
     const Operand t = Operand::of(tensor_arg(a, name));
-    return to_handle(reflected ? binary(op, Operand::of(s), t) : binary(op, t, Operand::of(s)));
+    return to_handle(reflected ? ag::binary(op, Operand::of(s), t) : ag::binary(op, t, Operand::of(s)));
   });
 }
 ct_status scalar_inplace_call(BinaryOp op, ct_tensor* self, double s, const char* name) {
-  return guard_status([&] { binary_(op, tensor_arg(self, name, "self"), Operand::of(s)); });
+  return guard_status([&] { ag::binary_(op, tensor_arg(self, name, "self"), Operand::of(s)); });
 }
 ct_tensor* unary_call(UnaryOp op, const ct_tensor* a, const char* name) {
-  return guard<ct_tensor*>(nullptr, [&] { return to_handle(unary(op, tensor_arg(a, name))); });
+  return guard<ct_tensor*>(nullptr, [&] { return to_handle(ag::unary(op, tensor_arg(a, name))); });
 }
 ct_status unary_inplace_call(UnaryOp op, ct_tensor* self, const char* name) {
-  return guard_status([&] { unary_(op, tensor_arg(self, name, "self")); });
+  return guard_status([&] { ag::unary_(op, tensor_arg(self, name, "self")); });
 }
 ct_tensor* compare_call(CompareOp op, const ct_tensor* a, const ct_tensor* b, const char* name) {
   return guard<ct_tensor*>(nullptr, [&] {
@@ -77,10 +78,10 @@ ct_status ct_mul_scalar_(ct_tensor* t, double s) { return scalar_inplace_call(Bi
 ct_status ct_div_scalar_(ct_tensor* t, double s) { return scalar_inplace_call(BinaryOp::Div, t, s, "ct_div_scalar_"); }
 
 ct_status ct_fill_(ct_tensor* self, double value) {
-  return guard_status([&] { fill_(tensor_arg(self, "ct_fill_", "self"), value); });
+  return guard_status([&] { ag::fill_(tensor_arg(self, "ct_fill_", "self"), value); });
 }
 ct_status ct_zero_(ct_tensor* self) {
-  return guard_status([&] { fill_(tensor_arg(self, "ct_zero_", "self"), 0.0); });
+  return guard_status([&] { ag::zero_(tensor_arg(self, "ct_zero_", "self")); });
 }
 
 ct_tensor* ct_neg(const ct_tensor* a) { return unary_call(UnaryOp::Neg, a, "ct_neg"); }
@@ -120,7 +121,7 @@ ct_tensor* ct_ge_scalar(const ct_tensor* a, double s) { return compare_scalar_ca
 ct_tensor* ct_where(const ct_tensor* cond, const ct_tensor* a, const ct_tensor* b) {
   return guard<ct_tensor*>(nullptr, [&] {
     return to_handle(
-        where(tensor_arg(cond, "ct_where", "cond"), tensor_arg(a, "ct_where", "a"), tensor_arg(b, "ct_where", "b")));
+        ag::where(tensor_arg(cond, "ct_where", "cond"), tensor_arg(a, "ct_where", "a"), tensor_arg(b, "ct_where", "b")));
   });
 }
 
@@ -143,11 +144,11 @@ ct_status ct_item(const ct_tensor* t, double* out) {
 }
 
 ct_tensor* ct_cat(int n, const ct_tensor* const* tensors, int dim) {
-  return guard<ct_tensor*>(nullptr, [&] { return to_handle(cat(tensor_list(n, tensors, "ct_cat"), dim)); });
+  return guard<ct_tensor*>(nullptr, [&] { return to_handle(ag::cat(tensor_list(n, tensors, "ct_cat"), dim)); });
 }
 
 ct_tensor* ct_stack(int n, const ct_tensor* const* tensors, int dim) {
-  return guard<ct_tensor*>(nullptr, [&] { return to_handle(stack(tensor_list(n, tensors, "ct_stack"), dim)); });
+  return guard<ct_tensor*>(nullptr, [&] { return to_handle(ag::stack(tensor_list(n, tensors, "ct_stack"), dim)); });
 }
 
 }  // extern "C"

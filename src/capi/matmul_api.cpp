@@ -1,5 +1,6 @@
 // ct_matmul.
 #include "capi/guard.h"
+#include "core/autograd/functions.h"
 #include "core/ops/matmul.h"
 
 using namespace ct;
@@ -11,7 +12,7 @@ ct_tensor* ct_matmul(const ct_tensor* a, const ct_tensor* b) {
   return guard<ct_tensor*>(nullptr, [&] {
     const Tensor& x = tensor_arg(a, "ct_matmul", "a");
     const Tensor& y = tensor_arg(b, "ct_matmul", "b");
-    return to_handle(matmul(x, y));
+    return to_handle(ag::matmul(x, y));
   });
 }
 

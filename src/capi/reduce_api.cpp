@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "capi/guard.h"
+#include "core/autograd/functions.h"
 #include "core/ops/reduce.h"
 #include "core/shape.h"
 
@@ -32,23 +33,23 @@ ct_tensor* arg_call(const ct_tensor* t, std::optional<int64_t> dim, int keepdim,
 extern "C" {
 
 ct_tensor* ct_sum(const ct_tensor* t, int ndim, const int* dims, int keepdim) {
-  return dims_call(t, ndim, dims, keepdim, "ct_sum", &ct::sum);
+  return dims_call(t, ndim, dims, keepdim, "ct_sum", &ct::ag::sum);
 }
 
 ct_tensor* ct_mean(const ct_tensor* t, int ndim, const int* dims, int keepdim) {
-  return dims_call(t, ndim, dims, keepdim, "ct_mean", &ct::mean);
+  return dims_call(t, ndim, dims, keepdim, "ct_mean", &ct::ag::mean);
 }
 
 ct_tensor* ct_prod(const ct_tensor* t, int ndim, const int* dims, int keepdim) {
-  return dims_call(t, ndim, dims, keepdim, "ct_prod", &ct::prod);
+  return dims_call(t, ndim, dims, keepdim, "ct_prod", &ct::ag::prod);
 }
 
 ct_tensor* ct_amax(const ct_tensor* t, int ndim, const int* dims, int keepdim) {
-  return dims_call(t, ndim, dims, keepdim, "ct_amax", &ct::amax);
+  return dims_call(t, ndim, dims, keepdim, "ct_amax", &ct::ag::amax);
 }
 
 ct_tensor* ct_amin(const ct_tensor* t, int ndim, const int* dims, int keepdim) {
-  return dims_call(t, ndim, dims, keepdim, "ct_amin", &ct::amin);
+  return dims_call(t, ndim, dims, keepdim, "ct_amin", &ct::ag::amin);
 }
 
 ct_tensor* ct_argmax(const ct_tensor* t, int dim, int keepdim) {

@@ -14,6 +14,8 @@
 //    line would become too long.
 #include "format.h"
 
+#include "autograd/meta.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -350,7 +352,7 @@ std::string repr(const Tensor& t) {
   const int64_t indent = int64_t(kPrefix.size());
   const DType dtype = t.dtype();
   std::string out(kPrefix);
-  Suffix suffixes[2];
+  Suffix suffixes[3];
   int nsuffix = 0;
   auto add_dtype = [&] {
     std::string s = std::string("dtype=ctensor.") + dtype_name(dtype);
@@ -383,6 +385,16 @@ std::string repr(const Tensor& t) {
       }
     });
     if (dtype != DType::Float32 && dtype != DType::Int64 && dtype != DType::Bool) add_dtype();
+  }
+  // torch's order: dtype, then grad_fn=<Name> (a tensor with history) or requires_grad=True.
+  if (t.autograd()) {
+    if (auto fn = autograd::grad_fn(t)) {
+      std::string s = std::string("grad_fn=<") + fn->name() + ">";
+      const int64_t len = int64_t(s.size());
+      suffixes[nsuffix++] = {std::move(s), len};
+    } else if (autograd::requires_grad(t)) {
+      suffixes[nsuffix++] = {"requires_grad=True", int64_t(sizeof("requires_grad=True") - 1)};
+    }
   }
   add_suffixes(out, suffixes, nsuffix, indent);
   return out;

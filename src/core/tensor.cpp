@@ -36,7 +36,7 @@ Ref<Tensor> Tensor::make(Storage* storage, DType dtype, IntList sizes, IntList s
       CT_FAIL(OutOfMemory, "tensor: out of memory for " << ndim << " dims");
     }
   }
-  t->ndim_ = ndim;
+  t->ndim_ = int16_t(ndim);
   t->dtype_ = dtype;
   t->offset_ = offset;
   for (int i = 0; i < ndim; ++i) {
@@ -85,6 +85,7 @@ Tensor::~Tensor() {
     live_add(LiveKind::Tensor, -1);
     storage_->release();
   }
+  if (autograd_) autograd::destroy_meta(autograd_);
   if (base_) base_->release();
   if (dims_ != inline_) delete[] dims_;
   magic_ = 0;

@@ -1,9 +1,10 @@
-// Tensor: an immutable view of a Storage (dtype, sizes, strides in elements, offset).
+// Tensor: an immutable view of a Storage (dtype, sizes, strides in elements, offset),
+// plus a pointer to its autograd state (nullptr unless it takes part in autograd).
 //
 // Note [Tensor layout]
 // A Tensor is one allocation for up to 4 dims: sizes and strides live in inline_ and
 // dims_ points at them; more dims go to a heap array.  The object is 128 bytes.  Nothing in
-// it changes after make() except the refcount, so handles may be shared across threads.
+// it changes after make() except the refcount and the autograd state behind autograd_, so handles may be shared across threads.
 //
 // Note [Views and bases]
 // base_ is the root tensor of a view (PyTorch's _base): the tensor that is not itself a
@@ -22,6 +23,11 @@
 #include "storage.h"
 
 namespace ct {
+
+namespace autograd {
+struct AutogradMeta;
+void destroy_meta(AutogradMeta* m);
+}  // namespace autograd
 
 using IntList = std::span<const int64_t>;
 using Shape = std::vector<int64_t>;
@@ -102,6 +108,12 @@ class Tensor {
   // Same address, even for empty tensors (may be the storage start + offset).
   char* raw_data() const { return storage_->data() ? storage_->data() + offset_ * itemsize() : nullptr; }
 
+  // Autograd state (requires_grad, grad_fn, grad, view tracking): nullptr for a tensor that
+  // never took part in autograd, which is the common case and costs nothing.  Unlike the
+  // metadata above, it is mutable: see Note [Autograd state] in autograd/meta.h.
+  autograd::AutogradMeta* autograd() const { return autograd_; }
+  void set_autograd(autograd::AutogradMeta* m) const { autograd_ = m; }
+
   Tensor(const Tensor&) = delete;
   Tensor& operator=(const Tensor&) = delete;
 
@@ -116,8 +128,9 @@ class Tensor {
   int64_t offset_ = 0;
   int64_t numel_ = 0;
   int64_t* dims_ = inline_;     // sizes [0, ndim), strides [ndim, 2 ndim)
+  mutable autograd::AutogradMeta* autograd_ = nullptr;  // owned; see autograd()
   uint32_t magic_ = kMagic;
-  int32_t ndim_ = 0;
+  int16_t ndim_ = 0;
   DType dtype_ = DType::Float32;
   bool contiguous_ = true;
   int64_t inline_[2 * kInlineDims];

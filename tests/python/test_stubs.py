@@ -56,3 +56,11 @@ def test_tensor_methods_match():
     private_ok = {"_base", "_version", "_is_view"}
     assert not {n for n in runtime - tensor if not n.startswith("_") or n in private_ok}, "missing in the stub"
     assert not {n for n in tensor if not n.startswith("__")} - runtime, "in the stub, not on ctensor.Tensor"
+
+
+def test_autograd_stub_names_match():
+    tree = ast.parse(STUB.with_name("autograd.pyi").read_text())
+    names = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    assert names == set(ctensor.autograd.__all__)
+    node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Node")
+    assert {f.name for f in node.body if isinstance(f, ast.FunctionDef)} == {"name"}

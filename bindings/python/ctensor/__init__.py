@@ -5,7 +5,9 @@ and prints the same thing (with ``ctensor.`` where torch prints ``torch.``).  Co
 foundation (creation, views, view-when-possible, copies, introspection, memory relations,
 NumPy and DLPack exchange, printing) and compute (operators and their methods with torch's
 promotion and Python-scalar rules, in-place ops, elementwise math, comparisons, where,
-reductions, max/min with ``ctensor.return_types``, matmul, cat/stack, random numbers).
+reductions, max/min with ``ctensor.return_types``, matmul, cat/stack, random numbers) and
+reverse-mode autograd (``requires_grad``, ``backward``, ``grad``, ``grad_fn``, ``no_grad``, ...,
+recorded by the C library).
 Random numbers come from ctensor's own Philox generator: a seed gives reproducible values,
 not torch's values; ``manual_seed`` returns None.
 
@@ -40,6 +42,11 @@ from . import _compute, return_types  # noqa: E402
 # The operators' hook for operands that are not Tensor/bool/int/float (NumPy scalars, arrays);
 # it returns the C arithmetic/comparison entry points the compute methods call.
 _compute.install(*_C._setup_compute(_compute.operand_hook))
+
+from . import _autograd  # noqa: E402
+_autograd.install()
+from . import autograd  # noqa: E402
+from ._autograd import no_grad, enable_grad, set_grad_enabled, is_grad_enabled  # noqa: E402
 
 from ._tensor import device  # noqa: E402
 from ._creation import (tensor, as_tensor, zeros, ones, empty, full, arange, zeros_like,  # noqa: E402

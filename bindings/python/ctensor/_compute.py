@@ -290,7 +290,21 @@ def _max_min(name, self, dim, keepdim, other):
     # torch's max/min(dim) accept bool (argmax/argmin do not): index the same values as uint8
     src = _C.ct_to(self, D.uint8) if self.dtype is D.bool else self
     indices = (_C.ct_argmax if name == "max" else _C.ct_argmin)(src, d, builtins.bool(keepdim))
+    if self.requires_grad and _C.ct_is_grad_enabled() and self.dim() > 0:
+        # torch's MaxBackward0 gives the gradient to the returned index only (amax splits it
+        # between ties): take the values at the indices, through index_select
+        values = _take_along(self, d, indices, values.shape)
     return (return_types.max if name == "max" else return_types.min)((values, indices))
+
+
+def _take_along(self, d, indices, shape):
+    """self's elements at indices along dim d (one per position of the other dims), shaped
+    `shape`: movedim(d, -1) then flatten, and index_select rows * size + index."""
+    k = self.shape[d]
+    rows = _C.ct_reshape(_C.ct_permute(self, [i for i in range(self.dim()) if i != d] + [d]), [-1])
+    n = indices.numel()
+    flat = _C.ct_add(_C.ct_arange(0, n * k, k, D.int64), _C.ct_reshape(indices, [-1]))
+    return _C.ct_view(_C.ct_index_select(rows, 0, flat), list(shape))
 
 
 def _elementwise_extreme(a, b, is_max):
@@ -457,6 +471,9 @@ class _ComputeMethods:
             if converted is NotImplemented:
                 raise _invalid_combination("fill_", (value,), ("Tensor value", "Number value"))
             value = converted
+        if self.requires_grad and _C.ct_is_grad_enabled():
+            _C.ct_fill_(self, value)  # records FillBackward2 (only floating tensors require grad)
+            return self
         self[...] = value  # the setitem fast path: torch's fill semantics, one version bump
         return self
 
@@ -738,24 +755,22 @@ def _random_dtype(dtype, default):
 def _check_factory_kwargs(device, requires_grad, generator):
     from ._creation import _check_device
     _check_device(device)
-    if requires_grad:
-        raise RuntimeError("ctensor has no autograd: requires_grad=True is not supported")
     if generator is not None:
         raise TypeError("ctensor has one process-wide generator: generator= is not supported")
 
 
 def rand(*size, dtype=None, device=None, requires_grad=False, generator=None):
     """Uniform in [0, 1): rand(2, 3) or rand((2, 3)); floating dtypes (default float32)."""
-    from ._creation import _sizes
+    from ._creation import _sizes, _requires_grad
     _check_factory_kwargs(device, requires_grad, generator)
-    return _C.ct_rand(_sizes(size, "rand"), _random_dtype(dtype, D.float32))
+    return _requires_grad(_C.ct_rand(_sizes(size, "rand"), _random_dtype(dtype, D.float32)), requires_grad)
 
 
 def randn(*size, dtype=None, device=None, requires_grad=False, generator=None):
     """Standard normal: randn(2, 3) or randn((2, 3)); floating dtypes (default float32)."""
-    from ._creation import _sizes
+    from ._creation import _sizes, _requires_grad
     _check_factory_kwargs(device, requires_grad, generator)
-    return _C.ct_randn(_sizes(size, "randn"), _random_dtype(dtype, D.float32))
+    return _requires_grad(_C.ct_randn(_sizes(size, "randn"), _random_dtype(dtype, D.float32)), requires_grad)
 
 
 def randint(*args, size=None, low=None, high=None, dtype=None, device=None, requires_grad=False,
@@ -783,6 +798,7 @@ def randint(*args, size=None, low=None, high=None, dtype=None, device=None, requ
     if isinstance(size, Tensor) or not isinstance(size, (list, tuple)):
         raise TypeError(f"randint(): argument 'size' (position {size_pos}) must be tuple of ints, not "
                         f"{type(size).__name__}")
-    from ._creation import _sizes
-    return _C.ct_randint(operator.index(low) if low is not None else 0, operator.index(high),
-                         _sizes((size,), "randint"), _random_dtype(dtype, D.int64))
+    from ._creation import _sizes, _requires_grad
+    return _requires_grad(_C.ct_randint(operator.index(low) if low is not None else 0, operator.index(high),
+                                        _sizes((size,), "randint"), _random_dtype(dtype, D.int64)),
+                          requires_grad)

@@ -242,10 +242,13 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
     NumPy arrays and scalars keep their dtype; mixed lists promote as torch does."""
     _check_dtype(dtype)
     _check_device(device)
-    if requires_grad:
-        raise RuntimeError("ctensor has no autograd: requires_grad=True is not supported")
+    return _requires_grad(_tensor(data, dtype), requires_grad)
+
+
+def _tensor(data, dtype):
     if isinstance(data, Tensor):
-        t = _C.ct_clone(data)
+        # torch.tensor(t) copies t's values without its graph
+        t = _C.ct_clone(_C.ct_detach(data))
         return t if dtype is None or dtype is t.dtype else _C.ct_to(t, dtype)
     if _is_numpy_array(data):
         return _from_numpy_copy(data, dtype)
@@ -258,6 +261,15 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
     flat = []
     _flatten(data, sizes, 0, flat)
     return _from_values(flat, tuple(sizes), inferred)
+
+
+def _requires_grad(t, requires_grad):
+    """A factory's requires_grad=: marks the new leaf (torch's error for non-floating dtypes)."""
+    if requires_grad:
+        if not t.dtype.is_floating_point:
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        t.requires_grad_(True)
+    return t
 
 
 def as_tensor(data, dtype=None, device=None):
@@ -282,12 +294,11 @@ def _factory(fn, cname):
         _check_device(device)
         if out is not None:
             raise TypeError(f"{fn}(): out= is not supported by ctensor")
-        if requires_grad:
-            raise RuntimeError("ctensor has no autograd: requires_grad=True is not supported")
         if not size:
             raise TypeError(f"{fn}() received an invalid combination of arguments - got (), but "
                             "expected (tuple of ints size, *, ctensor.dtype dtype)")
-        return getattr(_C, cname)(_sizes(size, fn), dtype if dtype is not None else D.default_float_dtype())
+        t = getattr(_C, cname)(_sizes(size, fn), dtype if dtype is not None else D.default_float_dtype())
+        return _requires_grad(t, requires_grad)
     f.__name__ = fn
     f.__qualname__ = fn
     return f
@@ -319,10 +330,10 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False, out=Non
     if dtype is D.int64 and isinstance(fill_value, numbers.Integral) and abs(int(fill_value)) > 2**53:
         # beyond double precision: fill exactly through a 0-dim int64 tensor
         src = _C.ct_from_data(array.array("q", [int(fill_value)]), (), D.int64)
-        return _C.ct_contiguous(_C.ct_expand(src, sizes))
+        return _requires_grad(_C.ct_contiguous(_C.ct_expand(src, sizes)), requires_grad)
     if dtype is D.uint8 and isinstance(fill_value, numbers.Integral) and -255 <= fill_value < 0:
         fill_value = int(fill_value) + 256  # torch wraps a negative Python int for uint8
-    return _C.ct_full(sizes, fill_value, dtype)
+    return _requires_grad(_C.ct_full(sizes, fill_value, dtype), requires_grad)
 
 
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False, out=None):
@@ -338,12 +349,13 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
             dtype = D.int64
         else:
             dtype = D.default_float_dtype()
-    return _C.ct_arange(float(vals[0]), float(vals[1]), float(vals[2]), dtype)
+    return _requires_grad(_C.ct_arange(float(vals[0]), float(vals[1]), float(vals[2]), dtype), requires_grad)
 
 
 def _like(fn):
     def f(input, dtype=None, device=None, requires_grad=False, memory_format=None):
-        return fn(input.shape, dtype=dtype if dtype is not None else input.dtype, device=device)
+        return fn(input.shape, dtype=dtype if dtype is not None else input.dtype, device=device,
+                  requires_grad=requires_grad)
     return f
 
 
@@ -358,6 +370,7 @@ empty_like.__name__ = "empty_like"
 empty_like.__doc__ = "empty_like(input, dtype=None): uninitialized, input's shape (C-contiguous)."
 
 
-def full_like(input, fill_value, dtype=None, device=None):
+def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, memory_format=None):
     """full_like(input, fill_value, dtype=None): fill_value in input's shape (C-contiguous)."""
-    return full(input.shape, fill_value, dtype=dtype if dtype is not None else input.dtype, device=device)
+    return full(input.shape, fill_value, dtype=dtype if dtype is not None else input.dtype, device=device,
+                requires_grad=requires_grad)

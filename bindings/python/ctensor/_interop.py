@@ -51,8 +51,13 @@ def from_numpy(ndarray):
     return _C.ct_from_blob(address, ndarray.shape, strides, dt, ndarray)
 
 
+_NUMPY_GRAD_ERROR = "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+
+
 def array_interface(t):
     """NumPy's __array_interface__ (version 3) for t: the same memory, read-write."""
+    if t.requires_grad:
+        raise RuntimeError(_NUMPY_GRAD_ERROR)
     dt = t.dtype
     typestr = _TYPESTR.get(dt)
     if typestr is None:
@@ -76,6 +81,10 @@ def array_interface(t):
 def to_numpy(t, force=False):
     """t.numpy(): an ndarray on the same memory; it keeps t alive (its .base is t)."""
     import numpy as np
+    if t.requires_grad:
+        if not force:
+            raise RuntimeError(_NUMPY_GRAD_ERROR)
+        t = t.detach()
     if t.dtype is D.bfloat16:
         raise TypeError("Got unsupported ScalarType BFloat16")
     return np.asarray(t)
@@ -84,6 +93,8 @@ def to_numpy(t, force=False):
 def dlpack(t, stream=None, *, max_version=None, dl_device=None, copy=None):
     """t.__dlpack__(): a capsule lending t's memory.  "dltensor" (DLPack 0.x, what NumPy < 2 and
     torch < 2.4 read) unless the consumer asks for max_version >= (1, 0)."""
+    if t.requires_grad:
+        raise RuntimeError("Can't export tensors that require gradient, use tensor.detach()")
     if stream is not None and stream != -1:
         raise BufferError("ctensor tensors live in host memory: stream must be None")
     if dl_device is not None and tuple(dl_device)[0] != _KDLCPU:

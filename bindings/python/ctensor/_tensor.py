@@ -97,7 +97,19 @@ class _TensorMethods:
         return object.__format__(self, spec)
 
     def __deepcopy__(self, memo):
-        return self.clone()
+        if id(self) in memo:
+            return memo[id(self)]
+        if not self.is_leaf:  # torch's rule
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the "
+                               "deepcopy protocol at the moment")
+        new = _C.ct_clone(_C.ct_detach(self))  # a new leaf, with the same requires_grad and grad
+        if self.requires_grad:
+            new.requires_grad_(True)
+        g = self.grad
+        if g is not None:
+            new.grad = _C.ct_clone(g)
+        memo[id(self)] = new
+        return new
 
     @property
     def device(self):
@@ -243,6 +255,8 @@ class _TensorMethods:
 
     def __reduce_ex__(self, proto):
         from ._creation import tensor
+        if self.requires_grad:  # a leaf that requires grad, as torch rebuilds it
+            return (tensor, (self.tolist(), self.dtype, None, True))
         return (tensor, (self.tolist(), self.dtype))
 
 

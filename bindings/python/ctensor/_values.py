@@ -39,6 +39,8 @@ def flat_values(t):
         wide, code = D.float64, "d"
     else:
         wide, code = D.int64, "q"
+    if t.requires_grad:
+        t = _C.ct_detach(t)  # reading values records nothing
     c = _C.ct_contiguous(_C.ct_to(t, wide))
     n = c.numel()
     if n == 0:

@@ -6,7 +6,8 @@ Julia interface to ctensor, a tensor library with PyTorch's memory semantics beh
 header function, generated from the header.  This module is the Julia layer over it:
 `Tensor{T,N} <: AbstractArray{T,N}` owning one handle, views and copies under names that say
 which they are, memory introspection, zero-copy exchange with Julia arrays, and
-`CTensorError` for every failure.  The library is `ENV["CTENSOR_LIB"]` if set when the
+`CTensorError` for every failure, and autograd (`requires_grad!`, `backward!`, `grad`,
+`no_grad`).  The library is `ENV["CTENSOR_LIB"]` if set when the
 package loads, else `libctensor` on the library search path.  See README.md.
 """
 module CTensor
@@ -23,6 +24,7 @@ include("views.jl")
 include("memory.jl")
 include("foreign.jl")
 include("explain.jl")
+include("autograd.jl")
 
 # Types and errors
 export Tensor, Storage, BFloat16, CTensorError
@@ -43,6 +45,10 @@ export storage, storage_id, storage_offset, shares_storage, may_overlap, overlap
        refcount, same_tensor, live_tensors, live_storages, torch_repr
 # Explanations
 export explain
+# Autograd
+export requires_grad, requires_grad!, isleaf, grad, grad!, backward!, retain_grad!, retains_grad,
+       detach, grad_fn_name,
+       is_grad_enabled, set_grad_enabled!, no_grad, enable_grad
 
 function __init__()
     _DELETER[] = @cfunction(_foreign_deleter, Cvoid, (Ptr{Cvoid}, Ptr{Cvoid}))

@@ -385,4 +385,127 @@ end
     @test e isa CTensorError && e.status == L.CT_ERR_INVALID_ARGUMENT
 end
 
+# Compute ops have no Julia layer yet: the autograd tests call the raw layer and own results.
+_op(h) = CTensor.own_handle(h)
+_mul(a, b) = _op(L.ct_mul(a, b))
+_mulk(a, k) = _op(L.ct_mul_scalar(a, Float64(k)))
+_sumall(a) = _op(L.ct_sum(a, 0, C_NULL, 0))
+
+@testset "autograd: requires_grad!, backward!, grad, isleaf, grad_fn_name" begin
+    x = Tensor(Float32[1 2 3; 4 5 6])               # Python: tensor([[1., 2., 3.], [4., 5., 6.]])
+    @test !requires_grad(x) && isleaf(x) && grad(x) === nothing && grad_fn_name(x) === nothing
+    @test requires_grad!(x) === x
+    @test requires_grad(x) && isleaf(x)
+    @test torch_repr(x) == "tensor([[1., 2., 3.],\n        [4., 5., 6.]], requires_grad=True)"
+    y = _mul(x, x)                                   # x * x
+    @test requires_grad(y) && !isleaf(y) && grad_fn_name(y) == "MulBackward0"
+    @test endswith(torch_repr(y), "grad_fn=<MulBackward0>)")
+    s = _sumall(y)
+    @test grad_fn_name(s) == "SumBackward0" && size(s) == ()
+    backward!(s; retain_graph = true)
+    g = grad(x)
+    @test g isa Tensor{Float32,2} && size(g) == (2, 3)
+    @test Array(g) == Float32[2 4 6; 8 10 12]        # d(sum x^2)/dx = 2x
+    @test !requires_grad(g) && grad(y) === nothing   # non-leaf tensors keep no grad
+    backward!(s)                                      # accumulates into the same tensor
+    @test Array(g) == Float32[4 8 12; 16 20 24] && same_tensor(grad(x), g)
+    e = caught(() -> backward!(s))
+    @test e isa CTensorError && e.status == L.CT_ERR_INVALID_ARGUMENT &&
+          startswith(e.message, "Trying to backward through the graph a second time")
+    grad!(x, nothing)
+    @test grad(x) === nothing
+    grad!(x, tensor_zeros(Float32, 2, 3))
+    backward!(_mulk(x, 3), tensor_ones(Float32, 2, 3))   # a gradient for a non-scalar output
+    @test Array(grad(x)) == fill(3.0f0, 2, 3)
+    # views of x record the view ops torch records
+    @test grad_fn_name(select_view(x, 1, 2)) == "SelectBackward0"
+    @test grad_fn_name(slice_view(x, 2, 2:3)) == "SliceBackward0"
+    @test grad_fn_name(transpose_view(x)) == "TransposeBackward0"
+    @test grad_fn_name(reshape_view(x, 6)) == "ViewBackward0"
+    @test grad_fn_name(clone(x)) == "CloneBackward0"
+    # torch's errors
+    e = caught(() -> backward!(_mulk(x, 2)))
+    @test e isa CTensorError && e.message == "grad can be implicitly created only for scalar outputs"
+    e = caught(() -> L.ct_add_scalar_(x, 1.0) == 0 || throw(last_error()))
+    @test e isa CTensorError &&
+          e.message == "a leaf Variable that requires grad is being used in an in-place operation."
+    e = caught(() -> requires_grad!(tensor_arange(Int64, 3)))
+    @test e isa CTensorError && e.status == L.CT_ERR_DTYPE &&
+          e.message == "only Tensors of floating point dtype can require gradients"
+    e = caught(() -> requires_grad!(y, false))
+    @test e isa CTensorError && startswith(e.message, "you can only change requires_grad flags of leaf variables.")
+    e = caught(() -> grad!(x, tensor_zeros(Float32, 3)))
+    @test e isa CTensorError && e.status == L.CT_ERR_SHAPE
+    e = caught(() -> grad!(x, tensor_zeros(Float64, 2, 3)))
+    @test e isa CTensorError && e.status == L.CT_ERR_DTYPE
+    e = caught(() -> backward!(tensor_zeros(Float32)))
+    @test e isa CTensorError && e.message == "element 0 of tensors does not require grad and does not have a grad_fn"
+end
+
+@testset "autograd: retain_grad! keeps a non-leaf's gradient" begin
+    x = requires_grad!(Tensor(Float32[1, 2, 3]))
+    y = _mulk(x, 2)
+    @test !retains_grad(y) && retain_grad!(y) === y && retains_grad(y) && !retains_grad(x)
+    backward!(_sumall(_mul(y, y)))                     # d(sum y^2)/dy = 2y
+    @test Array(grad(y)) == Float32[4, 8, 12] && Array(grad(x)) == Float32[8, 16, 24]
+    e = caught(() -> retain_grad!(tensor_ones(Float32, 2)))
+    @test e isa CTensorError && e.message == "can't retain_grad on Tensor that has requires_grad=False"
+end
+
+@testset "autograd: detach shares memory and cuts the graph, clone copies and stays in it" begin
+    x = requires_grad!(Tensor(Float32[1, 2, 3]))
+    d = detach(x)
+    c = clone(x)
+    @test shares_storage(d, x) && !is_view(d) && pointer(d) == pointer(x)
+    @test !requires_grad(d) && isleaf(d) && grad_fn_name(d) === nothing
+    @test !shares_storage(c, x) && requires_grad(c) && grad_fn_name(c) == "CloneBackward0"
+    d[1] = 10                                          # seen through x: the same memory
+    @test Array(x) == Float32[10, 2, 3] && Array(c) == Float32[1, 2, 3]
+    backward!(_sumall(_mul(c, d)))                      # d is a constant
+    @test Array(grad(x)) == Float32[10, 2, 3]
+    @test grad(d) === nothing
+end
+
+@testset "autograd: no_grad / enable_grad do-blocks, set_grad_enabled!" begin
+    x = requires_grad!(tensor_ones(Float32, 2))
+    @test is_grad_enabled()
+    y = no_grad() do
+        @test !is_grad_enabled()
+        inner = enable_grad() do
+            @test is_grad_enabled()
+            _mulk(x, 2)
+        end
+        @test requires_grad(inner) && !is_grad_enabled()
+        _mulk(x, 2)
+    end
+    @test is_grad_enabled()
+    @test !requires_grad(y) && isleaf(y) && grad_fn_name(y) === nothing
+    @test no_grad(() -> 42) == 42
+    e = caught(() -> no_grad(() -> error("inside")))
+    @test e isa ErrorException && is_grad_enabled()    # restored when f throws
+    @test set_grad_enabled!(false) == true
+    @test !is_grad_enabled() && !requires_grad(_mulk(x, 2))
+    @test set_grad_enabled!(true) == false
+    @test requires_grad(_mulk(x, 2))
+end
+
+function autograd_leak_scenario()
+    x = requires_grad!(tensor_ones(Float32, 3, 4))
+    y = _mul(x, x)
+    v = select_view(y, 1, 2)
+    s = _sumall(_mulk(v, 2))
+    backward!(s; retain_graph = true)
+    t = _sumall(_mul(x, transpose_view(transpose_view(x))))   # a graph never run
+    return grad(x) !== nothing && t !== nothing
+end
+
+@testset "autograd: graphs are freed with their outputs" begin
+    full_gc()
+    nt, ns = live_tensors(), live_storages()
+    @test autograd_leak_scenario()
+    full_gc()
+    @test live_tensors() == nt
+    @test live_storages() == ns
+end
+
 end # @testset "CTensor"

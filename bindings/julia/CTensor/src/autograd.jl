@@ -1,0 +1,173 @@
+# Autograd: the header's "Autograd" section.  The graph is recorded by the library itself:
+# every ct_* op records its node when grad mode is on and an input requires grad, so this
+# file only exposes the flags, the gradients, backward and grad mode.  Names follow torch's
+# (t.requires_grad_, t.is_leaf, t.grad, t.backward(), t.detach(), torch.no_grad()), with
+# Julia's `!` for functions that change their argument.
+
+"""
+    requires_grad(t) -> Bool          (torch: t.requires_grad)
+
+True if gradients flow to or through `t`: a leaf marked with `requires_grad!`, a result of
+an op recorded from such a tensor (it has a `grad_fn_name`), or a view of one.
+"""
+requires_grad(t::Tensor) = check_bool(L.ct_requires_grad(t))
+
+"""
+    requires_grad!(t, flag = true) -> t          (torch: t.requires_grad_(flag))
+
+Marks the leaf `t` as requiring grad (or not) and returns it.  Only floating-point tensors
+may require grad (`CTensorError(CT_ERR_DTYPE)`, "only Tensors of floating point dtype can
+require gradients"); clearing the flag of a non-leaf fails with torch's message.
+"""
+function requires_grad!(t::Tensor, flag::Bool = true)
+    check_status(L.ct_set_requires_grad(t, flag ? Cint(1) : Cint(0)))
+    return t
+end
+
+"""
+    isleaf(t) -> Bool          (torch: t.is_leaf)
+
+True if `t` has no `grad_fn` (every tensor that does not require grad is a leaf).
+"""
+isleaf(t::Tensor) = check_bool(L.ct_is_leaf(t))
+
+"""
+    grad(t) -> Union{Tensor, Nothing}          (torch: t.grad)
+
+The gradient accumulated into the leaf `t` by `backward!`, same size and element type as
+`t`, or `nothing` (never ran backward, a non-leaf, cleared).  Later `backward!` calls add
+into this same tensor in place, so a `grad(t)` taken before sees them.
+"""
+function grad(t::Tensor{T,N}) where {T,N}
+    clear_error()
+    h = L.ct_grad(t)
+    if h == C_NULL
+        L.ct_last_status() == 0 || throw(last_error())
+        return nothing
+    end
+    return own_handle(h)::Tensor{T,N}
+end
+
+"""
+    grad!(t, g::Union{Tensor, Nothing}) -> t          (torch: t.grad = g)
+
+Sets the gradient of `t` to `g` (which later `backward!` calls add into), or clears it with
+`nothing`.  `g` must have `t`'s size and element type (torch's "assigned grad has data of a
+different size / type").
+"""
+function grad!(t::Tensor, g::Union{Tensor,Nothing})
+    if g === nothing
+        check_status(L.ct_set_grad(t, C_NULL))
+    else
+        check_status(L.ct_set_grad(t, g))
+    end
+    return t
+end
+
+"""
+    backward!(t, gradient = nothing; retain_graph = false)          (torch: t.backward(gradient, retain_graph))
+
+Runs the graph from `t` and adds d`t`/d`leaf` (times `gradient`, which has `t`'s size; it
+may be omitted for a one-element `t`) into `grad(leaf)` of every leaf that requires grad.
+Without `retain_graph` the graph's saved tensors are freed, and a second `backward!` through
+them fails with torch's "Trying to backward through the graph a second time".  A saved
+tensor written in place since it was saved fails with torch's "one of the variables needed
+for gradient computation has been modified by an inplace operation".  Returns `nothing`.
+"""
+function backward!(t::Tensor, gradient::Union{Tensor,Nothing} = nothing; retain_graph::Bool = false)
+    r = retain_graph ? Cint(1) : Cint(0)
+    if gradient === nothing
+        check_status(L.ct_backward(t, C_NULL, r))
+    else
+        check_status(L.ct_backward(t, gradient, r))
+    end
+    return nothing
+end
+
+"""
+    retain_grad!(t) -> t          (torch: t.retain_grad())
+
+Makes the non-leaf `t` keep the gradient that reaches it in `backward!`, as `grad(t)` (each
+backward gives it a new tensor, summed with the previous one); an in-place op on `t` keeps
+the registration.  Nothing to do for a leaf.  Fails for a `t` that does not require grad
+(torch's "can't retain_grad on Tensor that has requires_grad=False").
+"""
+function retain_grad!(t::Tensor)
+    check_status(L.ct_retain_grad(t))
+    return t
+end
+
+"""
+    retains_grad(t) -> Bool          (torch: t.retains_grad)
+
+True if `retain_grad!` was called on the non-leaf `t`.
+"""
+retains_grad(t::Tensor) = check_bool(L.ct_retains_grad(t))
+
+"""
+    detach(t) -> Tensor          (torch: t.detach())
+
+A tensor on `t`'s memory (same storage, layout and version counter, not a view) with no
+graph: it does not require grad, and writes through it are not seen by autograd.  The same
+as `alias(t)`.
+"""
+detach(t::Tensor{T,N}) where {T,N} = own_handle(L.ct_detach(t))::Tensor{T,N}
+
+"""
+    grad_fn_name(t) -> Union{String, Nothing}          (torch: type(t.grad_fn).__name__)
+
+The name of the node that made `t`, as torch prints it (`"MulBackward0"`, `"CopySlices"`,
+...), or `nothing` for a leaf.
+"""
+function grad_fn_name(t::Tensor)
+    clear_error()
+    p = L.ct_grad_fn_name(t)
+    if p == C_NULL
+        L.ct_last_status() == 0 || throw(last_error())
+        return nothing
+    end
+    return unsafe_string(p)
+end
+
+"""
+    is_grad_enabled() -> Bool          (torch.is_grad_enabled())
+
+Grad mode of the calling OS thread (on unless turned off).
+"""
+is_grad_enabled() = L.ct_is_grad_enabled() == 1
+
+"""
+    set_grad_enabled!(flag::Bool) -> Bool          (torch.set_grad_enabled(flag))
+
+Turns grad mode on or off for the calling OS thread and returns the previous mode.
+"""
+set_grad_enabled!(flag::Bool) = L.ct_set_grad_enabled(flag ? Cint(1) : Cint(0)) == 1
+
+function _with_grad_mode(f, flag::Bool)
+    prev = set_grad_enabled!(flag)
+    try
+        return f()
+    finally
+        set_grad_enabled!(prev)
+    end
+end
+
+"""
+    no_grad(f)          (torch: with torch.no_grad(): ...)
+    no_grad() do ... end
+
+Calls `f()` with grad mode off (results of ops inside record no graph and do not require
+grad) and restores the previous mode afterwards, also when `f` throws; returns `f()`.
+Grad mode belongs to the OS thread: a task that yields inside `f` may resume on another
+thread (Julia 1.7+ task migration), so keep `f` free of yields (I/O, locks, `wait`) or run it
+in a sticky task.
+"""
+no_grad(f) = _with_grad_mode(f, false)
+
+"""
+    enable_grad(f)          (torch: with torch.enable_grad(): ...)
+    enable_grad() do ... end
+
+Calls `f()` with grad mode on (inside `no_grad`), restoring the previous mode afterwards.
+"""
+enable_grad(f) = _with_grad_mode(f, true)

@@ -1,0 +1,94 @@
+// The backward engine: counts how many gradients each node of the graph reachable from
+// the root will receive, then runs nodes whose gradients are complete, latest-created
+// first (torch's order), summing the gradients that meet at a node.  Runs with grad mode
+// off, on the calling thread.
+#include <queue>
+#include <unordered_map>
+
+#include "core/copy.h"
+#include "core/error.h"
+#include "core/factory.h"
+#include "core/ops/elementwise.h"
+#include "meta.h"
+
+namespace ct::autograd {
+
+namespace {
+struct Later {
+  bool operator()(const Node* a, const Node* b) const { return a->seq < b->seq; }
+};
+
+std::string torch_size(IntList s) {
+  std::string out = "ctensor.Size([";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + "])";
+}
+}  // namespace
+
+void backward(const Tensor& root, const Tensor* grad, bool retain_graph) {
+  Edge root_edge = requires_grad(root) ? gradient_edge(root) : Edge{};
+  CT_CHECK(root_edge.valid(), InvalidArgument, "element 0 of tensors does not require grad and does not have a grad_fn");
+  Ref<Tensor> g;
+  if (!grad) {
+    CT_CHECK(root.numel() == 1, InvalidArgument, "grad can be implicitly created only for scalar outputs");
+    g = full(root.sizes(), 1.0, root.dtype(), "backward");
+  } else {
+    CT_CHECK(std::equal(grad->sizes().begin(), grad->sizes().end(), root.sizes().begin(), root.sizes().end()), Shape,
+             "Mismatch in shape: grad_output[0] has a shape of " << torch_size(grad->sizes())
+                                                                 << " and output[0] has a shape of "
+                                                                 << torch_size(root.sizes()) << ".");
+    g = to_dtype(*grad, root.dtype());
+  }
+  NoGradGuard no_grad;
+
+  // Dependencies: how many edges of the reachable graph lead to each node.
+  std::unordered_map<Node*, int64_t> deps;
+  std::vector<Node*> stack{root_edge.fn.get()};
+  deps[root_edge.fn.get()] = 0;
+  while (!stack.empty()) {
+    Node* n = stack.back();
+    stack.pop_back();
+    for (const Edge& e : n->next) {
+      if (!e.valid()) continue;
+      auto [it, fresh] = deps.try_emplace(e.fn.get(), 0);
+      ++it->second;
+      if (fresh) stack.push_back(e.fn.get());
+    }
+  }
+
+  std::unordered_map<Node*, Ref<Tensor>> buffers;
+  buffers[root_edge.fn.get()] = std::move(g);
+  std::priority_queue<Node*, std::vector<Node*>, Later> ready;
+  ready.push(root_edge.fn.get());
+  // Keeps the root's node alive even if running it drops the last other owner.
+  const std::shared_ptr<Node> keep = root_edge.fn;
+  while (!ready.empty()) {
+    Node* n = ready.top();
+    ready.pop();
+    Ref<Tensor> in = std::move(buffers[n]);
+    buffers.erase(n);
+    std::vector<Ref<Tensor>> outs;
+    if (in && n->retained) {  // retain_grad: the output's gradient, summed over backward calls
+      AutogradMeta& m = *n->retained;
+      m.grad = m.grad ? binary(BinaryOp::Add, Operand::of(*m.grad), Operand::of(*in)) : copy_to_new(*in, in->dtype());
+    }
+    if (in) {
+      if (n->released && n->has_saved) fail_released();
+      outs = n->apply(*in);
+    }
+    if (!retain_graph) n->release_saved();
+    for (size_t i = 0; i < n->next.size(); ++i) {
+      const Edge& e = n->next[i];
+      if (!e.valid()) continue;
+      Node* child = e.fn.get();
+      if (i < outs.size() && outs[i]) {
+        Ref<Tensor> gi = fix_grad(std::move(outs[i]), n->inputs[i]);
+        Ref<Tensor>& slot = buffers[child];
+        slot = slot ? binary(BinaryOp::Add, Operand::of(*slot), Operand::of(*gi)) : std::move(gi);
+      }
+      if (--deps[child] == 0) ready.push(child);
+    }
+  }
+}
+
+}  // namespace ct::autograd

@@ -1,0 +1,730 @@
+// The recording wrappers of functions.h and the backward formulas of every op.
+//
+// One node type serves every op (FnNode): torch's name, the inputs' edges, the saved
+// tensors, and a function from the output's gradient to the inputs' gradients.  Gradients
+// may come back broadcast or in a promoted dtype: the engine (fix_grad) reduces them to
+// each input's sizes and converts them to its dtype, as torch's validate_outputs does.
+#include "functions.h"
+
+#include <functional>
+#include <numeric>
+
+#include "core/copy.h"
+#include "core/error.h"
+#include "core/factory.h"
+#include "core/ops/matmul.h"
+#include "core/ops/reduce.h"
+#include "core/shape.h"
+#include "core/views.h"
+#include "meta.h"
+#include "nodes.h"
+
+namespace ct::ag {
+
+using namespace ct::autograd;
+using Grads = std::vector<Ref<Tensor>>;
+
+namespace {
+
+class FnNode final : public Node {
+ public:
+  using Fn = std::function<Grads(const Tensor& grad, FnNode& self)>;
+  FnNode(const char* name, Fn fn) : name_(name), fn_(std::move(fn)) {}
+  const char* name() const override { return name_; }
+  Grads apply(const Tensor& g) override { return fn_(g, *this); }
+  void release_saved() override {
+    for (SavedTensor& s : saved) s.reset();
+    released = true;
+  }
+  // Saved tensor i, checked (freed, version).
+  const Tensor& use(size_t i) { return saved[i].unpack(*this); }
+  bool wants(size_t i) const { return i < next.size() && next[i].valid(); }
+
+  std::vector<SavedTensor> saved;
+
+ private:
+  const char* name_;
+  Fn fn_;
+};
+
+std::shared_ptr<FnNode> node(const char* name, std::initializer_list<const Tensor*> inputs, FnNode::Fn fn) {
+  auto n = std::make_shared<FnNode>(name, std::move(fn));
+  for (const Tensor* t : inputs) n->add_input(*t);
+  return n;
+}
+
+// Short forms of the core ops used by backward formulas.
+Ref<Tensor> mul(const Tensor& a, const Tensor& b) { return ct::binary(BinaryOp::Mul, Operand::of(a), Operand::of(b)); }
+Ref<Tensor> mul(const Tensor& a, double s) { return ct::binary(BinaryOp::Mul, Operand::of(a), Operand::of(s)); }
+Ref<Tensor> div(const Tensor& a, const Tensor& b) { return ct::binary(BinaryOp::Div, Operand::of(a), Operand::of(b)); }
+Ref<Tensor> div(const Tensor& a, double s) { return ct::binary(BinaryOp::Div, Operand::of(a), Operand::of(s)); }
+Ref<Tensor> sub(double s, const Tensor& a) { return ct::binary(BinaryOp::Sub, Operand::of(s), Operand::of(a)); }
+Ref<Tensor> neg(const Tensor& a) { return ct::unary(UnaryOp::Neg, a); }
+Ref<Tensor> zero_like(const Tensor& a) { return full({}, 0.0, a.dtype(), "backward"); }
+Ref<Tensor> zeros_like(const Tensor& a) { return full(a.sizes(), 0.0, a.dtype(), "backward"); }
+Ref<Tensor> retained(const Tensor& t) { return Ref<Tensor>::retain(const_cast<Tensor*>(&t)); }
+
+bool any_needs(std::initializer_list<const Tensor*> ts) {
+  bool any = false;
+  for (const Tensor* t : ts) any |= (t && needs_grad(*t));
+  return any;
+}
+
+// ---- views: backward replays the view on zeros of the input's shape and adds the
+// gradient through it (overlapping views, such as expand or unfold, accumulate).
+using Replay = std::function<Ref<Tensor>(const Tensor&)>;
+
+std::shared_ptr<Node> view_node(const char* name, const Tensor& input, Replay replay) {
+  Shape in_sizes(input.sizes().begin(), input.sizes().end());
+  return node(name, {&input}, [in_sizes, replay](const Tensor& g, FnNode&) -> Grads {
+    Ref<Tensor> z = zeros_f64(in_sizes);
+    Ref<Tensor> v = replay(*z);
+    Ref<Tensor> g64 = as_f64(g);
+    scatter_add(f64(*z), Geometry::of(*v), 0, f64(*g64));
+    return {z};
+  });
+}
+
+template <class ViewFn>
+Ref<Tensor> record_view(const char* name, const Tensor& t, ViewFn&& f) {
+  Ref<Tensor> r = f(t);
+  set_view_history(t, *r, [&] { return view_node(name, t, Replay(f)); });
+  return r;
+}
+
+// A gradient of a reduction's output, shaped with the reduced dims kept as size 1.
+Ref<Tensor> keepdim_grad(const Tensor& g, const Shape& kept) { return ct::reshape(*ct::contiguous(g), kept); }
+
+struct ReduceInfo {
+  Shape in_sizes, kept;     // kept: reduced dims as 1
+  std::vector<bool> reduced;
+  int64_t count = 1;        // elements per reduced group
+};
+
+ReduceInfo reduce_info(const Tensor& t, std::span<const int64_t> dims) {
+  ReduceInfo r;
+  r.in_sizes.assign(t.sizes().begin(), t.sizes().end());
+  r.kept = r.in_sizes;
+  const int64_t nd = t.ndim();
+  r.reduced.assign(size_t(nd), dims.empty());
+  for (int64_t d : dims) {
+    const int64_t w = nd == 0 ? 0 : (d < 0 ? d + nd : d);
+    if (w >= 0 && w < nd) r.reduced[size_t(w)] = true;
+  }
+  for (int64_t d = 0; d < nd; ++d)
+    if (r.reduced[size_t(d)]) {
+      r.kept[size_t(d)] = 1;
+      r.count *= r.in_sizes[size_t(d)];
+    }
+  return r;
+}
+
+// The product of the other elements of each element's reduced group (exact with zeros).
+Ref<Tensor> prod_of_others(const Tensor& x, const ReduceInfo& ri) {
+  const int64_t nd = x.ndim();
+  std::vector<int> perm;
+  for (int64_t d = 0; d < nd; ++d)
+    if (!ri.reduced[size_t(d)]) perm.push_back(int(d));
+  for (int64_t d = 0; d < nd; ++d)
+    if (ri.reduced[size_t(d)]) perm.push_back(int(d));
+  Ref<Tensor> xp = as_f64(*ct::permute(x, perm));  // contiguous in the permuted order
+  Shape psizes(xp->sizes().begin(), xp->sizes().end());
+  Ref<Tensor> out = Tensor::empty(psizes, DType::Float64, "backward");
+  const int64_t k = ri.count, m = k ? x.numel() / k : 0;
+  const double* in = f64(*xp);
+  double* o = f64(*out);
+  for (int64_t row = 0; row < m; ++row) {
+    const double* a = in + row * k;
+    double* b = o + row * k;
+    double p = 1;
+    for (int64_t j = 0; j < k; ++j) {
+      b[j] = p;
+      p *= a[j];
+    }
+    p = 1;
+    for (int64_t j = k - 1; j >= 0; --j) {
+      b[j] *= p;
+      p *= a[j];
+    }
+  }
+  std::vector<int> inv(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) inv[size_t(perm[i])] = int(i);
+  return ct::permute(*out, inv);
+}
+
+}  // namespace
+
+// ---- elementwise -------------------------------------------------------------------
+
+Ref<Tensor> binary(BinaryOp op, Operand a, Operand b) {
+  Ref<Tensor> r = ct::binary(op, a, b);
+  if (__builtin_expect(any_needs({a.tensor, b.tensor}), 0)) {
+    const Tensor* ta = a.tensor;
+    const Tensor* tb = b.tensor;
+    std::shared_ptr<FnNode> n;
+    if (ta && tb) {
+      switch (op) {
+        case BinaryOp::Add:
+          n = node("AddBackward0", {ta, tb}, [](const Tensor& g, FnNode&) -> Grads { return {retained(g), retained(g)}; });
+          break;
+        case BinaryOp::Sub:
+          n = node("SubBackward0", {ta, tb},
+                   [](const Tensor& g, FnNode& s) -> Grads { return {retained(g), s.wants(1) ? neg(g) : Ref<Tensor>()}; });
+          break;
+        case BinaryOp::Mul:
+          n = node("MulBackward0", {ta, tb}, [](const Tensor& g, FnNode& s) -> Grads {
+            Grads out(2);
+            if (s.wants(0)) out[0] = mul(g, s.use(1));
+            if (s.wants(1)) out[1] = mul(g, s.use(0));
+            return out;
+          });
+          break;
+        case BinaryOp::Div:
+          n = node("DivBackward0", {ta, tb}, [](const Tensor& g, FnNode& s) -> Grads {
+            Grads out(2);
+            const Tensor& y = s.use(1);
+            if (s.wants(0)) out[0] = div(g, y);
+            if (s.wants(1)) out[1] = neg(*div(*mul(g, s.use(0)), *mul(y, y)));
+            return out;
+          });
+          break;
+      }
+      if (op == BinaryOp::Mul || op == BinaryOp::Div) {
+        n->saved.resize(2);
+        n->saved[0].save(*ta);
+        n->saved[1].save(*tb);
+        n->has_saved = true;
+      }
+    } else if (ta) {  // tensor op scalar
+      const double s = b.scalar;
+      switch (op) {
+        case BinaryOp::Add:
+          n = node("AddBackward0", {ta}, [](const Tensor& g, FnNode&) -> Grads { return {retained(g)}; });
+          break;
+        case BinaryOp::Sub:
+          n = node("SubBackward0", {ta}, [](const Tensor& g, FnNode&) -> Grads { return {retained(g)}; });
+          break;
+        case BinaryOp::Mul:
+          n = node("MulBackward0", {ta}, [s](const Tensor& g, FnNode&) -> Grads { return {mul(g, s)}; });
+          n->has_saved = true;
+          break;
+        case BinaryOp::Div:
+          n = node("DivBackward0", {ta}, [s](const Tensor& g, FnNode&) -> Grads { return {div(g, s)}; });
+          n->has_saved = true;
+          break;
+      }
+    } else {  // scalar op tensor: only s - a and s / a exist
+      const double s = a.scalar;
+      switch (op) {
+        case BinaryOp::Sub:
+          n = node("RsubBackward1", {tb}, [](const Tensor& g, FnNode&) -> Grads { return {neg(g)}; });
+          break;
+        case BinaryOp::Div:  // torch: reciprocal then mul
+          n = node("MulBackward0", {tb}, [s](const Tensor& g, FnNode& self) -> Grads {
+            const Tensor& x = self.use(0);
+            return {neg(*div(*mul(g, s), *mul(x, x)))};
+          });
+          n->saved.resize(1);
+          n->saved[0].save(*tb);
+          n->has_saved = true;
+          break;
+        case BinaryOp::Add:
+          n = node("AddBackward0", {tb}, [](const Tensor& g, FnNode&) -> Grads { return {retained(g)}; });
+          break;
+        case BinaryOp::Mul:
+          n = node("MulBackward0", {tb}, [s](const Tensor& g, FnNode&) -> Grads { return {mul(g, s)}; });
+          n->has_saved = true;
+          break;
+      }
+    }
+    set_history(*r, std::move(n));
+  }
+  return r;
+}
+
+void binary_(BinaryOp op, const Tensor& self, Operand other) {
+  const Tensor* to = other.tensor;
+  if (__builtin_expect(!any_needs({&self, to}), 1)) return ct::binary_(op, self, other);
+  check_inplace(self);
+  std::shared_ptr<FnNode> n;
+  Ref<Tensor> original;  // self before the op, when the other operand's gradient needs it
+  if (to) {
+    const bool other_grad = requires_grad(*to);
+    switch (op) {
+      case BinaryOp::Add:
+        n = node("AddBackward0", {&self, to}, [](const Tensor& g, FnNode&) -> Grads { return {retained(g), retained(g)}; });
+        break;
+      case BinaryOp::Sub:
+        n = node("SubBackward0", {&self, to},
+                 [](const Tensor& g, FnNode& s) -> Grads { return {retained(g), s.wants(1) ? neg(g) : Ref<Tensor>()}; });
+        break;
+      case BinaryOp::Mul:
+        n = node("MulBackward0", {&self, to}, [](const Tensor& g, FnNode& s) -> Grads {
+          Grads out(2);
+          if (s.wants(0)) out[0] = mul(g, s.use(1));
+          if (s.wants(1)) out[1] = mul(g, s.use(0));
+          return out;
+        });
+        break;
+      case BinaryOp::Div:
+        n = node("DivBackward0", {&self, to}, [](const Tensor& g, FnNode& s) -> Grads {
+          Grads out(2);
+          const Tensor& y = s.use(1);
+          if (s.wants(0)) out[0] = div(g, y);
+          if (s.wants(1)) out[1] = neg(*div(*mul(g, s.use(0)), *mul(y, y)));
+          return out;
+        });
+        break;
+    }
+    if ((op == BinaryOp::Mul || op == BinaryOp::Div) && other_grad) original = ct::clone(self);
+  } else {
+    const double s = other.scalar;
+    switch (op) {
+      case BinaryOp::Add:
+        n = node("AddBackward0", {&self}, [](const Tensor& g, FnNode&) -> Grads { return {retained(g)}; });
+        break;
+      case BinaryOp::Sub:
+        n = node("SubBackward0", {&self}, [](const Tensor& g, FnNode&) -> Grads { return {retained(g)}; });
+        break;
+      case BinaryOp::Mul:
+        n = node("MulBackward0", {&self}, [s](const Tensor& g, FnNode&) -> Grads { return {mul(g, s)}; });
+        n->has_saved = true;
+        break;
+      case BinaryOp::Div:
+        n = node("DivBackward0", {&self}, [s](const Tensor& g, FnNode&) -> Grads { return {div(g, s)}; });
+        n->has_saved = true;
+        break;
+    }
+  }
+  ct::binary_(op, self, other);
+  if (to && (op == BinaryOp::Mul || op == BinaryOp::Div)) {
+    n->saved.resize(2);
+    if (original) n->saved[0].save(*original);
+    n->saved[1].save(*to);
+    n->has_saved = true;
+  }
+  rebase_history(self, std::move(n));
+}
+
+namespace {
+const char* unary_name(UnaryOp op) {
+  switch (op) {
+    case UnaryOp::Neg: return "NegBackward0";
+    case UnaryOp::Abs: return "AbsBackward0";
+    case UnaryOp::Exp: return "ExpBackward0";
+    case UnaryOp::Log: return "LogBackward0";
+    case UnaryOp::Sqrt: return "SqrtBackward0";
+    case UnaryOp::Sin: return "SinBackward0";
+    case UnaryOp::Cos: return "CosBackward0";
+    case UnaryOp::Tanh: return "TanhBackward0";
+    case UnaryOp::Sigmoid: return "SigmoidBackward0";
+    case UnaryOp::Relu: return "ReluBackward0";
+  }
+  return "?";
+}
+// Whether backward uses the result (true) or the input (false); neg uses neither.
+bool unary_saves_result(UnaryOp op) {
+  return op == UnaryOp::Exp || op == UnaryOp::Sqrt || op == UnaryOp::Tanh || op == UnaryOp::Sigmoid ||
+         op == UnaryOp::Relu;
+}
+
+std::shared_ptr<FnNode> unary_node(UnaryOp op, const Tensor& input) {
+  return node(unary_name(op), {&input}, [op](const Tensor& g, FnNode& s) -> Grads {
+    if (op == UnaryOp::Neg) return {neg(g)};
+    const Tensor& v = s.use(0);  // input or result, as unary_saves_result says
+    switch (op) {
+      case UnaryOp::Abs: {
+        Ref<Tensor> pos = ct::compare(CompareOp::Gt, Operand::of(v), Operand::of(0.0));
+        Ref<Tensor> negm = ct::compare(CompareOp::Lt, Operand::of(v), Operand::of(0.0));
+        Ref<Tensor> z = zero_like(g);
+        return {ct::where(*pos, g, *ct::where(*negm, *neg(g), *z))};
+      }
+      case UnaryOp::Exp: return {mul(g, v)};
+      case UnaryOp::Log: return {div(g, v)};
+      case UnaryOp::Sqrt: return {div(g, *mul(v, 2.0))};
+      case UnaryOp::Sin: return {mul(g, *ct::unary(UnaryOp::Cos, v))};
+      case UnaryOp::Cos: return {neg(*mul(g, *ct::unary(UnaryOp::Sin, v)))};
+      case UnaryOp::Tanh: return {mul(g, *sub(1.0, *mul(v, v)))};
+      case UnaryOp::Sigmoid: return {mul(g, *mul(v, *sub(1.0, v)))};
+      case UnaryOp::Relu: {
+        Ref<Tensor> pos = ct::compare(CompareOp::Gt, Operand::of(v), Operand::of(0.0));
+        return {ct::where(*pos, g, *zero_like(g))};
+      }
+      default: return {Ref<Tensor>()};
+    }
+  });
+}
+}  // namespace
+
+Ref<Tensor> unary(UnaryOp op, const Tensor& a) {
+  Ref<Tensor> r = ct::unary(op, a);
+  if (__builtin_expect(needs_grad(a), 0)) {
+    std::shared_ptr<FnNode> n = unary_node(op, a);
+    if (op != UnaryOp::Neg) {
+      n->saved.resize(1);
+      n->has_saved = true;
+      if (unary_saves_result(op)) {
+        n->saved[0].save(*r, n.get());
+      } else {
+        n->saved[0].save(a);
+      }
+    }
+    set_history(*r, std::move(n));
+  }
+  return r;
+}
+
+void unary_(UnaryOp op, const Tensor& self) {
+  if (__builtin_expect(!needs_grad(self), 1)) return ct::unary_(op, self);
+  check_inplace(self);
+  std::shared_ptr<FnNode> n = unary_node(op, self);
+  Ref<Tensor> original;
+  if (op != UnaryOp::Neg && !unary_saves_result(op)) original = ct::clone(self);
+  ct::unary_(op, self);
+  if (op != UnaryOp::Neg) {
+    n->saved.resize(1);
+    n->has_saved = true;
+    if (original) {
+      n->saved[0].save(*original);
+    } else {
+      n->saved[0].save(self, n.get());
+    }
+  }
+  rebase_history(self, std::move(n));
+}
+
+Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b) {
+  Ref<Tensor> r = ct::where(cond, a, b);
+  if (__builtin_expect(any_needs({&a, &b}), 0)) {
+    auto n = node("WhereBackward0", {&a, &b}, [](const Tensor& g, FnNode& s) -> Grads {
+      const Tensor& c = s.use(0);
+      Grads out(2);
+      Ref<Tensor> z = zero_like(g);
+      if (s.wants(0)) out[0] = ct::where(c, g, *z);
+      if (s.wants(1)) out[1] = ct::where(c, *z, g);
+      return out;
+    });
+    n->saved.resize(1);
+    n->saved[0].save(cond);
+    n->has_saved = true;
+    set_history(*r, std::move(n));
+  }
+  return r;
+}
+
+namespace {
+void record_overwrite(const char* name, const Tensor& self, const std::function<void()>& write) {
+  if (__builtin_expect(!needs_grad(self), 1)) return write();
+  check_inplace(self);
+  auto n = node(name, {&self}, [](const Tensor& g, FnNode&) -> Grads { return {zeros_like(g)}; });
+  write();
+  rebase_history(self, std::move(n));
+}
+}  // namespace
+
+void fill_(const Tensor& self, double value) {
+  record_overwrite("FillBackward2", self, [&] { ct::fill_(self, value); });
+}
+void zero_(const Tensor& self) {
+  record_overwrite("ZeroBackward0", self, [&] { ct::fill_(self, 0.0); });
+}
+
+void copy_into(const Tensor& dst, const Tensor& src, const char* op) {
+  if (__builtin_expect(!any_needs({&dst, &src}), 1)) return ct::copy_into(dst, src, op);
+  check_inplace(dst);
+  auto n = node("CopyBackwards", {&dst, &src}, [](const Tensor& g, FnNode& s) -> Grads {
+    return {s.wants(0) ? zeros_like(g) : Ref<Tensor>(), retained(g)};
+  });
+  ct::copy_into(dst, src, op);
+  rebase_history(dst, std::move(n));
+}
+
+Ref<Tensor> cat(std::span<const Tensor* const> tensors, int64_t dim) {
+  Ref<Tensor> r = ct::cat(tensors, dim);
+  bool any = false;
+  for (const Tensor* t : tensors) any |= needs_grad(*t);
+  if (__builtin_expect(any, 0)) {
+    const int64_t d = r->ndim() ? (dim < 0 ? dim + r->ndim() : dim) : 0;
+    std::vector<int64_t> lengths;
+    for (const Tensor* t : tensors) lengths.push_back(t->ndim() == 1 && t->size(0) == 0 && r->ndim() != 1 ? 0 : t->size(int(d)));
+    auto n = std::make_shared<FnNode>("CatBackward0", [d, lengths](const Tensor& g, FnNode& s) -> Grads {
+      Grads out(lengths.size());
+      int64_t at = 0;
+      for (size_t i = 0; i < lengths.size(); ++i) {
+        if (s.wants(i)) out[i] = ct::narrow(g, d, at, lengths[i]);
+        at += lengths[i];
+      }
+      return out;
+    });
+    for (const Tensor* t : tensors) n->add_input(*t);
+    set_history(*r, std::move(n));
+  }
+  return r;
+}
+
+Ref<Tensor> stack(std::span<const Tensor* const> tensors, int64_t dim) {
+  Ref<Tensor> r = ct::stack(tensors, dim);
+  bool any = false;
+  for (const Tensor* t : tensors) any |= needs_grad(*t);
+  if (__builtin_expect(any, 0)) {
+    const int64_t d = dim < 0 ? dim + r->ndim() : dim;
+    const size_t count = tensors.size();
+    auto n = std::make_shared<FnNode>("StackBackward0", [d, count](const Tensor& g, FnNode& s) -> Grads {
+      Grads out(count);
+      for (size_t i = 0; i < count; ++i)
+        if (s.wants(i)) out[i] = ct::select(g, d, int64_t(i));
+      return out;
+    });
+    for (const Tensor* t : tensors) n->add_input(*t);
+    set_history(*r, std::move(n));
+  }
+  return r;
+}
+
+// ---- reductions --------------------------------------------------------------------
+
+Ref<Tensor> sum(const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
+  Ref<Tensor> r = ct::sum(t, dims, keepdim);
+  if (__builtin_expect(needs_grad(t), 0)) {
+    ReduceInfo ri = reduce_info(t, dims);
+    set_history(*r, node(dims.empty() ? "SumBackward0" : "SumBackward1", {&t}, [ri](const Tensor& g, FnNode&) -> Grads {
+                  return {ct::expand(*keepdim_grad(g, ri.kept), ri.in_sizes)};
+                }));
+  }
+  return r;
+}
+
+Ref<Tensor> mean(const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
+  Ref<Tensor> r = ct::mean(t, dims, keepdim);
+  if (__builtin_expect(needs_grad(t), 0)) {
+    ReduceInfo ri = reduce_info(t, dims);
+    set_history(*r, node(dims.empty() ? "MeanBackward0" : "MeanBackward1", {&t}, [ri](const Tensor& g, FnNode&) -> Grads {
+                  return {ct::expand(*div(*keepdim_grad(g, ri.kept), double(ri.count)), ri.in_sizes)};
+                }));
+  }
+  return r;
+}
+
+Ref<Tensor> prod(const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
+  Ref<Tensor> r = ct::prod(t, dims, keepdim);
+  if (__builtin_expect(needs_grad(t), 0)) {
+    ReduceInfo ri = reduce_info(t, dims);
+    auto n = node(dims.empty() ? "ProdBackward0" : "ProdBackward1", {&t}, [ri](const Tensor& g, FnNode& s) -> Grads {
+      Ref<Tensor> others = prod_of_others(s.use(0), ri);
+      return {mul(*others, *ct::expand(*keepdim_grad(g, ri.kept), ri.in_sizes))};
+    });
+    n->saved.resize(2);
+    n->saved[0].save(t);
+    n->saved[1].save(*r, n.get());
+    n->has_saved = true;
+    set_history(*r, std::move(n));
+  }
+  return r;
+}
+
+namespace {
+Ref<Tensor> extreme(bool max, const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
+  Ref<Tensor> r = max ? ct::amax(t, dims, keepdim) : ct::amin(t, dims, keepdim);
+  if (__builtin_expect(needs_grad(t), 0)) {
+    ReduceInfo ri = reduce_info(t, dims);
+    std::vector<int64_t> rdims;
+    for (size_t d = 0; d < ri.reduced.size(); ++d)
+      if (ri.reduced[d]) rdims.push_back(int64_t(d));
+    auto n = node(max ? "AmaxBackward0" : "AminBackward0", {&t}, [ri, rdims](const Tensor& g, FnNode& s) -> Grads {
+      const Tensor& x = s.use(0);
+      Ref<Tensor> res = ct::expand(*keepdim_grad(s.use(1), ri.kept), ri.in_sizes);
+      Ref<Tensor> mask = ct::compare(CompareOp::Eq, Operand::of(x), Operand::of(*res));
+      Ref<Tensor> count = ct::sum(*mask, rdims, true);  // ties share the gradient evenly
+      Ref<Tensor> share = div(*keepdim_grad(g, ri.kept), *ct::to_dtype(*count, g.dtype()));
+      return {ct::where(*mask, *ct::expand(*share, ri.in_sizes), *zero_like(g))};
+    });
+    n->saved.resize(2);
+    n->saved[0].save(t);
+    n->saved[1].save(*r, n.get());
+    n->has_saved = true;
+    set_history(*r, std::move(n));
+  }
+  return r;
+}
+}  // namespace
+
+Ref<Tensor> amax(const Tensor& t, std::span<const int64_t> dims, bool keepdim) { return extreme(true, t, dims, keepdim); }
+Ref<Tensor> amin(const Tensor& t, std::span<const int64_t> dims, bool keepdim) { return extreme(false, t, dims, keepdim); }
+
+// ---- matmul --------------------------------------------------------------------------
+
+namespace {
+// The name of the grad_fn torch.matmul's result gets in 1.13, by the operands' ranks.
+const char* matmul_name(int da, int db) {
+  if (da == 1 && db == 1) return "DotBackward0";
+  if (da == 2 && db == 1) return "MvBackward0";
+  if (da == 1 && db == 2) return "SqueezeBackward3";
+  if (da == 2 && db == 2) return "MmBackward0";
+  if (da == 2 && db >= 3) return "CloneBackward0";  // folded, then transposed back
+  return "UnsafeViewBackward0";
+}
+}  // namespace
+
+Ref<Tensor> matmul(const Tensor& a, const Tensor& b) {
+  Ref<Tensor> r = ct::matmul(a, b);
+  if (__builtin_expect(any_needs({&a, &b}), 0)) {
+    auto n = node(matmul_name(a.ndim(), b.ndim()), {&a, &b}, [](const Tensor& g, FnNode& s) -> Grads {
+      const Tensor& x = s.use(0);
+      const Tensor& y = s.use(1);
+      Ref<Tensor> x2 = x.ndim() == 1 ? ct::unsqueeze(x, 0) : retained(x);
+      Ref<Tensor> y2 = y.ndim() == 1 ? ct::unsqueeze(y, 1) : retained(y);
+      // The gradient in the shape of matmul(x2, y2): batch dims broadcast, then (n, m).
+      Shape bx(x2->sizes().begin(), x2->sizes().end() - 2), by(y2->sizes().begin(), y2->sizes().end() - 2);
+      Shape out = broadcast_shapes(bx, by, "matmul");
+      out.push_back(x2->size(x2->ndim() - 2));
+      out.push_back(y2->size(y2->ndim() - 1));
+      Ref<Tensor> g2 = ct::reshape(*ct::contiguous(g), out);
+      Grads res(2);
+      if (s.wants(0)) {
+        Ref<Tensor> gx = ct::matmul(*g2, *ct::transpose(*y2, -1, -2));
+        res[0] = fix_grad(gx, {Shape(x2->sizes().begin(), x2->sizes().end()), gx->dtype()});
+        res[0] = ct::reshape(*res[0], x.sizes());
+      }
+      if (s.wants(1)) {
+        Ref<Tensor> gy = ct::matmul(*ct::transpose(*x2, -1, -2), *g2);
+        res[1] = fix_grad(gy, {Shape(y2->sizes().begin(), y2->sizes().end()), gy->dtype()});
+        res[1] = ct::reshape(*res[1], y.sizes());
+      }
+      return res;
+    });
+    n->saved.resize(2);
+    n->saved[0].save(a);
+    n->saved[1].save(b);
+    n->has_saved = true;
+    set_history(*r, std::move(n));
+  }
+  return r;
+}
+
+// ---- views -----------------------------------------------------------------------------
+
+// view, permute and expand copy their argument list into the replay only when recording,
+// so that the common case allocates nothing beyond the core op.
+Ref<Tensor> view(const Tensor& t, IntList shape) {
+  Ref<Tensor> r = ct::view(t, shape);
+  set_view_history(t, *r, [&] {
+    Shape s(shape.begin(), shape.end());
+    return view_node("ViewBackward0", t, [s](const Tensor& x) { return ct::view(x, s); });
+  });
+  return r;
+}
+Ref<Tensor> transpose(const Tensor& t, int64_t d0, int64_t d1) {
+  return record_view("TransposeBackward0", t, [d0, d1](const Tensor& x) { return ct::transpose(x, d0, d1); });
+}
+Ref<Tensor> permute(const Tensor& t, std::span<const int> dims) {
+  Ref<Tensor> r = ct::permute(t, dims);
+  set_view_history(t, *r, [&] {
+    std::vector<int> p(dims.begin(), dims.end());
+    return view_node("PermuteBackward0", t, [p](const Tensor& x) { return ct::permute(x, p); });
+  });
+  return r;
+}
+Ref<Tensor> slice(const Tensor& t, int64_t dim, int64_t start, int64_t stop, int64_t step) {
+  return record_view("SliceBackward0", t,
+                     [=](const Tensor& x) { return ct::slice(x, dim, start, stop, step); });
+}
+Ref<Tensor> narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
+  return record_view("SliceBackward0", t, [=](const Tensor& x) { return ct::narrow(x, dim, start, length); });
+}
+Ref<Tensor> select(const Tensor& t, int64_t dim, int64_t index) {
+  return record_view("SelectBackward0", t, [=](const Tensor& x) { return ct::select(x, dim, index); });
+}
+Ref<Tensor> expand(const Tensor& t, IntList sizes) {
+  Ref<Tensor> r = ct::expand(t, sizes);
+  set_view_history(t, *r, [&] {
+    Shape s(sizes.begin(), sizes.end());
+    return view_node("ExpandBackward0", t, [s](const Tensor& x) { return ct::expand(x, s); });
+  });
+  return r;
+}
+Ref<Tensor> squeeze(const Tensor& t, int64_t dim) {
+  return record_view("SqueezeBackward1", t, [=](const Tensor& x) { return ct::squeeze(x, dim); });
+}
+Ref<Tensor> squeeze_all(const Tensor& t) {
+  return record_view("SqueezeBackward0", t, [](const Tensor& x) { return ct::squeeze_all(x); });
+}
+Ref<Tensor> unsqueeze(const Tensor& t, int64_t dim) {
+  return record_view("UnsqueezeBackward0", t, [=](const Tensor& x) { return ct::unsqueeze(x, dim); });
+}
+Ref<Tensor> diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2) {
+  return record_view("DiagonalBackward0", t, [=](const Tensor& x) { return ct::diagonal(x, offset, dim1, dim2); });
+}
+Ref<Tensor> unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step) {
+  return record_view("UnfoldBackward0", t, [=](const Tensor& x) { return ct::unfold(x, dim, size, step); });
+}
+Ref<Tensor> as_strided(const Tensor& t, IntList sizes, IntList strides, int64_t storage_offset) {
+  Ref<Tensor> r = ct::as_strided(t, sizes, strides, storage_offset);
+  set_view_history(t, *r, [&] { return make_as_strided_backward(t, sizes, strides, storage_offset); });
+  return r;
+}
+
+namespace {
+// reshape/flatten: ReshapeAliasBackward0 when the result is a view, UnsafeViewBackward0
+// when it copied (torch 1.13's _reshape_alias and _unsafe_view).
+Ref<Tensor> record_reshape(const Tensor& t, Ref<Tensor> r) {
+  if (__builtin_expect(t.autograd() == nullptr, 1) || r.get() == &t) return r;
+  Shape in_sizes(t.sizes().begin(), t.sizes().end());
+  const bool is_view = r->base() != nullptr && r->storage() == t.storage();
+  set_view_history(t, *r, [&] {
+    return node(is_view ? "ReshapeAliasBackward0" : "UnsafeViewBackward0", {&t},
+                [in_sizes](const Tensor& g, FnNode&) -> Grads { return {ct::reshape(*ct::contiguous(g), in_sizes)}; });
+  });
+  return r;
+}
+}  // namespace
+
+Ref<Tensor> reshape(const Tensor& t, IntList shape) { return record_reshape(t, ct::reshape(t, shape)); }
+Ref<Tensor> flatten(const Tensor& t, int64_t start_dim, int64_t end_dim) {
+  return record_reshape(t, ct::flatten(t, start_dim, end_dim));
+}
+
+// ---- copies ----------------------------------------------------------------------------
+
+namespace {
+Ref<Tensor> record_copy(const char* name, const Tensor& t, Ref<Tensor> r) {
+  if (__builtin_expect(!needs_grad(t), 1) || r.get() == &t) return r;
+  set_history(*r, node(name, {&t}, [](const Tensor& g, FnNode&) -> Grads { return {retained(g)}; }));
+  return r;
+}
+}  // namespace
+
+Ref<Tensor> clone(const Tensor& t) { return record_copy("CloneBackward0", t, ct::clone(t)); }
+Ref<Tensor> contiguous(const Tensor& t) { return record_copy("CloneBackward0", t, ct::contiguous(t)); }
+Ref<Tensor> to_dtype(const Tensor& t, DType dtype) { return record_copy("ToCopyBackward0", t, ct::to_dtype(t, dtype)); }
+
+Ref<Tensor> index_select(const Tensor& t, int64_t dim, const Tensor& index) {
+  Ref<Tensor> r = ct::index_select(t, dim, index);
+  if (__builtin_expect(needs_grad(t), 0)) {
+    const int64_t d = t.ndim() == 0 ? 0 : (dim < 0 ? dim + t.ndim() : dim);
+    Shape in_sizes(t.sizes().begin(), t.sizes().end());
+    auto n = node("IndexSelectBackward0", {&t}, [d, in_sizes](const Tensor& g, FnNode& s) -> Grads {
+      Ref<Tensor> idx = ct::to_dtype(*ct::contiguous(s.use(0)), DType::Int64);
+      idx = ct::contiguous(*idx);
+      const int64_t* iv = reinterpret_cast<const int64_t*>(idx->raw_data());
+      Ref<Tensor> z = zeros_f64(in_sizes);
+      Ref<Tensor> g64 = as_f64(g);
+      if (in_sizes.empty()) {  // 0-dim input: every index is 0
+        for (int64_t j = 0; j < idx->numel(); ++j) f64(*z)[0] += f64(*g64)[j];
+        return {z};
+      }
+      for (int64_t j = 0; j < idx->numel(); ++j) {
+        Ref<Tensor> dst = ct::select(*z, d, iv[j]);
+        Ref<Tensor> src = as_f64(*ct::select(*g64, d, j));
+        scatter_add(f64(*z), Geometry::of(*dst), 0, f64(*src));
+      }
+      return {z};
+    });
+    n->saved.resize(1);
+    n->saved[0].save(index);
+    n->has_saved = true;
+    set_history(*r, std::move(n));
+  }
+  return r;
+}
+
+}  // namespace ct::ag

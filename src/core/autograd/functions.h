@@ -1,0 +1,55 @@
+// Autograd-aware versions of the core ops: each calls the core op of the same name and,
+// when grad mode is on and an input requires grad, records the backward node torch 1.13
+// records (same name), saving what backward needs.  When no input has autograd state the
+// extra cost is one well-predicted branch per input (needs_grad in meta.h).  The C API
+// calls these; the core ops themselves never record anything (backward uses them).
+#pragma once
+
+#include <optional>
+#include <span>
+
+#include "core/ops/elementwise.h"
+#include "core/tensor.h"
+
+namespace ct::ag {
+
+Ref<Tensor> binary(BinaryOp op, Operand a, Operand b);
+void binary_(BinaryOp op, const Tensor& self, Operand other);
+Ref<Tensor> unary(UnaryOp op, const Tensor& a);
+void unary_(UnaryOp op, const Tensor& self);
+Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b);
+void fill_(const Tensor& self, double value);
+void zero_(const Tensor& self);
+Ref<Tensor> cat(std::span<const Tensor* const> tensors, int64_t dim);
+Ref<Tensor> stack(std::span<const Tensor* const> tensors, int64_t dim);
+
+Ref<Tensor> sum(const Tensor& t, std::span<const int64_t> dims, bool keepdim);
+Ref<Tensor> mean(const Tensor& t, std::span<const int64_t> dims, bool keepdim);
+Ref<Tensor> prod(const Tensor& t, std::span<const int64_t> dims, bool keepdim);
+Ref<Tensor> amax(const Tensor& t, std::span<const int64_t> dims, bool keepdim);
+Ref<Tensor> amin(const Tensor& t, std::span<const int64_t> dims, bool keepdim);
+Ref<Tensor> matmul(const Tensor& a, const Tensor& b);
+
+Ref<Tensor> view(const Tensor& t, IntList shape);
+Ref<Tensor> transpose(const Tensor& t, int64_t dim0, int64_t dim1);
+Ref<Tensor> permute(const Tensor& t, std::span<const int> dims);
+Ref<Tensor> slice(const Tensor& t, int64_t dim, int64_t start, int64_t stop, int64_t step);
+Ref<Tensor> narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length);
+Ref<Tensor> select(const Tensor& t, int64_t dim, int64_t index);
+Ref<Tensor> expand(const Tensor& t, IntList sizes);
+Ref<Tensor> squeeze(const Tensor& t, int64_t dim);
+Ref<Tensor> squeeze_all(const Tensor& t);
+Ref<Tensor> unsqueeze(const Tensor& t, int64_t dim);
+Ref<Tensor> diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2);
+Ref<Tensor> unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step);
+Ref<Tensor> as_strided(const Tensor& t, IntList sizes, IntList strides, int64_t storage_offset);
+Ref<Tensor> reshape(const Tensor& t, IntList shape);
+Ref<Tensor> flatten(const Tensor& t, int64_t start_dim, int64_t end_dim);
+
+Ref<Tensor> clone(const Tensor& t);
+Ref<Tensor> contiguous(const Tensor& t);
+Ref<Tensor> to_dtype(const Tensor& t, DType dtype);
+Ref<Tensor> index_select(const Tensor& t, int64_t dim, const Tensor& index);
+void copy_into(const Tensor& dst, const Tensor& src, const char* op = "copy_");
+
+}  // namespace ct::ag

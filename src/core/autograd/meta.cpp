@@ -1,0 +1,280 @@
+// Per-tensor autograd state, grad mode, saved tensors and the in-place rules.
+#include "meta.h"
+
+#include <atomic>
+
+#include "core/copy.h"
+#include "core/error.h"
+#include "core/ops/elementwise.h"
+#include "core/ops/reduce.h"
+#include "core/views.h"
+#include "nodes.h"
+
+namespace ct::autograd {
+
+namespace {
+thread_local bool t_grad_enabled = true;
+std::atomic<uint64_t> g_next_seq{0};
+
+std::string size_list(IntList s) { return list_str(s); }
+}  // namespace
+
+void destroy_meta(AutogradMeta* m) {
+  if (m->grad_fn && m->grad_fn->retained == m) m->grad_fn->retained = nullptr;
+  delete m;
+}
+
+namespace {
+// Makes fn t's grad_fn, moving a retain_grad registration from the old one (torch moves
+// its retains_grad hook the same way when an in-place op rebases the history).
+void set_grad_fn(AutogradMeta& m, std::shared_ptr<Node> fn) {
+  if (m.grad_fn && m.grad_fn->retained == &m) m.grad_fn->retained = nullptr;
+  m.grad_fn = std::move(fn);
+  if (m.retains_grad && m.grad_fn) m.grad_fn->retained = &m;
+}
+}  // namespace
+
+AutogradMeta& meta_of(const Tensor& t) {
+  if (!t.autograd()) t.set_autograd(new AutogradMeta());
+  return *t.autograd();
+}
+
+bool grad_enabled() { return t_grad_enabled; }
+void set_grad_enabled(bool on) { t_grad_enabled = on; }
+
+bool requires_grad(const Tensor& t) {
+  const AutogradMeta* m = t.autograd();
+  if (!m) return false;
+  if (m->requires_grad || m->grad_fn) return true;
+  return m->is_view && t.base() && requires_grad(*t.base());
+}
+
+std::shared_ptr<Node> grad_fn(const Tensor& t) {
+  AutogradMeta* m = t.autograd();
+  if (!m) return nullptr;
+  if (m->is_view && t.base()) {
+    const Tensor& base = *t.base();
+    if (!m->grad_fn && !requires_grad(base)) return nullptr;
+    const int64_t version = t.storage()->version();
+    if (m->attr_version != version) {
+      CT_CHECK(m->creation == CreationMeta::Default, InvalidArgument,
+               "A view was created in no_grad mode and its base or another view of its base has been modified "
+               "inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it is "
+               "forbidden. You can clarify your code by moving both the view and the inplace either both inside "
+               "the no_grad block (if you don't want the inplace to be tracked) or both outside (if you want the "
+               "inplace to be tracked).");
+      set_grad_fn(*m, make_as_strided_backward(base, t));
+      m->attr_version = version;
+    }
+  }
+  return m->grad_fn;
+}
+
+bool is_leaf(const Tensor& t) { return grad_fn(t) == nullptr; }
+
+Edge gradient_edge(const Tensor& t) {
+  if (auto fn = grad_fn(t)) return {std::move(fn)};
+  AutogradMeta* m = t.autograd();
+  if (m && m->requires_grad) {
+    std::shared_ptr<Node> acc = m->accumulator.lock();
+    if (!acc) {
+      acc = make_accumulate_grad(t);
+      m->accumulator = acc;
+    }
+    return {std::move(acc)};
+  }
+  return {};
+}
+
+void set_requires_grad(const Tensor& t, bool on) {
+  CT_CHECK(!on || is_floating(t.dtype()), DType, "only Tensors of floating point dtype can require gradients");
+  if (!is_leaf(t)) {
+    CT_CHECK(on, InvalidArgument,
+             "you can only change requires_grad flags of leaf variables. If you want to use a computed variable "
+             "in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
+    return;
+  }
+  if (!on && !t.autograd()) return;
+  meta_of(t).requires_grad = on;
+}
+
+Ref<Tensor> grad(const Tensor& t) {
+  const AutogradMeta* m = t.autograd();
+  return m ? m->grad : Ref<Tensor>();
+}
+
+void set_grad(const Tensor& t, const Tensor* g) {
+  if (!g) {
+    if (t.autograd()) t.autograd()->grad = Ref<Tensor>();
+    return;
+  }
+  CT_CHECK(g->dtype() == t.dtype(), DType, "assigned grad has data of a different type");
+  CT_CHECK(std::equal(g->sizes().begin(), g->sizes().end(), t.sizes().begin(), t.sizes().end()), Shape,
+           "assigned grad has data of a different size");
+  meta_of(t).grad = Ref<Tensor>::retain(const_cast<Tensor*>(g));
+}
+
+void retain_grad(const Tensor& t) {
+  CT_CHECK(requires_grad(t), InvalidArgument, "can't retain_grad on Tensor that has requires_grad=False");
+  std::shared_ptr<Node> fn = grad_fn(t);
+  if (!fn) return;  // leaves keep their grad anyway
+  AutogradMeta& m = meta_of(t);
+  m.retains_grad = true;
+  fn->retained = &m;
+}
+
+bool retains_grad(const Tensor& t) { return t.autograd() && t.autograd()->retains_grad && !is_leaf(t); }
+
+Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m) {
+  const IntList have = g->sizes();
+  if (!std::equal(have.begin(), have.end(), m.sizes.begin(), m.sizes.end())) {
+    const int64_t lead = int64_t(have.size()) - int64_t(m.sizes.size());
+    CT_CHECK(lead >= 0, Internal, "autograd: gradient of shape " << list_str(have) << " for an input of shape "
+                                                                  << list_str(m.sizes));
+    std::vector<int64_t> dims;
+    for (int64_t i = 0; i < int64_t(have.size()); ++i) {
+      if (i < lead) {
+        dims.push_back(i);
+      } else if (m.sizes[size_t(i - lead)] == 1 && have[size_t(i)] != 1) {
+        dims.push_back(i);
+      } else {
+        CT_CHECK(m.sizes[size_t(i - lead)] == have[size_t(i)], Internal,
+                 "autograd: gradient of shape " << list_str(have) << " for an input of shape " << list_str(m.sizes));
+      }
+    }
+    if (!dims.empty()) g = sum(*g, dims, true);
+    g = reshape(*g, m.sizes);
+  }
+  if (g->dtype() != m.dtype) g = to_dtype(*g, m.dtype);
+  return g;
+}
+
+Node::Node() : seq(g_next_seq.fetch_add(1, std::memory_order_relaxed)) {}
+
+namespace {
+thread_local bool t_draining = false;
+thread_local std::vector<std::shared_ptr<Node>> t_pending;
+}  // namespace
+
+void Node::release_later(std::shared_ptr<Node> n) {
+  if (n && n.use_count() == 1) t_pending.push_back(std::move(n));
+}
+
+Node::~Node() {
+  for (Edge& e : next) release_later(std::move(e.fn));
+  if (t_draining) return;
+  t_draining = true;
+  while (!t_pending.empty()) {
+    std::shared_ptr<Node> n = std::move(t_pending.back());
+    t_pending.pop_back();
+    n.reset();  // may push its own inputs
+  }
+  t_draining = false;
+}
+
+void Node::add_input(const Tensor& t) {
+  next.push_back(gradient_edge(t));
+  inputs.push_back({Shape(t.sizes().begin(), t.sizes().end()), t.dtype()});
+}
+
+void Node::add_input_meta_only(const Tensor& t) {
+  next.push_back({});
+  inputs.push_back({Shape(t.sizes().begin(), t.sizes().end()), t.dtype()});
+}
+
+void SavedTensor::save(const Tensor& t, const Node* output_of) {
+  data = alias(t);
+  version = t.storage()->version();
+  if (output_of) {
+    fn_name = output_of->name();
+  } else if (auto fn = grad_fn(t)) {
+    fn_name = fn->name();
+  }
+}
+
+void fail_released() {
+  raise(ErrorKind::InvalidArgument,
+        "Trying to backward through the graph a second time (or directly access saved tensors after they have "
+        "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
+        "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if "
+        "you need to access saved tensors after calling backward.");
+}
+
+const char* legacy_type_name(DType d) {
+  switch (d) {
+    case DType::Bool: return "BoolTensor";
+    case DType::UInt8: return "ByteTensor";
+    case DType::Int8: return "CharTensor";
+    case DType::Int16: return "ShortTensor";
+    case DType::Int32: return "IntTensor";
+    case DType::Int64: return "LongTensor";
+    case DType::Float16: return "HalfTensor";
+    case DType::BFloat16: return "BFloat16Tensor";
+    case DType::Float32: return "FloatTensor";
+    case DType::Float64: return "DoubleTensor";
+  }
+  return "Tensor";
+}
+
+const Tensor& SavedTensor::unpack(const Node& owner) const {
+  if (owner.released || !data) fail_released();
+  const int64_t now = data->storage()->version();
+  if (now != version) {
+    std::ostringstream os;
+    os << "one of the variables needed for gradient computation has been modified by an inplace operation: "
+       << "[ctensor." << legacy_type_name(data->dtype()) << ' ' << size_list(data->sizes()) << "]";
+    if (fn_name) os << ", which is output 0 of " << fn_name << ',';
+    os << " is at version " << now << "; expected version " << version
+       << " instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
+          "with torch.autograd.set_detect_anomaly(True).";
+    raise(ErrorKind::InvalidArgument, os.str());
+  }
+  return *data;
+}
+
+void check_inplace(const Tensor& self) {
+  const AutogradMeta* m = self.autograd();
+  if (self.base()) {
+    CT_CHECK(!m || m->creation == CreationMeta::Default, InvalidArgument,
+             "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that "
+             "this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
+             "the view and the inplace either both inside the no_grad block (if you don't want the inplace to be "
+             "tracked) or both outside (if you want the inplace to be tracked).");
+    const Tensor& base = *self.base();
+    CT_CHECK(!(requires_grad(base) && is_leaf(base)), InvalidArgument,
+             "a view of a leaf Variable that requires grad is being used in an in-place operation.");
+  }
+  CT_CHECK(!(requires_grad(self) && is_leaf(self)), InvalidArgument,
+           "a leaf Variable that requires grad is being used in an in-place operation.");
+}
+
+void rebase_history(const Tensor& self, std::shared_ptr<Node> fn) {
+  if (self.base()) {
+    const Tensor& base = *self.base();
+    std::shared_ptr<Node> cs = make_copy_slices(base, self, std::move(fn));
+    set_grad_fn(meta_of(base), std::move(cs));
+    AutogradMeta& vm = meta_of(self);
+    vm.is_view = true;
+    set_grad_fn(vm, nullptr);
+    vm.attr_version = -1;  // regenerated (AsStridedBackward0) when next asked for
+    return;
+  }
+  set_grad_fn(meta_of(self), std::move(fn));
+}
+
+void set_history(const Tensor& result, std::shared_ptr<Node> fn) { meta_of(result).grad_fn = std::move(fn); }
+
+void set_view_meta(const Tensor& input, const Tensor& view, std::shared_ptr<Node> fn) {
+  (void)input;
+  if (!view.base()) {  // not a view after all (reshape copied): an ordinary result
+    if (fn) set_history(view, std::move(fn));
+    return;
+  }
+  AutogradMeta& m = meta_of(view);
+  m.is_view = true;
+  m.creation = grad_enabled() ? CreationMeta::Default : CreationMeta::NoGradMode;
+  m.grad_fn = std::move(fn);
+  m.attr_version = view.storage()->version();
+}
+
+}  // namespace ct::autograd

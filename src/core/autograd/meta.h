@@ -1,0 +1,175 @@
+// Autograd state of a tensor, the graph's nodes and edges, and grad mode.
+//
+// Note [Autograd state]
+// A Tensor's metadata is immutable; its autograd state is not.  It lives behind the one
+// pointer Tensor::autograd_, which is nullptr for a tensor that never took part in autograd
+// (so views and copies of such tensors cost exactly what they did before autograd existed),
+// and is created the first time the tensor requires grad, gets a grad_fn, a grad, or is a
+// view of a tensor that has autograd state.  Changing the autograd state of one tensor from
+// two threads at once (set requires_grad, set grad, backward accumulating into it, an
+// in-place op rebasing its history) is a data race, as in torch; reading it concurrently
+// with no writer is safe.
+//
+// Note [Graph ownership]
+// A tensor owns its grad_fn (shared_ptr); a node owns the nodes of its inputs through its
+// edges, and data-only aliases (ct::alias, no autograd state) of the tensors it saved.  A
+// leaf's AccumulateGrad node owns the leaf; the leaf only has a weak_ptr to it.  So no node
+// ever owns a tensor that owns the node (torch's SavedVariable rule for outputs), and a
+// graph is freed as soon as its last output tensor is.
+//
+// Note [Views and autograd]
+// The autograd base of a view is its Tensor::base() (the root tensor).  A view of a tensor
+// with autograd state gets a view meta: when it was created (grad mode on or off) and the
+// storage version its grad_fn describes.  When an in-place op writes through a view, the
+// base's grad_fn becomes CopySlices (torch's), and every view of that base whose recorded
+// version is stale gets a fresh AsStridedBackward0 grad_fn the next time it is asked for
+// one (torch's lazy regeneration).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/tensor.h"
+
+namespace ct::autograd {
+
+struct Node;
+
+struct Edge {
+  std::shared_ptr<Node> fn;
+  bool valid() const { return fn != nullptr; }
+};
+
+// What a gradient flowing into an edge must look like: the input's sizes and dtype.
+struct InputMeta {
+  Shape sizes;
+  DType dtype = DType::Float32;
+};
+
+// Whether a view was taken with grad mode on (torch's CreationMeta::DEFAULT) or off.
+enum class CreationMeta : uint8_t { Default, NoGradMode };
+
+struct AutogradMeta {
+  bool requires_grad = false;       // set by the user on a leaf
+  std::shared_ptr<Node> grad_fn;    // nullptr for a leaf
+  std::weak_ptr<Node> accumulator;  // a leaf's AccumulateGrad, while the graph holds it
+  Ref<Tensor> grad;                 // .grad, or empty
+  bool retains_grad = false;        // a non-leaf that keeps its grad (retain_grad)
+  // Views (t.base() != nullptr) only:
+  bool is_view = false;
+  CreationMeta creation = CreationMeta::Default;
+  int64_t attr_version = 0;  // storage version grad_fn was made for
+};
+
+void destroy_meta(AutogradMeta* m);
+// The meta of t, created empty if t has none.
+AutogradMeta& meta_of(const Tensor& t);
+
+// Grad mode: thread-local, on by default.
+bool grad_enabled();
+void set_grad_enabled(bool on);
+struct NoGradGuard {
+  bool prev;
+  NoGradGuard() : prev(grad_enabled()) { set_grad_enabled(false); }
+  ~NoGradGuard() { set_grad_enabled(prev); }
+};
+
+// Queries with torch's meanings.  A view whose base requires grad requires grad.
+bool requires_grad(const Tensor& t);
+bool is_leaf(const Tensor& t);  // no grad_fn
+// t's grad_fn, regenerating a stale view's (Note [Views and autograd]); nullptr if none.
+std::shared_ptr<Node> grad_fn(const Tensor& t);
+// Where the gradient of t goes: its grad_fn, or its leaf's AccumulateGrad, or nothing.
+Edge gradient_edge(const Tensor& t);
+void set_requires_grad(const Tensor& t, bool on);
+Ref<Tensor> grad(const Tensor& t);
+void set_grad(const Tensor& t, const Tensor* g);
+void retain_grad(const Tensor& t);  // torch's t.retain_grad()
+bool retains_grad(const Tensor& t);
+
+// A gradient in its input's sizes and dtype: sums broadcast dims away, converts dtype.
+Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m);
+
+// A node of the backward graph: one output (the tensor it produced), one edge per input.
+struct Node {
+  Node();
+  // Frees a long chain of nodes iteratively, not recursively (a graph of a million ops
+  // would otherwise overflow the stack when its last tensor goes).
+  virtual ~Node();
+  // Hands a node this one owns to the iterative deleter of ~Node.
+  static void release_later(std::shared_ptr<Node> n);
+  virtual const char* name() const = 0;
+  // Gradients for the inputs, one per edge (empty Ref: none), from the gradient of the
+  // output.  The engine then fixes their sizes and dtypes (fix_grad).
+  virtual std::vector<Ref<Tensor>> apply(const Tensor& grad) = 0;
+  // Frees the saved values (backward without retain_graph).
+  virtual void release_saved() { released = true; }
+
+  // Adds an input: its gradient edge and metadata.
+  void add_input(const Tensor& t);
+  void add_input_meta_only(const Tensor& t);  // an input that takes no gradient
+
+  std::vector<Edge> next;
+  std::vector<InputMeta> inputs;
+  uint64_t seq;              // creation order: later nodes run first
+  bool has_saved = false;    // whether backward needs values released by release_saved()
+  // The autograd state of the output tensor when it retains its grad (retain_grad): the
+  // engine stores the gradient flowing into this node there.  Not owning: the tensor's
+  // destruction (destroy_meta) or a new grad_fn clears it.
+  AutogradMeta* retained = nullptr;
+  bool released = false;
+};
+
+// A tensor saved for backward: a data-only alias (no autograd state, so no cycle) and the
+// storage version at the time it was saved.
+struct SavedTensor {
+  Ref<Tensor> data;
+  int64_t version = 0;
+  const char* fn_name = nullptr;  // grad_fn of the saved tensor, for the error message
+  void save(const Tensor& t, const Node* output_of = nullptr);
+  // The saved tensor; throws torch's errors when it was freed or modified in place.
+  const Tensor& unpack(const Node& owner) const;
+  void reset() { data = Ref<Tensor>(); }
+};
+
+// torch's messages, shared by the engine and the nodes.
+[[noreturn]] void fail_released();
+
+// The record step of an in-place op on self (Note [Views and autograd]).  check_inplace
+// throws torch's errors before anything is written; rebase_history makes fn self's new
+// grad_fn, or, when self is a view, the base's CopySlices.
+void check_inplace(const Tensor& self);
+void rebase_history(const Tensor& self, std::shared_ptr<Node> fn);
+// Makes fn the grad_fn of a freshly created (non-view) result.
+void set_history(const Tensor& result, std::shared_ptr<Node> fn);
+// For a freshly created view of `input`: gives it a view meta and, with grad mode on and
+// input requiring grad, the grad_fn made by make_fn.
+template <class MakeFn>
+void set_view_history(const Tensor& input, const Tensor& view, MakeFn&& make_fn);
+
+// Runs backward from root with gradient grad (nullptr: implicit 1 for one element).
+void backward(const Tensor& root, const Tensor* grad, bool retain_graph);
+
+// Name of the Python-side tensor type of a dtype, as torch prints it ("FloatTensor").
+const char* legacy_type_name(DType d);
+
+// ---- inline fast paths ---------------------------------------------------------------
+
+// Whether an op on t must be recorded: one well-predicted branch when t has no state.
+inline bool needs_grad(const Tensor& t) {
+  return __builtin_expect(t.autograd() != nullptr, 0) && grad_enabled() && requires_grad(t);
+}
+
+void set_view_meta(const Tensor& input, const Tensor& view, std::shared_ptr<Node> fn);
+
+template <class MakeFn>
+void set_view_history(const Tensor& input, const Tensor& view, MakeFn&& make_fn) {
+  if (__builtin_expect(input.autograd() == nullptr, 1)) return;
+  if (&input == &view) return;  // an op that returned its input
+  std::shared_ptr<Node> fn;
+  if (grad_enabled() && requires_grad(input)) fn = make_fn();
+  set_view_meta(input, view, std::move(fn));
+}
+
+}  // namespace ct::autograd

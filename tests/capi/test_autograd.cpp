@@ -465,6 +465,23 @@ TEST_F(Autograd, CopyIntoSliceOfPlainTensor) {
   EXPECT_EQ(grad_fn(row2), "SelectBackward0");
 }
 
+TEST_F(Autograd, ViewTakenBeforeTheBaseJoinedTheGraph) {
+  // torch: b = torch.zeros(2, 3); a = b[:, 0:2]; b[1] = x; a.grad_fn -> AsStridedBackward0
+  gradcheck(
+      [](const In& x) {
+        TensorRef b(ctt::zeros({2, 3}, CT_FLOAT64));
+        TensorRef a(ct_slice(b, 1, 0, 2, 1));  // no autograd state anywhere yet
+        TensorRef row(ct_select(b, 0, 1));
+        EXPECT_EQ(ct_copy_(row, x[0]), CT_OK);
+        if (ct_is_grad_enabled()) {  // (not in the finite-difference evaluations)
+          EXPECT_EQ(grad_fn(a), "AsStridedBackward0");
+          EXPECT_EQ(ct_requires_grad(a), 1);
+        }
+        return ct_mul(a, a);
+      },
+      {{{3}}});
+}
+
 TEST_F(Autograd, InplaceOnViewOfNonLeaf) {
   // torch: y = a * 1; v = y[0]; v.mul_(c) -> y: CopySlices, v: AsStridedBackward0
   gradcheck(

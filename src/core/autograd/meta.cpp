@@ -44,14 +44,21 @@ void set_grad_enabled(bool on) { t_grad_enabled = on; }
 
 bool requires_grad(const Tensor& t) {
   const AutogradMeta* m = t.autograd();
-  if (!m) return false;
-  if (m->requires_grad || m->grad_fn) return true;
-  return m->is_view && t.base() && requires_grad(*t.base());
+  if (m && (m->requires_grad || m->grad_fn)) return true;
+  // A view follows its base; one without state was taken before the base had any.
+  return (!m || m->is_view) && t.base() && requires_grad(*t.base());
 }
 
 std::shared_ptr<Node> grad_fn(const Tensor& t) {
   AutogradMeta* m = t.autograd();
-  if (!m) return nullptr;
+  if (!m) {
+    if (!t.base() || !requires_grad(*t.base())) return nullptr;
+    // A view taken before its base had autograd state: it gets a view meta now, and the
+    // grad_fn of a view whose base changed (torch's lazy regeneration below).
+    m = &meta_of(t);
+    m->is_view = true;
+    m->attr_version = -1;
+  }
   if (m->is_view && t.base()) {
     const Tensor& base = *t.base();
     if (!m->grad_fn && !requires_grad(base)) return nullptr;

@@ -157,15 +157,23 @@ const char* legacy_type_name(DType d);
 // ---- inline fast paths ---------------------------------------------------------------
 
 // Whether an op on t must be recorded: one well-predicted branch when t has no state.
+// Whether t, or the base of view t, has autograd state at all.  A view taken before its
+// base had any still follows the base's history (torch's views always do).
+inline bool has_autograd(const Tensor& t) {
+  const Tensor* b = t.base();
+  return t.autograd() != nullptr || (b != nullptr && b->autograd() != nullptr);
+}
+
+// Whether an op on t must be recorded: one well-predicted test when t has no state.
 inline bool needs_grad(const Tensor& t) {
-  return __builtin_expect(t.autograd() != nullptr, 0) && grad_enabled() && requires_grad(t);
+  return __builtin_expect(has_autograd(t), 0) && grad_enabled() && requires_grad(t);
 }
 
 void set_view_meta(const Tensor& input, const Tensor& view, std::shared_ptr<Node> fn);
 
 template <class MakeFn>
 void set_view_history(const Tensor& input, const Tensor& view, MakeFn&& make_fn) {
-  if (__builtin_expect(input.autograd() == nullptr, 1)) return;
+  if (__builtin_expect(!has_autograd(input), 1)) return;
   if (&input == &view) return;  // an op that returned its input
   std::shared_ptr<Node> fn;
   if (grad_enabled() && requires_grad(input)) fn = make_fn();

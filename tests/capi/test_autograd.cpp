@@ -714,6 +714,20 @@ TEST_F(Autograd, SavedTensorVersionErrors) {
                  "0 instead.");
 }
 
+TEST_F(Autograd, InplaceWithItselfIsRefusedAtBackward) {
+  // torch: x = torch.ones(3, requires_grad=True); y = x * 1; y.mul_(y); y.sum().backward()
+  CT_MAKE(x, ctt::ones({3}));
+  CT_ASSERT_OK(ct_set_requires_grad(x, 1));
+  CT_MAKE(y, ct_mul_scalar(x, 1.0));
+  CT_ASSERT_OK(ct_mul_(y, y));
+  CT_MAKE(l, sum_all(y));
+  CT_EXPECT_STATUS(ct_backward(l, nullptr, 0), CT_ERR_INVALID_ARGUMENT,
+                   "one of the variables needed for gradient computation has been modified by an inplace "
+                   "operation: [ctensor.FloatTensor [3]], which is output 0 of MulBackward0, is at version 1; "
+                   "expected version 0 instead. Hint: enable anomaly detection to find the operation that failed "
+                   "to compute its gradient, with torch.autograd.set_detect_anomaly(True).");
+}
+
 TEST_F(Autograd, BackwardErrors) {
   CT_MAKE(x, ctt::ones({3}));
   CT_ASSERT_OK(ct_set_requires_grad(x, 1));

@@ -296,13 +296,15 @@ void binary_(BinaryOp op, const Tensor& self, Operand other) {
         break;
     }
   }
-  ct::binary_(op, self, other);
+  // Saved before the write, as torch does: when other is self (or shares its memory), the
+  // write moves its version and backward refuses instead of using the new values.
   if (to && (op == BinaryOp::Mul || op == BinaryOp::Div)) {
     n->saved.resize(2);
     if (original) n->saved[0].save(*original);
     n->saved[1].save(*to);
     n->has_saved = true;
   }
+  ct::binary_(op, self, other);
   rebase_history(self, std::move(n));
 }
 

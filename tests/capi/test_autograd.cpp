@@ -437,6 +437,26 @@ TEST_F(Autograd, CatStack) {
   EXPECT_EQ(grad_fn(s), "StackBackward0");
 }
 
+TEST_F(Autograd, CatBackwardWithLegacyEmptyInput) {
+  // torch: e = torch.zeros(0, requires_grad=True); a = torch.ones(3, 4, requires_grad=True)
+  //        (torch.cat([a, e, a]) * 2).sum().backward() -> e.grad.shape (0,), a.grad all 4
+  const int64_t zero = 0;
+  CT_MAKE(e, ct_zeros(1, &zero, CT_FLOAT32));
+  CT_ASSERT_OK(ct_set_requires_grad(e, 1));
+  CT_MAKE(a, ctt::ones({3, 4}));
+  CT_ASSERT_OK(ct_set_requires_grad(a, 1));
+  const ct_tensor* ts[] = {a.get(), e.get(), a.get()};
+  CT_MAKE(c, ct_cat(3, ts, 0));
+  EXPECT_TRUE(ctt::sizes_are(c, {6, 4}));
+  CT_MAKE(c2, ct_mul_scalar(c, 2.0));
+  CT_MAKE(l, sum_all(c2));
+  CT_ASSERT_OK(ct_backward(l, nullptr, 0));
+  CT_MAKE(ge, ct_grad(e));
+  EXPECT_TRUE(ctt::sizes_are(ge, {0}));
+  CT_MAKE(ga, ct_grad(a));
+  EXPECT_EQ(ctt::values(ga), std::vector<double>(12, 4.0));
+}
+
 // ---- in-place writes through views: CopySlices -------------------------------------------
 
 TEST_F(Autograd, CopyIntoSliceOfPlainTensor) {

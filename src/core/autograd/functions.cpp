@@ -447,12 +447,19 @@ Ref<Tensor> cat(std::span<const Tensor* const> tensors, int64_t dim) {
   for (const Tensor* t : tensors) any |= needs_grad(*t);
   if (__builtin_expect(any, 0)) {
     const int64_t d = r->ndim() ? (dim < 0 ? dim + r->ndim() : dim) : 0;
+    // A legacy empty 1-D input (shape [0], skipped by cat) takes an empty gradient of its
+    // own shape, as torch's cat_tensors_backward gives it; length -1 marks it.
     std::vector<int64_t> lengths;
-    for (const Tensor* t : tensors) lengths.push_back(t->ndim() == 1 && t->size(0) == 0 && r->ndim() != 1 ? 0 : t->size(int(d)));
+    for (const Tensor* t : tensors) lengths.push_back(t->ndim() == 1 && t->size(0) == 0 && r->ndim() != 1 ? -1 : t->size(int(d)));
     auto n = std::make_shared<FnNode>("CatBackward0", [d, lengths](const Tensor& g, FnNode& s) -> Grads {
       Grads out(lengths.size());
       int64_t at = 0;
       for (size_t i = 0; i < lengths.size(); ++i) {
+        if (lengths[i] < 0) {
+          const int64_t zero = 0;
+          if (s.wants(i)) out[i] = Tensor::empty(IntList(&zero, 1), g.dtype(), "backward");
+          continue;
+        }
         if (s.wants(i)) out[i] = ct::narrow(g, d, at, lengths[i]);
         at += lengths[i];
       }

@@ -596,6 +596,37 @@ TEST_F(Autograd, AccumulatesOverTwoBackwardsWithRetainGraph) {
   EXPECT_EQ(ctt::values(mine), (std::vector<double>{13, 13, 13}));
 }
 
+// Note [Retained grad and CopySlices]: the registration stays on the base's previous node.
+TEST_F(Autograd, RetainGradAfterCopySlices) {
+  // torch: a = torch.ones(3, requires_grad=True); y = a * 2; y.retain_grad(); y[0] = 5
+  //        y.sum().backward() -> y.grad [0, 1, 1], a.grad [0, 2, 2]
+  CT_MAKE(a, ctt::ones({3}));
+  CT_ASSERT_OK(ct_set_requires_grad(a, 1));
+  CT_MAKE(y, ct_mul_scalar(a, 2.0));
+  CT_ASSERT_OK(ct_retain_grad(y));
+  {
+    CT_MAKE(v, ct_select(y, 0, 0));
+    CT_ASSERT_OK(ct_fill_(v, 5.0));
+  }
+  EXPECT_EQ(grad_fn(y), "CopySlices");
+  EXPECT_EQ(ct_retains_grad(y), 1);
+  CT_MAKE(l, sum_all(y));
+  CT_ASSERT_OK(ct_backward(l, nullptr, 1));
+  CT_MAKE(gy, ct_grad(y));
+  EXPECT_EQ(ctt::values(gy), (std::vector<double>{0, 1, 1}));
+  CT_MAKE(ga, ct_grad(a));
+  EXPECT_EQ(ctt::values(ga), (std::vector<double>{0, 2, 2}));
+  // torch: then y.mul_(3) moves the registration to MulBackward0: (y * 1).sum().backward()
+  //        -> y.grad [1, 1, 1] (a new tensor; the old grad is not added to)
+  CT_ASSERT_OK(ct_set_grad(y, nullptr));
+  CT_ASSERT_OK(ct_mul_scalar_(y, 3.0));
+  CT_MAKE(y1, ct_mul_scalar(y, 1.0));
+  CT_MAKE(l2, sum_all(y1));
+  CT_ASSERT_OK(ct_backward(l2, nullptr, 0));
+  CT_MAKE(gy2, ct_grad(y));
+  EXPECT_EQ(ctt::values(gy2), (std::vector<double>{1, 1, 1}));
+}
+
 TEST_F(Autograd, RetainGrad) {
   // torch: x = torch.ones(3, requires_grad=True); y = x * 2; y.retain_grad(); z = (y * y).sum()
   //        z.backward(retain_graph=True) -> y.grad [4, 4, 4]; z.backward() -> [8, 8, 8]

@@ -19,20 +19,38 @@ std::atomic<uint64_t> g_next_seq{0};
 std::string size_list(IntList s) { return list_str(s); }
 }  // namespace
 
-void destroy_meta(AutogradMeta* m) {
-  if (m->grad_fn && m->grad_fn->retained == m) m->grad_fn->retained = nullptr;
-  delete m;
+namespace {
+// Removes m's retain_grad registration from the node that holds it.
+void unregister_retained(AutogradMeta& m) {
+  if (std::shared_ptr<Node> n = m.retained_at.lock())
+    if (n->retained == &m) n->retained = nullptr;
+  m.retained_at.reset();
 }
 
-namespace {
+void register_retained(AutogradMeta& m, const std::shared_ptr<Node>& fn) {
+  unregister_retained(m);
+  fn->retained = &m;
+  m.retained_at = fn;
+}
+
 // Makes fn t's grad_fn, moving a retain_grad registration from the old one (torch moves
-// its retains_grad hook the same way when an in-place op rebases the history).
+// its retains_grad hook the same way when an in-place op rebases the history; Note
+// [Retained grad and CopySlices] for the exception).
 void set_grad_fn(AutogradMeta& m, std::shared_ptr<Node> fn) {
-  if (m.grad_fn && m.grad_fn->retained == &m) m.grad_fn->retained = nullptr;
   m.grad_fn = std::move(fn);
-  if (m.retains_grad && m.grad_fn) m.grad_fn->retained = &m;
+  if (m.retains_grad) {
+    if (m.grad_fn)
+      register_retained(m, m.grad_fn);
+    else
+      unregister_retained(m);
+  }
 }
 }  // namespace
+
+void destroy_meta(AutogradMeta* m) {
+  unregister_retained(*m);
+  delete m;
+}
 
 AutogradMeta& meta_of(const Tensor& t) {
   if (!t.autograd()) t.set_autograd(new AutogradMeta());
@@ -127,7 +145,7 @@ void retain_grad(const Tensor& t) {
   if (!fn) return;  // leaves keep their grad anyway
   AutogradMeta& m = meta_of(t);
   m.retains_grad = true;
-  fn->retained = &m;
+  register_retained(m, fn);
 }
 
 bool retains_grad(const Tensor& t) { return t.autograd() && t.autograd()->retains_grad && !is_leaf(t); }
@@ -259,7 +277,7 @@ void rebase_history(const Tensor& self, std::shared_ptr<Node> fn) {
   if (self.base()) {
     const Tensor& base = *self.base();
     std::shared_ptr<Node> cs = make_copy_slices(base, self, std::move(fn));
-    set_grad_fn(meta_of(base), std::move(cs));
+    meta_of(base).grad_fn = std::move(cs);  // its retain_grad registration stays (Note [Retained grad and CopySlices])
     AutogradMeta& vm = meta_of(self);
     vm.is_view = true;
     set_grad_fn(vm, nullptr);

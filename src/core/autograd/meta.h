@@ -24,6 +24,14 @@
 // base's grad_fn becomes CopySlices (torch's), and every view of that base whose recorded
 // version is stale gets a fresh AsStridedBackward0 grad_fn the next time it is asked for
 // one (torch's lazy regeneration).
+//
+// Note [Retained grad and CopySlices]
+// retain_grad registers the tensor's meta on its grad_fn (Node::retained), and a new
+// grad_fn takes the registration over (an in-place op on the tensor itself, a view's
+// regenerated grad_fn), as torch 1.13 moves its retains_grad hook.  A write through a view
+// that makes the base's grad_fn CopySlices does not move it: torch 1.13 leaves the hook on
+// the base's old grad_fn, so after `y.retain_grad(); y[0] = 5` y.grad is the gradient
+// flowing out of CopySlices into the old history (zero where the write landed).
 #pragma once
 
 #include <cstdint>
@@ -56,6 +64,9 @@ struct AutogradMeta {
   std::weak_ptr<Node> accumulator;  // a leaf's AccumulateGrad, while the graph holds it
   Ref<Tensor> grad;                 // .grad, or empty
   bool retains_grad = false;        // a non-leaf that keeps its grad (retain_grad)
+  // The node whose `retained` is this meta: grad_fn, or the grad_fn before a write through a
+  // view replaced it with CopySlices (Note [Retained grad and CopySlices]).
+  std::weak_ptr<Node> retained_at;
   // Views (t.base() != nullptr) only:
   bool is_view = false;
   CreationMeta creation = CreationMeta::Default;
@@ -116,7 +127,8 @@ struct Node {
   bool has_saved = false;    // whether backward needs values released by release_saved()
   // The autograd state of the output tensor when it retains its grad (retain_grad): the
   // engine stores the gradient flowing into this node there.  Not owning: the tensor's
-  // destruction (destroy_meta) or a new grad_fn clears it.
+  // destruction (destroy_meta) or the registration moving to a new grad_fn clears it
+  // (Note [Retained grad and CopySlices]).
   AutogradMeta* retained = nullptr;
   bool released = false;
 };

@@ -189,6 +189,11 @@ CT_API ct_tensor *ct_from_blob(void *data, int ndim, const int64_t *sizes,
 CT_API ct_tensor *ct_view(const ct_tensor *t, int ndim, const int64_t *shape);
 /* Swaps two dimensions (swaps their sizes and strides). */
 CT_API ct_tensor *ct_transpose(const ct_tensor *t, int dim0, int dim1);
+/* PyTorch's t(): a 2-D t with its two dimensions swapped (as ct_transpose(t, 0, 1)); a 0-D
+   or 1-D t unchanged (still a new view of it).  Its autograd node is TBackward0.
+   CT_ERR_SHAPE for more than 2 dimensions, with PyTorch's message "t() expects a tensor
+   with <= 2 dimensions, but self is 3D". */
+CT_API ct_tensor *ct_t(const ct_tensor *t);
 /* Reorders dimensions: result dim i is t's dim dims[i].  dims is a permutation of 0..ndim-1
    (negatives allowed).  Errors: ndim other than t's (CT_ERR_SHAPE), a dim out of range
    (CT_ERR_INDEX), a repeated dim (CT_ERR_INVALID_ARGUMENT). */

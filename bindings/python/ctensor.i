@@ -79,6 +79,7 @@
 %newobject ct_from_blob;
 %newobject ct_view;
 %newobject ct_transpose;
+%newobject ct_t;
 %newobject ct_permute;
 %newobject ct_slice;
 %newobject ct_narrow;

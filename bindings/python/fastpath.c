@@ -637,17 +637,10 @@ static int ctpy_dim(int64_t d, int *out) {
   return 0;
 }
 
+/* torch's t(): TBackward0, the message "t() expects a tensor with <= 2 dimensions, ..." */
 static PyObject *ctpy_m_t(PyObject *self, PyObject *unused) {
   (void)unused;
-  ct_tensor *h = ctpy_handle(self);
-  int nd = ct_tensor_ndim(h);
-  if (nd > 2) {
-    PyErr_Format(PyExc_RuntimeError, "t() expects a tensor with <= 2 dimensions, but self is %dD", nd);
-    return NULL;
-  }
-  if (nd == 2) CTPY_RETURN_TENSOR(ct_transpose(h, 0, 1), "ct_transpose");
-  int dims[1] = {0};
-  CTPY_RETURN_TENSOR(ct_permute(h, nd, dims), "ct_permute");
+  CTPY_RETURN_TENSOR(ct_t(ctpy_handle(self)), "ct_t");
 }
 
 #define CTPY_DIMS2(fn, cname, n0, n1)                                                          \

@@ -31,6 +31,10 @@ ct_tensor* ct_transpose(const ct_tensor* t, int dim0, int dim1) {
   return view_call(t, "ct_transpose", [&](const Tensor& x) { return ag::transpose(x, dim0, dim1); });
 }
 
+ct_tensor* ct_t(const ct_tensor* t) {
+  return view_call(t, "ct_t", [&](const Tensor& x) { return ag::t(x); });
+}
+
 ct_tensor* ct_permute(const ct_tensor* t, int ndim, const int* dims) {
   return view_call(t, "ct_permute", [&](const Tensor& x) {
     check_dims_array(ndim, dims, "ct_permute", "dims");

@@ -53,6 +53,13 @@ Ref<Tensor> transpose(const Tensor& t, int64_t dim0, int64_t dim1) {
   return make_view(t, sizes, strides, t.offset());
 }
 
+Ref<Tensor> t(const Tensor& self) {
+  const int n = self.ndim();
+  CT_CHECK(n <= 2, Shape, "t() expects a tensor with <= 2 dimensions, but self is " << n << "D");
+  if (n == 2) return transpose(self, 0, 1);
+  return make_view(self, self.sizes(), self.strides(), self.offset());
+}
+
 Ref<Tensor> permute(const Tensor& t, std::span<const int> dims) {
   const int n = t.ndim();
   CT_CHECK(int64_t(dims.size()) == n, Shape,

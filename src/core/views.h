@@ -10,6 +10,7 @@ namespace ct {
 
 Ref<Tensor> view(const Tensor& t, IntList shape);            // throws NotViewable
 Ref<Tensor> transpose(const Tensor& t, int64_t dim0, int64_t dim1);
+Ref<Tensor> t(const Tensor& self);  // torch.t: <= 2-D; 0-D and 1-D unchanged (still a view)
 Ref<Tensor> permute(const Tensor& t, std::span<const int> dims);
 Ref<Tensor> slice(const Tensor& t, int64_t dim, int64_t start, int64_t stop, int64_t step);
 Ref<Tensor> narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length);

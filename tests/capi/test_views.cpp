@@ -181,6 +181,54 @@ TEST_F(Views, TransposeErrors) {
                  "Dimension out of range (expected to be in range of [-3, 2], but got 3)");
 }
 
+// torch.t: 2-D transposes, 0-D and 1-D come back unchanged (still views), > 2-D fails.
+TEST_F(Views, T) {
+  CT_MAKE(t, ct_t(x_));
+  EXPECT_TRUE(view_ok(t, x_, {4, 3}, {1, 4}, 0, 0));
+  EXPECT_EQ(values(t), (std::vector<double>{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11}));
+  // x.t().t(): base is the root, not the intermediate transpose
+  CT_MAKE(tt, ct_t(t));
+  EXPECT_TRUE(view_ok(tt, x_, {3, 4}, {4, 1}, 0, 1));
+  // a write through the view is seen by x, with the one version counter
+  const int64_t v0 = ct_tensor_version(x_);
+  CT_ASSERT_OK(ct_fill_(t, 7.0));
+  EXPECT_EQ(ct_tensor_version(x_), v0 + 1);
+  EXPECT_EQ(ct_tensor_version(t), v0 + 1);
+  EXPECT_EQ(values(x_), std::vector<double>(12, 7.0));
+  // a narrowed (offset, non-contiguous) matrix: x[:, 1:3].t()
+  CT_MAKE(n, ct_narrow(x_, 1, 1, 2));
+  CT_MAKE(nt, ct_t(n));
+  EXPECT_TRUE(view_ok(nt, x_, {2, 3}, {1, 4}, 1, 0));
+}
+
+TEST_F(Views, TOfZeroDimAndOneDim) {
+  // torch.arange(10.).t(): same geometry, a view whose _base is the tensor
+  CT_MAKE(t, ct_t(a_));
+  EXPECT_NE(t.get(), a_.get());
+  EXPECT_TRUE(view_ok(t, a_, {10}, {1}, 0, 1));
+  CT_MAKE(s, ct_full(0, nullptr, 5.0, CT_FLOAT32));
+  CT_MAKE(st, ct_t(s));
+  EXPECT_NE(st.get(), s.get());
+  EXPECT_EQ(ct_tensor_ndim(st), 0);
+  EXPECT_TRUE(is_view_of(st, s));
+  EXPECT_EQ(values(st), std::vector<double>{5.0});
+}
+
+TEST_F(Views, TErrors) {
+  // torch: torch.ones(2, 3, 4).t()
+  CT_EXPECT_NULL(ct_t(y_), CT_ERR_SHAPE, "t() expects a tensor with <= 2 dimensions, but self is 3D");
+  CT_EXPECT_NULL(ct_t(nullptr), CT_ERR_INVALID_ARGUMENT, "");
+}
+
+TEST_F(Views, TRecordsTBackward0) {
+  CT_MAKE(w, ct_ones(2, std::vector<int64_t>{2, 3}.data(), CT_FLOAT32));
+  CT_ASSERT_OK(ct_set_requires_grad(w, 1));
+  CT_MAKE(t, ct_t(w));
+  EXPECT_STREQ(ct_grad_fn_name(t), "TBackward0");
+  CT_MAKE(tr, ct_transpose(w, 0, 1));
+  EXPECT_STREQ(ct_grad_fn_name(tr), "TransposeBackward0");
+}
+
 TEST_F(Views, Permute) {
   // y.permute(2, 0, 1): (4, 2, 3), strides (1, 12, 4)
   CT_MAKE(p, ctt::permute(y_, {2, 0, 1}));

@@ -625,6 +625,9 @@ Ref<Tensor> view(const Tensor& t, IntList shape) {
 Ref<Tensor> transpose(const Tensor& t, int64_t d0, int64_t d1) {
   return record_view("TransposeBackward0", t, [d0, d1](const Tensor& x) { return ct::transpose(x, d0, d1); });
 }
+Ref<Tensor> t(const Tensor& self) {
+  return record_view("TBackward0", self, [](const Tensor& x) { return ct::t(x); });
+}
 Ref<Tensor> permute(const Tensor& t, std::span<const int> dims) {
   Ref<Tensor> r = ct::permute(t, dims);
   set_view_history(t, *r, [&] {

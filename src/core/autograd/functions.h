@@ -32,6 +32,7 @@ Ref<Tensor> matmul(const Tensor& a, const Tensor& b);
 
 Ref<Tensor> view(const Tensor& t, IntList shape);
 Ref<Tensor> transpose(const Tensor& t, int64_t dim0, int64_t dim1);
+Ref<Tensor> t(const Tensor& self);
 Ref<Tensor> permute(const Tensor& t, std::span<const int> dims);
 Ref<Tensor> slice(const Tensor& t, int64_t dim, int64_t start, int64_t stop, int64_t step);
 Ref<Tensor> narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length);

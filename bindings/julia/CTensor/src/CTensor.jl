@@ -31,7 +31,7 @@ export Tensor, Storage, BFloat16, CTensorError
 # Creation
 export tensor_zeros, tensor_ones, tensor_full, tensor_arange, wrap_array
 # Always views / alias
-export reshape_view, transpose_view, permute_view, slice_view, narrow_view, select_view,
+export reshape_view, transpose_view, t_view, permute_view, slice_view, narrow_view, select_view,
        expand_view, squeeze_view, unsqueeze_view, diagonal_view, unfold_view,
        as_strided_view, alias
 # View when possible, copy otherwise

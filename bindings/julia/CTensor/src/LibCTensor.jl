@@ -357,6 +357,20 @@ function ct_transpose(t, dim0, dim1)
 end
 
 """
+    ct_t(t) -> Ptr{Cvoid}
+
+`ct_tensor *ct_t(const ct_tensor *t);`
+
+PyTorch's t(): a 2-D t with its two dimensions swapped (as ct_transpose(t, 0, 1)); a 0-D
+or 1-D t unchanged (still a new view of it).  Its autograd node is TBackward0.
+CT_ERR_SHAPE for more than 2 dimensions, with PyTorch's message "t() expects a tensor
+with <= 2 dimensions, but self is 3D".
+"""
+function ct_t(t)
+    ccall((:ct_t, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+end
+
+"""
     ct_permute(t, ndim, dims) -> Ptr{Cvoid}
 
 `ct_tensor *ct_permute(const ct_tensor *t, int ndim, const int *dims);`

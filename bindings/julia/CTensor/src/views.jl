@@ -47,6 +47,15 @@ transpose_view(t::Tensor{T,N}, d1::Integer = 1, d2::Integer = 2) where {T,N} =
     own_handle(L.ct_transpose(t, _cdim(t, d1, "transpose_view"), _cdim(t, d2, "transpose_view")))::Tensor{T,N}
 
 """
+    t_view(t) -> Tensor          (torch: t.t())
+
+A VIEW of a matrix with its two dimensions swapped; a 0-D or 1-D `t` unchanged (still a
+view).  `CTensorError(CT_ERR_SHAPE)` for more than 2 dimensions.  Its autograd node is
+TBackward0 (transpose_view's is TransposeBackward0).
+"""
+t_view(t::Tensor{T,N}) where {T,N} = own_handle(L.ct_t(t))::Tensor{T,N}
+
+"""
     permute_view(t, perm...) -> Tensor          (torch: t.permute(perm .- 1))
 
 A VIEW whose dimension `k` is `t`'s dimension `perm[k]`.

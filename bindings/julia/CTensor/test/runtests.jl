@@ -136,6 +136,8 @@ end
     t[2, 1] = 42
     @test x[1, 2] == 42
     @test version(t) == version(x)
+    tt = t_view(x)
+    @test size(tt) == (4, 3) && strides(tt) == (1, 4) && pointer(tt) == pointer(x)
     p = permute_view(x, 2, 1)
     @test strides(p) == (1, 4) && pointer(p) == pointer(x)
 end
@@ -421,6 +423,7 @@ _sumall(a) = _op(L.ct_sum(a, 0, C_NULL, 0))
     @test grad_fn_name(select_view(x, 1, 2)) == "SelectBackward0"
     @test grad_fn_name(slice_view(x, 2, 2:3)) == "SliceBackward0"
     @test grad_fn_name(transpose_view(x)) == "TransposeBackward0"
+    @test grad_fn_name(t_view(x)) == "TBackward0"
     @test grad_fn_name(reshape_view(x, 6)) == "ViewBackward0"
     @test grad_fn_name(clone(x)) == "CloneBackward0"
     # torch's errors

@@ -888,14 +888,22 @@ def test_random_chain_against_torch(seed):
         _compare_grads(ct_env, th_env, code)
 
 
-@pytest.mark.parametrize("code", ["x.mul_(x)", "x.mul_(x.detach())"])
+@pytest.mark.parametrize("code", ["x.mul_(x)", "x.mul_(x.detach())", "x.div_(x)"])
 # torch refuses the backward: the operand was saved at version 0 and self's write moved it to 1
 def test_in_place_op_with_self_aliasing_operand(code):
     a = ctensor.tensor([1.0, 2.0, 3.0], requires_grad=True)
     x = a * 1
     exec(code)
-    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+    with pytest.raises(RuntimeError, match="modified by an inplace operation") as info:
         x.sum().backward()
+    # the same message as torch's, naming the saved tensor's history and both versions
+    ta = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    env = {"x": ta * 1}
+    exec(code, env)
+    with pytest.raises(RuntimeError) as expected:
+        env["x"].sum().backward()
+    if "div_" not in code:  # torch's div_ saves its result first, so its message names DivBackward0
+        assert str(info.value).replace("ctensor.", "torch.") == str(expected.value)
 
 
 def test_multi_output_views_may_be_modified_in_place():

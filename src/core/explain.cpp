@@ -133,6 +133,16 @@ std::string address(const void* p) {
   return buf;
 }
 
+// A 128-bit integer in decimal (iostreams print no __int128).
+std::string int128_str(__int128 v) {
+  if (v == 0) return "0";
+  const bool neg = v < 0;
+  unsigned __int128 u = neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+  std::string digits;
+  for (; u; u /= 10) digits.insert(digits.begin(), char('0' + int(u % 10)));
+  return neg ? "-" + digits : digits;
+}
+
 // One tensor's block: "name: ..." then indented lines.
 void describe(std::ostringstream& os, const char* name, const Tensor& t) {
   const Storage& s = *t.storage();
@@ -145,10 +155,12 @@ void describe(std::ostringstream& os, const char* name, const Tensor& t) {
      << (s.read_only() ? ", read-only" : "") << "\n";
   os << "  storage refcount: " << s.refcount() << " (tensors and storage handles on it)\n";
   os << "  version: " << s.version() << " (in-place writes to the storage)\n";
-  os << "  storage offset: " << t.offset() << " elements (" << t.offset() * isz << " bytes)\n";
+  // bytes as a wide product: an empty tensor's offset may be any int64 (its bytes overflow)
+  const __int128 offset_bytes = static_cast<__int128>(t.offset()) * isz;
+  os << "  storage offset: " << t.offset() << " elements (" << int128_str(offset_bytes) << " bytes)\n";
   os << "  strides: " << list_str(t.strides()) << " elements\n";
   os << "  contiguous: " << yes_no(t.is_contiguous()) << "\n";
-  os << "  data pointer: " << address(t.raw_data()) << " = storage start + " << t.offset() * isz
+  os << "  data pointer: " << address(t.raw_data()) << " = storage start + " << int128_str(offset_bytes)
      << " bytes\n";
   if (t.is_view()) {
     const Tensor& b = *t.base();

@@ -105,8 +105,16 @@ class Tensor {
 
   // Address of element [0,...,0] (nullptr for a tensor with no elements).
   char* data() const { return numel_ == 0 ? nullptr : storage_->data() + offset_ * itemsize(); }
-  // Same address, even for empty tensors (may be the storage start + offset).
-  char* raw_data() const { return storage_->data() ? storage_->data() + offset_ * itemsize() : nullptr; }
+  // Same address, even for empty tensors (the storage start + offset).  An empty tensor may
+  // carry any offset (as_strided, from_blob, DLPack; found by the fuzzer: INT64_MAX), so its
+  // byte offset is taken in address arithmetic, which wraps instead of overflowing; such an
+  // address is only compared or printed, never read.
+  char* raw_data() const {
+    char* const start = storage_->data();
+    if (!start) return nullptr;
+    if (numel_ > 0) return start + offset_ * itemsize();  // make() checked that it fits
+    return reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(start) + uint64_t(offset_) * uint64_t(itemsize()));
+  }
 
   // Autograd state (requires_grad, grad_fn, grad, view tracking): nullptr for a tensor that
   // never took part in autograd, which is the common case and costs nothing.  Unlike the

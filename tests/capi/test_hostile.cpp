@@ -143,6 +143,26 @@ TEST_F(Hostile, ElementwiseOnEmptyTensorWithHugeGeometry) {
   EXPECT_EQ(ct_tensor_numel(neg), 0);
 }
 
+// An empty tensor may carry any storage offset (no element is reachable); its byte offset
+// overflowed int64 (UB) when the elementwise engine and explain took its address (found by
+// the fuzzer: ct_add of an empty int16 tensor at offset INT64_MAX).
+TEST_F(Hostile, EmptyTensorWithHugeOffset) {
+  CT_MAKE(x, ct_zeros(1, std::vector<int64_t>{4}.data(), CT_INT16));
+  const int64_t sizes[] = {0};
+  const int64_t strides[] = {1};
+  CT_MAKE(e, ct_as_strided(x, 1, sizes, strides, kMax));
+  EXPECT_EQ(ct_tensor_offset(e), kMax);
+  CT_MAKE(sum, ct_add(e, e));
+  EXPECT_EQ(ct_tensor_numel(sum), 0);
+  CT_MAKE(c, ct_clone(e));
+  EXPECT_EQ(ct_tensor_numel(c), 0);
+  EXPECT_EQ(ct_copy_(e, e), CT_OK);
+  std::vector<char> buf(4096);
+  ASSERT_GT(ct_explain(e, x, buf.data(), int64_t(buf.size())), 0) << ct_last_error();
+  // 2 * INT64_MAX bytes, printed exactly
+  EXPECT_NE(std::string(buf.data()).find("(18446744073709551614 bytes)"), std::string::npos) << buf.data();
+}
+
 TEST_F(Hostile, ByteStrideOverflowRefused) {
   CT_MAKE(x, ct_zeros(1, std::vector<int64_t>{8}.data(), CT_FLOAT64));
   // A stride on a size-1 dim that is in bounds in elements but not in bytes (x8).

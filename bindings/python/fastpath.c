@@ -895,23 +895,27 @@ static int ctpy_dim_out_of_range(int ndim, int dim) {
   return -1;
 }
 
+/* The entries of an index key: a tuple's items, or the key itself as a one-entry list (held
+   in single).  Sets *n. */
+static PyObject *const *ctpy_key_items(PyObject *key, PyObject **single, Py_ssize_t *n) {
+  if (PyTuple_Check(key)) {
+    *n = PyTuple_GET_SIZE(key);
+    return &PyTuple_GET_ITEM(key, 0);
+  }
+  single[0] = key;
+  *n = 1;
+  return single;
+}
+
 /* Applies a basic index key to tensor h as torch's applySlicing does (one index at a time,
    left to right, with a running dimension pointer), computing the resulting view's geometry.
    Returns 1 when done (g filled), 0 when key is not basic (use the advanced path), -1 on
    error (exception set). */
 static int ctpy_basic_geometry(ct_tensor *h, PyObject *key, ctpy_geom *g) {
   PyObject *single[1];
-  PyObject *const *items;
   Py_ssize_t n;
   const int is_tuple = PyTuple_Check(key);
-  if (is_tuple) {
-    n = PyTuple_GET_SIZE(key);
-    items = &PyTuple_GET_ITEM(key, 0);
-  } else {
-    single[0] = key;
-    items = single;
-    n = 1;
-  }
+  PyObject *const *items = ctpy_key_items(key, single, &n);
   int specified = 0;
   for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject *o = items[i];
@@ -1032,17 +1036,9 @@ static int ctpy_chain(ct_tensor **cur, ct_tensor *r, const char *op) {
    stands for it) and the tensor itself for setitem. */
 static PyObject *ctpy_basic_view_graph(ct_tensor *h, PyObject *key, int for_setitem, ct_tensor **view) {
   PyObject *single[1];
-  PyObject *const *items;
   Py_ssize_t n;
   const int is_tuple = PyTuple_Check(key);
-  if (is_tuple) {
-    n = PyTuple_GET_SIZE(key);
-    items = &PyTuple_GET_ITEM(key, 0);
-  } else {
-    single[0] = key;
-    items = single;
-    n = 1;
-  }
+  PyObject *const *items = ctpy_key_items(key, single, &n);
   const int nd = ct_tensor_ndim(h);
   int specified = 0;
   for (Py_ssize_t i = 0; i < n; ++i)

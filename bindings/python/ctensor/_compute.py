@@ -139,8 +139,8 @@ def _scalar_tensor(value, dtype):
     if dtype is D.int64 and isinstance(value, int) and not isinstance(value, builtins.bool):
         from ._creation import tensor
         return tensor(value, dtype=D.int64)
-    if dtype is D.uint8 and isinstance(value, int) and -255 <= value < 0:
-        value += 256  # torch wraps a negative Python int for uint8 (a float -1.0 is refused)
+    if isinstance(value, int):
+        value = D.uint8_wrapped(value, dtype)
     return _C.ct_full([], value, dtype)
 
 

@@ -331,8 +331,8 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False, out=Non
         # beyond double precision: fill exactly through a 0-dim int64 tensor
         src = _C.ct_from_data(array.array("q", [int(fill_value)]), (), D.int64)
         return _requires_grad(_C.ct_contiguous(_C.ct_expand(src, sizes)), requires_grad)
-    if dtype is D.uint8 and isinstance(fill_value, numbers.Integral) and -255 <= fill_value < 0:
-        fill_value = int(fill_value) + 256  # torch wraps a negative Python int for uint8
+    if isinstance(fill_value, numbers.Integral):
+        fill_value = D.uint8_wrapped(fill_value, dtype)
     return _requires_grad(_C.ct_full(sizes, fill_value, dtype), requires_grad)
 
 

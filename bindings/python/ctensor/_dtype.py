@@ -52,6 +52,16 @@ def default_float_dtype() -> dtype:
     return float32
 
 
+def uint8_wrapped(value, d: dtype):
+    """An integral fill value as torch takes it for dtype d: a negative Python int in [-255, 0)
+    wraps for uint8 (torch's overflow check allows it; -1 fills 255); anything else unchanged
+    (the C call then refuses what the dtype cannot hold).  Callers pass integers only: torch
+    refuses a float -1.0 for uint8."""
+    if d is uint8 and -255 <= value < 0:
+        return int(value) + 256
+    return value
+
+
 def promote_types(a: dtype, b: dtype) -> dtype:
     """torch.promote_types for ctensor's ten dtypes."""
     if a is b:

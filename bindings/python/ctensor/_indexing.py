@@ -504,8 +504,7 @@ def _value_tensor(value, like):
             if not -2**63 <= value < 2**63:
                 raise RuntimeError("Overflow when unpacking long")
             return _C.ct_from_data(array.array("q", [value]), (), D.int64)
-        if like.dtype is D.uint8 and -255 <= value < 0:
-            value += 256  # torch wraps a negative Python int for uint8 (a float -1.0 is refused)
+        value = D.uint8_wrapped(value, like.dtype)
         return _C.ct_full((), value, like.dtype)  # checks that the value fits, as torch's fill_
     if isinstance(value, float):
         if like.dtype is D.float64:

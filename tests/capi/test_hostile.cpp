@@ -305,4 +305,26 @@ TEST_F(Hostile, FromBlobPastTheAddressSpace) {
                  "negative strides");
 }
 
+// matmul of tensors without elements whose other sizes are huge (found by the fuzzer: the
+// batch and row counts were multiplied in int64 and overflowed): an empty result of the
+// right shape, or, where that shape's count overflows, a clear error.
+TEST_F(Hostile, MatmulOfEmptyTensorsWithHugeSizes) {
+  const int64_t batched[] = {6, kMax, 0, 0};
+  CT_MAKE(a, ct_empty(4, batched, CT_FLOAT64));
+  CT_MAKE(r, ct_matmul(a, a));
+  ASSERT_EQ(ct_tensor_ndim(r), 4);
+  for (int d = 0; d < 4; ++d) EXPECT_EQ(ct_tensor_size(r, d), batched[d]);
+  EXPECT_EQ(ct_tensor_numel(r), 0);
+  // rows x 0 times 0 x cols: the (rows, cols) result has 2^124 elements.
+  const int64_t tall[] = {int64_t(1) << 62, 0}, wide[] = {0, int64_t(1) << 62};
+  CT_MAKE(t, ct_empty(2, tall, CT_FLOAT32));
+  CT_MAKE(w, ct_empty(2, wide, CT_FLOAT32));
+  CT_EXPECT_NULL(ct_matmul(t, w), CT_ERR_SHAPE, "overflows");
+  // 3-D folded into one mm: a [2^62, 2^62, 0] operand times a [0, 3] matrix.
+  const int64_t cube[] = {int64_t(1) << 62, int64_t(1) << 62, 0}, mat[] = {0, 3};
+  CT_MAKE(c, ct_empty(3, cube, CT_FLOAT32));
+  CT_MAKE(m, ct_empty(2, mat, CT_FLOAT32));
+  CT_EXPECT_NULL(ct_matmul(c, m), CT_ERR_SHAPE, "overflows");
+}
+
 }  // namespace

@@ -27,6 +27,7 @@
 #include <atomic>
 #include <climits>
 #include <cstring>
+#include <initializer_list>
 #include <optional>
 #include <type_traits>
 #include <vector>
@@ -66,11 +67,25 @@ DType check_dot(const Tensor& x, const Tensor& y) {
   return x.dtype();
 }
 
+// Products of sizes, as counts of work.  Sizes of tensors without elements may be anything
+// (a [6, 2**63-1, 0] tensor is legal), so a plain product can overflow (found by the fuzzer):
+// a zero factor gives 0 whatever the others are, otherwise the product saturates at
+// INT64_MAX.  A result that is really that large fails when it is allocated.
+int64_t product(IntList s) {
+  for (int64_t v : s)
+    if (v == 0) return 0;
+  int64_t n = 1;
+  for (int64_t v : s)
+    if (__builtin_mul_overflow(n, v, &n)) return INT64_MAX;
+  return n;
+}
+int64_t product(std::initializer_list<int64_t> s) { return product(IntList(s.begin(), s.size())); }
+
 // mv(mat (rows x cols), vec (len)): the result has vec's dtype.
 DType check_mv(int64_t rows, int64_t cols, DType dm, int64_t len, DType dv) {
   CT_CHECK(cols == len, Shape,
            "matmul(): size mismatch, got " << rows << ", " << rows << "x" << cols << "," << len);
-  if (rows * cols == 0) return dv;
+  if (product({rows, cols}) == 0) return dv;
   CT_CHECK(has_kernel(dm), DType, "matmul(): \"addmv_impl_cpu\" not implemented for '" << tn(dm) << "'");
   CT_CHECK(dm == dv, DType, "matmul(): expected scalar type " << tn(dm) << " but found " << tn(dv));
   return dm;
@@ -81,7 +96,7 @@ DType check_mm(int64_t r1, int64_t c1, DType d1, int64_t r2, int64_t c2, DType d
   CT_CHECK(c1 == r2, Shape,
            "matmul(): mat1 and mat2 shapes cannot be multiplied (" << r1 << "x" << c1 << " and " << r2 << "x"
                                                                    << c2 << ")");
-  if (r1 * c2 == 0 || c1 == 0) return d1;
+  if (product({r1, c2}) == 0 || c1 == 0) return d1;
   CT_CHECK(has_kernel(d1), DType, "matmul(): \"addmm_impl_cpu_\" not implemented for '" << tn(d1) << "'");
   CT_CHECK(d1 == d2, DType, "matmul(): expected scalar type " << tn(d1) << " but found " << tn(d2));
   return d1;
@@ -94,8 +109,8 @@ DType check_bmm(int64_t bs, int64_t n, int64_t m1, DType d1, int64_t m2, int64_t
   CT_CHECK(m1 == m2, Shape,
            "matmul(): Expected size for first two dimensions of batch2 tensor to be: [" << bs << ", " << m1
                << "] but got: [" << bs << ", " << m2 << "].");
-  if (bs * n * p == 0 || m1 == 0) return d2;
-  if (m1 * n * p < 400) {
+  if (product({bs, n, p}) == 0 || m1 == 0) return d2;
+  if (product({m1, n, p}) < 400) {
     CT_CHECK(has_kernel(d1), DType, "matmul(): \"bmm\" not implemented for '" << tn(d1) << "'");
     CT_CHECK(d1 == d2, DType, "matmul(): expected scalar type " << tn(d1) << " but found " << tn(d2));
   } else {
@@ -110,15 +125,10 @@ DType check_bmm(int64_t bs, int64_t n, int64_t m1, DType d1, int64_t m2, int64_t
 bool should_fold(const Tensor& t1, int dim2) {
   const int d1 = t1.ndim();
   if (d1 < 3 || (dim2 != 1 && dim2 != 2)) return false;
-  if (d1 == 3 && dim2 == 2 && t1.stride(2) != 1 && t1.stride(0) == t1.size(1) * t1.size(2)) return false;
+  if (d1 == 3 && dim2 == 2 && t1.stride(2) != 1 && t1.stride(0) == product({t1.size(1), t1.size(2)})) return false;
   return true;
 }
 
-int64_t product(IntList s) {
-  int64_t n = 1;
-  for (int64_t v : s) n *= v;
-  return n;
-}
 
 Plan check_plan(const Tensor& a, const Tensor& b) {
   const int da = a.ndim(), db = b.ndim();

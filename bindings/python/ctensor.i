@@ -36,6 +36,7 @@
 %include <stdint.i>
 
 %insert("header") "fastpath.c"
+%insert("header") "numpy_exchange.c"
 
 /* ---- Errors --------------------------------------------------------------------------------
    Every failure in ctensor sets ct_last_status()/ct_last_error() (a NULL handle, a non-zero
@@ -699,3 +700,4 @@ struct ct_storage {};
 %native(_backward) PyObject *ctpy_backward_py(PyObject *self, PyObject *args);
 %native(_registry_size) PyObject *ctpy_registry_size(PyObject *self, PyObject *args);
 %native(_setup_compute) PyObject *ctpy_setup_compute(PyObject *self, PyObject *args);
+%native(_from_numpy) PyObject *ctpy_from_numpy(PyObject *self, PyObject *args);

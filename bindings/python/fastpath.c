@@ -1845,7 +1845,10 @@ static PyMethodDef ctpy_fast_methods[] = {
      "stride(dim=None) -> tuple or int: strides in elements"},
     {NULL, NULL, 0, NULL}};
 
+static PyObject *ctpy_get_array_interface(PyObject *self, void *closure); /* numpy_exchange.c */
+
 static PyGetSetDef ctpy_fast_getset[] = {
+    {"__array_interface__", ctpy_get_array_interface, NULL, "NumPy's array interface (version 3): the same memory", NULL},
     {"shape", ctpy_get_shape, NULL, "the sizes, as a ctensor.Size", NULL},
     {"dtype", ctpy_get_dtype, NULL, "the element type, a ctensor.dtype", NULL},
     {"ndim", ctpy_get_ndim, NULL, "number of dimensions", NULL},

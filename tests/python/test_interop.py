@@ -81,6 +81,25 @@ def test_from_numpy_read_only_warns_and_shares():
     assert t.data_ptr() == a.ctypes.data
 
 
+def test_from_numpy_fast_path_takes_plain_arrays_and_declines_the_rest():
+    # _C._from_numpy reads the buffer protocol in C; what it declines (None) goes through the
+    # Python path, which raises or warns in torch's words (the tests above).
+    base = np.arange(24, dtype=np.int64).reshape(4, 6)
+    for a in (base, base.T, base[::2, 1::3], np.array(2.5), base[:, :1], base.astype(bool)):
+        t = ctensor._C._from_numpy(a)
+        assert type(t) is ctensor.Tensor and t.data_ptr() == a.ctypes.data
+        assert t.shape == a.shape and t.stride() == tuple(s // a.itemsize for s in a.strides)
+        assert t.tolist() == a.tolist()
+    read_only = np.arange(3.0)
+    read_only.flags.writeable = False
+    odd = np.lib.stride_tricks.as_strided(np.zeros(8, np.int16), (3,), (3,))
+    class Sub(np.ndarray):
+        pass
+    for a in (read_only, np.zeros((0, 3), np.float16), np.arange(4.0)[::-1], odd, np.zeros(2, np.uint16), np.zeros(2, ">f4"),
+              np.zeros(2, complex), [1, 2], b"ab", np.zeros(2).view(Sub)):
+        assert ctensor._C._from_numpy(a) is None
+
+
 def test_from_numpy_keeps_the_array_alive():
     base = live()
     a = np.arange(1000.0)
@@ -179,6 +198,18 @@ def test_numpy_keeps_the_tensor_alive():
     assert live() == base
 
 
+@needs_torch
+def test_numpy_base_is_the_tensor_as_torch():
+    x = ctensor.arange(6.0).view(2, 3)
+    a, b = x.numpy(), np.asarray(x.t())
+    assert a.base is x and type(b.base) is ctensor.Tensor and b.strides == (4, 12)
+    assert type(torch.arange(3.0).numpy().base) is torch.Tensor
+    assert a.flags.writeable and b.flags.writeable
+    with pytest.raises(RuntimeError, match="Can't call numpy\\(\\) on Tensor that requires grad"):
+        np.asarray(ctensor.zeros(2, requires_grad=True))
+    assert ctensor.ones(2, requires_grad=True).numpy(force=True).tolist() == [1.0, 1.0]
+
+
 def test_numpy_bfloat16_unsupported():
     with pytest.raises(TypeError, match="BFloat16"):
         ctensor.zeros(2, dtype=ctensor.bfloat16).numpy()
@@ -189,6 +220,7 @@ def test_array_interface():
     ai = x.__array_interface__
     assert ai["shape"] == (2, 3) and ai["typestr"] == "<i4" and ai["strides"] == (12, 4)
     assert ai["data"] == (x.data_ptr(), False) and ai["version"] == 3
+    assert ctensor.zeros(0, 2).__array_interface__["data"][0] != 0  # NumPy refuses NULL
     assert np.array(x, dtype=np.float64).tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
 
 

@@ -5,17 +5,11 @@ from __future__ import annotations
 import warnings
 
 from . import _C
-from . import _dtype as D
 from ._creation import _is_numpy_array, _numpy_dtype_to_ct
 
-__all__ = ["from_numpy", "from_dlpack", "array_interface", "to_numpy", "dlpack", "dlpack_device"]
+__all__ = ["from_numpy", "from_dlpack", "to_numpy", "dlpack", "dlpack_device"]
 
 Tensor = _C.Tensor
-
-_TYPESTR = {
-    D.bool: "|b1", D.uint8: "|u1", D.int8: "|i1", D.int16: "<i2", D.int32: "<i4", D.int64: "<i8",
-    D.float16: "<f2", D.float32: "<f4", D.float64: "<f8",
-}
 
 _KDLCPU = 1
 
@@ -24,6 +18,10 @@ def from_numpy(ndarray):
     """A tensor sharing ndarray's memory (no copy).  The tensor keeps the array alive until the
     last tensor on that memory is gone.  Negative strides, or strides that are not a multiple
     of the element size, raise ValueError (as torch.from_numpy)."""
+    t = _C._from_numpy(ndarray)  # the buffer-protocol path (numpy_exchange.c)
+    if t is not None:
+        return t
+    # What it declines: errors and the read-only warning, worded as torch's.
     if not _is_numpy_array(ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
     dt = _numpy_dtype_to_ct(ndarray.dtype)
@@ -51,42 +49,13 @@ def from_numpy(ndarray):
     return _C.ct_from_blob(address, ndarray.shape, strides, dt, ndarray)
 
 
-_NUMPY_GRAD_ERROR = "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
-
-
-def array_interface(t):
-    """NumPy's __array_interface__ (version 3) for t: the same memory, read-write."""
-    if t.requires_grad:
-        raise RuntimeError(_NUMPY_GRAD_ERROR)
-    dt = t.dtype
-    typestr = _TYPESTR.get(dt)
-    if typestr is None:
-        raise TypeError("Got unsupported ScalarType BFloat16")
-    item = dt.itemsize
-    storage = t.untyped_storage()
-    ptr = t.data_ptr()
-    if ptr == 0:
-        # no elements and no memory: NumPy refuses a NULL address but never reads this one
-        ptr = item
-    return {
-        "version": 3,
-        "shape": tuple(t.shape),
-        "typestr": typestr,
-        "descr": [("", typestr)],
-        "data": (ptr, storage.is_read_only()),
-        "strides": tuple(s * item for s in t.stride()),
-    }
-
-
 def to_numpy(t, force=False):
     """t.numpy(): an ndarray on the same memory; it keeps t alive (its .base is t)."""
     import numpy as np
-    if t.requires_grad:
-        if not force:
-            raise RuntimeError(_NUMPY_GRAD_ERROR)
+    if force and t.requires_grad:
         t = t.detach()
-    if t.dtype is D.bfloat16:
-        raise TypeError("Got unsupported ScalarType BFloat16")
+    # NumPy reads t.__array_interface__ (numpy_exchange.c), which raises torch's errors for a
+    # tensor that requires grad and for bfloat16.
     return np.asarray(t)
 
 

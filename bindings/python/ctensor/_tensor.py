@@ -73,10 +73,6 @@ class _TensorMethods:
         """An ndarray sharing this tensor's memory; it keeps the tensor alive."""
         return _interop.to_numpy(self, force)
 
-    @property
-    def __array_interface__(self):
-        return _interop.array_interface(self)
-
     __array_priority__ = 1000
 
     def __array__(self, dtype=None):
@@ -278,7 +274,7 @@ def install():
         _C._install(UntypedStorage, name, _hidden(name))
     for name, value in vars(_TensorMethods).items():
         if name.startswith("__") and name not in (
-                "__array_interface__", "__array_priority__", "__array__", "__dlpack__",
+                "__array_priority__", "__array__", "__dlpack__",
                 "__dlpack_device__", "__format__", "__deepcopy__", "__reduce_ex__"):
             continue
         _C._install(Tensor, name, value)

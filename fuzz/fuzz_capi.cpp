@@ -268,6 +268,22 @@ int64_t numel_or_big(const ct_tensor* t) {
 }
 bool small(const ct_tensor* t, int64_t limit = kComputeElems) { return numel_or_big(t) <= limit; }
 
+// The elements t would have if its empty dims had size 1: what bounds the output of a compute
+// op, which can be large for an operand without elements (a sum over the empty dim of a
+// [0, 2^31] tensor is 2^31 zeros; found by the long run, where libFuzzer's malloc limit
+// reported the 8 GiB request as out-of-memory).
+int64_t extent_or_big(const ct_tensor* t) {
+  if (!t) return 0;
+  const int nd = CT(ct_tensor_ndim(t));
+  int64_t n = 1;
+  for (int d = 0; d < nd; ++d) {
+    const int64_t s = CT(ct_tensor_size(t, d));
+    if (s != 0 && __builtin_mul_overflow(n, s, &n)) return INT64_MAX;
+  }
+  return n;
+}
+bool small_output(const ct_tensor* t, int64_t limit) { return small(t, limit) && extent_or_big(t) <= limit; }
+
 // ---- invariants -----------------------------------------------------------------------------
 
 volatile unsigned char g_sink;
@@ -580,7 +596,7 @@ void op_compute(FuzzedDataProvider& in, Pool& p) {
   ct_tensor* b = p.pick(in);
   // Broadcasting output is at most numel(a) * numel(b) elements (or max of them if either
   // is 1-element); matmul costs at most about that much too.
-  if (!small(a, 512) || !small(b, 512)) return;
+  if (!small_output(a, 512) || !small_output(b, 512)) return;
   switch (in.ConsumeIntegralInRange<int>(0, 10)) {
     case 0: take(p, CT(pick_fn(in, kBinary)(a, b))); break;
     case 1: status_ok_or_error(CT(pick_fn(in, kBinaryInPlace)(a, b))); break;
@@ -602,7 +618,7 @@ void op_compute(FuzzedDataProvider& in, Pool& p) {
       break;
     case 8: {
       ct_tensor* c = p.pick(in);
-      if (!small(a, 64) || !small(b, 64) || !small(c, 64)) return;  // output up to the product
+      if (!small_output(a, 64) || !small_output(b, 64) || !small_output(c, 64)) return;  // output up to the product
       take(p, CT(ct_where(c, a, b)));
       break;
     }

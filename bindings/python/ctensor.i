@@ -375,6 +375,18 @@
   Py_XDECREF(fast$argnum);
 }
 
+/* Multi-output views: Python calls ct_unbind(t, dim), ct_split(t, split_size, dim),
+   ct_split_with_sizes(t, split_sizes, dim) and ct_chunk(t, chunks, dim) without the
+   (out, cap) pair, and gets a tuple of Tensors (fastpath.c: ctpy_unbind, ...). */
+%ignore ct_unbind;
+%ignore ct_split;
+%ignore ct_split_with_sizes;
+%ignore ct_chunk;
+%rename(ct_unbind) ctpy_unbind;
+%rename(ct_split) ctpy_split;
+%rename(ct_split_with_sizes) ctpy_split_with_sizes;
+%rename(ct_chunk) ctpy_chunk;
+
 /* ct_item: the value is the result. */
 %typemap(in, numinputs=0) double *out (double tmp) {
   $1 = &tmp;
@@ -527,6 +539,11 @@ struct ct_storage {};
 
 /* ---- The header: every function, with the maps above ------------------------------------ */
 %include "ctensor.h"
+
+PyObject *ctpy_unbind(const ct_tensor *t, int dim);
+PyObject *ctpy_split(const ct_tensor *t, int64_t split_size, int dim);
+PyObject *ctpy_split_with_sizes(const ct_tensor *t, PyObject *split_sizes, int dim);
+PyObject *ctpy_chunk(const ct_tensor *t, int64_t chunks, int dim);
 
 /* ---- Tensor methods ------------------------------------------------------------------------
    Named and behaving as torch.Tensor's.  Views and copies are the header's.  The hot view

@@ -177,12 +177,6 @@ ALL = ARITHMETIC + UNARY + REDUCTIONS + MATMUL + VIEWS + INDEXING + COPIES + IN_
 # ctensor differences from torch 1.13 the C library cannot remove from Python (README, "Autograd"):
 # the grad_fn name differs; the values, requires_grad, is_leaf and gradients still match.
 NAME_DIFFERENCES = {
-    # unbind / split / chunk are built from select / narrow (no C unbind or split)
-    "a.unbind(0)[1]": ("UnbindBackward0", "SelectBackward0"),
-    "a.unbind(1)[0]": ("UnbindBackward0", "SelectBackward0"),
-    "a.split(2, 1)[1]": ("SplitBackward0", "SliceBackward0"),
-    "a.chunk(2)[0]": ("SplitBackward0", "SliceBackward0"),
-    "a.split([1, 3], 1)[1]": ("SplitWithSizesBackward0", "SliceBackward0"),
     # max()/min() are amax/amin; max(dim) is amax + argmax; max(a, b) is a where
     "a.max()": ("MaxBackward1", "AmaxBackward0"),
     "a.min()": ("MinBackward1", "AminBackward0"),
@@ -737,13 +731,16 @@ def test_deepcopy_and_pickle_keep_requires_grad():
     assert check(ctensor) == [ct_text(v) if isinstance(v, str) else v for v in check(torch)]
 
 
-def test_iteration_records_a_view_per_row():
-    # torch iterates through unbind (UnbindBackward0); ctensor through select (SelectBackward0)
-    x = ctensor.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
-    rows = list(x)
-    assert [r.grad_fn.name() for r in rows] == ["SelectBackward0"] * 2
-    (rows[0] * 2 + rows[1]).sum().backward()
-    assert x.grad.tolist() == [[2.0, 2.0], [1.0, 1.0]]
+def test_iteration_records_unbind():
+    # torch iterates through unbind(0): every row is an output of one UnbindBackward0
+    def check(lib):
+        x = lib.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        rows = list(x)
+        names = [r.grad_fn.name() for r in rows]
+        (rows[0] * 2 + rows[1]).sum().backward()
+        return [names, x.grad.tolist(), [r._base is x for r in rows], [r.is_leaf for r in rows]]
+    assert check(ctensor) == check(torch)
+    assert check(ctensor)[0] == ["UnbindBackward0"] * 2
 
 
 def test_backward_in_threads():
@@ -906,14 +903,103 @@ def test_in_place_op_with_self_aliasing_operand(code):
         assert str(info.value).replace("ctensor.", "torch.") == str(expected.value)
 
 
-def test_multi_output_views_may_be_modified_in_place():
-    # torch refuses in-place writes to outputs of unbind/split ("Output 0 of UnbindBackward0 is a
-    # view and is being modified inplace. This view is the output of a function that returns
-    # multiple views. ..."); ctensor's unbind/split are select/narrow views, which may be written
-    # (CopySlices on the base), with the gradients that write implies
+MULTI_OUTPUT_WRITES = [
+    # (setup, in-place statement): torch refuses the write when autograd is involved
+    ("y = a * 1\no = y.unbind(0)", "o[0].mul_(2)"),
+    ("y = a * 1\no = y.unbind(1)", "o[2].add_(1)"),
+    ("y = a * 1\no = y.split(1, 1)", "o[1].mul_(2)"),
+    ("y = a * 1\no = y.split([1, 2], 1)", "o[1].zero_()"),
+    ("y = a * 1\no = y.chunk(2, 1)", "o[1].fill_(3)"),
+    ("y = a * 1\no = list(y)", "o[1].copy_(b)"),
+    ("y = a * 1\no = y.unbind(0)", "o[0][1:].mul_(2)"),  # a view of an output: also refused
+    ("y = a * 1\no = y.unbind(0)", "o[1][0] = 5"),
+    ("o = a.unbind(0)", "o[0].mul_(2)"),  # base is a leaf: the multi-output message comes first
+    ("y = a * 1\no = y.unbind(0)", "o[0].add_(b)"),
+    ("y = n * 1\no = y.unbind(0)", "o[0].add_(b)"),  # only the other operand requires grad
+    ("y = n * 1\no = y.unbind(0)", "o[0].add_(1)"),  # nothing requires grad: allowed
+    ("y = a * 1\nwith lib.no_grad():\n    o = y.unbind(0)", "o[0].add_(1)"),  # no_grad view
+    ("y = a * 1\no = y.unbind(0)", "with lib.no_grad():\n    o[0].add_(1)"),  # allowed
+    ("y = a * 1\no = y.unbind(0)", "y.mul_(2)\nr = o[0].grad_fn"),  # the base written: refused later
+    ("y = a * 1\no = y.split(1, 1)", "y[0].mul_(2)\nr = o[0].grad_fn"),
+    ("y = a * 1\no = y.unbind(0)", "y.mul_(2)\nr = o[0] * 2"),
+    ("y = a * 1\no = y.unbind(0)", "with lib.no_grad():\n    y.add_(1)"),
+    ("y = n * 1\no = y.unbind(0)", "o[0][1:].add_(b[1:])"),  # a view of an output of a plain tensor
+    ("y = n * 1\nwith lib.no_grad():\n    o = y.unbind(0)", "o[0].add_(b)"),
+]
+
+
+@pytest.mark.parametrize("setup, write", MULTI_OUTPUT_WRITES)
+def test_multi_output_views_refuse_in_place_writes(setup, write):
+    def check(lib):
+        env = {"lib": lib, "a": lib.ones(2, 3, requires_grad=True), "b": lib.full((3,), 2.0, requires_grad=True),
+               "n": lib.ones(2, 3)}
+        exec(setup, env)
+        out = []
+        try:  # the write, then what the outputs and the base's graph became
+            exec(write, env)
+            y = env.get("y", env["a"])
+            out += ["ok", y.tolist()]
+            out += [[t.grad_fn.name() if t.grad_fn else None for t in env["o"]]]
+            if y.requires_grad:
+                y.sum().backward()
+                out += [t.grad.tolist() if t.grad is not None else None for t in (env["a"], env["b"])]
+        except RuntimeError as e:
+            out += ["error", str(e)]
+        return out
+    assert check(ctensor) == check(torch)
+
+
+def test_multi_output_view_messages():
+    # the exact texts (also compared with torch above)
     a = ctensor.ones(2, 3, requires_grad=True)
     y = a * 1
-    y.unbind(0)[0].mul_(2)
-    assert y.grad_fn.name() == "torch::autograd::CopySlices"
-    y.sum().backward()
-    assert a.grad.tolist() == [[2.0] * 3, [1.0] * 3]
+    with pytest.raises(RuntimeError, match=r"^Output 1 of SplitWithSizesBackward0 is a view and is being modified "
+                                           r"inplace\. This view is the output of a function that returns multiple "
+                                           r"views\. Such functions do not allow the output views to be modified "
+                                           r"inplace\. You should replace the inplace operation by an out-of-place "
+                                           r"one\.$"):
+        y.split([1, 2], 1)[1].mul_(2)
+    o = y.unbind(0)
+    y.add_(1)
+    with pytest.raises(RuntimeError, match=r"^Output 0 of UnbindBackward0 is a view and its base or another view of "
+                                           r"its base has been modified inplace\. This view is the output"):
+        o[0].grad_fn
+
+
+@pytest.mark.parametrize("code", [
+    "x.unbind(1)", "x.split(2, 1)", "x.split(5, 1)", "x.split([1, 2], 1)", "x.split((0, 3), -1)", "x.chunk(2, 1)",
+    "x.chunk(5, 1)", "e.chunk(3, 1)", "e.split(0, 1)", "e.split([0, 0], 1)", "e.unbind(1)", "list(x)",
+    "lib.unbind(x, 1)", "lib.split(x, [2, 1], 1)", "lib.chunk(x, 3, 1)",
+])
+def test_multi_output_views_against_torch(code):
+    # geometry, sharing, autograd names and gradients of every output
+    def check(lib):
+        leaf = lib.arange(6.0).reshape(2, 3).requires_grad_()
+        e = lib.ones(2, 0, requires_grad=True)
+        x = leaf * 1  # a non-leaf base
+        outs = eval(code, {"lib": lib, "x": x, "e": e})
+        base = e if code.startswith("e.") else x
+        rows = [(tuple(o.shape), o.stride(), o.storage_offset(), o._base is base, o.is_leaf, o.grad_fn.name(),
+                 o._version, o.numel() and o.data_ptr() - base.data_ptr()) for o in outs]
+        if outs:
+            sum((o * (i + 1)).sum() for i, o in enumerate(outs)).backward()
+        grads = [t.grad.tolist() if t.grad is not None else None for t in (leaf, e)]
+        return [len(outs), rows, grads]
+    assert check(ctensor) == check(torch)
+
+
+@pytest.mark.parametrize("code", [
+    "s.unbind(0)", "x.unbind(2)", "x.unbind(-3)", "x.split(-1, 1)", "x.split(0, 1)", "s.split(1)",
+    "x.split([1, 1], 1)", "x.split([4, -1], 1)", "x.split([], 1)", "x.split(2, 5)", "x.chunk(0)", "x.chunk(-1)",
+    "s.chunk(1)", "x.chunk(2, 3)", "x.split(1.5)", "x.split([1, 'a'], 1)", "x.split(['a', 1], 1)",
+])
+def test_multi_output_view_errors_against_torch(code):
+    def check(lib):
+        env = {"x": lib.ones(2, 3), "s": lib.ones(())}
+        with pytest.raises((RuntimeError, IndexError, TypeError)) as info:
+            eval(code, env)
+        return [info.type.__name__, str(info.value)]
+    before = live()
+    assert check(ctensor) == check(torch)
+    gc.collect()
+    assert live() == before

@@ -675,6 +675,67 @@ Ref<Tensor> as_strided(const Tensor& t, IntList sizes, IntList strides, int64_t 
   return r;
 }
 
+// Note [Multi-output views]
+// torch's unbind and split record one node with one output per view.  The engine here runs
+// single-output nodes, so each output gets its own node of torch's name, which adds its own
+// piece of the gradient (select / narrow replayed on zeros of the input's shape): the
+// input's gradient is the same sum.  What makes the outputs multi-output views is their
+// view meta (CreationMeta::MultiOutputNode and their output number): an in-place write to
+// one of them, or to a view of one, is refused with torch's message (check_view_rebase).
+// Unlike other views they get that meta even when t has no autograd state: torch also
+// refuses `unbind(plain)[0].add_(x)` for an x that requires grad, and the outputs must
+// remember how they were made for that.
+namespace {
+template <class ReplayAt>
+std::vector<Ref<Tensor>> record_multi(const char* name, const Tensor& t, std::vector<Ref<Tensor>> outs,
+                                      ReplayAt&& replay_at) {
+  const bool recording = has_autograd(t);
+  for (size_t i = 0; i < outs.size(); ++i) {
+    if (recording)
+      set_view_history(t, *outs[i], [&] { return view_node(name, t, replay_at(i)); }, CreationMeta::MultiOutputNode,
+                       int64_t(i));
+    else
+      set_view_meta(t, *outs[i], nullptr, CreationMeta::MultiOutputNode, int64_t(i));
+  }
+  return outs;
+}
+
+// The pieces of split / split_with_sizes / chunk: each replays its narrow, found from the
+// lengths of the pieces before it.
+std::vector<Ref<Tensor>> record_split(const char* name, const Tensor& t, int64_t dim, std::vector<Ref<Tensor>> outs) {
+  const int64_t d = wrap_dim(dim, t.ndim());
+  std::vector<int64_t> starts;
+  int64_t at = 0;
+  for (const Ref<Tensor>& o : outs) {
+    starts.push_back(at);
+    at += o->size(int(d));
+  }
+  return record_multi(name, t, std::move(outs), [&](size_t i) -> Replay {
+    const int64_t start = starts[i], length = (i + 1 < starts.size() ? starts[i + 1] : at) - start;
+    return [=](const Tensor& x) { return ct::narrow(x, d, start, length); };
+  });
+}
+}  // namespace
+
+std::vector<Ref<Tensor>> unbind(const Tensor& t, int64_t dim) {
+  std::vector<Ref<Tensor>> outs = ct::unbind(t, dim);
+  const int64_t d = wrap_dim(dim, t.ndim());
+  return record_multi("UnbindBackward0", t, std::move(outs), [d](size_t i) -> Replay {
+    return [d, i](const Tensor& x) { return ct::select(x, d, int64_t(i)); };
+  });
+}
+std::vector<Ref<Tensor>> split(const Tensor& t, int64_t split_size, int64_t dim) {
+  return record_split("SplitBackward0", t, dim, ct::split(t, split_size, dim));
+}
+std::vector<Ref<Tensor>> split_with_sizes(const Tensor& t, IntList split_sizes, int64_t dim) {
+  return record_split("SplitWithSizesBackward0", t, dim, ct::split_with_sizes(t, split_sizes, dim));
+}
+std::vector<Ref<Tensor>> chunk(const Tensor& t, int64_t chunks, int64_t dim) {
+  int64_t split_size = 0;
+  const bool with_sizes = ct::chunk_is_split_with_sizes(t, chunks, dim, split_size);
+  return record_split(with_sizes ? "SplitWithSizesBackward0" : "SplitBackward0", t, dim, ct::chunk(t, chunks, dim));
+}
+
 namespace {
 // reshape/flatten: ReshapeAliasBackward0 when the result is a view, UnsafeViewBackward0
 // when it copied (torch 1.13's _reshape_alias and _unsafe_view).

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "core/ops/elementwise.h"
 #include "core/tensor.h"
@@ -44,6 +45,11 @@ Ref<Tensor> unsqueeze(const Tensor& t, int64_t dim);
 Ref<Tensor> diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2);
 Ref<Tensor> unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step);
 Ref<Tensor> as_strided(const Tensor& t, IntList sizes, IntList strides, int64_t storage_offset);
+// Multi-output views (Note [Multi-output views] in functions.cpp).
+std::vector<Ref<Tensor>> unbind(const Tensor& t, int64_t dim);
+std::vector<Ref<Tensor>> split(const Tensor& t, int64_t split_size, int64_t dim);
+std::vector<Ref<Tensor>> split_with_sizes(const Tensor& t, IntList split_sizes, int64_t dim);
+std::vector<Ref<Tensor>> chunk(const Tensor& t, int64_t chunks, int64_t dim);
 Ref<Tensor> reshape(const Tensor& t, IntList shape);
 Ref<Tensor> flatten(const Tensor& t, int64_t start_dim, int64_t end_dim);
 

@@ -358,6 +358,146 @@ TEST_F(Autograd, ViewOps) {
   }
 }
 
+// ---- multi-output views (unbind, split, split_with_sizes, chunk) -------------------------
+
+namespace {
+// All outputs of a multi-output view call; `call(out, cap)` is the C call.
+template <class Call>
+std::vector<TensorRef> all_outputs(Call&& call) {
+  std::vector<ct_tensor*> out(64, nullptr);
+  const int64_t n = call(out.data(), int64_t(out.size()));
+  EXPECT_GE(n, 0) << ctt::last_error_str();
+  std::vector<TensorRef> res;
+  for (int64_t i = 0; i < n; ++i) res.emplace_back(out[size_t(i)]);
+  return res;
+}
+
+// Every output weighted by its position (1, 2, ...), concatenated, so each output's gradient
+// path is checked separately by the finite differences.
+template <class Call>
+ct_tensor* weighted_cat(Call&& call) {
+  std::vector<TensorRef> outs = all_outputs(call);
+  std::vector<TensorRef> parts;
+  std::vector<const ct_tensor*> flat;
+  for (size_t i = 0; i < outs.size(); ++i) {
+    TensorRef f(ct_flatten(outs[i], 0, -1));
+    if (ct_tensor_ndim(outs[i]) == 0) f.reset(ctt::reshape(outs[i], {1}));
+    parts.emplace_back(ct_mul_scalar(f, double(i + 1)));
+    flat.push_back(parts.back().get());
+  }
+  return ct_cat(int(flat.size()), flat.data(), 0);
+}
+}  // namespace
+
+TEST_F(Autograd, MultiOutputViews) {
+  const std::vector<std::pair<const char*, Fn>> ops = {
+      {"UnbindBackward0",
+       [](const In& x) { return weighted_cat([&](ct_tensor** o, int64_t c) { return ct_unbind(x[0], 1, o, c); }); }},
+      {"UnbindBackward0",
+       [](const In& x) { return weighted_cat([&](ct_tensor** o, int64_t c) { return ct_unbind(x[0], 0, o, c); }); }},
+      {"SplitBackward0",
+       [](const In& x) { return weighted_cat([&](ct_tensor** o, int64_t c) { return ct_split(x[0], 4, -1, o, c); }); }},
+      {"SplitWithSizesBackward0",
+       [](const In& x) {
+         const int64_t lens[] = {2, 0, 1, 3};
+         return weighted_cat([&](ct_tensor** o, int64_t c) { return ct_split_with_sizes(x[0], 4, lens, 1, o, c); });
+       }},
+      {"SplitBackward0",
+       [](const In& x) { return weighted_cat([&](ct_tensor** o, int64_t c) { return ct_chunk(x[0], 4, 1, o, c); }); }},
+  };
+  for (const auto& [name, f] : ops) {
+    SCOPED_TRACE(name);
+    gradcheck(f, {{{2, 6}}});
+  }
+  // Names: every output records torch's node.  torch: [o.grad_fn.name() for o in y.chunk(4, 1)]
+  CT_MAKE(x, ctt::ones({2, 6}, CT_FLOAT64));
+  CT_ASSERT_OK(ct_set_requires_grad(x, 1));
+  for (auto& o : all_outputs([&](ct_tensor** o, int64_t c) { return ct_chunk(x, 4, 1, o, c); })) {
+    EXPECT_EQ(grad_fn(o), "SplitBackward0");
+    EXPECT_EQ(ct_requires_grad(o), 1);
+    EXPECT_EQ(ct_is_leaf(o), 0);
+  }
+  // torch: torch.ones(2, 0, requires_grad=True).chunk(3, 1) records SplitWithSizesBackward0
+  CT_MAKE(e, ctt::ones({2, 0}, CT_FLOAT64));
+  CT_ASSERT_OK(ct_set_requires_grad(e, 1));
+  auto pieces = all_outputs([&](ct_tensor** o, int64_t c) { return ct_chunk(e, 3, 1, o, c); });
+  ASSERT_EQ(pieces.size(), 3u);
+  for (auto& o : pieces) EXPECT_EQ(grad_fn(o), "SplitWithSizesBackward0");
+  // Under no_grad nothing is recorded.
+  ct_set_grad_enabled(0);
+  for (auto& o : all_outputs([&](ct_tensor** o, int64_t c) { return ct_unbind(x, 0, o, c); }))
+    EXPECT_EQ(grad_fn(o), "None");
+  ct_set_grad_enabled(1);
+}
+
+TEST_F(Autograd, MultiOutputViewsRefuseInPlaceWrites) {
+  const char* kMulti =
+      " This view is the output of a function that returns multiple views. Such functions do not allow the output "
+      "views to be modified inplace. You should replace the inplace operation by an out-of-place one.";
+  CT_MAKE(a, ctt::ones({2, 3}, CT_FLOAT64));
+  CT_ASSERT_OK(ct_set_requires_grad(a, 1));
+  CT_MAKE(y, ct_mul_scalar(a, 1.0));
+  auto rows = all_outputs([&](ct_tensor** o, int64_t c) { return ct_unbind(y, 0, o, c); });
+  ASSERT_EQ(rows.size(), 2u);
+  const int64_t v0 = ct_tensor_version(y);
+  // torch: y.unbind(0)[1].mul_(2)
+  CT_EXPECT_STATUS(ct_mul_scalar_(rows[1], 2.0), CT_ERR_INVALID_ARGUMENT,
+                   (std::string("Output 1 of UnbindBackward0 is a view and is being modified inplace.") + kMulti).c_str());
+  EXPECT_EQ(ct_tensor_version(y), v0);  // refused before writing
+  EXPECT_EQ(grad_fn(y), "MulBackward0");
+  // torch: y.unbind(0)[0][1:].zero_(): a view of an output is refused too, named by its own node
+  CT_MAKE(tail, ct_slice(rows[0], 0, 1, 3, 1));
+  CT_EXPECT_STATUS(ct_zero_(tail), CT_ERR_INVALID_ARGUMENT,
+                   (std::string("Output 0 of SliceBackward0 is a view and is being modified inplace.") + kMulti).c_str());
+  // torch: y.split([1, 2], 1)[1].copy_(b)
+  CT_MAKE(b, ctt::ones({2, 2}, CT_FLOAT64));
+  const int64_t lens[] = {1, 2};
+  auto cols = all_outputs([&](ct_tensor** o, int64_t c) { return ct_split_with_sizes(y, 2, lens, 1, o, c); });
+  CT_EXPECT_STATUS(ct_copy_(cols[1], b), CT_ERR_INVALID_ARGUMENT, "Output 1 of SplitWithSizesBackward0 is a view");
+  // Of a leaf: the multi-output message comes before the leaf one.  torch: a.unbind(0)[0].add_(1)
+  auto leaf_rows = all_outputs([&](ct_tensor** o, int64_t c) { return ct_unbind(a, 0, o, c); });
+  CT_EXPECT_STATUS(ct_add_scalar_(leaf_rows[0], 1.0), CT_ERR_INVALID_ARGUMENT, "Output 0 of UnbindBackward0");
+  // Of a plain tensor, written with a value that requires grad: refused, with no node to name.
+  // torch: n = torch.ones(2, 3); n.unbind(0)[0].add_(b) for b requiring grad
+  CT_MAKE(n, ctt::ones({2, 3}, CT_FLOAT64));
+  CT_MAKE(g, ctt::ones({3}, CT_FLOAT64));
+  CT_ASSERT_OK(ct_set_requires_grad(g, 1));
+  auto plain = all_outputs([&](ct_tensor** o, int64_t c) { return ct_unbind(n, 0, o, c); });
+  CT_EXPECT_STATUS(ct_add_(plain[0], g), CT_ERR_INVALID_ARGUMENT,
+                   (std::string("A view was created in no_grad mode and is being modified inplace with grad mode "
+                                "enabled.") + kMulti).c_str());
+  // Allowed: nothing requires grad, or grad mode off (as torch).
+  CT_ASSERT_OK(ct_add_scalar_(plain[1], 1.0));
+  ct_set_grad_enabled(0);
+  CT_ASSERT_OK(ct_mul_scalar_(rows[0], 3.0));
+  ct_set_grad_enabled(1);
+  // That write moved y's version: the outputs' graph is now stale, and asking for it fails.
+  // torch: with no_grad: o[0].mul_(3); then o[0].grad_fn
+  ct_clear_error();
+  EXPECT_EQ(ct_grad_fn_name(rows[1]), nullptr);
+  EXPECT_TRUE(ctt::expect_error(CT_ERR_INVALID_ARGUMENT,
+                                (std::string("Output 1 of UnbindBackward0 is a view and its base or another view of "
+                                             "its base has been modified inplace.") + kMulti).c_str()));
+  // y itself is fine: its graph holds the no_grad write as data only.
+  CT_MAKE(l, sum_all(y));
+  CT_ASSERT_OK(ct_backward(l, nullptr, 0));
+  CT_MAKE(ga, ct_grad(a));
+  EXPECT_EQ(ctt::values(ga), std::vector<double>(6, 1.0));
+}
+
+TEST_F(Autograd, MultiOutputViewsCreatedInNoGradMode) {
+  // torch: y = a * 1; with no_grad: o = y.unbind(0); o[0].add_(1) -> the no_grad message
+  CT_MAKE(a, ctt::ones({2, 3}, CT_FLOAT64));
+  CT_ASSERT_OK(ct_set_requires_grad(a, 1));
+  CT_MAKE(y, ct_mul_scalar(a, 1.0));
+  ct_set_grad_enabled(0);
+  auto rows = all_outputs([&](ct_tensor** o, int64_t c) { return ct_unbind(y, 0, o, c); });
+  ct_set_grad_enabled(1);
+  CT_EXPECT_STATUS(ct_add_scalar_(rows[0], 1.0), CT_ERR_INVALID_ARGUMENT,
+                   "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given "
+                   "that this use case is ambiguous and error-prone, it is forbidden.");
+}
+
 TEST_F(Autograd, ViewsOfOverlappingViews) {
   // A view of an expanded tensor takes its gradient by index, not by memory.
   gradcheck(

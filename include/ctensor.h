@@ -450,6 +450,12 @@ CT_API ct_tensor *ct_ge_scalar(const ct_tensor *a, double s);
 /* cond ? a : b elementwise (cond: bool or uint8), broadcasting all three; promoted dtype. */
 CT_API ct_tensor *ct_where(const ct_tensor *cond, const ct_tensor *a, const ct_tensor *b);
 
+/* torch.maximum / torch.minimum (what torch.max(a, b) / torch.min(a, b) mean): elementwise,
+   broadcasting, promoted dtype; NaN in either operand gives NaN.  Autograd: MaximumBackward0
+   / MinimumBackward0 (where a == b each operand takes half the gradient). */
+CT_API ct_tensor *ct_maximum(const ct_tensor *a, const ct_tensor *b);
+CT_API ct_tensor *ct_minimum(const ct_tensor *a, const ct_tensor *b);
+
 /* 1 if same shape and equal values (after promotion), 0 otherwise, -1 on error. */
 CT_API int ct_equal(const ct_tensor *a, const ct_tensor *b);
 /* 1 if |a - b| <= atol + rtol * |b| everywhere (broadcasting; nan never close), 0, or -1.
@@ -478,6 +484,25 @@ CT_API ct_tensor *ct_argmax(const ct_tensor *t, int dim, int keepdim);
 CT_API ct_tensor *ct_argmin(const ct_tensor *t, int dim, int keepdim);
 CT_API ct_tensor *ct_argmax_all(const ct_tensor *t);
 CT_API ct_tensor *ct_argmin_all(const ct_tensor *t);
+
+/* torch's t.max() / t.min(): the largest / smallest element as a 0-dim tensor of t's dtype
+   (NaN if t has one), as ct_amax / ct_amin over every dim.  Autograd: MaxBackward1 /
+   MinBackward1, the gradient split evenly among the elements equal to the result (among the
+   NaNs when it is NaN).  An empty t: CT_ERR_SHAPE, PyTorch's "max(): Expected reduction dim
+   to be specified for input.numel() == 0. ...". */
+CT_API ct_tensor *ct_max_all(const ct_tensor *t);
+CT_API ct_tensor *ct_min_all(const ct_tensor *t);
+/* torch's t.max(dim, keepdim) / t.min(dim, keepdim): returns the values (new reference, as
+   ct_amax / ct_amin along dim) and, if indices is not NULL, stores in *indices a new
+   reference to the int64 indices of the first maximum / minimum along dim (a NaN counts as
+   the maximum and the minimum, as in torch).  *indices is written only on success.  Bool t
+   is accepted.  A 0-dim t takes dim 0 or -1 (values: t's value, index 0).  Autograd: the
+   values record MaxBackward0 / MinBackward0, which give the gradient to the returned index
+   only (one element per reduced row, even at ties).  Errors: dim out of range
+   (CT_ERR_INDEX), an empty dim (CT_ERR_INDEX, PyTorch's "max(): Expected reduction dim 1 to
+   have non-zero size."). */
+CT_API ct_tensor *ct_max_dim(const ct_tensor *t, int dim, int keepdim, ct_tensor **indices);
+CT_API ct_tensor *ct_min_dim(const ct_tensor *t, int dim, int keepdim, ct_tensor **indices);
 
 /* Matrix product with torch.matmul's rules (1-D dot, 2-D mm, batched with broadcasting of
    the batch dims); a new contiguous tensor.  Operands must have the same dtype; bool and

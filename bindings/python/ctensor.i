@@ -148,6 +148,12 @@
 %newobject ct_argmax;
 %newobject ct_argmin;
 %newobject ct_argmax_all;
+%newobject ct_max_all;
+%newobject ct_min_all;
+%newobject ct_max_dim;
+%newobject ct_min_dim;
+%newobject ct_maximum;
+%newobject ct_minimum;
 %newobject ct_argmin_all;
 %newobject ct_matmul;
 %newobject ct_rand;
@@ -386,6 +392,20 @@
 %rename(ct_split) ctpy_split;
 %rename(ct_split_with_sizes) ctpy_split_with_sizes;
 %rename(ct_chunk) ctpy_chunk;
+
+/* ct_max_dim / ct_min_dim: Python gets (values, indices). */
+%typemap(in, numinputs=0) ct_tensor **indices (ct_tensor *tmp = NULL) {
+  $1 = &tmp;
+}
+%typemap(argout) ct_tensor **indices {
+  PyObject *i = ctpy_wrap(tmp$argnum);
+  tmp$argnum = NULL; /* owned by i now (or released on failure) */
+  if (!i) SWIG_fail;
+  $result = SWIG_AppendOutput($result, i);
+}
+%typemap(freearg) ct_tensor **indices {
+  ct_tensor_release(tmp$argnum); /* only when the call failed after writing it (never) */
+}
 
 /* ct_item: the value is the result. */
 %typemap(in, numinputs=0) double *out (double tmp) {

@@ -268,6 +268,133 @@ TEST_F(Autograd, AmaxTiesShareEvenly) {
   EXPECT_EQ(ctt::values(g2), (std::vector<double>{0, 0, 0, 0, 0, 1}));
 }
 
+// ---- max / min: full reduction, along a dim, elementwise -----------------------------------
+
+TEST_F(Autograd, MaxMinGradients) {
+  for (bool max : {true, false}) {
+    SCOPED_TRACE(max ? "max" : "min");
+    gradcheck([max](const In& x) { return max ? ct_max_all(x[0]) : ct_min_all(x[0]); }, {{{2, 3}}});
+    for (int keep : {0, 1})
+      for (int dim : {0, 1, -1})
+        gradcheck([=](const In& x) { return max ? ct_max_dim(x[0], dim, keep, nullptr) : ct_min_dim(x[0], dim, keep, nullptr); },
+                  {{{2, 3, 4}}});
+    gradcheck([max](const In& x) { return max ? ct_maximum(x[0], x[1]) : ct_minimum(x[0], x[1]); },
+              {{{2, 3}}, {{3}}});  // broadcast: b's gradient is summed over the rows
+    gradcheck([max](const In& x) { return max ? ct_max_dim(x[0], 0, 0, nullptr) : ct_min_dim(x[0], -1, 1, nullptr); },
+              {{{}}});  // 0-dim
+  }
+}
+
+TEST_F(Autograd, MaxMinTiesAndNaN) {
+  // torch: a = torch.tensor([[1., 3., 3.], [2., 2., 0.]], requires_grad=True)
+  const std::vector<float> v = {1, 3, 3, 2, 2, 0};
+  CT_MAKE(a, ctt::make_from(v, {2, 3}, CT_FLOAT32));
+  CT_ASSERT_OK(ct_set_requires_grad(a, 1));
+  // a.max().backward() -> [[0, .5, .5], [0, 0, 0]]: split among the tied maxima
+  CT_MAKE(m, ct_max_all(a));
+  EXPECT_EQ(grad_fn(m), "MaxBackward1");
+  EXPECT_EQ(ctt::repr(m), "tensor(3., grad_fn=<MaxBackward1>)");
+  CT_ASSERT_OK(ct_backward(m, nullptr, 0));
+  CT_MAKE(g, ct_grad(a));
+  EXPECT_EQ(ctt::values(g), (std::vector<double>{0, .5, .5, 0, 0, 0}));
+  CT_ASSERT_OK(ct_set_grad(a, nullptr));
+  // v, i = a.min(0, keepdim=True): v [[1, 2, 0]], i [[0, 1, 1]]; v.sum().backward() -> the
+  // returned index only, even at the tie in column 1: [[1, 0, 0], [0, 1, 1]]
+  ct_tensor* idx = nullptr;
+  CT_MAKE(mv, ct_min_dim(a, 0, 1, &idx));
+  ctt::TensorRef i(idx);
+  ASSERT_NE(i.get(), nullptr);
+  EXPECT_EQ(grad_fn(mv), "MinBackward0");
+  EXPECT_TRUE(ctt::sizes_are(mv, {1, 3}));
+  EXPECT_TRUE(ctt::sizes_are(i, {1, 3}));
+  EXPECT_EQ(ct_tensor_dtype(i), CT_INT64);
+  EXPECT_EQ(ct_requires_grad(i), 0);
+  EXPECT_EQ(ctt::values(mv), (std::vector<double>{1, 2, 0}));
+  EXPECT_EQ(ctt::values(i), (std::vector<double>{0, 1, 1}));
+  CT_MAKE(l, sum_all(mv));
+  CT_ASSERT_OK(ct_backward(l, nullptr, 0));
+  CT_MAKE(g2, ct_grad(a));
+  EXPECT_EQ(ctt::values(g2), (std::vector<double>{1, 0, 0, 0, 1, 1}));
+  // torch: n = torch.tensor([1., nan, 3., nan], requires_grad=True); n.max() is nan and its
+  // gradient is split among the NaNs: [0, .5, 0, .5];  n.max(0) gives index 1, gradient [0, 1, 0, 0]
+  const std::vector<double> nv = {1, NAN, 3, NAN};
+  CT_MAKE(n, ctt::make_from(nv, {4}, CT_FLOAT64));
+  CT_ASSERT_OK(ct_set_requires_grad(n, 1));
+  CT_MAKE(nm, ct_max_all(n));
+  CT_ASSERT_OK(ct_backward(nm, nullptr, 0));
+  CT_MAKE(ng, ct_grad(n));
+  EXPECT_EQ(ctt::values(ng), (std::vector<double>{0, .5, 0, .5}));
+  CT_ASSERT_OK(ct_set_grad(n, nullptr));
+  ct_tensor* nidx = nullptr;
+  CT_MAKE(nd, ct_max_dim(n, 0, 0, &nidx));
+  ctt::TensorRef ni(nidx);
+  EXPECT_EQ(ctt::values(ni), std::vector<double>{1});
+  CT_ASSERT_OK(ct_backward(nd, nullptr, 0));
+  CT_MAKE(ng2, ct_grad(n));
+  EXPECT_EQ(ctt::values(ng2), (std::vector<double>{0, 1, 0, 0}));
+}
+
+TEST_F(Autograd, MaximumMinimum) {
+  // torch: a = tensor([1., 2., nan, 4.]), b = tensor([1., 3., 1., nan]) (both requiring grad)
+  //   torch.max(a, b) -> [1, 3, nan, nan], MaximumBackward0; (r * [1, 2, 3, 4]).sum().backward():
+  //   a.grad [.5, 0, 3, 4], b.grad [.5, 2, 3, 4]   (ties halve; NaN gives both all of it)
+  //   torch.min(a, b) -> [1, 2, nan, nan], MinimumBackward0: a.grad [.5, 2, 3, 4], b.grad [.5, 0, 3, 4]
+  const std::vector<double> av = {1, 2, NAN, 4}, bv = {1, 3, 1, NAN}, wv = {1, 2, 3, 4};
+  CT_MAKE(w, ctt::make_from(wv, {4}, CT_FLOAT64));
+  for (bool max : {true, false}) {
+    SCOPED_TRACE(max ? "maximum" : "minimum");
+    CT_MAKE(a, ctt::make_from(av, {4}, CT_FLOAT64));
+    CT_MAKE(b, ctt::make_from(bv, {4}, CT_FLOAT64));
+    CT_ASSERT_OK(ct_set_requires_grad(a, 1));
+    CT_ASSERT_OK(ct_set_requires_grad(b, 1));
+    CT_MAKE(r, max ? ct_maximum(a, b) : ct_minimum(a, b));
+    EXPECT_EQ(grad_fn(r), max ? "MaximumBackward0" : "MinimumBackward0");
+    const std::vector<double> rv = ctt::values(r);
+    EXPECT_EQ(rv[0], 1);
+    EXPECT_EQ(rv[1], max ? 3 : 2);
+    EXPECT_TRUE(std::isnan(rv[2]) && std::isnan(rv[3]));
+    CT_MAKE(rw, ct_mul(r, w));
+    CT_MAKE(l, sum_all(rw));
+    CT_ASSERT_OK(ct_backward(l, nullptr, 0));
+    CT_MAKE(ga, ct_grad(a));
+    CT_MAKE(gb, ct_grad(b));
+    EXPECT_EQ(ctt::values(ga), (std::vector<double>{.5, max ? 0.0 : 2.0, 3, 4}));
+    EXPECT_EQ(ctt::values(gb), (std::vector<double>{.5, max ? 2.0 : 0.0, 3, 4}));
+  }
+  // Promotion: torch.max(int32 tensor, float64 0-dim tensor).dtype == float64
+  CT_MAKE(i32, ctt::ones({2}, CT_INT32));
+  CT_MAKE(f64, ct_full(0, nullptr, 0.5, CT_FLOAT64));
+  CT_MAKE(p, ct_maximum(i32, f64));
+  EXPECT_EQ(ct_tensor_dtype(p), CT_FLOAT64);
+  EXPECT_EQ(ctt::values(p), (std::vector<double>{1, 1}));
+}
+
+TEST_F(Autograd, MaxMinErrors) {
+  CT_MAKE(e, ctt::ones({3, 0}));
+  CT_MAKE(x, ctt::ones({3, 4}));
+  CT_MAKE(b, ctt::ones({3}));
+  // torch: torch.ones(3, 0).max() / .min(-1)
+  CT_EXPECT_NULL(ct_max_all(e), CT_ERR_SHAPE,
+                 "max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim "
+                 "with the 'dim' argument.");
+  CT_EXPECT_NULL(ct_min_all(e), CT_ERR_SHAPE, "min(): Expected reduction dim to be specified");
+  ct_tensor* idx = nullptr;
+  CT_EXPECT_NULL(ct_min_dim(e, -1, 0, &idx), CT_ERR_INDEX, "min(): Expected reduction dim 1 to have non-zero size.");
+  CT_EXPECT_NULL(ct_max_dim(x, 2, 0, &idx), CT_ERR_INDEX,
+                 "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
+  EXPECT_EQ(idx, nullptr);  // written only on success
+  // torch: torch.ones(3, 0).max(0) is fine: empty values and indices
+  CT_MAKE(ev, ct_max_dim(e, 0, 0, &idx));
+  ctt::TensorRef ei(idx);
+  EXPECT_TRUE(ctt::sizes_are(ev, {0}));
+  EXPECT_TRUE(ctt::sizes_are(ei, {0}));
+  CT_EXPECT_NULL(ct_maximum(x, b), CT_ERR_SHAPE,
+                 "maximum: The size of tensor a (4) must match the size of tensor b (3) at non-singleton dimension 1");
+  CT_EXPECT_NULL(ct_max_all(nullptr), CT_ERR_INVALID_ARGUMENT, "ct_max_all");
+  CT_EXPECT_NULL(ct_min_dim(nullptr, 0, 0, &idx), CT_ERR_INVALID_ARGUMENT, "ct_min_dim");
+  CT_EXPECT_NULL(ct_minimum(x, nullptr), CT_ERR_INVALID_ARGUMENT, "ct_minimum");
+}
+
 // ---- gradients: matmul -----------------------------------------------------------------
 
 TEST_F(Autograd, MatmulEveryCase) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/ops/elementwise.h"
+#include "core/ops/reduce.h"
 #include "core/tensor.h"
 
 namespace ct::ag {
@@ -29,6 +30,11 @@ Ref<Tensor> mean(const Tensor& t, std::span<const int64_t> dims, bool keepdim);
 Ref<Tensor> prod(const Tensor& t, std::span<const int64_t> dims, bool keepdim);
 Ref<Tensor> amax(const Tensor& t, std::span<const int64_t> dims, bool keepdim);
 Ref<Tensor> amin(const Tensor& t, std::span<const int64_t> dims, bool keepdim);
+// torch's t.max() / t.min() (MaxBackward1 / MinBackward1), t.max(dim) / t.min(dim)
+// (values record MaxBackward0 / MinBackward0), torch.maximum / minimum.
+Ref<Tensor> max_all(const Tensor& t, bool max);
+ValuesIndices max_dim(const Tensor& t, int64_t dim, bool keepdim, bool max);
+Ref<Tensor> maximum(const Tensor& a, const Tensor& b, bool max);
 Ref<Tensor> matmul(const Tensor& a, const Tensor& b);
 
 Ref<Tensor> view(const Tensor& t, IntList shape);

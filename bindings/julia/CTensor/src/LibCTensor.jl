@@ -1490,6 +1490,28 @@ function ct_where(cond, a, b)
 end
 
 """
+    ct_maximum(a, b) -> Ptr{Cvoid}
+
+`ct_tensor *ct_maximum(const ct_tensor *a, const ct_tensor *b);`
+
+torch.maximum / torch.minimum (what torch.max(a, b) / torch.min(a, b) mean): elementwise,
+broadcasting, promoted dtype; NaN in either operand gives NaN.  Autograd: MaximumBackward0
+/ MinimumBackward0 (where a == b each operand takes half the gradient).
+"""
+function ct_maximum(a, b)
+    ccall((:ct_maximum, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+end
+
+"""
+    ct_minimum(a, b) -> Ptr{Cvoid}
+
+`ct_tensor *ct_minimum(const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_minimum(a, b)
+    ccall((:ct_minimum, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+end
+
+"""
     ct_equal(a, b) -> Cint
 
 `int ct_equal(const ct_tensor *a, const ct_tensor *b);`
@@ -1631,6 +1653,58 @@ end
 """
 function ct_argmin_all(t)
     ccall((:ct_argmin_all, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_max_all(t) -> Ptr{Cvoid}
+
+`ct_tensor *ct_max_all(const ct_tensor *t);`
+
+torch's t.max() / t.min(): the largest / smallest element as a 0-dim tensor of t's dtype
+(NaN if t has one), as ct_amax / ct_amin over every dim.  Autograd: MaxBackward1 /
+MinBackward1, the gradient split evenly among the elements equal to the result (among the
+NaNs when it is NaN).  An empty t: CT_ERR_SHAPE, PyTorch's "max(): Expected reduction dim
+to be specified for input.numel() == 0. ...".
+"""
+function ct_max_all(t)
+    ccall((:ct_max_all, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_min_all(t) -> Ptr{Cvoid}
+
+`ct_tensor *ct_min_all(const ct_tensor *t);`
+"""
+function ct_min_all(t)
+    ccall((:ct_min_all, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_max_dim(t, dim, keepdim, indices) -> Ptr{Cvoid}
+
+`ct_tensor *ct_max_dim(const ct_tensor *t, int dim, int keepdim, ct_tensor **indices);`
+
+torch's t.max(dim, keepdim) / t.min(dim, keepdim): returns the values (new reference, as
+ct_amax / ct_amin along dim) and, if indices is not NULL, stores in *indices a new
+reference to the int64 indices of the first maximum / minimum along dim (a NaN counts as
+the maximum and the minimum, as in torch).  *indices is written only on success.  Bool t
+is accepted.  A 0-dim t takes dim 0 or -1 (values: t's value, index 0).  Autograd: the
+values record MaxBackward0 / MinBackward0, which give the gradient to the returned index
+only (one element per reduced row, even at ties).  Errors: dim out of range
+(CT_ERR_INDEX), an empty dim (CT_ERR_INDEX, PyTorch's "max(): Expected reduction dim 1 to
+have non-zero size.").
+"""
+function ct_max_dim(t, dim, keepdim, indices)
+    ccall((:ct_max_dim, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Cint, Ptr{Ptr{Cvoid}}), t, dim, keepdim, indices)
+end
+
+"""
+    ct_min_dim(t, dim, keepdim, indices) -> Ptr{Cvoid}
+
+`ct_tensor *ct_min_dim(const ct_tensor *t, int dim, int keepdim, ct_tensor **indices);`
+"""
+function ct_min_dim(t, dim, keepdim, indices)
+    ccall((:ct_min_dim, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Cint, Ptr{Ptr{Cvoid}}), t, dim, keepdim, indices)
 end
 
 """

@@ -234,6 +234,10 @@ CT_API ct_tensor *ct_as_strided(const ct_tensor *t, int ndim, const int64_t *siz
 /* torch's .detach(): same storage, same metadata, same version counter, but NOT a view:
    ct_tensor_is_view() == 0 and ct_tensor_base() == NULL. */
 CT_API ct_tensor *ct_alias(const ct_tensor *t);
+/* torch's aten::alias (what t[...] and t[()] return): a VIEW with t's sizes, strides and
+   offset: ct_tensor_is_view() == 1, base the root, as every view.  Unlike ct_alias (detach) it
+   stays in the autograd graph: its node is AliasBackward0. */
+CT_API ct_tensor *ct_alias_view(const ct_tensor *t);
 
 /* ---- Multi-output views: several new references, SAME storage ------------------------ */
 /* Each returns the number n of views it makes of t along dim, in order: torch's unbind,

@@ -92,6 +92,7 @@
 %newobject ct_unfold;
 %newobject ct_as_strided;
 %newobject ct_alias;
+%newobject ct_alias_view;
 %newobject ct_reshape;
 %newobject ct_flatten;
 %newobject ct_contiguous;

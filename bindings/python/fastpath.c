@@ -1032,8 +1032,7 @@ static int ctpy_chain(ct_tensor **cur, ct_tensor *r, const char *op) {
    (select, slice, unsqueeze(0), alias for `...`); a tuple goes through applySlicing, one view
    op per entry: None -> unsqueeze, int -> select, slice -> slice, skipped when it is 0:size:1
    written with an explicit stop equal to the size; an unchanged result becomes an alias for
-   getitem (AliasBackward0 in torch; ctensor's alias records no graph, so a same-shape view
-   stands for it) and the tensor itself for setitem. */
+   getitem (ct_alias_view: AliasBackward0, as torch) and the tensor itself for setitem. */
 static PyObject *ctpy_basic_view_graph(ct_tensor *h, PyObject *key, int for_setitem, ct_tensor **view) {
   PyObject *single[1];
   Py_ssize_t n;
@@ -1053,7 +1052,7 @@ static PyObject *ctpy_basic_view_graph(ct_tensor *h, PyObject *key, int for_seti
       rc = ctpy_chain(&cur, ct_unsqueeze(cur, dim), "ct_unsqueeze");
       ++dim;
     } else if (o == Py_Ellipsis) {
-      if (!is_tuple && !for_setitem) rc = ctpy_chain(&cur, ct_view(cur, nd, ct_tensor_sizes(cur)), "ct_view");
+      if (!is_tuple && !for_setitem) rc = ctpy_chain(&cur, ct_alias_view(cur), "ct_alias_view");
       dim += nd - specified;
     } else if (PySlice_Check(o)) {
       Py_ssize_t start, stop, step;
@@ -1076,7 +1075,7 @@ static PyObject *ctpy_basic_view_graph(ct_tensor *h, PyObject *key, int for_seti
     }
   }
   if (cur == h && is_tuple && !for_setitem) {
-    if (ctpy_chain(&cur, ct_view(cur, nd, ct_tensor_sizes(cur)), "ct_view") < 0) {
+    if (ctpy_chain(&cur, ct_alias_view(cur), "ct_alias_view") < 0) {
       ct_tensor_release(cur);
       return NULL;
     }

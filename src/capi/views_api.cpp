@@ -141,6 +141,10 @@ int64_t ct_chunk(const ct_tensor* t, int64_t chunks, int dim, ct_tensor** out, i
       [&](const Tensor& x) { return ag::chunk(x, chunks, dim); });
 }
 
+ct_tensor* ct_alias_view(const ct_tensor* t) {
+  return view_call(t, "ct_alias_view", [&](const Tensor& x) { return ag::alias_view(x); });
+}
+
 ct_tensor* ct_reshape(const ct_tensor* t, int ndim, const int64_t* shape) {
   return view_call(t, "ct_reshape",
                    [&](const Tensor& x) { return ag::reshape(x, shape_arg(ndim, shape, "ct_reshape")); });

@@ -25,6 +25,8 @@ Ref<Tensor> unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step);
 Ref<Tensor> as_strided(const Tensor& t, IntList sizes, IntList strides, int64_t storage_offset);
 // detach(): same storage and metadata, not a view (no base).
 Ref<Tensor> alias(const Tensor& t);
+// torch's aten::alias (x[...], x[()]): a view with t's geometry (base = t's root).
+Ref<Tensor> alias_view(const Tensor& t);
 
 // Multi-output views (torch's unbind, split, split_with_sizes, chunk): views of t along dim,
 // in order.  unbind selects every index; split cuts pieces of split_size (the last may be

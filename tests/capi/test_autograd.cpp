@@ -463,6 +463,12 @@ TEST_F(Autograd, ViewOps) {
       {"DiagonalBackward0", [](const In& x) { return ct_diagonal(x[0], 1, 0, 1); }},
       {"UnfoldBackward0", [](const In& x) { return ct_unfold(x[0], 1, 3, 1); }},  // overlapping windows
       {"AsStridedBackward0", [](const In& x) { return ctt::as_strided(x[0], {3, 3}, {1, 2}, 1); }},  // overlap
+      {"AliasBackward0", [](const In& x) { return ct_alias_view(x[0]); }},
+      {"AliasBackward0",
+       [](const In& x) {
+         TensorRef t(ct_transpose(x[0], 0, 1));
+         return ct_alias_view(t);
+       }},
       {"CloneBackward0", [](const In& x) { return ct_clone(x[0]); }},
       {"CloneBackward0",
        [](const In& x) {

@@ -753,6 +753,24 @@ TEST_F(Views, AliasIsDetach) {
   EXPECT_EQ(values(x_), std::vector<double>(12, 1.0));
 }
 
+TEST_F(Views, AliasViewIsAViewOfTheSameGeometry) {
+  // torch's aten::alias (x[...]): unlike ct_alias (detach) it is a view, base the root.
+  CT_MAKE(a, ct_alias_view(x_));
+  EXPECT_TRUE(view_ok(a, x_, {3, 4}, {4, 1}, 0, 1));
+  CT_MAKE(t, ct_transpose(x_, 0, 1));
+  CT_MAKE(n, ct_narrow(t, 0, 1, 2));
+  CT_MAKE(an, ct_alias_view(n));  // x.t()[1:3][...]: strides (1, 4), offset 1, base x
+  EXPECT_TRUE(view_ok(an, x_, {2, 3}, {1, 4}, 1, 0));
+  const int64_t v0 = ct_tensor_version(x_);
+  CT_ASSERT_OK(ct_fill_(an, 7.0));
+  EXPECT_EQ(ct_tensor_version(x_), v0 + 1);
+  EXPECT_EQ(values(x_)[1], 7.0);
+  CT_MAKE(s, ct_full(0, nullptr, 2.0, CT_FLOAT64));
+  CT_MAKE(as, ct_alias_view(s));  // a 0-dim tensor too: torch's s[()]
+  EXPECT_TRUE(view_ok(as, s, {}, {}, 0, 1));
+  CT_EXPECT_NULL(ct_alias_view(nullptr), CT_ERR_INVALID_ARGUMENT, "ct_alias_view");
+}
+
 TEST_F(Views, AliasOfViewAndViewOfAlias) {
   CT_MAKE(r, ct_slice(x_, 0, 1, kEnd, 1));
   CT_MAKE(al, ct_alias(r));  // x[1:].detach(): keeps the geometry, not a view

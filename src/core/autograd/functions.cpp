@@ -755,6 +755,9 @@ Ref<Tensor> diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2
 Ref<Tensor> unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step) {
   return record_view("UnfoldBackward0", t, [=](const Tensor& x) { return ct::unfold(x, dim, size, step); });
 }
+Ref<Tensor> alias_view(const Tensor& t) {
+  return record_view("AliasBackward0", t, [](const Tensor& x) { return ct::alias_view(x); });
+}
 Ref<Tensor> as_strided(const Tensor& t, IntList sizes, IntList strides, int64_t storage_offset) {
   Ref<Tensor> r = ct::as_strided(t, sizes, strides, storage_offset);
   set_view_history(t, *r, [&] { return make_as_strided_backward(t, sizes, strides, storage_offset); });

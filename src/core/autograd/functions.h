@@ -51,6 +51,7 @@ Ref<Tensor> unsqueeze(const Tensor& t, int64_t dim);
 Ref<Tensor> diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2);
 Ref<Tensor> unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step);
 Ref<Tensor> as_strided(const Tensor& t, IntList sizes, IntList strides, int64_t storage_offset);
+Ref<Tensor> alias_view(const Tensor& t);  // AliasBackward0
 // Multi-output views (Note [Multi-output views] in functions.cpp).
 std::vector<Ref<Tensor>> unbind(const Tensor& t, int64_t dim);
 std::vector<Ref<Tensor>> split(const Tensor& t, int64_t split_size, int64_t dim);

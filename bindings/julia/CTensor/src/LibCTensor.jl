@@ -516,6 +516,19 @@ function ct_alias(t)
     ccall((:ct_alias, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
 end
 
+"""
+    ct_alias_view(t) -> Ptr{Cvoid}
+
+`ct_tensor *ct_alias_view(const ct_tensor *t);`
+
+torch's aten::alias (what t[...] and t[()] return): a VIEW with t's sizes, strides and
+offset: ct_tensor_is_view() == 1, base the root, as every view.  Unlike ct_alias (detach) it
+stays in the autograd graph: its node is AliasBackward0.
+"""
+function ct_alias_view(t)
+    ccall((:ct_alias_view, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+end
+
 # ---- Multi-output views: several new references, SAME storage ----------------------------
 
 """

@@ -232,6 +232,14 @@ Same storage, metadata and version counter as `t`, but NOT a view: `is_view` is 
 """
 alias(t::Tensor{T,N}) where {T,N} = own_handle(L.ct_alias(t))::Tensor{T,N}
 
+"""
+    alias_view(t) -> Tensor          (torch: t[...], aten::alias)
+
+A VIEW of `t` with the same sizes, strides and offset (`is_view` true, `base` the root);
+unlike `alias` it stays in the autograd graph (AliasBackward0).
+"""
+alias_view(t::Tensor{T,N}) where {T,N} = own_handle(L.ct_alias_view(t))::Tensor{T,N}
+
 # ---- View when possible, copy otherwise ----------------------------------------------------
 
 """

@@ -473,6 +473,8 @@ end
     @test grad_fn_name.(rows) == ["UnbindBackward0", "UnbindBackward0"]
     @test grad_fn_name.(split_views(y, 2, 2)) == ["SplitBackward0", "SplitBackward0"]
     @test grad_fn_name.(split_views(y, 2, [2, 1])) == ["SplitWithSizesBackward0", "SplitWithSizesBackward0"]
+    av = alias_view(y)                         # Python: y[...]
+    @test is_view(av) && same_tensor(base(av), y) && grad_fn_name(av) == "AliasBackward0"
     e = caught(() -> L.ct_mul_scalar_(rows[2], 2.0) == 0 || throw(last_error()))
     @test e isa CTensorError && e.status == L.CT_ERR_INVALID_ARGUMENT &&
           startswith(e.message, "Output 1 of UnbindBackward0 is a view and is being modified inplace. " *

@@ -986,6 +986,17 @@ TEST_F(Autograd, NoGradMode) {
   EXPECT_TRUE(ctt::expect_error(CT_ERR_INVALID_ARGUMENT,
                                 "A view was created in no_grad mode and its base or another view of its base has "
                                 "been modified inplace with grad mode enabled."));
+  // A view of a view made in no_grad mode inherits its creation (torch's propagate_creation_meta):
+  // y3 = x * 2; with no_grad: v3 = y3[0:2]; w3 = v3[1:]; w3.mul_(2) is refused, named by w3's node
+  CT_MAKE(y3, ct_mul_scalar(x, 2.0));
+  ct_set_grad_enabled(0);
+  CT_MAKE(v3, ct_slice(y3, 0, 0, 2, 1));
+  ct_set_grad_enabled(1);
+  CT_MAKE(w3, ct_slice(v3, 0, 1, 2, 1));
+  EXPECT_EQ(grad_fn(w3), "SliceBackward0");
+  CT_EXPECT_STATUS(ct_mul_scalar_(w3, 2.0), CT_ERR_INVALID_ARGUMENT,
+                   "Output 0 of SliceBackward0 is a view and is being modified inplace. Given that this use case is "
+                   "ambiguous and error-prone, it is forbidden.");
 }
 
 TEST_F(Autograd, DetachVersusClone) {

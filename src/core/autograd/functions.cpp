@@ -633,7 +633,8 @@ Ref<Tensor> maximum(const Tensor& a, const Tensor& b, bool max) {
       Ref<Tensor> lt = ct::compare(CompareOp::Lt, Operand::of(x), Operand::of(y));
       Ref<Tensor> gt = ct::compare(CompareOp::Gt, Operand::of(x), Operand::of(y));
       Grads out(2);
-      if (s.wants(0)) out[0] = ct::where(max ? *lt : *gt, *z, *base);  // a lost: none
+      // Each operand takes nothing where it lost (torch: masked_fill_ of the strict comparison).
+      if (s.wants(0)) out[0] = ct::where(max ? *lt : *gt, *z, *base);
       if (s.wants(1)) out[1] = ct::where(max ? *gt : *lt, *z, *base);
       return out;
     });

@@ -234,6 +234,44 @@ CT_API ct_tensor *ct_as_strided(const ct_tensor *t, int ndim, const int64_t *siz
 /* torch's .detach(): same storage, same metadata, same version counter, but NOT a view:
    ct_tensor_is_view() == 0 and ct_tensor_base() == NULL. */
 CT_API ct_tensor *ct_alias(const ct_tensor *t);
+/* torch's aten::alias (what t[...] and t[()] return): a VIEW with t's sizes, strides and
+   offset: ct_tensor_is_view() == 1, base the root, as every view.  Unlike ct_alias (detach) it
+   stays in the autograd graph: its node is AliasBackward0. */
+CT_API ct_tensor *ct_alias_view(const ct_tensor *t);
+
+/* ---- Multi-output views: several new references, SAME storage ------------------------ */
+/* Each returns the number n of views it makes of t along dim, in order: torch's unbind,
+   split, split_with_sizes and chunk.  Every view is as from ct_select / ct_narrow (same
+   storage, ct_tensor_is_view() == 1, base as above, same version counter).
+   Output array: with out == NULL nothing is made and n is returned (cap is ignored), so a
+   caller may ask first and then call again with cap >= n.  With out != NULL and cap >= n,
+   out[0..n-1] receive n NEW references (release each); with cap < n the call fails
+   (CT_ERR_INVALID_ARGUMENT) and writes nothing.  On any error -1 is returned and out is
+   untouched.
+   Autograd: each output records torch's node (UnbindBackward0, SplitBackward0,
+   SplitWithSizesBackward0) and is a view that may not be modified in place while autograd
+   is involved (grad mode on, and it or its base requires grad), nor may a view of it: the
+   in-place op fails with CT_ERR_INVALID_ARGUMENT and torch's message "Output 0 of
+   UnbindBackward0 is a view and is being modified inplace. This view is the output of a
+   function that returns multiple views. ...".  With grad mode off, or nothing requiring
+   grad, in-place writes to them are allowed, as in torch. */
+/* One view per index along dim (each as ct_select(t, dim, i)).  A 0-dim t or a dim out of
+   range: CT_ERR_INDEX. */
+CT_API int64_t ct_unbind(const ct_tensor *t, int dim, ct_tensor **out, int64_t cap);
+/* Pieces of split_size along dim, the last one shorter if the size does not divide; one
+   piece (all of t) if split_size >= the dim's size, and if both are 0.  Errors
+   (CT_ERR_INVALID_ARGUMENT): a 0-dim t, split_size < 0, split_size 0 on a non-empty dim. */
+CT_API int64_t ct_split(const ct_tensor *t, int64_t split_size, int dim, ct_tensor **out, int64_t cap);
+/* n pieces of the lengths split_sizes[0..n-1] along dim (n >= 0; split_sizes may be NULL if
+   n is 0).  Errors (CT_ERR_INVALID_ARGUMENT): a 0-dim t, a negative length, lengths that do
+   not sum to the dim's size. */
+CT_API int64_t ct_split_with_sizes(const ct_tensor *t, int64_t n, const int64_t *split_sizes, int dim,
+                                   ct_tensor **out, int64_t cap);
+/* ct_split with split_size ceil(size / chunks): at most `chunks` pieces (fewer when the size
+   does not allow them, as torch); an empty dim gives `chunks` empty pieces (recorded as
+   SplitWithSizesBackward0, as torch).  Errors (CT_ERR_INVALID_ARGUMENT): a 0-dim t,
+   chunks <= 0. */
+CT_API int64_t ct_chunk(const ct_tensor *t, int64_t chunks, int dim, ct_tensor **out, int64_t cap);
 
 /* ---- View when possible, copy otherwise: new reference -------------------------------- */
 
@@ -416,6 +454,12 @@ CT_API ct_tensor *ct_ge_scalar(const ct_tensor *a, double s);
 /* cond ? a : b elementwise (cond: bool or uint8), broadcasting all three; promoted dtype. */
 CT_API ct_tensor *ct_where(const ct_tensor *cond, const ct_tensor *a, const ct_tensor *b);
 
+/* torch.maximum / torch.minimum (what torch.max(a, b) / torch.min(a, b) mean): elementwise,
+   broadcasting, promoted dtype; NaN in either operand gives NaN.  Autograd: MaximumBackward0
+   / MinimumBackward0 (where a == b each operand takes half the gradient). */
+CT_API ct_tensor *ct_maximum(const ct_tensor *a, const ct_tensor *b);
+CT_API ct_tensor *ct_minimum(const ct_tensor *a, const ct_tensor *b);
+
 /* 1 if same shape and equal values (after promotion), 0 otherwise, -1 on error. */
 CT_API int ct_equal(const ct_tensor *a, const ct_tensor *b);
 /* 1 if |a - b| <= atol + rtol * |b| everywhere (broadcasting; nan never close), 0, or -1.
@@ -444,6 +488,25 @@ CT_API ct_tensor *ct_argmax(const ct_tensor *t, int dim, int keepdim);
 CT_API ct_tensor *ct_argmin(const ct_tensor *t, int dim, int keepdim);
 CT_API ct_tensor *ct_argmax_all(const ct_tensor *t);
 CT_API ct_tensor *ct_argmin_all(const ct_tensor *t);
+
+/* torch's t.max() / t.min(): the largest / smallest element as a 0-dim tensor of t's dtype
+   (NaN if t has one), as ct_amax / ct_amin over every dim.  Autograd: MaxBackward1 /
+   MinBackward1, the gradient split evenly among the elements equal to the result (among the
+   NaNs when it is NaN).  An empty t: CT_ERR_SHAPE, PyTorch's "max(): Expected reduction dim
+   to be specified for input.numel() == 0. ...". */
+CT_API ct_tensor *ct_max_all(const ct_tensor *t);
+CT_API ct_tensor *ct_min_all(const ct_tensor *t);
+/* torch's t.max(dim, keepdim) / t.min(dim, keepdim): returns the values (new reference, as
+   ct_amax / ct_amin along dim) and, if indices is not NULL, stores in *indices a new
+   reference to the int64 indices of the first maximum / minimum along dim (a NaN counts as
+   the maximum and the minimum, as in torch).  *indices is written only on success.  Bool t
+   is accepted.  A 0-dim t takes dim 0 or -1 (values: t's value, index 0).  Autograd: the
+   values record MaxBackward0 / MinBackward0, which give the gradient to the returned index
+   only (one element per reduced row, even at ties).  Errors: dim out of range
+   (CT_ERR_INDEX), an empty dim (CT_ERR_INDEX, PyTorch's "max(): Expected reduction dim 1 to
+   have non-zero size."). */
+CT_API ct_tensor *ct_max_dim(const ct_tensor *t, int dim, int keepdim, ct_tensor **indices);
+CT_API ct_tensor *ct_min_dim(const ct_tensor *t, int dim, int keepdim, ct_tensor **indices);
 
 /* Matrix product with torch.matmul's rules (1-D dot, 2-D mm, batched with broadcasting of
    the batch dims); a new contiguous tensor.  Operands must have the same dtype; bool and

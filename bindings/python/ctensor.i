@@ -93,6 +93,7 @@
 %newobject ct_unfold;
 %newobject ct_as_strided;
 %newobject ct_alias;
+%newobject ct_alias_view;
 %newobject ct_reshape;
 %newobject ct_flatten;
 %newobject ct_contiguous;
@@ -149,6 +150,12 @@
 %newobject ct_argmax;
 %newobject ct_argmin;
 %newobject ct_argmax_all;
+%newobject ct_max_all;
+%newobject ct_min_all;
+%newobject ct_max_dim;
+%newobject ct_min_dim;
+%newobject ct_maximum;
+%newobject ct_minimum;
 %newobject ct_argmin_all;
 %newobject ct_matmul;
 %newobject ct_rand;
@@ -376,6 +383,32 @@
   Py_XDECREF(fast$argnum);
 }
 
+/* Multi-output views: Python calls ct_unbind(t, dim), ct_split(t, split_size, dim),
+   ct_split_with_sizes(t, split_sizes, dim) and ct_chunk(t, chunks, dim) without the
+   (out, cap) pair, and gets a tuple of Tensors (fastpath.c: ctpy_unbind, ...). */
+%ignore ct_unbind;
+%ignore ct_split;
+%ignore ct_split_with_sizes;
+%ignore ct_chunk;
+%rename(ct_unbind) ctpy_unbind;
+%rename(ct_split) ctpy_split;
+%rename(ct_split_with_sizes) ctpy_split_with_sizes;
+%rename(ct_chunk) ctpy_chunk;
+
+/* ct_max_dim / ct_min_dim: Python gets (values, indices). */
+%typemap(in, numinputs=0) ct_tensor **indices (ct_tensor *tmp = NULL) {
+  $1 = &tmp;
+}
+%typemap(argout) ct_tensor **indices {
+  PyObject *i = ctpy_wrap(tmp$argnum);
+  tmp$argnum = NULL; /* owned by i now (or released on failure) */
+  if (!i) SWIG_fail;
+  $result = SWIG_AppendOutput($result, i);
+}
+%typemap(freearg) ct_tensor **indices {
+  ct_tensor_release(tmp$argnum); /* only when the call failed after writing it (never) */
+}
+
 /* ct_item: the value is the result. */
 %typemap(in, numinputs=0) double *out (double tmp) {
   $1 = &tmp;
@@ -528,6 +561,11 @@ struct ct_storage {};
 
 /* ---- The header: every function, with the maps above ------------------------------------ */
 %include "ctensor.h"
+
+PyObject *ctpy_unbind(const ct_tensor *t, int dim);
+PyObject *ctpy_split(const ct_tensor *t, int64_t split_size, int dim);
+PyObject *ctpy_split_with_sizes(const ct_tensor *t, PyObject *split_sizes, int dim);
+PyObject *ctpy_chunk(const ct_tensor *t, int64_t chunks, int dim);
 
 /* ---- Tensor methods ------------------------------------------------------------------------
    Named and behaving as torch.Tensor's.  Views and copies are the header's.  The hot view

@@ -1032,8 +1032,7 @@ static int ctpy_chain(ct_tensor **cur, ct_tensor *r, const char *op) {
    (select, slice, unsqueeze(0), alias for `...`); a tuple goes through applySlicing, one view
    op per entry: None -> unsqueeze, int -> select, slice -> slice, skipped when it is 0:size:1
    written with an explicit stop equal to the size; an unchanged result becomes an alias for
-   getitem (AliasBackward0 in torch; ctensor's alias records no graph, so a same-shape view
-   stands for it) and the tensor itself for setitem. */
+   getitem (ct_alias_view: AliasBackward0, as torch) and the tensor itself for setitem. */
 static PyObject *ctpy_basic_view_graph(ct_tensor *h, PyObject *key, int for_setitem, ct_tensor **view) {
   PyObject *single[1];
   Py_ssize_t n;
@@ -1053,7 +1052,7 @@ static PyObject *ctpy_basic_view_graph(ct_tensor *h, PyObject *key, int for_seti
       rc = ctpy_chain(&cur, ct_unsqueeze(cur, dim), "ct_unsqueeze");
       ++dim;
     } else if (o == Py_Ellipsis) {
-      if (!is_tuple && !for_setitem) rc = ctpy_chain(&cur, ct_view(cur, nd, ct_tensor_sizes(cur)), "ct_view");
+      if (!is_tuple && !for_setitem) rc = ctpy_chain(&cur, ct_alias_view(cur), "ct_alias_view");
       dim += nd - specified;
     } else if (PySlice_Check(o)) {
       Py_ssize_t start, stop, step;
@@ -1076,7 +1075,7 @@ static PyObject *ctpy_basic_view_graph(ct_tensor *h, PyObject *key, int for_seti
     }
   }
   if (cur == h && is_tuple && !for_setitem) {
-    if (ctpy_chain(&cur, ct_view(cur, nd, ct_tensor_sizes(cur)), "ct_view") < 0) {
+    if (ctpy_chain(&cur, ct_alias_view(cur), "ct_alias_view") < 0) {
       ct_tensor_release(cur);
       return NULL;
     }
@@ -1346,26 +1345,113 @@ static Py_ssize_t ctpy_len(PyObject *self) {
   return (Py_ssize_t)ct_tensor_size(h, 0);
 }
 
-/* torch: iter(t) is iter(t.unbind(0)), views along dim 0. */
+/* ---- Multi-output views: ct_unbind, ct_split, ct_split_with_sizes, ct_chunk -------------
+   Python calls them without the (out, cap) pair and gets a tuple of Tensors: one call asks
+   how many views there are (out == NULL), the second makes them.  A failed C call returns
+   NULL with no Python exception set: the SWIG wrapper's %exception raises from the C error
+   (ctpy_iter raises itself). */
+
+/* The n new references in v as a tuple (stolen: released on failure). */
+static PyObject *ctpy_take_tuple(ct_tensor **v, int64_t n) {
+  PyObject *t = PyTuple_New((Py_ssize_t)n);
+  for (int64_t i = 0; i < n; ++i) {
+    PyObject *o = t ? ctpy_wrap(v[i]) : (ct_tensor_release(v[i]), NULL);
+    if (!o) {
+      Py_CLEAR(t);
+      continue; /* release the rest */
+    }
+    PyTuple_SET_ITEM(t, (Py_ssize_t)i, o);
+  }
+  return t;
+}
+
+/* CALL(out, cap) is the C call. */
+#define CTPY_MULTI(CALL)                                            \
+  do {                                                                    \
+    int64_t n_ = CALL(NULL, 0);                                           \
+    if (n_ < 0) return NULL;                                              \
+    ct_tensor **v_ = (ct_tensor **)PyMem_Malloc(sizeof(ct_tensor *) * (size_t)(n_ ? n_ : 1)); \
+    if (!v_) return PyErr_NoMemory();                                     \
+    int64_t m_ = CALL(v_, n_);                                            \
+    PyObject *r_ = m_ < 0 ? NULL : ctpy_take_tuple(v_, m_);               \
+    PyMem_Free(v_);                                                       \
+    return r_;                                                            \
+  } while (0)
+
+static PyObject *ctpy_unbind(const ct_tensor *t, int dim) {
+#define CALL_(out, cap) ct_unbind(t, dim, out, cap)
+  CTPY_MULTI(CALL_);
+#undef CALL_
+}
+
+static PyObject *ctpy_split(const ct_tensor *t, int64_t split_size, int dim) {
+#define CALL_(out, cap) ct_split(t, split_size, dim, out, cap)
+  CTPY_MULTI(CALL_);
+#undef CALL_
+}
+
+static PyObject *ctpy_chunk(const ct_tensor *t, int64_t chunks, int dim) {
+#define CALL_(out, cap) ct_chunk(t, chunks, dim, out, cap)
+  CTPY_MULTI(CALL_);
+#undef CALL_
+}
+
+static PyObject *ctpy_split_with_sizes_call(const ct_tensor *t, int64_t k, const int64_t *sizes, int dim) {
+#define CALL_(out, cap) ct_split_with_sizes(t, k, sizes, dim, out, cap)
+  CTPY_MULTI(CALL_);
+#undef CALL_
+}
+
+/* split_sizes: any sequence of ints (its length is not limited to CT_MAX_DIMS). */
+static PyObject *ctpy_split_with_sizes(const ct_tensor *t, PyObject *split_sizes, int dim) {
+  PyObject *fast = PySequence_Fast(split_sizes, "");
+  if (!fast) {
+    PyErr_Format(PyExc_TypeError,
+                 "split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints, not %.100s",
+                 Py_TYPE(split_sizes)->tp_name);
+    return NULL;
+  }
+  Py_ssize_t k = PySequence_Fast_GET_SIZE(fast);
+  int64_t *sizes = (int64_t *)PyMem_Malloc(sizeof(int64_t) * (size_t)(k ? k : 1));
+  PyObject *r = NULL;
+  if (!sizes) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  for (Py_ssize_t i = 0; i < k; ++i) {
+    PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
+    if (PyFloat_Check(item) || !PyIndex_Check(item)) {
+      /* torch's two messages: a bad first element rejects the whole argument */
+      if (i == 0)
+        PyErr_Format(PyExc_TypeError,
+                     "split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints, not %.100s",
+                     Py_TYPE(split_sizes)->tp_name);
+      else
+        PyErr_Format(PyExc_TypeError,
+                     "split_with_sizes(): argument 'split_sizes' must be tuple of ints, but found element of type "
+                     "%.100s at pos %zd",
+                     Py_TYPE(item)->tp_name, i + 1);
+      goto done;
+    }
+    if (ctpy_as_int64(item, &sizes[i], "split_sizes") < 0) goto done;
+  }
+  r = ctpy_split_with_sizes_call(t, (int64_t)k, sizes, dim);
+done:
+  PyMem_Free(sizes);
+  Py_DECREF(fast);
+  return r;
+}
+
+/* torch: iter(t) is iter(t.unbind(0)), views along dim 0 (UnbindBackward0). */
 static PyObject *ctpy_iter(PyObject *self) {
   ct_tensor *h = ctpy_handle(self);
   if (ct_tensor_ndim(h) == 0) {
     PyErr_SetString(PyExc_TypeError, "iteration over a 0-d tensor");
     return NULL;
   }
-  int64_t n = ct_tensor_size(h, 0);
-  PyObject *t = PyTuple_New((Py_ssize_t)n);
-  if (!t) return NULL;
-  for (int64_t i = 0; i < n; ++i) {
-    ct_clear_error();
-    ct_tensor *r = ct_select(h, 0, i);
-    PyObject *o = r ? ctpy_wrap(r) : ctpy_raise_last("ct_select");
-    if (!o) {
-      Py_DECREF(t);
-      return NULL;
-    }
-    PyTuple_SET_ITEM(t, (Py_ssize_t)i, o);
-  }
+  ct_clear_error();
+  PyObject *t = ctpy_unbind(h, 0);
+  if (!t) return PyErr_Occurred() ? NULL : ctpy_raise_last("ct_unbind");
   PyObject *it = PyObject_GetIter(t);
   Py_DECREF(t);
   return it;

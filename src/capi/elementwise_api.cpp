@@ -125,6 +125,18 @@ ct_tensor* ct_where(const ct_tensor* cond, const ct_tensor* a, const ct_tensor* 
   });
 }
 
+ct_tensor* ct_maximum(const ct_tensor* a, const ct_tensor* b) {
+  return guard<ct_tensor*>(nullptr, [&] {
+    return to_handle(ag::maximum(tensor_arg(a, "ct_maximum", "a"), tensor_arg(b, "ct_maximum", "b"), true));
+  });
+}
+
+ct_tensor* ct_minimum(const ct_tensor* a, const ct_tensor* b) {
+  return guard<ct_tensor*>(nullptr, [&] {
+    return to_handle(ag::maximum(tensor_arg(a, "ct_minimum", "a"), tensor_arg(b, "ct_minimum", "b"), false));
+  });
+}
+
 int ct_equal(const ct_tensor* a, const ct_tensor* b) {
   return guard<int>(-1, [&] { return int(equal(tensor_arg(a, "ct_equal", "a"), tensor_arg(b, "ct_equal", "b"))); });
 }

@@ -1,4 +1,5 @@
-// Reductions: ct_sum, ct_mean, ct_prod, ct_amax, ct_amin, ct_argmax(_all), ct_argmin(_all).
+// Reductions: ct_sum, ct_mean, ct_prod, ct_amax, ct_amin, ct_argmax(_all), ct_argmin(_all),
+// ct_max_all, ct_min_all, ct_max_dim, ct_min_dim.
 #include <vector>
 
 #include "capi/guard.h"
@@ -66,6 +67,33 @@ ct_tensor* ct_argmax_all(const ct_tensor* t) {
 
 ct_tensor* ct_argmin_all(const ct_tensor* t) {
   return arg_call(t, std::nullopt, 0, "ct_argmin_all", &ct::argmin);
+}
+
+ct_tensor* ct_max_all(const ct_tensor* t) {
+  return guard<ct_tensor*>(nullptr, [&] { return to_handle(ag::max_all(tensor_arg(t, "ct_max_all"), true)); });
+}
+
+ct_tensor* ct_min_all(const ct_tensor* t) {
+  return guard<ct_tensor*>(nullptr, [&] { return to_handle(ag::max_all(tensor_arg(t, "ct_min_all"), false)); });
+}
+
+namespace {
+ct_tensor* max_dim_call(const ct_tensor* t, int dim, int keepdim, ct_tensor** indices, bool max) {
+  const char* op = max ? "ct_max_dim" : "ct_min_dim";
+  return guard<ct_tensor*>(nullptr, [&] {
+    ValuesIndices r = ag::max_dim(tensor_arg(t, op), dim, keepdim != 0, max);
+    if (indices) *indices = to_handle(std::move(r.indices));  // only on success, nothing can fail after
+    return to_handle(std::move(r.values));
+  });
+}
+}  // namespace
+
+ct_tensor* ct_max_dim(const ct_tensor* t, int dim, int keepdim, ct_tensor** indices) {
+  return max_dim_call(t, dim, keepdim, indices, true);
+}
+
+ct_tensor* ct_min_dim(const ct_tensor* t, int dim, int keepdim, ct_tensor** indices) {
+  return max_dim_call(t, dim, keepdim, indices, false);
 }
 
 }  // extern "C"

@@ -5,6 +5,8 @@
 #include "core/shape.h"
 #include "core/views.h"
 
+#include <vector>
+
 using namespace ct;
 using namespace ct::capi;
 
@@ -18,6 +20,28 @@ IntList shape_arg(int ndim, const int64_t* shape, const char* op, const char* wh
 template <class F>
 ct_tensor* view_call(const ct_tensor* t, const char* op, F&& f) {
   return guard<ct_tensor*>(nullptr, [&] { return to_handle(f(tensor_arg(t, op))); });
+}
+
+// The n lengths of ct_split_with_sizes (n may exceed CT_MAX_DIMS: they are not dims).
+IntList lengths_arg(int64_t n, const int64_t* p, const char* op) {
+  CT_CHECK(n >= 0, InvalidArgument, op << ": n must be >= 0, got " << n);
+  CT_CHECK(n == 0 || p != nullptr, InvalidArgument, op << ": split_sizes is NULL with n = " << n);
+  return IntList(p, size_t(n));
+}
+
+// A multi-output view op (header: "Multi-output views").  count(x) makes the views without
+// recording anything (out == NULL asks only how many); make(x) makes and records them.
+template <class Count, class Make>
+int64_t multi_call(const ct_tensor* t, const char* op, ct_tensor** out, int64_t cap, Count&& count, Make&& make) {
+  return guard<int64_t>(-1, [&]() -> int64_t {
+    const Tensor& x = tensor_arg(t, op);
+    if (!out) return int64_t(count(x).size());
+    std::vector<Ref<Tensor>> views = make(x);
+    const int64_t n = int64_t(views.size());
+    CT_CHECK(cap >= n, InvalidArgument, op << ": " << n << " outputs do not fit in cap " << cap);
+    for (int64_t i = 0; i < n; ++i) out[i] = to_handle(std::move(views[size_t(i)]));
+    return n;
+  });
 }
 }  // namespace
 
@@ -89,6 +113,36 @@ ct_tensor* ct_as_strided(const ct_tensor* t, int ndim, const int64_t* sizes, con
 
 ct_tensor* ct_alias(const ct_tensor* t) {
   return view_call(t, "ct_alias", [&](const Tensor& x) { return alias(x); });
+}
+
+int64_t ct_unbind(const ct_tensor* t, int dim, ct_tensor** out, int64_t cap) {
+  return multi_call(
+      t, "ct_unbind", out, cap, [&](const Tensor& x) { return unbind(x, dim); },
+      [&](const Tensor& x) { return ag::unbind(x, dim); });
+}
+
+int64_t ct_split(const ct_tensor* t, int64_t split_size, int dim, ct_tensor** out, int64_t cap) {
+  return multi_call(
+      t, "ct_split", out, cap, [&](const Tensor& x) { return split(x, split_size, dim); },
+      [&](const Tensor& x) { return ag::split(x, split_size, dim); });
+}
+
+int64_t ct_split_with_sizes(const ct_tensor* t, int64_t n, const int64_t* split_sizes, int dim, ct_tensor** out,
+                            int64_t cap) {
+  return multi_call(
+      t, "ct_split_with_sizes", out, cap,
+      [&](const Tensor& x) { return split_with_sizes(x, lengths_arg(n, split_sizes, "ct_split_with_sizes"), dim); },
+      [&](const Tensor& x) { return ag::split_with_sizes(x, lengths_arg(n, split_sizes, "ct_split_with_sizes"), dim); });
+}
+
+int64_t ct_chunk(const ct_tensor* t, int64_t chunks, int dim, ct_tensor** out, int64_t cap) {
+  return multi_call(
+      t, "ct_chunk", out, cap, [&](const Tensor& x) { return chunk(x, chunks, dim); },
+      [&](const Tensor& x) { return ag::chunk(x, chunks, dim); });
+}
+
+ct_tensor* ct_alias_view(const ct_tensor* t) {
+  return view_call(t, "ct_alias_view", [&](const Tensor& x) { return ag::alias_view(x); });
 }
 
 ct_tensor* ct_reshape(const ct_tensor* t, int ndim, const int64_t* shape) {

@@ -252,6 +252,81 @@ Ref<Tensor> as_strided(const Tensor& t, IntList sizes, IntList strides, int64_t 
   return make_view(t, sizes, strides, storage_offset);
 }
 
+// ---- multi-output views (torch's aten/src/ATen/native/TensorShape.cpp) --------------------
+
+std::vector<Ref<Tensor>> unbind(const Tensor& t, int64_t dim) {
+  CT_CHECK(t.ndim() > 0, Index, "Dimension specified as " << dim << " but tensor has no dimensions");
+  const int d = wrap_dim(dim, t.ndim());
+  std::vector<Ref<Tensor>> out;
+  out.reserve(size_t(t.size(d)));
+  for (int64_t i = 0; i < t.size(d); ++i) out.push_back(select(t, d, i));
+  return out;
+}
+
+std::vector<Ref<Tensor>> split(const Tensor& t, int64_t split_size, int64_t dim) {
+  CT_CHECK(t.ndim() > 0, InvalidArgument, "split expects at least a 1-dimensional tensor");
+  CT_CHECK(split_size >= 0, InvalidArgument, "split expects split_size be non-negative, but got split_size=" << split_size);
+  const int d = wrap_dim(dim, t.ndim());
+  const int64_t size = t.size(d);
+  CT_CHECK(split_size > 0 || size == 0, InvalidArgument,
+           "split_size can only be 0 if dimension size is 0, but got dimension size of " << size);
+  // As torch: at least one piece, so a split_size past the end (or 0 on an empty dim) gives
+  // the whole dim.  Written as a division of size, never size + split_size (no overflow).
+  const int64_t pieces = split_size == 0 ? 1 : std::max<int64_t>(size / split_size + (size % split_size != 0), 1);
+  std::vector<Ref<Tensor>> out;
+  out.reserve(size_t(pieces));
+  for (int64_t i = 0; i < pieces; ++i) {
+    const int64_t start = i * split_size;  // < size, or 0
+    out.push_back(narrow(t, d, start, std::min(split_size, size - start)));
+  }
+  return out;
+}
+
+std::vector<Ref<Tensor>> split_with_sizes(const Tensor& t, IntList split_sizes, int64_t dim) {
+  CT_CHECK(t.ndim() > 0, InvalidArgument, "split expects at least a 1-dimensional tensor");
+  const int d = wrap_dim(dim, t.ndim());
+  const int64_t size = t.size(d);
+  int64_t total = 0;
+  bool overflow = false;
+  for (int64_t s : split_sizes) {
+    CT_CHECK(s >= 0, InvalidArgument,
+             "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes="
+                 << list_str(split_sizes));
+    overflow |= __builtin_add_overflow(total, s, &total);
+  }
+  CT_CHECK(!overflow && total == size, InvalidArgument,
+           "split_with_sizes expects split_sizes to sum exactly to " << size << " (input tensor's size at dimension "
+                                                                     << dim << "), but got split_sizes="
+                                                                     << list_str(split_sizes));
+  std::vector<Ref<Tensor>> out;
+  out.reserve(split_sizes.size());
+  int64_t start = 0;
+  for (int64_t s : split_sizes) {
+    out.push_back(narrow(t, d, start, s));
+    start += s;
+  }
+  return out;
+}
+
+bool chunk_is_split_with_sizes(const Tensor& t, int64_t chunks, int64_t dim, int64_t& split_size) {
+  CT_CHECK(t.ndim() > 0, InvalidArgument, "chunk expects at least a 1-dimensional tensor");
+  CT_CHECK(chunks > 0, InvalidArgument, "chunk expects `chunks` to be greater than 0, got: " << chunks);
+  const int64_t size = t.size(wrap_dim(dim, t.ndim()));
+  split_size = size / chunks + (size % chunks != 0);  // ceil, without overflow
+  // torch: split would give one piece for an empty dim, so it asks split_with_sizes for
+  // `chunks` empty pieces instead.
+  return size == 0;
+}
+
+std::vector<Ref<Tensor>> chunk(const Tensor& t, int64_t chunks, int64_t dim) {
+  int64_t split_size = 0;
+  if (!chunk_is_split_with_sizes(t, chunks, dim, split_size)) return split(t, split_size, dim);
+  const std::vector<int64_t> zeros(size_t(chunks), 0);
+  return split_with_sizes(t, zeros, dim);
+}
+
+Ref<Tensor> alias_view(const Tensor& t) { return make_view(t, t.sizes(), t.strides(), t.offset()); }
+
 Ref<Tensor> alias(const Tensor& t) {
   return Tensor::make(t.storage(), t.dtype(), t.sizes(), t.strides(), t.offset(), nullptr);
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <span>
+#include <vector>
 
 #include "tensor.h"
 
@@ -24,6 +25,22 @@ Ref<Tensor> unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step);
 Ref<Tensor> as_strided(const Tensor& t, IntList sizes, IntList strides, int64_t storage_offset);
 // detach(): same storage and metadata, not a view (no base).
 Ref<Tensor> alias(const Tensor& t);
+// torch's aten::alias (x[...], x[()]): a view with t's geometry (base = t's root).
+Ref<Tensor> alias_view(const Tensor& t);
+
+// Multi-output views (torch's unbind, split, split_with_sizes, chunk): views of t along dim,
+// in order.  unbind selects every index; split cuts pieces of split_size (the last may be
+// shorter; one piece if split_size exceeds the dim, or if both are 0); split_with_sizes cuts
+// the given lengths, which must be >= 0 and sum to the dim's size; chunk splits into pieces
+// of ceil(size / chunks) (split_with_sizes of `chunks` empty pieces when the dim is empty).
+// Errors and messages are torch 1.13's.
+std::vector<Ref<Tensor>> unbind(const Tensor& t, int64_t dim);
+std::vector<Ref<Tensor>> split(const Tensor& t, int64_t split_size, int64_t dim);
+std::vector<Ref<Tensor>> split_with_sizes(const Tensor& t, IntList split_sizes, int64_t dim);
+// Whether chunk(t, chunks, dim) is torch's split_with_sizes (empty dim) rather than split;
+// sets split_size to the piece length of the split case.
+bool chunk_is_split_with_sizes(const Tensor& t, int64_t chunks, int64_t dim, int64_t& split_size);
+std::vector<Ref<Tensor>> chunk(const Tensor& t, int64_t chunks, int64_t dim);
 
 // A view when view_strides() allows one, else a contiguous copy.
 Ref<Tensor> reshape(const Tensor& t, IntList shape);

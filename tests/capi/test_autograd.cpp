@@ -268,6 +268,133 @@ TEST_F(Autograd, AmaxTiesShareEvenly) {
   EXPECT_EQ(ctt::values(g2), (std::vector<double>{0, 0, 0, 0, 0, 1}));
 }
 
+// ---- max / min: full reduction, along a dim, elementwise -----------------------------------
+
+TEST_F(Autograd, MaxMinGradients) {
+  for (bool max : {true, false}) {
+    SCOPED_TRACE(max ? "max" : "min");
+    gradcheck([max](const In& x) { return max ? ct_max_all(x[0]) : ct_min_all(x[0]); }, {{{2, 3}}});
+    for (int keep : {0, 1})
+      for (int dim : {0, 1, -1})
+        gradcheck([=](const In& x) { return max ? ct_max_dim(x[0], dim, keep, nullptr) : ct_min_dim(x[0], dim, keep, nullptr); },
+                  {{{2, 3, 4}}});
+    gradcheck([max](const In& x) { return max ? ct_maximum(x[0], x[1]) : ct_minimum(x[0], x[1]); },
+              {{{2, 3}}, {{3}}});  // broadcast: b's gradient is summed over the rows
+    gradcheck([max](const In& x) { return max ? ct_max_dim(x[0], 0, 0, nullptr) : ct_min_dim(x[0], -1, 1, nullptr); },
+              {{{}}});  // 0-dim
+  }
+}
+
+TEST_F(Autograd, MaxMinTiesAndNaN) {
+  // torch: a = torch.tensor([[1., 3., 3.], [2., 2., 0.]], requires_grad=True)
+  const std::vector<float> v = {1, 3, 3, 2, 2, 0};
+  CT_MAKE(a, ctt::make_from(v, {2, 3}, CT_FLOAT32));
+  CT_ASSERT_OK(ct_set_requires_grad(a, 1));
+  // a.max().backward() -> [[0, .5, .5], [0, 0, 0]]: split among the tied maxima
+  CT_MAKE(m, ct_max_all(a));
+  EXPECT_EQ(grad_fn(m), "MaxBackward1");
+  EXPECT_EQ(ctt::repr(m), "tensor(3., grad_fn=<MaxBackward1>)");
+  CT_ASSERT_OK(ct_backward(m, nullptr, 0));
+  CT_MAKE(g, ct_grad(a));
+  EXPECT_EQ(ctt::values(g), (std::vector<double>{0, .5, .5, 0, 0, 0}));
+  CT_ASSERT_OK(ct_set_grad(a, nullptr));
+  // v, i = a.min(0, keepdim=True): v [[1, 2, 0]], i [[0, 1, 1]]; v.sum().backward() -> the
+  // returned index only, even at the tie in column 1: [[1, 0, 0], [0, 1, 1]]
+  ct_tensor* idx = nullptr;
+  CT_MAKE(mv, ct_min_dim(a, 0, 1, &idx));
+  ctt::TensorRef i(idx);
+  ASSERT_NE(i.get(), nullptr);
+  EXPECT_EQ(grad_fn(mv), "MinBackward0");
+  EXPECT_TRUE(ctt::sizes_are(mv, {1, 3}));
+  EXPECT_TRUE(ctt::sizes_are(i, {1, 3}));
+  EXPECT_EQ(ct_tensor_dtype(i), CT_INT64);
+  EXPECT_EQ(ct_requires_grad(i), 0);
+  EXPECT_EQ(ctt::values(mv), (std::vector<double>{1, 2, 0}));
+  EXPECT_EQ(ctt::values(i), (std::vector<double>{0, 1, 1}));
+  CT_MAKE(l, sum_all(mv));
+  CT_ASSERT_OK(ct_backward(l, nullptr, 0));
+  CT_MAKE(g2, ct_grad(a));
+  EXPECT_EQ(ctt::values(g2), (std::vector<double>{1, 0, 0, 0, 1, 1}));
+  // torch: n = torch.tensor([1., nan, 3., nan], requires_grad=True); n.max() is nan and its
+  // gradient is split among the NaNs: [0, .5, 0, .5];  n.max(0) gives index 1, gradient [0, 1, 0, 0]
+  const std::vector<double> nv = {1, NAN, 3, NAN};
+  CT_MAKE(n, ctt::make_from(nv, {4}, CT_FLOAT64));
+  CT_ASSERT_OK(ct_set_requires_grad(n, 1));
+  CT_MAKE(nm, ct_max_all(n));
+  CT_ASSERT_OK(ct_backward(nm, nullptr, 0));
+  CT_MAKE(ng, ct_grad(n));
+  EXPECT_EQ(ctt::values(ng), (std::vector<double>{0, .5, 0, .5}));
+  CT_ASSERT_OK(ct_set_grad(n, nullptr));
+  ct_tensor* nidx = nullptr;
+  CT_MAKE(nd, ct_max_dim(n, 0, 0, &nidx));
+  ctt::TensorRef ni(nidx);
+  EXPECT_EQ(ctt::values(ni), std::vector<double>{1});
+  CT_ASSERT_OK(ct_backward(nd, nullptr, 0));
+  CT_MAKE(ng2, ct_grad(n));
+  EXPECT_EQ(ctt::values(ng2), (std::vector<double>{0, 1, 0, 0}));
+}
+
+TEST_F(Autograd, MaximumMinimum) {
+  // torch: a = tensor([1., 2., nan, 4.]), b = tensor([1., 3., 1., nan]) (both requiring grad)
+  //   torch.max(a, b) -> [1, 3, nan, nan], MaximumBackward0; (r * [1, 2, 3, 4]).sum().backward():
+  //   a.grad [.5, 0, 3, 4], b.grad [.5, 2, 3, 4]   (ties halve; NaN gives both all of it)
+  //   torch.min(a, b) -> [1, 2, nan, nan], MinimumBackward0: a.grad [.5, 2, 3, 4], b.grad [.5, 0, 3, 4]
+  const std::vector<double> av = {1, 2, NAN, 4}, bv = {1, 3, 1, NAN}, wv = {1, 2, 3, 4};
+  CT_MAKE(w, ctt::make_from(wv, {4}, CT_FLOAT64));
+  for (bool max : {true, false}) {
+    SCOPED_TRACE(max ? "maximum" : "minimum");
+    CT_MAKE(a, ctt::make_from(av, {4}, CT_FLOAT64));
+    CT_MAKE(b, ctt::make_from(bv, {4}, CT_FLOAT64));
+    CT_ASSERT_OK(ct_set_requires_grad(a, 1));
+    CT_ASSERT_OK(ct_set_requires_grad(b, 1));
+    CT_MAKE(r, max ? ct_maximum(a, b) : ct_minimum(a, b));
+    EXPECT_EQ(grad_fn(r), max ? "MaximumBackward0" : "MinimumBackward0");
+    const std::vector<double> rv = ctt::values(r);
+    EXPECT_EQ(rv[0], 1);
+    EXPECT_EQ(rv[1], max ? 3 : 2);
+    EXPECT_TRUE(std::isnan(rv[2]) && std::isnan(rv[3]));
+    CT_MAKE(rw, ct_mul(r, w));
+    CT_MAKE(l, sum_all(rw));
+    CT_ASSERT_OK(ct_backward(l, nullptr, 0));
+    CT_MAKE(ga, ct_grad(a));
+    CT_MAKE(gb, ct_grad(b));
+    EXPECT_EQ(ctt::values(ga), (std::vector<double>{.5, max ? 0.0 : 2.0, 3, 4}));
+    EXPECT_EQ(ctt::values(gb), (std::vector<double>{.5, max ? 2.0 : 0.0, 3, 4}));
+  }
+  // Promotion: torch.max(int32 tensor, float64 0-dim tensor).dtype == float64
+  CT_MAKE(i32, ctt::ones({2}, CT_INT32));
+  CT_MAKE(f64, ct_full(0, nullptr, 0.5, CT_FLOAT64));
+  CT_MAKE(p, ct_maximum(i32, f64));
+  EXPECT_EQ(ct_tensor_dtype(p), CT_FLOAT64);
+  EXPECT_EQ(ctt::values(p), (std::vector<double>{1, 1}));
+}
+
+TEST_F(Autograd, MaxMinErrors) {
+  CT_MAKE(e, ctt::ones({3, 0}));
+  CT_MAKE(x, ctt::ones({3, 4}));
+  CT_MAKE(b, ctt::ones({3}));
+  // torch: torch.ones(3, 0).max() / .min(-1)
+  CT_EXPECT_NULL(ct_max_all(e), CT_ERR_SHAPE,
+                 "max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim "
+                 "with the 'dim' argument.");
+  CT_EXPECT_NULL(ct_min_all(e), CT_ERR_SHAPE, "min(): Expected reduction dim to be specified");
+  ct_tensor* idx = nullptr;
+  CT_EXPECT_NULL(ct_min_dim(e, -1, 0, &idx), CT_ERR_INDEX, "min(): Expected reduction dim 1 to have non-zero size.");
+  CT_EXPECT_NULL(ct_max_dim(x, 2, 0, &idx), CT_ERR_INDEX,
+                 "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
+  EXPECT_EQ(idx, nullptr);  // written only on success
+  // torch: torch.ones(3, 0).max(0) is fine: empty values and indices
+  CT_MAKE(ev, ct_max_dim(e, 0, 0, &idx));
+  ctt::TensorRef ei(idx);
+  EXPECT_TRUE(ctt::sizes_are(ev, {0}));
+  EXPECT_TRUE(ctt::sizes_are(ei, {0}));
+  CT_EXPECT_NULL(ct_maximum(x, b), CT_ERR_SHAPE,
+                 "maximum: The size of tensor a (4) must match the size of tensor b (3) at non-singleton dimension 1");
+  CT_EXPECT_NULL(ct_max_all(nullptr), CT_ERR_INVALID_ARGUMENT, "ct_max_all");
+  CT_EXPECT_NULL(ct_min_dim(nullptr, 0, 0, &idx), CT_ERR_INVALID_ARGUMENT, "ct_min_dim");
+  CT_EXPECT_NULL(ct_minimum(x, nullptr), CT_ERR_INVALID_ARGUMENT, "ct_minimum");
+}
+
 // ---- gradients: matmul -----------------------------------------------------------------
 
 TEST_F(Autograd, MatmulEveryCase) {
@@ -336,6 +463,12 @@ TEST_F(Autograd, ViewOps) {
       {"DiagonalBackward0", [](const In& x) { return ct_diagonal(x[0], 1, 0, 1); }},
       {"UnfoldBackward0", [](const In& x) { return ct_unfold(x[0], 1, 3, 1); }},  // overlapping windows
       {"AsStridedBackward0", [](const In& x) { return ctt::as_strided(x[0], {3, 3}, {1, 2}, 1); }},  // overlap
+      {"AliasBackward0", [](const In& x) { return ct_alias_view(x[0]); }},
+      {"AliasBackward0",
+       [](const In& x) {
+         TensorRef t(ct_transpose(x[0], 0, 1));
+         return ct_alias_view(t);
+       }},
       {"CloneBackward0", [](const In& x) { return ct_clone(x[0]); }},
       {"CloneBackward0",
        [](const In& x) {
@@ -356,6 +489,146 @@ TEST_F(Autograd, ViewOps) {
     CT_MAKE(y, f({x.get()}));
     EXPECT_EQ(grad_fn(y), name);
   }
+}
+
+// ---- multi-output views (unbind, split, split_with_sizes, chunk) -------------------------
+
+namespace {
+// All outputs of a multi-output view call; `call(out, cap)` is the C call.
+template <class Call>
+std::vector<TensorRef> all_outputs(Call&& call) {
+  std::vector<ct_tensor*> out(64, nullptr);
+  const int64_t n = call(out.data(), int64_t(out.size()));
+  EXPECT_GE(n, 0) << ctt::last_error_str();
+  std::vector<TensorRef> res;
+  for (int64_t i = 0; i < n; ++i) res.emplace_back(out[size_t(i)]);
+  return res;
+}
+
+// Every output weighted by its position (1, 2, ...), concatenated, so each output's gradient
+// path is checked separately by the finite differences.
+template <class Call>
+ct_tensor* weighted_cat(Call&& call) {
+  std::vector<TensorRef> outs = all_outputs(call);
+  std::vector<TensorRef> parts;
+  std::vector<const ct_tensor*> flat;
+  for (size_t i = 0; i < outs.size(); ++i) {
+    TensorRef f(ct_flatten(outs[i], 0, -1));
+    if (ct_tensor_ndim(outs[i]) == 0) f.reset(ctt::reshape(outs[i], {1}));
+    parts.emplace_back(ct_mul_scalar(f, double(i + 1)));
+    flat.push_back(parts.back().get());
+  }
+  return ct_cat(int(flat.size()), flat.data(), 0);
+}
+}  // namespace
+
+TEST_F(Autograd, MultiOutputViews) {
+  const std::vector<std::pair<const char*, Fn>> ops = {
+      {"UnbindBackward0",
+       [](const In& x) { return weighted_cat([&](ct_tensor** o, int64_t c) { return ct_unbind(x[0], 1, o, c); }); }},
+      {"UnbindBackward0",
+       [](const In& x) { return weighted_cat([&](ct_tensor** o, int64_t c) { return ct_unbind(x[0], 0, o, c); }); }},
+      {"SplitBackward0",
+       [](const In& x) { return weighted_cat([&](ct_tensor** o, int64_t c) { return ct_split(x[0], 4, -1, o, c); }); }},
+      {"SplitWithSizesBackward0",
+       [](const In& x) {
+         const int64_t lens[] = {2, 0, 1, 3};
+         return weighted_cat([&](ct_tensor** o, int64_t c) { return ct_split_with_sizes(x[0], 4, lens, 1, o, c); });
+       }},
+      {"SplitBackward0",
+       [](const In& x) { return weighted_cat([&](ct_tensor** o, int64_t c) { return ct_chunk(x[0], 4, 1, o, c); }); }},
+  };
+  for (const auto& [name, f] : ops) {
+    SCOPED_TRACE(name);
+    gradcheck(f, {{{2, 6}}});
+  }
+  // Names: every output records torch's node.  torch: [o.grad_fn.name() for o in y.chunk(4, 1)]
+  CT_MAKE(x, ctt::ones({2, 6}, CT_FLOAT64));
+  CT_ASSERT_OK(ct_set_requires_grad(x, 1));
+  for (auto& o : all_outputs([&](ct_tensor** o, int64_t c) { return ct_chunk(x, 4, 1, o, c); })) {
+    EXPECT_EQ(grad_fn(o), "SplitBackward0");
+    EXPECT_EQ(ct_requires_grad(o), 1);
+    EXPECT_EQ(ct_is_leaf(o), 0);
+  }
+  // torch: torch.ones(2, 0, requires_grad=True).chunk(3, 1) records SplitWithSizesBackward0
+  CT_MAKE(e, ctt::ones({2, 0}, CT_FLOAT64));
+  CT_ASSERT_OK(ct_set_requires_grad(e, 1));
+  auto pieces = all_outputs([&](ct_tensor** o, int64_t c) { return ct_chunk(e, 3, 1, o, c); });
+  ASSERT_EQ(pieces.size(), 3u);
+  for (auto& o : pieces) EXPECT_EQ(grad_fn(o), "SplitWithSizesBackward0");
+  // Under no_grad nothing is recorded.
+  ct_set_grad_enabled(0);
+  for (auto& o : all_outputs([&](ct_tensor** o, int64_t c) { return ct_unbind(x, 0, o, c); }))
+    EXPECT_EQ(grad_fn(o), "None");
+  ct_set_grad_enabled(1);
+}
+
+TEST_F(Autograd, MultiOutputViewsRefuseInPlaceWrites) {
+  const char* kMulti =
+      " This view is the output of a function that returns multiple views. Such functions do not allow the output "
+      "views to be modified inplace. You should replace the inplace operation by an out-of-place one.";
+  CT_MAKE(a, ctt::ones({2, 3}, CT_FLOAT64));
+  CT_ASSERT_OK(ct_set_requires_grad(a, 1));
+  CT_MAKE(y, ct_mul_scalar(a, 1.0));
+  auto rows = all_outputs([&](ct_tensor** o, int64_t c) { return ct_unbind(y, 0, o, c); });
+  ASSERT_EQ(rows.size(), 2u);
+  const int64_t v0 = ct_tensor_version(y);
+  // torch: y.unbind(0)[1].mul_(2)
+  CT_EXPECT_STATUS(ct_mul_scalar_(rows[1], 2.0), CT_ERR_INVALID_ARGUMENT,
+                   (std::string("Output 1 of UnbindBackward0 is a view and is being modified inplace.") + kMulti).c_str());
+  EXPECT_EQ(ct_tensor_version(y), v0);  // refused before writing
+  EXPECT_EQ(grad_fn(y), "MulBackward0");
+  // torch: y.unbind(0)[0][1:].zero_(): a view of an output is refused too, named by its own node
+  CT_MAKE(tail, ct_slice(rows[0], 0, 1, 3, 1));
+  CT_EXPECT_STATUS(ct_zero_(tail), CT_ERR_INVALID_ARGUMENT,
+                   (std::string("Output 0 of SliceBackward0 is a view and is being modified inplace.") + kMulti).c_str());
+  // torch: y.split([1, 2], 1)[1].copy_(b)
+  CT_MAKE(b, ctt::ones({2, 2}, CT_FLOAT64));
+  const int64_t lens[] = {1, 2};
+  auto cols = all_outputs([&](ct_tensor** o, int64_t c) { return ct_split_with_sizes(y, 2, lens, 1, o, c); });
+  CT_EXPECT_STATUS(ct_copy_(cols[1], b), CT_ERR_INVALID_ARGUMENT, "Output 1 of SplitWithSizesBackward0 is a view");
+  // Of a leaf: the multi-output message comes before the leaf one.  torch: a.unbind(0)[0].add_(1)
+  auto leaf_rows = all_outputs([&](ct_tensor** o, int64_t c) { return ct_unbind(a, 0, o, c); });
+  CT_EXPECT_STATUS(ct_add_scalar_(leaf_rows[0], 1.0), CT_ERR_INVALID_ARGUMENT, "Output 0 of UnbindBackward0");
+  // Of a plain tensor, written with a value that requires grad: refused, with no node to name.
+  // torch: n = torch.ones(2, 3); n.unbind(0)[0].add_(b) for b requiring grad
+  CT_MAKE(n, ctt::ones({2, 3}, CT_FLOAT64));
+  CT_MAKE(g, ctt::ones({3}, CT_FLOAT64));
+  CT_ASSERT_OK(ct_set_requires_grad(g, 1));
+  auto plain = all_outputs([&](ct_tensor** o, int64_t c) { return ct_unbind(n, 0, o, c); });
+  CT_EXPECT_STATUS(ct_add_(plain[0], g), CT_ERR_INVALID_ARGUMENT,
+                   (std::string("A view was created in no_grad mode and is being modified inplace with grad mode "
+                                "enabled.") + kMulti).c_str());
+  // Allowed: nothing requires grad, or grad mode off (as torch).
+  CT_ASSERT_OK(ct_add_scalar_(plain[1], 1.0));
+  ct_set_grad_enabled(0);
+  CT_ASSERT_OK(ct_mul_scalar_(rows[0], 3.0));
+  ct_set_grad_enabled(1);
+  // That write moved y's version: the outputs' graph is now stale, and asking for it fails.
+  // torch: with no_grad: o[0].mul_(3); then o[0].grad_fn
+  ct_clear_error();
+  EXPECT_EQ(ct_grad_fn_name(rows[1]), nullptr);
+  EXPECT_TRUE(ctt::expect_error(CT_ERR_INVALID_ARGUMENT,
+                                (std::string("Output 1 of UnbindBackward0 is a view and its base or another view of "
+                                             "its base has been modified inplace.") + kMulti).c_str()));
+  // y itself is fine: its graph holds the no_grad write as data only.
+  CT_MAKE(l, sum_all(y));
+  CT_ASSERT_OK(ct_backward(l, nullptr, 0));
+  CT_MAKE(ga, ct_grad(a));
+  EXPECT_EQ(ctt::values(ga), std::vector<double>(6, 1.0));
+}
+
+TEST_F(Autograd, MultiOutputViewsCreatedInNoGradMode) {
+  // torch: y = a * 1; with no_grad: o = y.unbind(0); o[0].add_(1) -> the no_grad message
+  CT_MAKE(a, ctt::ones({2, 3}, CT_FLOAT64));
+  CT_ASSERT_OK(ct_set_requires_grad(a, 1));
+  CT_MAKE(y, ct_mul_scalar(a, 1.0));
+  ct_set_grad_enabled(0);
+  auto rows = all_outputs([&](ct_tensor** o, int64_t c) { return ct_unbind(y, 0, o, c); });
+  ct_set_grad_enabled(1);
+  CT_EXPECT_STATUS(ct_add_scalar_(rows[0], 1.0), CT_ERR_INVALID_ARGUMENT,
+                   "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given "
+                   "that this use case is ambiguous and error-prone, it is forbidden.");
 }
 
 TEST_F(Autograd, ViewsOfOverlappingViews) {
@@ -713,6 +986,17 @@ TEST_F(Autograd, NoGradMode) {
   EXPECT_TRUE(ctt::expect_error(CT_ERR_INVALID_ARGUMENT,
                                 "A view was created in no_grad mode and its base or another view of its base has "
                                 "been modified inplace with grad mode enabled."));
+  // A view of a view made in no_grad mode inherits its creation (torch's propagate_creation_meta):
+  // y3 = x * 2; with no_grad: v3 = y3[0:2]; w3 = v3[1:]; w3.mul_(2) is refused, named by w3's node
+  CT_MAKE(y3, ct_mul_scalar(x, 2.0));
+  ct_set_grad_enabled(0);
+  CT_MAKE(v3, ct_slice(y3, 0, 0, 2, 1));
+  ct_set_grad_enabled(1);
+  CT_MAKE(w3, ct_slice(v3, 0, 1, 2, 1));
+  EXPECT_EQ(grad_fn(w3), "SliceBackward0");
+  CT_EXPECT_STATUS(ct_mul_scalar_(w3, 2.0), CT_ERR_INVALID_ARGUMENT,
+                   "Output 0 of SliceBackward0 is a view and is being modified inplace. Given that this use case is "
+                   "ambiguous and error-prone, it is forbidden.");
 }
 
 TEST_F(Autograd, DetachVersusClone) {

@@ -362,6 +362,139 @@ TEST_F(Views, SelectErrors) {
   CT_EXPECT_NULL_IN(ct_select(s, 0, 0), "", CT_ERR_INDEX, CT_ERR_INVALID_ARGUMENT, CT_ERR_SHAPE);
 }
 
+// ---- multi-output views: unbind, split, split_with_sizes, chunk -----------------------------
+
+namespace {
+// The n outputs of a multi-output view call, each owned.  `call(out, cap)` is the C call.
+template <class Call>
+std::vector<TensorRef> outputs(Call&& call) {
+  ct_clear_error();
+  const int64_t n = call(nullptr, 0);  // asks how many
+  std::vector<TensorRef> res;
+  EXPECT_GE(n, 0) << last_error_str();
+  if (n < 0) return res;
+  std::vector<ct_tensor*> out(size_t(n) + 1, nullptr);
+  EXPECT_EQ(call(out.data(), n), n) << last_error_str();
+  for (int64_t i = 0; i < n; ++i) res.emplace_back(out[size_t(i)]);
+  EXPECT_EQ(out[size_t(n)], nullptr);  // nothing written past n
+  return res;
+}
+}  // namespace
+
+TEST_F(Views, Unbind) {
+  // torch: [(o.shape, o.stride(), o.storage_offset()) for o in x.unbind(1)]
+  auto cols = outputs([&](ct_tensor** o, int64_t cap) { return ct_unbind(x_, 1, o, cap); });
+  ASSERT_EQ(cols.size(), 4u);
+  for (int64_t i = 0; i < 4; ++i) EXPECT_TRUE(view_ok(cols[size_t(i)], x_, {3}, {4}, i, 0)) << i;
+  EXPECT_EQ(values(cols[2]), (std::vector<double>{2, 6, 10}));
+  auto rows = outputs([&](ct_tensor** o, int64_t cap) { return ct_unbind(x_, -2, o, cap); });
+  ASSERT_EQ(rows.size(), 3u);
+  for (int64_t i = 0; i < 3; ++i) EXPECT_TRUE(view_ok(rows[size_t(i)], x_, {4}, {1}, 4 * i, 1)) << i;
+  // Of a view: the base is the root.  torch: y[1].unbind(1) -> shapes (2,), strides (4,), offsets 12 + i
+  CT_MAKE(y1, ct_select(y_, 0, 1));
+  auto parts = outputs([&](ct_tensor** o, int64_t cap) { return ct_unbind(y1, 1, o, cap); });
+  ASSERT_EQ(parts.size(), 4u);
+  EXPECT_TRUE(view_ok(parts[3], y_, {3}, {4}, 15, 0));
+  // An empty dim gives no outputs.  torch: torch.ones(2, 0).unbind(1) == ()
+  CT_MAKE(e, empty({2, 0}));
+  EXPECT_EQ(ct_unbind(e, 1, nullptr, 0), 0);
+  EXPECT_EQ(outputs([&](ct_tensor** o, int64_t cap) { return ct_unbind(e, 1, o, cap); }).size(), 0u);
+}
+
+TEST_F(Views, SplitAndChunk) {
+  // torch: x.split(3, 1) -> (3, 3) at offset 0 and (3, 1) at offset 3, strides (4, 1)
+  auto s = outputs([&](ct_tensor** o, int64_t cap) { return ct_split(x_, 3, 1, o, cap); });
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_TRUE(view_ok(s[0], x_, {3, 3}, {4, 1}, 0, 0));
+  EXPECT_TRUE(view_ok(s[1], x_, {3, 1}, {4, 1}, 3, 0));
+  EXPECT_EQ(values(s[1]), (std::vector<double>{3, 7, 11}));
+  // split_size past the end: one piece, all of x.  torch: x.split(10, 0)
+  auto whole = outputs([&](ct_tensor** o, int64_t cap) { return ct_split(x_, 10, 0, o, cap); });
+  ASSERT_EQ(whole.size(), 1u);
+  EXPECT_TRUE(view_ok(whole[0], x_, {3, 4}, {4, 1}, 0, 1));
+  // 0 on an empty dim: one empty piece.  torch: torch.ones(2, 0).split(0, 1)
+  CT_MAKE(e, empty({2, 0}));
+  auto ez = outputs([&](ct_tensor** o, int64_t cap) { return ct_split(e, 0, 1, o, cap); });
+  ASSERT_EQ(ez.size(), 1u);
+  EXPECT_TRUE(sizes_are(ez[0], {2, 0}));
+  // torch: y.split([1, 0, 3], -1): offsets 0, 1, 1
+  const int64_t lens[] = {1, 0, 3};
+  auto w = outputs([&](ct_tensor** o, int64_t cap) { return ct_split_with_sizes(y_, 3, lens, -1, o, cap); });
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_TRUE(view_ok(w[0], y_, {2, 3, 1}, {12, 4, 1}, 0, 0));
+  EXPECT_TRUE(view_ok(w[1], y_, {2, 3, 0}, {12, 4, 1}, 1, 1));
+  EXPECT_TRUE(view_ok(w[2], y_, {2, 3, 3}, {12, 4, 1}, 1, 0));
+  // No sizes on an empty dim: no pieces.  torch: torch.ones(2, 0).split([], 1) == ()
+  EXPECT_EQ(ct_split_with_sizes(e, 0, nullptr, 1, nullptr, 0), 0);
+  // torch: a.chunk(3) of 10 elements: pieces of 4, 4, 2; a.chunk(6): 5 pieces of 2; a.chunk(20): 10 of 1
+  auto c3 = outputs([&](ct_tensor** o, int64_t cap) { return ct_chunk(a_, 3, 0, o, cap); });
+  ASSERT_EQ(c3.size(), 3u);
+  EXPECT_TRUE(view_ok(c3[2], a_, {2}, {1}, 8, 1));
+  EXPECT_EQ(ct_chunk(a_, 6, 0, nullptr, 0), 5);
+  EXPECT_EQ(ct_chunk(a_, 20, 0, nullptr, 0), 10);
+  // An empty dim gives `chunks` empty pieces.  torch: torch.ones(2, 0).chunk(3, 1)
+  auto ec = outputs([&](ct_tensor** o, int64_t cap) { return ct_chunk(e, 3, 1, o, cap); });
+  ASSERT_EQ(ec.size(), 3u);
+  for (auto& p : ec) EXPECT_TRUE(sizes_are(p, {2, 0}));
+}
+
+TEST_F(Views, MultiOutputViewsShareStorageAndVersion) {
+  auto rows = outputs([&](ct_tensor** o, int64_t cap) { return ct_unbind(x_, 0, o, cap); });
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(ct_shares_storage(rows[0], rows[2]), 1);
+  EXPECT_EQ(ct_tensor_is_view(rows[1]), 1);
+  const int64_t v0 = ct_tensor_version(x_);
+  // Nothing requires grad: in-place writes are allowed, seen through x, and move the version.
+  CT_ASSERT_OK(ct_fill_(rows[1], -1.0));
+  EXPECT_EQ(values(x_)[5], -1.0);
+  EXPECT_EQ(ct_tensor_version(rows[0]), v0 + 1);
+  EXPECT_EQ(ct_tensor_version(x_), v0 + 1);
+  // Releasing x leaves the outputs valid: they hold the storage.
+  x_.reset();
+  EXPECT_EQ(values(rows[2]), (std::vector<double>{8, 9, 10, 11}));
+}
+
+TEST_F(Views, MultiOutputViewErrors) {
+  CT_MAKE(s, ct_full(0, nullptr, 1.0, CT_FLOAT32));
+  ct_tensor* out[8] = {};
+  // torch: torch.ones(()).unbind(0) -> IndexError "Dimension specified as 0 but tensor has no dimensions"
+  CT_EXPECT_FAIL(ct_unbind(s, 0, out, 8), -1, CT_ERR_INDEX, "Dimension specified as 0 but tensor has no dimensions");
+  CT_EXPECT_FAIL(ct_unbind(x_, 2, out, 8), -1, CT_ERR_INDEX,
+                 "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
+  // torch: x.split(-1, 1), x.split(0, 1), torch.ones(()).split(1)
+  CT_EXPECT_FAIL(ct_split(x_, -1, 1, out, 8), -1, CT_ERR_INVALID_ARGUMENT,
+                 "split expects split_size be non-negative, but got split_size=-1");
+  CT_EXPECT_FAIL(ct_split(x_, 0, 1, out, 8), -1, CT_ERR_INVALID_ARGUMENT,
+                 "split_size can only be 0 if dimension size is 0, but got dimension size of 4");
+  CT_EXPECT_FAIL(ct_split(s, 1, 0, out, 8), -1, CT_ERR_INVALID_ARGUMENT, "split expects at least a 1-dimensional tensor");
+  CT_EXPECT_FAIL(ct_split(x_, 1, 5, out, 8), -1, CT_ERR_INDEX, "Dimension out of range");
+  // torch: x.split([1, 2], 1), x.split([5, -1], 1)
+  const int64_t short_[] = {1, 2}, neg[] = {5, -1}, huge[] = {INT64_MAX, INT64_MAX, 2};
+  CT_EXPECT_FAIL(ct_split_with_sizes(x_, 2, short_, 1, out, 8), -1, CT_ERR_INVALID_ARGUMENT,
+                 "split_with_sizes expects split_sizes to sum exactly to 4 (input tensor's size at dimension 1), "
+                 "but got split_sizes=[1, 2]");
+  CT_EXPECT_FAIL(ct_split_with_sizes(x_, 2, neg, 1, out, 8), -1, CT_ERR_INVALID_ARGUMENT,
+                 "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=[5, -1]");
+  CT_EXPECT_FAIL(ct_split_with_sizes(x_, 3, huge, 1, out, 8), -1, CT_ERR_INVALID_ARGUMENT,
+                 "split_with_sizes expects split_sizes to sum exactly to 4");  // the sum overflows int64
+  CT_EXPECT_FAIL(ct_split_with_sizes(x_, 2, nullptr, 1, out, 8), -1, CT_ERR_INVALID_ARGUMENT, "split_sizes is NULL");
+  CT_EXPECT_FAIL(ct_split_with_sizes(x_, -1, short_, 1, out, 8), -1, CT_ERR_INVALID_ARGUMENT, "n must be >= 0");
+  // torch: x.chunk(0), torch.ones(()).chunk(1)
+  CT_EXPECT_FAIL(ct_chunk(x_, 0, 0, out, 8), -1, CT_ERR_INVALID_ARGUMENT,
+                 "chunk expects `chunks` to be greater than 0, got: 0");
+  CT_EXPECT_FAIL(ct_chunk(s, 1, 0, out, 8), -1, CT_ERR_INVALID_ARGUMENT, "chunk expects at least a 1-dimensional tensor");
+  // An output array too small: an error, and nothing written.
+  CT_EXPECT_FAIL(ct_unbind(x_, 1, out, 3), -1, CT_ERR_INVALID_ARGUMENT, "ct_unbind: 4 outputs do not fit in cap 3");
+  CT_EXPECT_FAIL(ct_split(x_, 1, 1, out, -1), -1, CT_ERR_INVALID_ARGUMENT, "do not fit in cap -1");
+  for (ct_tensor* o : out) EXPECT_EQ(o, nullptr);
+  // NULL handles.
+  CT_EXPECT_FAIL(ct_unbind(nullptr, 0, out, 8), -1, CT_ERR_INVALID_ARGUMENT, "ct_unbind");
+  CT_EXPECT_FAIL(ct_split(nullptr, 1, 0, nullptr, 0), -1, CT_ERR_INVALID_ARGUMENT, "ct_split");
+  CT_EXPECT_FAIL(ct_split_with_sizes(nullptr, 0, nullptr, 0, out, 8), -1, CT_ERR_INVALID_ARGUMENT, "");
+  CT_EXPECT_FAIL(ct_chunk(nullptr, 1, 0, out, 8), -1, CT_ERR_INVALID_ARGUMENT, "ct_chunk");
+  for (ct_tensor* o : out) EXPECT_EQ(o, nullptr);
+}
+
 // ---- expand --------------------------------------------------------------------------------
 
 TEST_F(Views, Expand) {
@@ -618,6 +751,24 @@ TEST_F(Views, AliasIsDetach) {
   EXPECT_EQ(ct_tensor_version(x_), v0 + 1);
   EXPECT_EQ(ct_tensor_version(al), v0 + 1);
   EXPECT_EQ(values(x_), std::vector<double>(12, 1.0));
+}
+
+TEST_F(Views, AliasViewIsAViewOfTheSameGeometry) {
+  // torch's aten::alias (x[...]): unlike ct_alias (detach) it is a view, base the root.
+  CT_MAKE(a, ct_alias_view(x_));
+  EXPECT_TRUE(view_ok(a, x_, {3, 4}, {4, 1}, 0, 1));
+  CT_MAKE(t, ct_transpose(x_, 0, 1));
+  CT_MAKE(n, ct_narrow(t, 0, 1, 2));
+  CT_MAKE(an, ct_alias_view(n));  // x.t()[1:3][...]: strides (1, 4), offset 1, base x
+  EXPECT_TRUE(view_ok(an, x_, {2, 3}, {1, 4}, 1, 0));
+  const int64_t v0 = ct_tensor_version(x_);
+  CT_ASSERT_OK(ct_fill_(an, 7.0));
+  EXPECT_EQ(ct_tensor_version(x_), v0 + 1);
+  EXPECT_EQ(values(x_)[1], 7.0);
+  CT_MAKE(s, ct_full(0, nullptr, 2.0, CT_FLOAT64));
+  CT_MAKE(as, ct_alias_view(s));  // a 0-dim tensor too: torch's s[()]
+  EXPECT_TRUE(view_ok(as, s, {}, {}, 0, 1));
+  CT_EXPECT_NULL(ct_alias_view(nullptr), CT_ERR_INVALID_ARGUMENT, "ct_alias_view");
 }
 
 TEST_F(Views, AliasOfViewAndViewOfAlias) {

@@ -271,49 +271,14 @@ def _max_min(name, self, dim, keepdim, other):
     if isinstance(dim, Tensor) and other is None and not keepdim:
         dim, other = None, dim  # torch.max(a, b): elementwise
     if other is not None:
-        return _elementwise_extreme(self, other, name == "max")
-    if dim is None:
-        if self.numel() == 0:  # torch names max/min here, not amax/amin
-            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
-                               f"Specify the reduction dim with the 'dim' argument.")
-        return (_C.ct_amax if name == "max" else _C.ct_amin)(self, [], False)
+        # torch.maximum / torch.minimum (MaximumBackward0 / MinimumBackward0)
+        _check_tensor("maximum" if name == "max" else "minimum", other, "other", 2)
+        return (_C.ct_maximum if name == "max" else _C.ct_minimum)(self, other)
+    if dim is None:  # MaxBackward1 / MinBackward1
+        return (_C.ct_max_all if name == "max" else _C.ct_min_all)(self)
     d = _one_dim(dim, name)
-    if -self.dim() <= d < 0:
-        d += self.dim()  # torch's max/min(dim) messages name the wrapped dim
-    try:
-        values = (_C.ct_amax if name == "max" else _C.ct_amin)(self, [d], builtins.bool(keepdim))
-    except (IndexError, RuntimeError) as e:
-        msg = str(e)
-        if msg.startswith("a" + name + "("):  # torch names max/min in these messages
-            raise type(e)(msg[1:]) from None
-        raise
-    # torch's max/min(dim) accept bool (argmax/argmin do not): index the same values as uint8
-    src = _C.ct_to(self, D.uint8) if self.dtype is D.bool else self
-    indices = (_C.ct_argmax if name == "max" else _C.ct_argmin)(src, d, builtins.bool(keepdim))
-    if self.requires_grad and _C.ct_is_grad_enabled() and self.dim() > 0:
-        # torch's MaxBackward0 gives the gradient to the returned index only (amax splits it
-        # between ties): take the values at the indices, through index_select
-        values = _take_along(self, d, indices, values.shape)
+    values, indices = (_C.ct_max_dim if name == "max" else _C.ct_min_dim)(self, d, builtins.bool(keepdim))
     return (return_types.max if name == "max" else return_types.min)((values, indices))
-
-
-def _take_along(self, d, indices, shape):
-    """self's elements at indices along dim d (one per position of the other dims), shaped
-    `shape`: movedim(d, -1) then flatten, and index_select rows * size + index."""
-    k = self.shape[d]
-    rows = _C.ct_reshape(_C.ct_permute(self, [i for i in range(self.dim()) if i != d] + [d]), [-1])
-    n = indices.numel()
-    flat = _C.ct_add(_C.ct_arange(0, n * k, k, D.int64), _C.ct_reshape(indices, [-1]))
-    return _C.ct_view(_C.ct_index_select(rows, 0, flat), list(shape))
-
-
-def _elementwise_extreme(a, b, is_max):
-    """torch.maximum / torch.minimum (what max(a, b) / min(a, b) mean): NaN propagates."""
-    _check_tensor("maximum" if is_max else "minimum", b, "other", 2)
-    pick = _C.ct_gt(a, b) if is_max else _C.ct_lt(a, b)
-    r = _C.ct_where(pick, a, b)
-    r = _C.ct_where(_C.ct_ne(b, b), _C.ct_to(b, r.dtype), r)  # NaN in b
-    return _C.ct_where(_C.ct_ne(a, a), _C.ct_to(a, r.dtype), r)  # NaN in a wins, as torch
 
 
 # ---- the Tensor methods ------------------------------------------------------------------------

@@ -11,7 +11,6 @@ compute methods (x.add(), x.sum(), x.matmul(), ...) are installed from _compute.
 
 from __future__ import annotations
 
-import operator
 
 from . import _C
 from . import _dtype as D
@@ -180,40 +179,19 @@ class _TensorMethods:
     # ---- views built from the header's views ----------------------------------------------
 
     def unbind(self, dim=0):
-        """A tuple of views, one per index along dim (select)."""
-        n = self.size(dim)
-        return tuple(_C.ct_select(self, dim, i) for i in range(n))
+        """A tuple of views, one per index along dim (ct_unbind: UnbindBackward0)."""
+        return _C.ct_unbind(self, dim)
 
     def split(self, split_size_or_sections, dim=0):
-        """Views of consecutive chunks along dim (narrow)."""
-        size = self.size(dim)
-        if isinstance(split_size_or_sections, int):
-            step = split_size_or_sections
-            if size == 0:
-                return (_C.ct_narrow(self, dim, 0, 0),)
-            if step <= 0:
-                raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension "
-                                   f"size of {size}")
-            return tuple(_C.ct_narrow(self, dim, s, min(step, size - s)) for s in range(0, size, step))
-        sections = [operator.index(s) for s in split_size_or_sections]
-        if sum(sections) != size:
-            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
-                               f"size at dimension {dim}), but got split_sizes={sections}")
-        out, start = [], 0
-        for s in sections:
-            out.append(_C.ct_narrow(self, dim, start, s))
-            start += s
-        return tuple(out)
+        """Views of consecutive pieces along dim: of split_size each (ct_split: SplitBackward0),
+        or of the given lengths (ct_split_with_sizes: SplitWithSizesBackward0)."""
+        if not isinstance(split_size_or_sections, float) and hasattr(split_size_or_sections, "__index__"):
+            return _C.ct_split(self, split_size_or_sections, dim)
+        return _C.ct_split_with_sizes(self, split_size_or_sections, dim)
 
     def chunk(self, chunks, dim=0):
-        """Up to `chunks` views along dim, each ceil(size / chunks) long (split)."""
-        if chunks <= 0:
-            raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
-        size = self.size(dim)
-        step = max(-(-size // chunks), 1) if size else 1
-        if size == 0:
-            return tuple(_C.ct_narrow(self, dim, 0, 0) for _ in range(chunks))
-        return _TensorMethods.split(self, step, dim)
+        """Up to `chunks` views along dim, each ceil(size / chunks) long (ct_chunk)."""
+        return _C.ct_chunk(self, chunks, dim)
 
     def movedim(self, source, destination):
         """A view with dims moved from source to destination positions (permute)."""

@@ -6,6 +6,7 @@
 // each input's sizes and converts them to its dtype, as torch's validate_outputs does.
 #include "functions.h"
 
+#include <cmath>
 #include <functional>
 #include <numeric>
 
@@ -560,6 +561,92 @@ Ref<Tensor> extreme(bool max, const Tensor& t, std::span<const int64_t> dims, bo
 Ref<Tensor> amax(const Tensor& t, std::span<const int64_t> dims, bool keepdim) { return extreme(true, t, dims, keepdim); }
 Ref<Tensor> amin(const Tensor& t, std::span<const int64_t> dims, bool keepdim) { return extreme(false, t, dims, keepdim); }
 
+// max() / min(): torch's evenly_distribute_backward: the gradient is split evenly among the
+// elements equal to the result, or among the NaNs when the result is NaN.
+Ref<Tensor> max_all(const Tensor& t, bool max) {
+  Ref<Tensor> r = ct::max_all(t, max);
+  if (__builtin_expect(needs_grad(t), 0)) {
+    auto n = node(max ? "MaxBackward1" : "MinBackward1", {&t}, [](const Tensor& g, FnNode& s) -> Grads {
+      const Tensor& x = s.use(0);
+      const Tensor& res = s.use(1);
+      const bool nan = std::isnan(ct::item(res));
+      Ref<Tensor> mask = nan ? ct::compare(CompareOp::Ne, Operand::of(x), Operand::of(x))
+                             : ct::compare(CompareOp::Eq, Operand::of(x), Operand::of(res));
+      Ref<Tensor> count = ct::sum(*mask, {}, false);
+      Ref<Tensor> share = div(g, *ct::to_dtype(*count, g.dtype()));
+      return {ct::where(*mask, *share, *zero_like(g))};
+    });
+    n->saved.resize(2);
+    n->saved[0].save(t);
+    n->saved[1].save(*r, n.get());
+    n->has_saved = true;
+    set_history(*r, std::move(n));
+  }
+  return r;
+}
+
+// max(dim) / min(dim): torch's value_selecting_reduction_backward: the gradient goes to the
+// returned index only (one element per reduced row, even at ties).
+ValuesIndices max_dim(const Tensor& t, int64_t dim, bool keepdim, bool max) {
+  ValuesIndices r = ct::max_dim(t, dim, keepdim, max);
+  if (__builtin_expect(needs_grad(t), 0)) {
+    const int64_t nd = t.ndim(), d = nd == 0 ? 0 : wrap_dim(dim, int(nd));
+    Shape in_sizes(t.sizes().begin(), t.sizes().end());
+    auto n = node(max ? "MaxBackward0" : "MinBackward0", {&t}, [in_sizes, d](const Tensor& g, FnNode& s) -> Grads {
+      Ref<Tensor> idx = ct::contiguous(s.use(0));
+      Ref<Tensor> g64 = as_f64(g);  // C order of the output: the rows, in order
+      if (in_sizes.empty()) return {g64};
+      // Rows of the input laid out with dim d last, so row r's element i is at r * k + i.
+      std::vector<int> perm;
+      for (int64_t i = 0; i < int64_t(in_sizes.size()); ++i)
+        if (i != d) perm.push_back(int(i));
+      perm.push_back(int(d));
+      Shape psizes;
+      for (int p : perm) psizes.push_back(in_sizes[size_t(p)]);
+      Ref<Tensor> z = zeros_f64(psizes);
+      const int64_t k = in_sizes[size_t(d)], rows = idx->numel();
+      const int64_t* iv = reinterpret_cast<const int64_t*>(idx->raw_data());
+      for (int64_t row = 0; row < rows; ++row) f64(*z)[row * k + iv[row]] = f64(*g64)[row];
+      std::vector<int> inv(perm.size());
+      for (size_t i = 0; i < perm.size(); ++i) inv[size_t(perm[i])] = int(i);
+      return {ct::permute(*z, inv)};
+    });
+    n->saved.resize(1);
+    n->saved[0].save(*r.indices);  // not differentiable: torch's message names no node for it
+    n->has_saved = true;
+    set_history(*r.values, std::move(n));
+  }
+  return r;
+}
+
+// torch.maximum / minimum: where the operands are equal each takes half the gradient; a NaN
+// compares false both ways, so both operands take all of it (torch's formula).
+Ref<Tensor> maximum(const Tensor& a, const Tensor& b, bool max) {
+  Ref<Tensor> r = ct::maximum(a, b, max);
+  if (__builtin_expect(any_needs({&a, &b}), 0)) {
+    auto n = node(max ? "MaximumBackward0" : "MinimumBackward0", {&a, &b}, [max](const Tensor& g, FnNode& s) -> Grads {
+      const Tensor& x = s.use(0);
+      const Tensor& y = s.use(1);
+      Ref<Tensor> eq = ct::compare(CompareOp::Eq, Operand::of(x), Operand::of(y));
+      Ref<Tensor> base = ct::where(*eq, *div(g, 2.0), g);
+      Ref<Tensor> z = zero_like(g);
+      Ref<Tensor> lt = ct::compare(CompareOp::Lt, Operand::of(x), Operand::of(y));
+      Ref<Tensor> gt = ct::compare(CompareOp::Gt, Operand::of(x), Operand::of(y));
+      Grads out(2);
+      // Each operand takes nothing where it lost (torch: masked_fill_ of the strict comparison).
+      if (s.wants(0)) out[0] = ct::where(max ? *lt : *gt, *z, *base);
+      if (s.wants(1)) out[1] = ct::where(max ? *gt : *lt, *z, *base);
+      return out;
+    });
+    n->saved.resize(2);
+    n->saved[0].save(a);
+    n->saved[1].save(b);
+    n->has_saved = true;
+    set_history(*r, std::move(n));
+  }
+  return r;
+}
+
 // ---- matmul --------------------------------------------------------------------------
 
 namespace {
@@ -669,10 +756,74 @@ Ref<Tensor> diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2
 Ref<Tensor> unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step) {
   return record_view("UnfoldBackward0", t, [=](const Tensor& x) { return ct::unfold(x, dim, size, step); });
 }
+Ref<Tensor> alias_view(const Tensor& t) {
+  return record_view("AliasBackward0", t, [](const Tensor& x) { return ct::alias_view(x); });
+}
 Ref<Tensor> as_strided(const Tensor& t, IntList sizes, IntList strides, int64_t storage_offset) {
   Ref<Tensor> r = ct::as_strided(t, sizes, strides, storage_offset);
   set_view_history(t, *r, [&] { return make_as_strided_backward(t, sizes, strides, storage_offset); });
   return r;
+}
+
+// Note [Multi-output views]
+// torch's unbind and split record one node with one output per view.  The engine here runs
+// single-output nodes, so each output gets its own node of torch's name, which adds its own
+// piece of the gradient (select / narrow replayed on zeros of the input's shape): the
+// input's gradient is the same sum.  What makes the outputs multi-output views is their
+// view meta (CreationMeta::MultiOutputNode and their output number): an in-place write to
+// one of them, or to a view of one, is refused with torch's message (check_view_rebase).
+// Unlike other views they get that meta even when t has no autograd state: torch also
+// refuses `unbind(plain)[0].add_(x)` for an x that requires grad, and the outputs must
+// remember how they were made for that.
+namespace {
+template <class ReplayAt>
+std::vector<Ref<Tensor>> record_multi(const char* name, const Tensor& t, std::vector<Ref<Tensor>> outs,
+                                      ReplayAt&& replay_at) {
+  const bool recording = has_autograd(t);
+  for (size_t i = 0; i < outs.size(); ++i) {
+    if (recording)
+      set_view_history(t, *outs[i], [&] { return view_node(name, t, replay_at(i)); }, CreationMeta::MultiOutputNode,
+                       int64_t(i));
+    else
+      set_view_meta(t, *outs[i], nullptr, CreationMeta::MultiOutputNode, int64_t(i));
+  }
+  return outs;
+}
+
+// The pieces of split / split_with_sizes / chunk: each replays its narrow, found from the
+// lengths of the pieces before it.
+std::vector<Ref<Tensor>> record_split(const char* name, const Tensor& t, int64_t dim, std::vector<Ref<Tensor>> outs) {
+  const int64_t d = wrap_dim(dim, t.ndim());
+  std::vector<int64_t> starts;
+  int64_t at = 0;
+  for (const Ref<Tensor>& o : outs) {
+    starts.push_back(at);
+    at += o->size(int(d));
+  }
+  return record_multi(name, t, std::move(outs), [&](size_t i) -> Replay {
+    const int64_t start = starts[i], length = (i + 1 < starts.size() ? starts[i + 1] : at) - start;
+    return [=](const Tensor& x) { return ct::narrow(x, d, start, length); };
+  });
+}
+}  // namespace
+
+std::vector<Ref<Tensor>> unbind(const Tensor& t, int64_t dim) {
+  std::vector<Ref<Tensor>> outs = ct::unbind(t, dim);
+  const int64_t d = wrap_dim(dim, t.ndim());
+  return record_multi("UnbindBackward0", t, std::move(outs), [d](size_t i) -> Replay {
+    return [d, i](const Tensor& x) { return ct::select(x, d, int64_t(i)); };
+  });
+}
+std::vector<Ref<Tensor>> split(const Tensor& t, int64_t split_size, int64_t dim) {
+  return record_split("SplitBackward0", t, dim, ct::split(t, split_size, dim));
+}
+std::vector<Ref<Tensor>> split_with_sizes(const Tensor& t, IntList split_sizes, int64_t dim) {
+  return record_split("SplitWithSizesBackward0", t, dim, ct::split_with_sizes(t, split_sizes, dim));
+}
+std::vector<Ref<Tensor>> chunk(const Tensor& t, int64_t chunks, int64_t dim) {
+  int64_t split_size = 0;
+  const bool with_sizes = ct::chunk_is_split_with_sizes(t, chunks, dim, split_size);
+  return record_split(with_sizes ? "SplitWithSizesBackward0" : "SplitBackward0", t, dim, ct::chunk(t, chunks, dim));
 }
 
 namespace {

@@ -7,8 +7,10 @@
 
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "core/ops/elementwise.h"
+#include "core/ops/reduce.h"
 #include "core/tensor.h"
 
 namespace ct::ag {
@@ -28,6 +30,11 @@ Ref<Tensor> mean(const Tensor& t, std::span<const int64_t> dims, bool keepdim);
 Ref<Tensor> prod(const Tensor& t, std::span<const int64_t> dims, bool keepdim);
 Ref<Tensor> amax(const Tensor& t, std::span<const int64_t> dims, bool keepdim);
 Ref<Tensor> amin(const Tensor& t, std::span<const int64_t> dims, bool keepdim);
+// torch's t.max() / t.min() (MaxBackward1 / MinBackward1), t.max(dim) / t.min(dim)
+// (values record MaxBackward0 / MinBackward0), torch.maximum / minimum.
+Ref<Tensor> max_all(const Tensor& t, bool max);
+ValuesIndices max_dim(const Tensor& t, int64_t dim, bool keepdim, bool max);
+Ref<Tensor> maximum(const Tensor& a, const Tensor& b, bool max);
 Ref<Tensor> matmul(const Tensor& a, const Tensor& b);
 
 Ref<Tensor> view(const Tensor& t, IntList shape);
@@ -44,6 +51,12 @@ Ref<Tensor> unsqueeze(const Tensor& t, int64_t dim);
 Ref<Tensor> diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2);
 Ref<Tensor> unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step);
 Ref<Tensor> as_strided(const Tensor& t, IntList sizes, IntList strides, int64_t storage_offset);
+Ref<Tensor> alias_view(const Tensor& t);  // AliasBackward0
+// Multi-output views (Note [Multi-output views] in functions.cpp).
+std::vector<Ref<Tensor>> unbind(const Tensor& t, int64_t dim);
+std::vector<Ref<Tensor>> split(const Tensor& t, int64_t split_size, int64_t dim);
+std::vector<Ref<Tensor>> split_with_sizes(const Tensor& t, IntList split_sizes, int64_t dim);
+std::vector<Ref<Tensor>> chunk(const Tensor& t, int64_t chunks, int64_t dim);
 Ref<Tensor> reshape(const Tensor& t, IntList shape);
 Ref<Tensor> flatten(const Tensor& t, int64_t start_dim, int64_t end_dim);
 

@@ -67,6 +67,31 @@ bool requires_grad(const Tensor& t) {
   return (!m || m->is_view) && t.base() && requires_grad(*t.base());
 }
 
+namespace {
+// torch's handle_view_on_rebase: refuses an in-place write to a view (indirect: to its base
+// or another view of its base, noticed when the view's grad_fn is next asked for) when the
+// view's creation forbids it.  The message names the view's own grad_fn if it has one.
+void check_view_rebase(const AutogradMeta& m, bool indirect) {
+  if (m.creation == CreationMeta::Default) return;
+  std::ostringstream os;
+  const char* what = indirect ? "its base or another view of its base has been" : "is being";
+  if (m.grad_fn) {
+    os << "Output " << m.output_nr << " of " << m.grad_fn->name() << " is a view and " << what << " modified inplace.";
+  } else {
+    os << "A view was created in no_grad mode and " << what << " modified inplace with grad mode enabled.";
+  }
+  if (m.creation == CreationMeta::MultiOutputNode) {
+    os << " This view is the output of a function that returns multiple views. Such functions do not allow the "
+          "output views to be modified inplace. You should replace the inplace operation by an out-of-place one.";
+  } else {
+    os << " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by "
+          "moving both the view and the inplace either both inside the no_grad block (if you don't want the "
+          "inplace to be tracked) or both outside (if you want the inplace to be tracked).";
+  }
+  raise(ErrorKind::InvalidArgument, os.str());
+}
+}  // namespace
+
 std::shared_ptr<Node> grad_fn(const Tensor& t) {
   AutogradMeta* m = t.autograd();
   if (!m) {
@@ -82,12 +107,7 @@ std::shared_ptr<Node> grad_fn(const Tensor& t) {
     if (!m->grad_fn && !requires_grad(base)) return nullptr;
     const int64_t version = t.storage()->version();
     if (m->attr_version != version) {
-      CT_CHECK(m->creation == CreationMeta::Default, InvalidArgument,
-               "A view was created in no_grad mode and its base or another view of its base has been modified "
-               "inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it is "
-               "forbidden. You can clarify your code by moving both the view and the inplace either both inside "
-               "the no_grad block (if you don't want the inplace to be tracked) or both outside (if you want the "
-               "inplace to be tracked).");
+      check_view_rebase(*m, /*indirect=*/true);
       set_grad_fn(*m, make_as_strided_backward(base, t));
       m->attr_version = version;
     }
@@ -260,11 +280,7 @@ const Tensor& SavedTensor::unpack(const Node& owner) const {
 void check_inplace(const Tensor& self) {
   const AutogradMeta* m = self.autograd();
   if (self.base()) {
-    CT_CHECK(!m || m->creation == CreationMeta::Default, InvalidArgument,
-             "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that "
-             "this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
-             "the view and the inplace either both inside the no_grad block (if you don't want the inplace to be "
-             "tracked) or both outside (if you want the inplace to be tracked).");
+    if (m) check_view_rebase(*m, /*indirect=*/false);
     const Tensor& base = *self.base();
     CT_CHECK(!(requires_grad(base) && is_leaf(base)), InvalidArgument,
              "a view of a leaf Variable that requires grad is being used in an in-place operation.");
@@ -289,15 +305,21 @@ void rebase_history(const Tensor& self, std::shared_ptr<Node> fn) {
 
 void set_history(const Tensor& result, std::shared_ptr<Node> fn) { meta_of(result).grad_fn = std::move(fn); }
 
-void set_view_meta(const Tensor& input, const Tensor& view, std::shared_ptr<Node> fn) {
-  (void)input;
+void set_view_meta(const Tensor& input, const Tensor& view, std::shared_ptr<Node> fn, CreationMeta creation,
+                   int64_t output_nr) {
   if (!view.base()) {  // not a view after all (reshape copied): an ordinary result
     if (fn) set_history(view, std::move(fn));
     return;
   }
+  if (!grad_enabled()) creation = CreationMeta::NoGradMode;
+  // torch's propagate_creation_meta: a view of a view that may not be written in place
+  // (made in no_grad mode, or an output of unbind/split) may not be written either.
+  const AutogradMeta* im = input.autograd();
+  if (creation == CreationMeta::Default && input.base() && im && im->is_view) creation = im->creation;
   AutogradMeta& m = meta_of(view);
   m.is_view = true;
-  m.creation = grad_enabled() ? CreationMeta::Default : CreationMeta::NoGradMode;
+  m.creation = creation;
+  m.output_nr = output_nr;
   m.grad_fn = std::move(fn);
   m.attr_version = view.storage()->version();
 }

@@ -5,7 +5,8 @@
 // pointer Tensor::autograd_, which is nullptr for a tensor that never took part in autograd
 // (so views and copies of such tensors cost exactly what they did before autograd existed),
 // and is created the first time the tensor requires grad, gets a grad_fn, a grad, or is a
-// view of a tensor that has autograd state.  Changing the autograd state of one tensor from
+// view of a tensor that has autograd state, or an output of a multi-output view op (which
+// must remember that: Note [Multi-output views] in functions.cpp).  Changing the autograd state of one tensor from
 // two threads at once (set requires_grad, set grad, backward accumulating into it, an
 // in-place op rebasing its history) is a data race, as in torch; reading it concurrently
 // with no writer is safe.
@@ -55,8 +56,11 @@ struct InputMeta {
   DType dtype = DType::Float32;
 };
 
-// Whether a view was taken with grad mode on (torch's CreationMeta::DEFAULT) or off.
-enum class CreationMeta : uint8_t { Default, NoGradMode };
+// How a view was made, which decides whether it may be written in place (torch's
+// CreationMeta): with grad mode on (Default), off (NoGradMode), or as one output of an op
+// returning several views (MultiOutputNode: unbind, split, split_with_sizes, chunk).  A view
+// of a view inherits a non-Default creation (torch's propagate_creation_meta).
+enum class CreationMeta : uint8_t { Default, NoGradMode, MultiOutputNode };
 
 struct AutogradMeta {
   bool requires_grad = false;       // set by the user on a leaf
@@ -71,6 +75,7 @@ struct AutogradMeta {
   bool is_view = false;
   CreationMeta creation = CreationMeta::Default;
   int64_t attr_version = 0;  // storage version grad_fn was made for
+  int64_t output_nr = 0;     // which output of its op (multi-output views), for messages
 };
 
 void destroy_meta(AutogradMeta* m);
@@ -156,9 +161,11 @@ void rebase_history(const Tensor& self, std::shared_ptr<Node> fn);
 // Makes fn the grad_fn of a freshly created (non-view) result.
 void set_history(const Tensor& result, std::shared_ptr<Node> fn);
 // For a freshly created view of `input`: gives it a view meta and, with grad mode on and
-// input requiring grad, the grad_fn made by make_fn.
+// input requiring grad, the grad_fn made by make_fn.  Output output_nr of a multi-output
+// view op passes CreationMeta::MultiOutputNode.
 template <class MakeFn>
-void set_view_history(const Tensor& input, const Tensor& view, MakeFn&& make_fn);
+void set_view_history(const Tensor& input, const Tensor& view, MakeFn&& make_fn,
+                      CreationMeta creation = CreationMeta::Default, int64_t output_nr = 0);
 
 // Runs backward from root with gradient grad (nullptr: implicit 1 for one element).
 void backward(const Tensor& root, const Tensor* grad, bool retain_graph);
@@ -181,15 +188,17 @@ inline bool needs_grad(const Tensor& t) {
   return __builtin_expect(has_autograd(t), 0) && grad_enabled() && requires_grad(t);
 }
 
-void set_view_meta(const Tensor& input, const Tensor& view, std::shared_ptr<Node> fn);
+void set_view_meta(const Tensor& input, const Tensor& view, std::shared_ptr<Node> fn,
+                   CreationMeta creation = CreationMeta::Default, int64_t output_nr = 0);
 
 template <class MakeFn>
-void set_view_history(const Tensor& input, const Tensor& view, MakeFn&& make_fn) {
+void set_view_history(const Tensor& input, const Tensor& view, MakeFn&& make_fn, CreationMeta creation,
+                      int64_t output_nr) {
   if (__builtin_expect(!has_autograd(input), 1)) return;
   if (&input == &view) return;  // an op that returned its input
   std::shared_ptr<Node> fn;
   if (grad_enabled() && requires_grad(input)) fn = make_fn();
-  set_view_meta(input, view, std::move(fn));
+  set_view_meta(input, view, std::move(fn), creation, output_nr);
 }
 
 }  // namespace ct::autograd

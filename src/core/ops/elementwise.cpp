@@ -552,6 +552,18 @@ Ref<Tensor> reciprocal(const Tensor& t) {
 }
 }  // namespace
 
+Ref<Tensor> maximum(const Tensor& a, const Tensor& b, bool max) {
+  broadcast_shapes(a.sizes(), b.sizes(), max ? "maximum" : "minimum");  // names this op in the error
+  Ref<Tensor> pick = compare(max ? CompareOp::Gt : CompareOp::Lt, Operand::of(a), Operand::of(b));
+  Ref<Tensor> r = where(*pick, a, b);
+  // Comparisons with NaN are false, so where picked b: put the NaNs back, a's last so that
+  // they win (the values differ only in NaN payload, as torch).
+  Ref<Tensor> b_nan = compare(CompareOp::Ne, Operand::of(b), Operand::of(b));
+  r = where(*b_nan, *to_dtype(b, r->dtype()), *r);
+  Ref<Tensor> a_nan = compare(CompareOp::Ne, Operand::of(a), Operand::of(a));
+  return where(*a_nan, *to_dtype(a, r->dtype()), *r);
+}
+
 Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   CT_CHECK(cond.dtype() == DType::Bool || cond.dtype() == DType::UInt8, DType,
            "where expected condition to be a boolean tensor, but got a tensor with dtype "

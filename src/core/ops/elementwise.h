@@ -27,6 +27,9 @@ Ref<Tensor> compare(CompareOp op, Operand a, Operand b);
 Ref<Tensor> unary(UnaryOp op, const Tensor& a);
 void unary_(UnaryOp op, const Tensor& self);
 Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b);
+// torch.maximum (max true) / torch.minimum: elementwise, broadcasting, promoted dtype; a NaN
+// in either operand gives NaN (a's NaN when both are).
+Ref<Tensor> maximum(const Tensor& a, const Tensor& b, bool max);
 // Writes value into every element of self; bumps the version.
 void fill_(const Tensor& self, double value);
 

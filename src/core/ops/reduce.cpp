@@ -42,6 +42,7 @@
 
 #include "core/dtype.h"
 #include "core/error.h"
+#include "core/copy.h"
 #include "core/ops/promote.h"
 #include "core/parallel.h"
 #include "core/shape.h"
@@ -887,6 +888,26 @@ Ref<Tensor> argmax(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
 }
 Ref<Tensor> argmin(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
   return arg_reduce(Kind::ArgMin, t, dim, keepdim);
+}
+
+Ref<Tensor> max_all(const Tensor& t, bool max) {
+  CT_CHECK(t.numel() != 0, Shape,
+           (max ? "max" : "min") << "(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+                                    "reduction dim with the 'dim' argument.");
+  return reduce_dims(max ? Kind::Max : Kind::Min, t, {}, false);
+}
+
+ValuesIndices max_dim(const Tensor& t, int64_t dim, bool keepdim, bool max) {
+  const int w = wrap_dim(dim, t.ndim());
+  CT_CHECK(t.ndim() == 0 || t.size(w) != 0, Index,
+           (max ? "max" : "min") << "(): Expected reduction dim " << w << " to have non-zero size.");
+  const int64_t dims[1] = {w};
+  ValuesIndices r;
+  r.values = reduce_dims(max ? Kind::Max : Kind::Min, t, dims, keepdim);
+  // The same order as a uint8 copy of a bool t (false < true), which argmax accepts.
+  Ref<Tensor> src = t.dtype() == DType::Bool ? to_dtype(t, DType::UInt8) : Ref<Tensor>::retain(const_cast<Tensor*>(&t));
+  r.indices = arg_reduce(max ? Kind::ArgMax : Kind::ArgMin, *src, w, keepdim);
+  return r;
 }
 
 }  // namespace ct

@@ -32,4 +32,15 @@ Ref<Tensor> amin(const Tensor& t, std::span<const int64_t> dims, bool keepdim);
 Ref<Tensor> argmax(const Tensor& t, std::optional<int64_t> dim, bool keepdim);
 Ref<Tensor> argmin(const Tensor& t, std::optional<int64_t> dim, bool keepdim);
 
+// torch's t.max() / t.min() (max false): amax/amin over every dim, with torch's name in the
+// error for an empty t.
+Ref<Tensor> max_all(const Tensor& t, bool max);
+// torch's t.max(dim, keepdim) / t.min(dim, keepdim): the values (amax/amin along dim) and the
+// int64 index of the first maximum / minimum (a NaN counts as both, as in torch); bool
+// inputs are allowed (argmax is not).  Errors name max/min.
+struct ValuesIndices {
+  Ref<Tensor> values, indices;
+};
+ValuesIndices max_dim(const Tensor& t, int64_t dim, bool keepdim, bool max);
+
 }  // namespace ct

@@ -33,7 +33,7 @@ export tensor_zeros, tensor_ones, tensor_full, tensor_arange, wrap_array
 # Always views / alias
 export reshape_view, transpose_view, t_view, permute_view, slice_view, narrow_view, select_view,
        expand_view, squeeze_view, unsqueeze_view, diagonal_view, unfold_view,
-       as_strided_view, alias
+       as_strided_view, alias, alias_view, unbind_views, split_views, chunk_views
 # View when possible, copy otherwise
 export reshape_view_or_copy, reshape_is_view, flatten_view_or_copy, contiguous_or_self,
        to_eltype_or_self

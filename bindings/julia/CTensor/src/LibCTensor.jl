@@ -516,6 +516,88 @@ function ct_alias(t)
     ccall((:ct_alias, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
 end
 
+"""
+    ct_alias_view(t) -> Ptr{Cvoid}
+
+`ct_tensor *ct_alias_view(const ct_tensor *t);`
+
+torch's aten::alias (what t[...] and t[()] return): a VIEW with t's sizes, strides and
+offset: ct_tensor_is_view() == 1, base the root, as every view.  Unlike ct_alias (detach) it
+stays in the autograd graph: its node is AliasBackward0.
+"""
+function ct_alias_view(t)
+    ccall((:ct_alias_view, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+end
+
+# ---- Multi-output views: several new references, SAME storage ----------------------------
+
+"""
+    ct_unbind(t, dim, out, cap) -> Int64
+
+`int64_t ct_unbind(const ct_tensor *t, int dim, ct_tensor **out, int64_t cap);`
+
+Each returns the number n of views it makes of t along dim, in order: torch's unbind,
+split, split_with_sizes and chunk.  Every view is as from ct_select / ct_narrow (same
+storage, ct_tensor_is_view() == 1, base as above, same version counter).
+Output array: with out == NULL nothing is made and n is returned (cap is ignored), so a
+caller may ask first and then call again with cap >= n.  With out != NULL and cap >= n,
+out[0..n-1] receive n NEW references (release each); with cap < n the call fails
+(CT_ERR_INVALID_ARGUMENT) and writes nothing.  On any error -1 is returned and out is
+untouched.
+Autograd: each output records torch's node (UnbindBackward0, SplitBackward0,
+SplitWithSizesBackward0) and is a view that may not be modified in place while autograd
+is involved (grad mode on, and it or its base requires grad), nor may a view of it: the
+in-place op fails with CT_ERR_INVALID_ARGUMENT and torch's message "Output 0 of
+UnbindBackward0 is a view and is being modified inplace. This view is the output of a
+function that returns multiple views. ...".  With grad mode off, or nothing requiring
+grad, in-place writes to them are allowed, as in torch.
+One view per index along dim (each as ct_select(t, dim, i)).  A 0-dim t or a dim out of
+range: CT_ERR_INDEX.
+"""
+function ct_unbind(t, dim, out, cap)
+    ccall((:ct_unbind, libctensor()), Int64, (Ptr{Cvoid}, Cint, Ptr{Ptr{Cvoid}}, Int64), t, dim, out, cap)
+end
+
+"""
+    ct_split(t, split_size, dim, out, cap) -> Int64
+
+`int64_t ct_split(const ct_tensor *t, int64_t split_size, int dim, ct_tensor **out, int64_t cap);`
+
+Pieces of split_size along dim, the last one shorter if the size does not divide; one
+piece (all of t) if split_size >= the dim's size, and if both are 0.  Errors
+(CT_ERR_INVALID_ARGUMENT): a 0-dim t, split_size < 0, split_size 0 on a non-empty dim.
+"""
+function ct_split(t, split_size, dim, out, cap)
+    ccall((:ct_split, libctensor()), Int64, (Ptr{Cvoid}, Int64, Cint, Ptr{Ptr{Cvoid}}, Int64), t, split_size, dim, out, cap)
+end
+
+"""
+    ct_split_with_sizes(t, n, split_sizes, dim, out, cap) -> Int64
+
+`int64_t ct_split_with_sizes(const ct_tensor *t, int64_t n, const int64_t *split_sizes, int dim, ct_tensor **out, int64_t cap);`
+
+n pieces of the lengths split_sizes[0..n-1] along dim (n >= 0; split_sizes may be NULL if
+n is 0).  Errors (CT_ERR_INVALID_ARGUMENT): a 0-dim t, a negative length, lengths that do
+not sum to the dim's size.
+"""
+function ct_split_with_sizes(t, n, split_sizes, dim, out, cap)
+    ccall((:ct_split_with_sizes, libctensor()), Int64, (Ptr{Cvoid}, Int64, Ptr{Int64}, Cint, Ptr{Ptr{Cvoid}}, Int64), t, n, split_sizes, dim, out, cap)
+end
+
+"""
+    ct_chunk(t, chunks, dim, out, cap) -> Int64
+
+`int64_t ct_chunk(const ct_tensor *t, int64_t chunks, int dim, ct_tensor **out, int64_t cap);`
+
+ct_split with split_size ceil(size / chunks): at most `chunks` pieces (fewer when the size
+does not allow them, as torch); an empty dim gives `chunks` empty pieces (recorded as
+SplitWithSizesBackward0, as torch).  Errors (CT_ERR_INVALID_ARGUMENT): a 0-dim t,
+chunks <= 0.
+"""
+function ct_chunk(t, chunks, dim, out, cap)
+    ccall((:ct_chunk, libctensor()), Int64, (Ptr{Cvoid}, Int64, Cint, Ptr{Ptr{Cvoid}}, Int64), t, chunks, dim, out, cap)
+end
+
 # ---- View when possible, copy otherwise: new reference -----------------------------------
 
 """
@@ -1421,6 +1503,28 @@ function ct_where(cond, a, b)
 end
 
 """
+    ct_maximum(a, b) -> Ptr{Cvoid}
+
+`ct_tensor *ct_maximum(const ct_tensor *a, const ct_tensor *b);`
+
+torch.maximum / torch.minimum (what torch.max(a, b) / torch.min(a, b) mean): elementwise,
+broadcasting, promoted dtype; NaN in either operand gives NaN.  Autograd: MaximumBackward0
+/ MinimumBackward0 (where a == b each operand takes half the gradient).
+"""
+function ct_maximum(a, b)
+    ccall((:ct_maximum, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+end
+
+"""
+    ct_minimum(a, b) -> Ptr{Cvoid}
+
+`ct_tensor *ct_minimum(const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_minimum(a, b)
+    ccall((:ct_minimum, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+end
+
+"""
     ct_equal(a, b) -> Cint
 
 `int ct_equal(const ct_tensor *a, const ct_tensor *b);`
@@ -1562,6 +1666,58 @@ end
 """
 function ct_argmin_all(t)
     ccall((:ct_argmin_all, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_max_all(t) -> Ptr{Cvoid}
+
+`ct_tensor *ct_max_all(const ct_tensor *t);`
+
+torch's t.max() / t.min(): the largest / smallest element as a 0-dim tensor of t's dtype
+(NaN if t has one), as ct_amax / ct_amin over every dim.  Autograd: MaxBackward1 /
+MinBackward1, the gradient split evenly among the elements equal to the result (among the
+NaNs when it is NaN).  An empty t: CT_ERR_SHAPE, PyTorch's "max(): Expected reduction dim
+to be specified for input.numel() == 0. ...".
+"""
+function ct_max_all(t)
+    ccall((:ct_max_all, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_min_all(t) -> Ptr{Cvoid}
+
+`ct_tensor *ct_min_all(const ct_tensor *t);`
+"""
+function ct_min_all(t)
+    ccall((:ct_min_all, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+end
+
+"""
+    ct_max_dim(t, dim, keepdim, indices) -> Ptr{Cvoid}
+
+`ct_tensor *ct_max_dim(const ct_tensor *t, int dim, int keepdim, ct_tensor **indices);`
+
+torch's t.max(dim, keepdim) / t.min(dim, keepdim): returns the values (new reference, as
+ct_amax / ct_amin along dim) and, if indices is not NULL, stores in *indices a new
+reference to the int64 indices of the first maximum / minimum along dim (a NaN counts as
+the maximum and the minimum, as in torch).  *indices is written only on success.  Bool t
+is accepted.  A 0-dim t takes dim 0 or -1 (values: t's value, index 0).  Autograd: the
+values record MaxBackward0 / MinBackward0, which give the gradient to the returned index
+only (one element per reduced row, even at ties).  Errors: dim out of range
+(CT_ERR_INDEX), an empty dim (CT_ERR_INDEX, PyTorch's "max(): Expected reduction dim 1 to
+have non-zero size.").
+"""
+function ct_max_dim(t, dim, keepdim, indices)
+    ccall((:ct_max_dim, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Cint, Ptr{Ptr{Cvoid}}), t, dim, keepdim, indices)
+end
+
+"""
+    ct_min_dim(t, dim, keepdim, indices) -> Ptr{Cvoid}
+
+`ct_tensor *ct_min_dim(const ct_tensor *t, int dim, int keepdim, ct_tensor **indices);`
+"""
+function ct_min_dim(t, dim, keepdim, indices)
+    ccall((:ct_min_dim, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Cint, Ptr{Ptr{Cvoid}}), t, dim, keepdim, indices)
 end
 
 """

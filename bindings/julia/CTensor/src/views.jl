@@ -174,6 +174,56 @@ function as_strided_view(t::Tensor{T}, dims::Tuple{Vararg{Integer}}, strides::Tu
     return own_handle(h)::Tensor{T,length(dims)}
 end
 
+# ---- Multi-output views ---------------------------------------------------------------------
+
+# The views a multi-output call makes, owned: asks how many (out == NULL), then fills an array
+# of that many handles.  f(out, cap) is the LibCTensor call.
+function _multi_views(f, ::Type{T}, ::Val{M}) where {T,M}
+    n = f(Ptr{Ptr{Cvoid}}(C_NULL), Int64(0))
+    n < 0 && throw(last_error())
+    out = fill(C_NULL, Int(n))
+    m = f(out, Int64(n))
+    m < 0 && throw(last_error())
+    return Tensor{T,M}[own_handle(out[i])::Tensor{T,M} for i in 1:m]
+end
+
+"""
+    unbind_views(t, d) -> Vector{Tensor}          (torch: t.unbind(d-1))
+
+One VIEW per index along dimension `d` (each as `select_view(t, d, i)`), one dimension
+fewer.  Autograd: each records UnbindBackward0, and none of them (nor a view of one) may be
+written in place while autograd is involved (torch's "Output 0 of UnbindBackward0 is a view
+and is being modified inplace. This view is the output of a function that returns multiple
+views. ..."); with grad mode off or nothing requiring grad they may.
+"""
+unbind_views(t::Tensor{T,N}, d::Integer) where {T,N} =
+    _multi_views((o, c) -> L.ct_unbind(t, _cdim(t, d, "unbind_views"), o, c), T, Val(N - 1))
+
+"""
+    split_views(t, d, len::Integer) -> Vector{Tensor}          (torch: t.split(len, d-1))
+    split_views(t, d, lens::AbstractVector{<:Integer})         (torch: t.split(lens, d-1))
+
+VIEWS of consecutive pieces along dimension `d`: of `len` elements each (the last one
+shorter if `len` does not divide the size; SplitBackward0), or of the lengths `lens`, which
+must sum to the size (SplitWithSizesBackward0).  In-place writes as for `unbind_views`.
+"""
+split_views(t::Tensor{T,N}, d::Integer, len::Integer) where {T,N} =
+    _multi_views((o, c) -> L.ct_split(t, Int64(len), _cdim(t, d, "split_views"), o, c), T, Val(N))
+function split_views(t::Tensor{T,N}, d::Integer, lens::AbstractVector{<:Integer}) where {T,N}
+    cd = _cdim(t, d, "split_views")
+    l = Int64[Int64(x) for x in lens]
+    return _multi_views((o, c) -> L.ct_split_with_sizes(t, length(l), l, cd, o, c), T, Val(N))
+end
+
+"""
+    chunk_views(t, d, n) -> Vector{Tensor}          (torch: t.chunk(n, d-1))
+
+At most `n` VIEWS along dimension `d`, each `cld(size(t, d), n)` long (the last one shorter);
+`n` empty views if the dimension is empty.  In-place writes as for `unbind_views`.
+"""
+chunk_views(t::Tensor{T,N}, d::Integer, n::Integer) where {T,N} =
+    _multi_views((o, c) -> L.ct_chunk(t, Int64(n), _cdim(t, d, "chunk_views"), o, c), T, Val(N))
+
 """
     alias(t) -> Tensor          (torch: t.detach())
 
@@ -181,6 +231,14 @@ Same storage, metadata and version counter as `t`, but NOT a view: `is_view` is 
 `base` is `nothing`.  Writes through either are seen through the other.
 """
 alias(t::Tensor{T,N}) where {T,N} = own_handle(L.ct_alias(t))::Tensor{T,N}
+
+"""
+    alias_view(t) -> Tensor          (torch: t[...], aten::alias)
+
+A VIEW of `t` with the same sizes, strides and offset (`is_view` true, `base` the root);
+unlike `alias` it stays in the autograd graph (AliasBackward0).
+"""
+alias_view(t::Tensor{T,N}) where {T,N} = own_handle(L.ct_alias_view(t))::Tensor{T,N}
 
 # ---- View when possible, copy otherwise ----------------------------------------------------
 

@@ -445,6 +445,44 @@ _sumall(a) = _op(L.ct_sum(a, 0, C_NULL, 0))
     @test e isa CTensorError && e.message == "element 0 of tensors does not require grad and does not have a grad_fn"
 end
 
+@testset "multi-output views: unbind, split, chunk" begin
+    x, root = grid()
+    cols = unbind_views(x, 2)                 # Python: x.unbind(1)
+    @test length(cols) == 4 && all(c -> c isa Tensor{Float32,1}, cols)
+    @test size(cols[3]) == (3,) && strides(cols[3]) == (4,) && storage_offset(cols[3]) == 2
+    @test all(c -> is_view(c) && same_tensor(base(c), root) && shares_storage(c, x), cols)
+    cols[2][3] = -5                            # nothing requires grad: writable
+    @test x[3, 2] == -5 && version(cols[1]) == version(x)
+    p = split_views(x, 2, 3)                  # Python: x.split(3, 1): sizes (3, 3), (3, 1)
+    @test size.(p) == [(3, 3), (3, 1)] && storage_offset(p[2]) == 3
+    q = split_views(x, 1, [1, 0, 2])          # Python: x.split([1, 0, 2], 0)
+    @test size.(q) == [(1, 4), (0, 4), (2, 4)] && storage_offset(q[3]) == 4
+    @test size.(chunk_views(x, 2, 3)) == [(3, 2), (3, 2)]   # Python: x.chunk(3, 1)
+    e = caught(() -> split_views(x, 2, [1, 2]))
+    @test e isa CTensorError && e.status == L.CT_ERR_INVALID_ARGUMENT &&
+          e.message == "split_with_sizes expects split_sizes to sum exactly to 4 (input tensor's size at " *
+                       "dimension 1), but got split_sizes=[1, 2]"
+    e = caught(() -> chunk_views(x, 1, 0))
+    @test e isa CTensorError && e.message == "chunk expects `chunks` to be greater than 0, got: 0"
+    e = caught(() -> unbind_views(x, 3))
+    @test e isa CTensorError && e.status == L.CT_ERR_INDEX
+    # autograd: torch's node names, and in-place writes refused
+    a = requires_grad!(tensor_ones(Float32, 2, 3))
+    y = _mulk(a, 2)
+    rows = unbind_views(y, 1)
+    @test grad_fn_name.(rows) == ["UnbindBackward0", "UnbindBackward0"]
+    @test grad_fn_name.(split_views(y, 2, 2)) == ["SplitBackward0", "SplitBackward0"]
+    @test grad_fn_name.(split_views(y, 2, [2, 1])) == ["SplitWithSizesBackward0", "SplitWithSizesBackward0"]
+    av = alias_view(y)                         # Python: y[...]
+    @test is_view(av) && same_tensor(base(av), y) && grad_fn_name(av) == "AliasBackward0"
+    e = caught(() -> L.ct_mul_scalar_(rows[2], 2.0) == 0 || throw(last_error()))
+    @test e isa CTensorError && e.status == L.CT_ERR_INVALID_ARGUMENT &&
+          startswith(e.message, "Output 1 of UnbindBackward0 is a view and is being modified inplace. " *
+                                "This view is the output of a function that returns multiple views.")
+    backward!(_sumall(_mulk(rows[2], 3)))
+    @test Array(grad(a)) == Float32[0 0 0; 6 6 6]
+end
+
 @testset "autograd: retain_grad! keeps a non-leaf's gradient" begin
     x = requires_grad!(Tensor(Float32[1, 2, 3]))
     y = _mulk(x, 2)

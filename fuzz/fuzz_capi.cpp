@@ -5,7 +5,8 @@
 //   A pool of up to kSlots tensor handles and kStorageSlots storage handles.  Each step reads
 //   an opcode and its arguments from the bytes and calls the C API: creation (hostile sizes,
 //   dtypes, ndim), from_blob and DLPack imports over memory this harness allocated to the
-//   exact byte, views with hostile dims/steps/strides/offsets, copies, compute, relations,
+//   exact byte, views with hostile dims/steps/strides/offsets, multi-output views, copies,
+//   compute, autograd (requires_grad, backward, grads, grad mode), relations,
 //   retain/release, NULL handles.  A new handle joins the pool; a full pool releases one.
 //
 // What is checked after each step (a violation prints why and traps)
@@ -252,6 +253,13 @@ struct Pool {
   }
 };
 
+// The sub-operation of a step, in [0, n]; CT_FUZZ_TRACE prints it.
+int pick_case(FuzzedDataProvider& in, int n, const char* group) {
+  const int k = in.ConsumeIntegralInRange<int>(0, n);
+  if (g_trace) std::fprintf(stderr, "  %s case %d\n", group, k);
+  return k;
+}
+
 // Records a new handle (or the error of a failed call).
 void take(Pool& p, ct_tensor* r) {
   if (r) p.put(r);
@@ -481,7 +489,7 @@ void op_view(FuzzedDataProvider& in, Pool& p) {
   ct_tensor* t = p.pick(in);
   const int a = hostile_int(in), b = hostile_int(in);
   ct_tensor* r = nullptr;
-  switch (in.ConsumeIntegralInRange<int>(0, 15)) {
+  switch (pick_case(in, 15, "view")) {
     case 0: {
       const int n = hostile_ndim(in);
       std::vector<int64_t> shape = hostile_list(in, n);
@@ -537,11 +545,115 @@ void op_view(FuzzedDataProvider& in, Pool& p) {
   take(p, r);
 }
 
+// unbind / split / split_with_sizes / chunk: count first (out NULL), a short array (must fail
+// and write nothing), or a large enough one (every output a view sharing t's storage).
+void op_multi_view(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* t = p.pick(in);
+  const int dim = hostile_int(in);
+  const int kind = in.ConsumeIntegralInRange<int>(0, 3);
+  const int64_t arg = hostile_i64(in);
+  const int n_sizes = hostile_ndim(in);
+  std::vector<int64_t> sizes = hostile_list(in, n_sizes);
+  const int64_t* sizes_arg = in.ConsumeIntegralInRange<int>(0, 7) == 0 ? nullptr : sizes.data();
+  if (g_trace) std::fprintf(stderr, "  multi-view kind %d dim %d arg %lld n %d\n", kind, dim, (long long)arg, n_sizes);
+  auto call = [&](ct_tensor** out, int64_t cap) -> int64_t {
+    switch (kind) {
+      case 0: return CT(ct_unbind(t, dim, out, cap));
+      case 1: return CT(ct_split(t, arg, dim, out, cap));
+      case 2: return CT(ct_split_with_sizes(t, n_sizes, sizes_arg, dim, out, cap));
+      default: return CT(ct_chunk(t, arg, dim, out, cap));
+    }
+  };
+  const int64_t n = call(nullptr, 0);
+  if (n < 0) {
+    expect_error_recorded();
+    return;
+  }
+  if (n > 64) return;  // a real request, but not one this pool can hold
+  std::vector<ct_tensor*> out(size_t(n) + 1, reinterpret_cast<ct_tensor*>(&p));
+  const int64_t cap = in.ConsumeBool() ? n : in.ConsumeIntegralInRange<int64_t>(-2, n);
+  const int64_t m = call(out.data(), cap);
+  if (cap < n) {
+    REQUIRE(m == -1, m, n);
+    expect_error_recorded();
+    for (ct_tensor* x : out) REQUIRE(x == reinterpret_cast<ct_tensor*>(&p));
+    return;
+  }
+  if (m < 0) {
+    // Making a view can fail where counting did not: a huge stride on an empty tensor whose
+    // view offset would overflow int64 is refused.  Then nothing is written.
+    expect_error_recorded();
+    for (ct_tensor* x : out) REQUIRE(x == reinterpret_cast<ct_tensor*>(&p));
+    return;
+  }
+  REQUIRE(m == n, m, n);  // the same call as the count
+  REQUIRE(out[size_t(n)] == reinterpret_cast<ct_tensor*>(&p));  // nothing past n
+  for (int64_t i = 0; i < n; ++i) {
+    REQUIRE(out[size_t(i)] != nullptr && CT(ct_shares_storage(out[size_t(i)], t)) == 1);
+    REQUIRE(CT(ct_tensor_is_view(out[size_t(i)])) == 1);
+    p.put(out[size_t(i)]);
+  }
+}
+
+// Autograd on the pool: requires_grad (refused for non-floating dtypes and non-leaves),
+// retain_grad, backward with or without a gradient (shapes and dtypes from the pool: mostly
+// wrong), grad / set_grad, detach, node names, grad mode.  Compute and view steps after
+// these record graphs; the live counts at the end of the input check that graphs, retained
+// gradients and saved tensors are all freed with their tensors.
+void op_autograd(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* t = p.pick(in);
+  ct_tensor* u = p.pick(in);
+  switch (pick_case(in, 8, "autograd")) {
+    case 0: status_ok_or_error(CT(ct_set_requires_grad(t, in.ConsumeIntegral<int>()))); break;
+    case 1: status_ok_or_error(CT(ct_retain_grad(t))); break;
+    case 2:
+      if (!small_output(t, 512) || !small_output(u, 512)) return;  // backward computes on t's graph
+      status_ok_or_error(CT(ct_backward(t, in.ConsumeBool() ? u : nullptr, in.ConsumeIntegral<int>())));
+      break;
+    case 3: {
+      ct_tensor* g = CT(ct_grad(t));
+      if (g) p.put(g);  // NULL without an error is "no gradient"
+      break;
+    }
+    case 4: {
+      // t.grad = t is refused; any other grad that holds t alive (a view of t, a result of t
+      // that records a graph, two tensors each the other's grad) is a reference cycle in torch
+      // as here (the header says so), so the grad is a copy made with grad mode off, or t
+      // itself to check the refusal.
+      const int k = in.ConsumeIntegralInRange<int>(0, 2);
+      if (k == 0 || !small(u)) {
+        status_ok_or_error(CT(ct_set_grad(t, nullptr)));
+      } else if (k == 1) {
+        REQUIRE(CT(ct_set_grad(t, t)) != CT_OK);
+        expect_error_recorded();
+      } else {
+        const int prev = CT(ct_set_grad_enabled(0));  // no graph back to t either
+        ct_tensor* g = CT(ct_clone(u));
+        CT(ct_set_grad_enabled(prev));
+        if (!g) expect_error_recorded();
+        status_ok_or_error(CT(ct_set_grad(t, g)));
+        CT(ct_tensor_release(g));
+      }
+      break;
+    }
+    case 5: take(p, CT(ct_detach(t))); break;
+    case 6: {
+      const char* name = CT(ct_grad_fn_name(t));
+      if (name) REQUIRE(std::strlen(name) < 256);
+      const int leaf = CT(ct_is_leaf(t)), rg = CT(ct_requires_grad(t)), rt = CT(ct_retains_grad(t));
+      if (!t) REQUIRE(leaf == -1 && rg == -1 && rt == -1);
+      break;
+    }
+    case 7: CT(ct_set_grad_enabled(in.ConsumeIntegral<int>())); break;
+    default: break;
+  }
+}
+
 void op_copy(FuzzedDataProvider& in, Pool& p) {
   ct_tensor* t = p.pick(in);
   ct_tensor* u = p.pick(in);
   if (!small(t) || !small(u)) return;
-  switch (in.ConsumeIntegralInRange<int>(0, 5)) {
+  switch (pick_case(in, 5, "copy")) {
     case 0: take(p, CT(ct_clone(t))); break;
     case 1: take(p, CT(ct_to(t, hostile_dtype(in)))); break;
     case 2:
@@ -574,14 +686,15 @@ using Unary = ct_tensor* (*)(const ct_tensor*);
 using UnaryInPlace = ct_status (*)(ct_tensor*);
 using Reduce = ct_tensor* (*)(const ct_tensor*, int, const int*, int);
 
-const Binary kBinary[] = {ct_add, ct_sub, ct_mul, ct_div, ct_eq, ct_ne, ct_lt, ct_le, ct_gt, ct_ge, ct_matmul};
+const Binary kBinary[] = {ct_add, ct_sub, ct_mul, ct_div, ct_eq, ct_ne, ct_lt, ct_le, ct_gt, ct_ge, ct_matmul,
+                          ct_maximum, ct_minimum};
 const BinaryInPlace kBinaryInPlace[] = {ct_add_, ct_sub_, ct_mul_, ct_div_};
 const Scalar kScalar[] = {ct_add_scalar, ct_sub_scalar, ct_mul_scalar, ct_div_scalar, ct_rsub_scalar,
                           ct_rdiv_scalar, ct_eq_scalar, ct_ne_scalar, ct_lt_scalar, ct_le_scalar,
                           ct_gt_scalar, ct_ge_scalar};
 const ScalarInPlace kScalarInPlace[] = {ct_add_scalar_, ct_sub_scalar_, ct_mul_scalar_, ct_div_scalar_, ct_fill_};
 const Unary kUnary[] = {ct_neg, ct_abs, ct_exp, ct_log, ct_sqrt, ct_sin, ct_cos, ct_tanh, ct_sigmoid, ct_relu,
-                        ct_argmax_all, ct_argmin_all};
+                        ct_argmax_all, ct_argmin_all, ct_max_all, ct_min_all, ct_alias_view};
 const UnaryInPlace kUnaryInPlace[] = {ct_neg_, ct_abs_, ct_exp_, ct_log_, ct_sqrt_, ct_sin_,
                                       ct_cos_, ct_tanh_, ct_sigmoid_, ct_relu_, ct_zero_};
 const Reduce kReduce[] = {ct_sum, ct_mean, ct_prod, ct_amax, ct_amin};
@@ -597,7 +710,7 @@ void op_compute(FuzzedDataProvider& in, Pool& p) {
   // Broadcasting output is at most numel(a) * numel(b) elements (or max of them if either
   // is 1-element); matmul costs at most about that much too.
   if (!small_output(a, 512) || !small_output(b, 512)) return;
-  switch (in.ConsumeIntegralInRange<int>(0, 10)) {
+  switch (pick_case(in, 10, "compute")) {
     case 0: take(p, CT(pick_fn(in, kBinary)(a, b))); break;
     case 1: status_ok_or_error(CT(pick_fn(in, kBinaryInPlace)(a, b))); break;
     case 2: take(p, CT(pick_fn(in, kScalar)(a, hostile_double(in)))); break;
@@ -613,8 +726,28 @@ void op_compute(FuzzedDataProvider& in, Pool& p) {
       break;
     }
     case 7:
-      take(p, CT(in.ConsumeBool() ? ct_argmax(a, hostile_int(in), in.ConsumeIntegral<int>())
-                                  : ct_argmin(a, hostile_int(in), in.ConsumeIntegral<int>())));
+      switch (in.ConsumeIntegralInRange<int>(0, 2)) {
+        case 0:
+          take(p, CT(in.ConsumeBool() ? ct_argmax(a, hostile_int(in), in.ConsumeIntegral<int>())
+                                      : ct_argmin(a, hostile_int(in), in.ConsumeIntegral<int>())));
+          break;
+        default: {
+          // values and (optionally) indices in one call; *indices written only on success
+          ct_tensor* idx = reinterpret_cast<ct_tensor*>(&p);  // a sentinel it must not touch on failure
+          ct_tensor** want = in.ConsumeBool() ? &idx : nullptr;
+          const int dim = hostile_int(in), keep = in.ConsumeIntegral<int>();
+          ct_tensor* v = CT(in.ConsumeBool() ? ct_max_dim(a, dim, keep, want) : ct_min_dim(a, dim, keep, want));
+          if (!v) REQUIRE(idx == reinterpret_cast<ct_tensor*>(&p));
+          if (v && want) {
+            REQUIRE(idx != nullptr && CT(ct_tensor_dtype(idx)) == CT_INT64);
+            const int64_t ni = CT(ct_tensor_numel(idx)), nv = CT(ct_tensor_numel(v));
+            REQUIRE(ni == nv, ni, nv);
+            p.put(idx);
+          }
+          take(p, v);
+          break;
+        }
+      }
       break;
     case 8: {
       ct_tensor* c = p.pick(in);
@@ -892,7 +1025,8 @@ void op_globals(FuzzedDataProvider& in) {
 }
 
 void trace_pool(int op, const Pool& p) {
-  std::fprintf(stderr, "step op %d: last %s %s\n", op, ct_status_name(ct_last_status()), ct_last_error());
+  std::fprintf(stderr, "step op %d: last %s %s (live tensors %lld, grad mode %d)\n", op, ct_status_name(ct_last_status()),
+               ct_last_error(), (long long)ct_live_tensors(), ct_is_grad_enabled());
   for (int i = 0; i < kSlots; ++i) {
     if (!p.t[i]) continue;
     const int n = ct_tensor_ndim(p.t[i]);
@@ -924,7 +1058,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Pool pool;
   for (int step = 0; step < kMaxSteps && in.remaining_bytes() > 0; ++step) {
     ++g_steps;
-    const int op = in.ConsumeIntegralInRange<int>(0, 13);
+    const int op = in.ConsumeIntegralInRange<int>(0, 15);
     switch (op) {
       case 0: case 1: op_create(in, pool); break;
       case 2: op_arange(in, pool); break;
@@ -938,11 +1072,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 11: op_relations(in, pool); break;
       case 12: op_dlpack(in, pool); break;
       case 13: in.ConsumeBool() ? op_nulls(in, pool) : op_globals(in); break;
+      case 14: op_multi_view(in, pool); break;
+      case 15: op_autograd(in, pool); break;
     }
     if (g_trace) trace_pool(op, pool);
     check_pool(pool);
   }
   pool.clear();
+  CT(ct_set_grad_enabled(1));  // grad mode is per thread: the next input starts as the first
   // Everything released: no tensor, storage or foreign memory outlives its handles.
   REQUIRE(ct_live_tensors() == tensors0, ct_live_tensors(), tensors0);
   REQUIRE(ct_live_storages() == storages0, ct_live_storages(), storages0);

@@ -595,9 +595,13 @@ CT_API int ct_is_leaf(const ct_tensor *t);
    backward calls add into it in place, so a handle taken before sees them. */
 CT_API ct_tensor *ct_grad(const ct_tensor *t);
 /* t.grad = grad: grad (borrowed; t keeps its own reference to that same tensor, which later
-   backward calls add into) or NULL to clear it (t.grad = None).  Errors: a dtype other than
+   backward calls add into) or NULL to clear it (t.grad = None).  Errors: grad == t
+   (CT_ERR_INVALID_ARGUMENT, "can't assign Variable as its own grad"), a dtype other than
    t's (CT_ERR_DTYPE, "assigned grad has data of a different type"), other sizes
-   (CT_ERR_SHAPE, "assigned grad has data of a different size"). */
+   (CT_ERR_SHAPE, "assigned grad has data of a different size").  As in torch, a grad that
+   holds t alive (a view of t, a result computed from t that records a graph such as
+   ct_clone(t) of a t that requires grad, or a tensor whose grad is t) makes a reference
+   cycle: neither is freed until the grad is cleared. */
 CT_API ct_status ct_set_grad(ct_tensor *t, const ct_tensor *grad);
 /* Runs backward from t (torch's t.backward(grad, retain_graph)): the gradient of every leaf
    t depends on is added into its grad.  grad (borrowed) has t's sizes (converted to t's

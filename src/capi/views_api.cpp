@@ -29,16 +29,18 @@ IntList lengths_arg(int64_t n, const int64_t* p, const char* op) {
   return IntList(p, size_t(n));
 }
 
-// A multi-output view op (header: "Multi-output views").  count(x) makes the views without
-// recording anything (out == NULL asks only how many); make(x) makes and records them.
+// A multi-output view op (header: "Multi-output views").  count(x) checks the arguments and
+// says how many views there would be, without making any (out == NULL asks only that; with
+// an out array, a cap too small fails before any work); make(x) makes and records them.
 template <class Count, class Make>
 int64_t multi_call(const ct_tensor* t, const char* op, ct_tensor** out, int64_t cap, Count&& count, Make&& make) {
   return guard<int64_t>(-1, [&]() -> int64_t {
     const Tensor& x = tensor_arg(t, op);
-    if (!out) return int64_t(count(x).size());
-    std::vector<Ref<Tensor>> views = make(x);
-    const int64_t n = int64_t(views.size());
+    const int64_t n = count(x);
+    if (!out) return n;
     CT_CHECK(cap >= n, InvalidArgument, op << ": " << n << " outputs do not fit in cap " << cap);
+    std::vector<Ref<Tensor>> views = make(x);
+    CT_CHECK(int64_t(views.size()) == n, Internal, op << ": made " << views.size() << " views, counted " << n);
     for (int64_t i = 0; i < n; ++i) out[i] = to_handle(std::move(views[size_t(i)]));
     return n;
   });
@@ -117,13 +119,13 @@ ct_tensor* ct_alias(const ct_tensor* t) {
 
 int64_t ct_unbind(const ct_tensor* t, int dim, ct_tensor** out, int64_t cap) {
   return multi_call(
-      t, "ct_unbind", out, cap, [&](const Tensor& x) { return unbind(x, dim); },
+      t, "ct_unbind", out, cap, [&](const Tensor& x) { return unbind_count(x, dim); },
       [&](const Tensor& x) { return ag::unbind(x, dim); });
 }
 
 int64_t ct_split(const ct_tensor* t, int64_t split_size, int dim, ct_tensor** out, int64_t cap) {
   return multi_call(
-      t, "ct_split", out, cap, [&](const Tensor& x) { return split(x, split_size, dim); },
+      t, "ct_split", out, cap, [&](const Tensor& x) { return split_count(x, split_size, dim); },
       [&](const Tensor& x) { return ag::split(x, split_size, dim); });
 }
 
@@ -131,13 +133,13 @@ int64_t ct_split_with_sizes(const ct_tensor* t, int64_t n, const int64_t* split_
                             int64_t cap) {
   return multi_call(
       t, "ct_split_with_sizes", out, cap,
-      [&](const Tensor& x) { return split_with_sizes(x, lengths_arg(n, split_sizes, "ct_split_with_sizes"), dim); },
+      [&](const Tensor& x) { return split_with_sizes_count(x, lengths_arg(n, split_sizes, "ct_split_with_sizes"), dim); },
       [&](const Tensor& x) { return ag::split_with_sizes(x, lengths_arg(n, split_sizes, "ct_split_with_sizes"), dim); });
 }
 
 int64_t ct_chunk(const ct_tensor* t, int64_t chunks, int dim, ct_tensor** out, int64_t cap) {
   return multi_call(
-      t, "ct_chunk", out, cap, [&](const Tensor& x) { return chunk(x, chunks, dim); },
+      t, "ct_chunk", out, cap, [&](const Tensor& x) { return chunk_count(x, chunks, dim); },
       [&](const Tensor& x) { return ag::chunk(x, chunks, dim); });
 }
 

@@ -103,13 +103,16 @@ Ref<Tensor> from_blob(void* data, IntList sizes, IntList strides, DType dtype, S
            "from_blob: ndim must be in [0, " << kMaxDims << "], got " << sizes.size());
   const int64_t numel = checked_numel(sizes, "from_blob");
   const Shape strides_used = strides.empty() ? contiguous_strides(sizes) : Shape(strides.begin(), strides.end());
+  // Negative strides are refused with or without elements (as DLPack imports and as_strided
+  // do): the views of an empty tensor with a negative stride got negative storage offsets
+  // (found by the fuzzer).
+  for (int64_t s : strides_used) {
+    CT_CHECK(s >= 0, InvalidArgument,
+             "from_blob: negative strides are not supported, got strides " << list_str(strides_used));
+  }
   int64_t nbytes = 0;
   if (numel > 0) {
     CT_CHECK(data != nullptr, InvalidArgument, "from_blob: data is NULL but the shape has " << numel << " elements");
-    for (int64_t s : strides_used) {
-      CT_CHECK(s >= 0, InvalidArgument,
-               "from_blob: negative strides are not supported, got strides " << list_str(strides_used));
-    }
     const Extent e = element_extent(sizes, strides_used, 0, "from_blob");
     CT_CHECK(!__builtin_add_overflow(e.hi, 1, &nbytes) && !__builtin_mul_overflow(nbytes, itemsize(dtype), &nbytes),
              OutOfMemory, "from_blob: sizes " << list_str(sizes) << " with strides " << list_str(strides_used)

@@ -106,9 +106,16 @@ Ref<Tensor> narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) 
   CT_CHECK(t.ndim() > 0, Index, "narrow() cannot be applied to a 0-dim tensor.");
   const int d = wrap_dim(dim, t.ndim());
   const int64_t size = t.size(d);
-  // As torch: start is wrapped like a dim index (so -1 on an empty dim is 0), but may
-  // also equal the size.
-  if (start != size) start = wrap_dim(start, int(std::min<int64_t>(size, INT32_MAX)));
+  // As torch: start is wrapped like a dim index (maybe_wrap_dim with the size as the number
+  // of dims, in int64: so -1 on an empty dim is 0, and sizes past 2^31 keep every start;
+  // found by the fuzzer), but may also equal the size.
+  if (start != size) {
+    const int64_t n = std::max<int64_t>(size, 1);
+    CT_CHECK(start >= -n && start <= n - 1, Index,
+             "Dimension out of range (expected to be in range of [" << -n << ", " << n - 1 << "], but got " << start
+                                                                    << ")");
+    if (start < 0) start += n;
+  }
   CT_CHECK(length >= 0 && start <= size - length, Shape,
            "start (" << start << ") + length (" << length << ") exceeds dimension size (" << size << ").");
   return slice(t, d, start, start + length, 1);
@@ -254,25 +261,35 @@ Ref<Tensor> as_strided(const Tensor& t, IntList sizes, IntList strides, int64_t 
 
 // ---- multi-output views (torch's aten/src/ATen/native/TensorShape.cpp) --------------------
 
-std::vector<Ref<Tensor>> unbind(const Tensor& t, int64_t dim) {
+int64_t unbind_count(const Tensor& t, int64_t dim) {
   CT_CHECK(t.ndim() > 0, Index, "Dimension specified as " << dim << " but tensor has no dimensions");
+  return t.size(wrap_dim(dim, t.ndim()));
+}
+
+std::vector<Ref<Tensor>> unbind(const Tensor& t, int64_t dim) {
+  const int64_t n = unbind_count(t, dim);
   const int d = wrap_dim(dim, t.ndim());
   std::vector<Ref<Tensor>> out;
-  out.reserve(size_t(t.size(d)));
-  for (int64_t i = 0; i < t.size(d); ++i) out.push_back(select(t, d, i));
+  out.reserve(size_t(n));
+  for (int64_t i = 0; i < n; ++i) out.push_back(select(t, d, i));
   return out;
 }
 
-std::vector<Ref<Tensor>> split(const Tensor& t, int64_t split_size, int64_t dim) {
+int64_t split_count(const Tensor& t, int64_t split_size, int64_t dim) {
   CT_CHECK(t.ndim() > 0, InvalidArgument, "split expects at least a 1-dimensional tensor");
   CT_CHECK(split_size >= 0, InvalidArgument, "split expects split_size be non-negative, but got split_size=" << split_size);
-  const int d = wrap_dim(dim, t.ndim());
-  const int64_t size = t.size(d);
+  const int64_t size = t.size(wrap_dim(dim, t.ndim()));
   CT_CHECK(split_size > 0 || size == 0, InvalidArgument,
            "split_size can only be 0 if dimension size is 0, but got dimension size of " << size);
   // As torch: at least one piece, so a split_size past the end (or 0 on an empty dim) gives
   // the whole dim.  Written as a division of size, never size + split_size (no overflow).
-  const int64_t pieces = split_size == 0 ? 1 : std::max<int64_t>(size / split_size + (size % split_size != 0), 1);
+  return split_size == 0 ? 1 : std::max<int64_t>(size / split_size + (size % split_size != 0), 1);
+}
+
+std::vector<Ref<Tensor>> split(const Tensor& t, int64_t split_size, int64_t dim) {
+  const int64_t pieces = split_count(t, split_size, dim);
+  const int d = wrap_dim(dim, t.ndim());
+  const int64_t size = t.size(d);
   std::vector<Ref<Tensor>> out;
   out.reserve(size_t(pieces));
   for (int64_t i = 0; i < pieces; ++i) {
@@ -282,10 +299,9 @@ std::vector<Ref<Tensor>> split(const Tensor& t, int64_t split_size, int64_t dim)
   return out;
 }
 
-std::vector<Ref<Tensor>> split_with_sizes(const Tensor& t, IntList split_sizes, int64_t dim) {
+int64_t split_with_sizes_count(const Tensor& t, IntList split_sizes, int64_t dim) {
   CT_CHECK(t.ndim() > 0, InvalidArgument, "split expects at least a 1-dimensional tensor");
-  const int d = wrap_dim(dim, t.ndim());
-  const int64_t size = t.size(d);
+  const int64_t size = t.size(wrap_dim(dim, t.ndim()));
   int64_t total = 0;
   bool overflow = false;
   for (int64_t s : split_sizes) {
@@ -298,6 +314,12 @@ std::vector<Ref<Tensor>> split_with_sizes(const Tensor& t, IntList split_sizes, 
            "split_with_sizes expects split_sizes to sum exactly to " << size << " (input tensor's size at dimension "
                                                                      << dim << "), but got split_sizes="
                                                                      << list_str(split_sizes));
+  return int64_t(split_sizes.size());
+}
+
+std::vector<Ref<Tensor>> split_with_sizes(const Tensor& t, IntList split_sizes, int64_t dim) {
+  split_with_sizes_count(t, split_sizes, dim);
+  const int d = wrap_dim(dim, t.ndim());
   std::vector<Ref<Tensor>> out;
   out.reserve(split_sizes.size());
   int64_t start = 0;
@@ -316,6 +338,12 @@ bool chunk_is_split_with_sizes(const Tensor& t, int64_t chunks, int64_t dim, int
   // torch: split would give one piece for an empty dim, so it asks split_with_sizes for
   // `chunks` empty pieces instead.
   return size == 0;
+}
+
+int64_t chunk_count(const Tensor& t, int64_t chunks, int64_t dim) {
+  int64_t split_size = 0;
+  if (chunk_is_split_with_sizes(t, chunks, dim, split_size)) return chunks;
+  return split_count(t, split_size, dim);
 }
 
 std::vector<Ref<Tensor>> chunk(const Tensor& t, int64_t chunks, int64_t dim) {

@@ -34,6 +34,13 @@ Ref<Tensor> alias_view(const Tensor& t);
 // the given lengths, which must be >= 0 and sum to the dim's size; chunk splits into pieces
 // of ceil(size / chunks) (split_with_sizes of `chunks` empty pieces when the dim is empty).
 // Errors and messages are torch 1.13's.
+// The *_count functions make the same checks and return how many views the op would make,
+// without making any (the C API's count-first call, and its cap check before any work: an
+// empty [2^40, 0] tensor unbinds into 2^40 views).
+int64_t unbind_count(const Tensor& t, int64_t dim);
+int64_t split_count(const Tensor& t, int64_t split_size, int64_t dim);
+int64_t split_with_sizes_count(const Tensor& t, IntList split_sizes, int64_t dim);
+int64_t chunk_count(const Tensor& t, int64_t chunks, int64_t dim);
 std::vector<Ref<Tensor>> unbind(const Tensor& t, int64_t dim);
 std::vector<Ref<Tensor>> split(const Tensor& t, int64_t split_size, int64_t dim);
 std::vector<Ref<Tensor>> split_with_sizes(const Tensor& t, IntList split_sizes, int64_t dim);

@@ -1132,6 +1132,11 @@ TEST_F(Autograd, RequiresGradErrors) {
   CT_EXPECT_STATUS(ct_set_grad(x, gd), CT_ERR_DTYPE, "assigned grad has data of a different type");
   CT_MAKE(gs, ctt::ones({2}));
   CT_EXPECT_STATUS(ct_set_grad(x, gs), CT_ERR_SHAPE, "assigned grad has data of a different size");
+  // torch: x.grad = x (a reference cycle: found by the fuzzer as a leaked tensor)
+  const int64_t live = ct_live_tensors(), refs = ct_tensor_refcount(x);
+  CT_EXPECT_STATUS(ct_set_grad(x, x), CT_ERR_INVALID_ARGUMENT, "can't assign Variable as its own grad");
+  EXPECT_EQ(ct_tensor_refcount(x), refs);
+  EXPECT_EQ(ct_live_tensors(), live);
   EXPECT_EQ(ct_requires_grad(nullptr), -1);
   EXPECT_EQ(ct_is_leaf(nullptr), -1);
   EXPECT_EQ(ct_grad_fn_name(nullptr), nullptr);

@@ -327,4 +327,29 @@ TEST_F(Hostile, MatmulOfEmptyTensorsWithHugeSizes) {
   CT_EXPECT_NULL(ct_matmul(c, m), CT_ERR_SHAPE, "overflows");
 }
 
+// narrow's start is wrapped like a dim index against the dim's size, in int64: a start past
+// 2^31 on a larger dim is valid (found by the fuzzer through chunk/split, which narrow).
+TEST_F(Hostile, NarrowStartBeyondInt32) {
+  const int64_t sizes[] = {int64_t(1) << 40, 0};
+  CT_MAKE(e, ct_empty(2, sizes, CT_FLOAT32));
+  CT_MAKE(n, ct_narrow(e, 0, int64_t(1) << 35, 5));
+  EXPECT_EQ(ct_tensor_size(n, 0), 5);
+  CT_MAKE(m, ct_narrow(e, 0, -(int64_t(1) << 35), 7));
+  EXPECT_EQ(ct_tensor_size(m, 0), 7);
+  CT_EXPECT_NULL(ct_narrow(e, 0, (int64_t(1) << 40) + 1, 0), CT_ERR_INDEX,
+                 "Dimension out of range (expected to be in range of [-1099511627776, 1099511627775], but got 1099511627777)");
+  ct_tensor* out[3] = {};
+  ASSERT_EQ(ct_chunk(e, 3, 0, out, 3), 3);
+  EXPECT_EQ(ct_tensor_size(out[2], 0), (int64_t(1) << 40) - 2 * ((int64_t(1) << 40) / 3 + 1));
+  for (ct_tensor* o : out) ct_tensor_release(o);
+}
+
+// from_blob refuses negative strides also without elements (its views got negative storage
+// offsets: found by the fuzzer).
+TEST_F(Hostile, FromBlobEmptyWithNegativeStride) {
+  const int64_t sizes[] = {5, 0}, strides[] = {-1, 1};
+  CT_EXPECT_NULL(ct_from_blob(nullptr, 2, sizes, strides, CT_INT8, nullptr, nullptr), CT_ERR_INVALID_ARGUMENT,
+                 "negative strides");
+}
+
 }  // namespace

@@ -495,6 +495,24 @@ TEST_F(Views, MultiOutputViewErrors) {
   for (ct_tensor* o : out) EXPECT_EQ(o, nullptr);
 }
 
+// Counting makes no views, and a cap too small fails before any (found by the fuzzer: an
+// empty tensor's dims may be huge, and counting used to build every view first).
+TEST_F(Views, MultiOutputCountsWithoutMakingViews) {
+  const int64_t huge[] = {int64_t(1) << 40, 0};
+  CT_MAKE(e, ct_empty(2, huge, CT_FLOAT32));
+  const int64_t live = ct_live_tensors();
+  EXPECT_EQ(ct_unbind(e, 0, nullptr, 0), int64_t(1) << 40);
+  EXPECT_EQ(ct_split(e, 1, 0, nullptr, 0), int64_t(1) << 40);
+  EXPECT_EQ(ct_chunk(e, int64_t(1) << 40, 1, nullptr, 0), int64_t(1) << 40);  // empty dim: that many pieces
+  ct_tensor* out[4] = {};
+  CT_EXPECT_FAIL(ct_unbind(e, 0, out, 4), -1, CT_ERR_INVALID_ARGUMENT, "1099511627776 outputs do not fit in cap 4");
+  CT_EXPECT_FAIL(ct_chunk(e, INT64_MAX, 1, out, 4), -1, CT_ERR_INVALID_ARGUMENT, "do not fit in cap 4");
+  for (ct_tensor* o : out) EXPECT_EQ(o, nullptr);
+  EXPECT_EQ(ct_live_tensors(), live);
+  // unbind along the empty dim: no views at all.
+  EXPECT_EQ(ct_unbind(e, 1, out, 0), 0);
+}
+
 // ---- expand --------------------------------------------------------------------------------
 
 TEST_F(Views, Expand) {

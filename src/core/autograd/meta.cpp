@@ -153,6 +153,9 @@ void set_grad(const Tensor& t, const Tensor* g) {
     if (t.autograd()) t.autograd()->grad = Ref<Tensor>();
     return;
   }
+  // torch refuses only this cycle; a view of t, or two tensors each the other's grad, also
+  // keep each other alive (the header says so), in torch as here.
+  CT_CHECK(g != &t, InvalidArgument, "can't assign Variable as its own grad");
   CT_CHECK(g->dtype() == t.dtype(), DType, "assigned grad has data of a different type");
   CT_CHECK(std::equal(g->sizes().begin(), g->sizes().end(), t.sizes().begin(), t.sizes().end()), Shape,
            "assigned grad has data of a different size");

@@ -333,6 +333,7 @@ ERRORS = [
     "lib.zeros(3).sum().backward()",
     "a.grad = lib.zeros(2)",
     "a.grad = lib.zeros(3, 4, dtype=lib.float64)",
+    "a.grad = a",
     "(a * 1).backward(lib.ones(2))",
     "(a * 1).sum().backward(lib.ones(2))",
     "with lib.no_grad():\n    y = a[0]\ny.add_(1)",

@@ -1370,6 +1370,8 @@ static PyObject *ctpy_take_tuple(ct_tensor **v, int64_t n) {
   do {                                                                    \
     int64_t n_ = CALL(NULL, 0);                                           \
     if (n_ < 0) return NULL;                                              \
+    /* a count of 2^61 would wrap the byte count to 0 (chunk of an empty dim) */ \
+    if ((uint64_t)n_ > (uint64_t)PY_SSIZE_T_MAX / sizeof(ct_tensor *)) return PyErr_NoMemory(); \
     ct_tensor **v_ = (ct_tensor **)PyMem_Malloc(sizeof(ct_tensor *) * (size_t)(n_ ? n_ : 1)); \
     if (!v_) return PyErr_NoMemory();                                     \
     int64_t m_ = CALL(v_, n_);                                            \

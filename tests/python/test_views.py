@@ -301,3 +301,16 @@ def test_t_of_3d_fails_like_torch():
     with pytest.raises(RuntimeError, match="t\\(\\) expects a tensor with <= 2 dimensions, but self is 3D"):
         ctensor.zeros(2, 2, 2).t()
     assert ctensor.zeros(3).t().shape == (3,) and ctensor.tensor(1).t().shape == ()
+
+
+def test_multi_output_views_with_absurd_counts_raise_memory_error():
+    # An empty dim makes `chunks` empty pieces and a [2^40, 0] tensor unbinds into 2^40 views:
+    # the counts are valid, the arrays for them cannot exist (2^61 pointers would wrap the
+    # byte count to 0).  MemoryError, and nothing leaks.
+    base = ctensor.live_tensors()
+    for make in (lambda: ctensor.empty(0).chunk(2**61), lambda: ctensor.empty(0).chunk(2**63 - 1),
+                 lambda: ctensor.empty(2**40, 0).unbind(0), lambda: ctensor.empty(2**40, 0).split(1)):
+        with pytest.raises(MemoryError):
+            make()
+    assert ctensor.live_tensors() == base
+    assert [p.shape for p in ctensor.empty(0).chunk(3)] == [(0,), (0,), (0,)]

@@ -1,5 +1,5 @@
-/* NumPy exchange without Python-level work: from_numpy through the buffer protocol and
- * t.numpy() / np.asarray(t) through __array_struct__.
+/* NumPy exchange without Python-level work: from_numpy through the buffer protocol, and the
+ * __array_interface__ that t.numpy() and np.asarray(t) read, built in C.
  *
  * Not compiled on its own: ctensor.i inserts it into the SWIG wrapper after fastpath.c, whose
  * helpers (ctpy_wrap, ctpy_handle, ctpy_raise_last, ctpy_release_owner) it uses.  Neither
@@ -39,7 +39,8 @@ static int ctpy_dtype_of_format(const char *fmt, Py_ssize_t itemsize) {
 /* _C._from_numpy(a): a tensor sharing the memory of the numpy.ndarray a (exact type), which
    the tensor's storage keeps alive; None when this path declines (not an exact ndarray,
    read-only, no elements, unsupported or byte-swapped dtype, negative or unaligned strides,
-   more dims than the C API takes), so the caller takes its slow path and raises torch's error there. */
+   more dims than the C API takes), so the caller takes its slow path and raises torch's
+   error there. */
 static PyObject *ctpy_from_numpy(PyObject *self, PyObject *args) {
   (void)self;
   PyObject *a;

@@ -591,8 +591,9 @@ void op_multi_view(FuzzedDataProvider& in, Pool& p) {
   for (int64_t i = 0; i < n; ++i) {
     REQUIRE(out[size_t(i)] != nullptr && CT(ct_shares_storage(out[size_t(i)], t)) == 1);
     REQUIRE(CT(ct_tensor_is_view(out[size_t(i)])) == 1);
-    p.put(out[size_t(i)]);
   }
+  // Only then into the pool: a full pool releases a handle, which may be t's last reference.
+  for (int64_t i = 0; i < n; ++i) p.put(out[size_t(i)]);
 }
 
 // Autograd on the pool: requires_grad (refused for non-floating dtypes and non-leaves),

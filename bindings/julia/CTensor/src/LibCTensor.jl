@@ -1899,9 +1899,13 @@ end
 `ct_status ct_set_grad(ct_tensor *t, const ct_tensor *grad);`
 
 t.grad = grad: grad (borrowed; t keeps its own reference to that same tensor, which later
-backward calls add into) or NULL to clear it (t.grad = None).  Errors: a dtype other than
+backward calls add into) or NULL to clear it (t.grad = None).  Errors: grad == t
+(CT_ERR_INVALID_ARGUMENT, "can't assign Variable as its own grad"), a dtype other than
 t's (CT_ERR_DTYPE, "assigned grad has data of a different type"), other sizes
-(CT_ERR_SHAPE, "assigned grad has data of a different size").
+(CT_ERR_SHAPE, "assigned grad has data of a different size").  As in torch, a grad that
+holds t alive (a view of t, a result computed from t that records a graph such as
+ct_clone(t) of a t that requires grad, or a tensor whose grad is t) makes a reference
+cycle: neither is freed until the grad is cleared.
 """
 function ct_set_grad(t, grad)
     ccall((:ct_set_grad, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), t, grad)

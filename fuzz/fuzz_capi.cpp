@@ -560,7 +560,9 @@ void op_multi_view(FuzzedDataProvider& in, Pool& p) {
     switch (kind) {
       case 0: return CT(ct_unbind(t, dim, out, cap));
       case 1: return CT(ct_split(t, arg, dim, out, cap));
-      case 2: return CT(ct_split_with_sizes(t, n_sizes, sizes_arg, dim, out, cap));
+      // split_with_sizes reads n lengths (n is not a dim count, so it may be large): the
+      // array must really hold them (hostile_ndim's INT_MAX does not fit hostile_list's).
+      case 2: return CT(ct_split_with_sizes(t, n_sizes < 0 ? n_sizes : int64_t(sizes.size()), sizes_arg, dim, out, cap));
       default: return CT(ct_chunk(t, arg, dim, out, cap));
     }
   };

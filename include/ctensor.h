@@ -576,7 +576,11 @@ CT_API int64_t ct_explain(const ct_tensor *a, const ct_tensor *b, char *buf, int
    grad, set grad, backward accumulating into it, in-place ops rebasing its history) from two
    threads at once are a data race, as in torch; so is a backward on a graph while another
    thread records ops on the same tensors.  Graphs of disjoint tensors may be used from
-   different threads at once. */
+   different threads at once.
+   Reference cycles: as in torch, a graph node keeps the leaves it accumulates into alive, so
+   a tensor whose own graph reaches it is never freed: a view made to require grad and then
+   copied into its own base (base.copy_(view)), or a grad that holds its tensor (see
+   ct_set_grad).  torch leaks the same tensors in the same cases. */
 
 /* Marks t as requiring grad (requires_grad != 0) or not: torch's t.requires_grad_(flag).
    Errors: CT_ERR_DTYPE for a non-floating t ("only Tensors of floating point dtype can

@@ -1840,6 +1840,10 @@ end
 # threads at once are a data race, as in torch; so is a backward on a graph while another
 # thread records ops on the same tensors.  Graphs of disjoint tensors may be used from
 # different threads at once.
+# Reference cycles: as in torch, a graph node keeps the leaves it accumulates into alive, so
+# a tensor whose own graph reaches it is never freed: a view made to require grad and then
+# copied into its own base (base.copy_(view)), or a grad that holds its tensor (see
+# ct_set_grad).  torch leaks the same tensors in the same cases.
 
 """
     ct_set_requires_grad(t, requires_grad) -> Cint

@@ -28,6 +28,7 @@
 // input is about API misuse and not about the machine's memory.
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
@@ -190,9 +191,17 @@ int64_t shape_numel(const std::vector<int64_t>& s, int ndim, int64_t itemsize) {
 // Shrinks sizes that are valid but would allocate more than the budget (keeps the hostile
 // ones: negative, overflowing, too many dims).
 void bound_shape(std::vector<int64_t>& s, int ndim, int64_t itemsize) {
-  const int64_t n = shape_numel(s, ndim, itemsize);
+  int64_t n = shape_numel(s, ndim, itemsize);
   if (n > 0 && n * itemsize > kBudgetBytes) {
     for (int i = 0; i < ndim; ++i) s[size_t(i)] = s[size_t(i)] % 4;
+    // Many dims of up to 3 still multiply past the budget (2^32 bytes from 32 dims of 2: found
+    // by the long run): ones from the last dim on.  A count that overflows is kept (-2): it
+    // must fail before allocating.
+    for (int i = ndim - 1; i >= 0; --i) {
+      n = shape_numel(s, ndim, itemsize);
+      if (n <= 0 || n * itemsize <= kBudgetBytes) break;
+      s[size_t(i)] = std::min<int64_t>(s[size_t(i)], 1);
+    }
   }
 }
 

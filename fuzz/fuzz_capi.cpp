@@ -540,7 +540,10 @@ void op_view(FuzzedDataProvider& in, Pool& p) {
       const int is_view = CT(ct_reshape_is_view(t, n, shape.data()));
       if (is_view < 0) expect_error_recorded();
       r = CT(ct_reshape(t, n, shape.data()));
-      REQUIRE((r == nullptr) == (is_view < 0));
+      // Geometry alone decides ct_reshape_is_view; ct_reshape can still fail where the shape
+      // fits, as torch does: a view of a multi-output view whose base was written in place.
+      if (is_view < 0) REQUIRE(r == nullptr);
+      else if (!r) expect_error_recorded();
       if (r && is_view == 1) REQUIRE(CT(ct_shares_storage(r, t)) == 1);
       break;
     }

@@ -431,10 +431,11 @@ static int ctpy_sizes_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kw
   return (int)nargs;
 }
 
-/* A call that returns a new tensor handle: raise on failure, wrap on success. */
+/* A call that returns a new tensor handle: raise on failure, wrap on success.  Only for
+   functions whose NULL always means failure: every failure sets the thread's status and
+   message (ctensor.h), so no ct_clear_error() first (two thread-local writes per view op). */
 #define CTPY_RETURN_TENSOR(call, opname)            \
   do {                                              \
-    ct_clear_error();                               \
     ct_tensor *r_ = (call);                         \
     if (!r_) return ctpy_raise_last(opname);        \
     return ctpy_wrap(r_);                           \
@@ -461,7 +462,6 @@ static PyObject *ctpy_m_reshape(PyObject *self, PyObject *const *args, Py_ssize_
   if (n < 0) return NULL;
   ct_tensor *h = ctpy_handle(self);
   ct_tensor *r;
-  ct_clear_error();
   if (ct_tensor_numel(h) >= CTPY_BIG) {
     Py_BEGIN_ALLOW_THREADS
     r = ct_reshape(h, n, s);
@@ -740,7 +740,6 @@ static PyObject *ctpy_m_flatten(PyObject *self, PyObject *const *args, Py_ssize_
     return NULL;
   ct_tensor *h = ctpy_handle(self);
   ct_tensor *r;
-  ct_clear_error();
   if (ct_tensor_numel(h) >= CTPY_BIG) {
     Py_BEGIN_ALLOW_THREADS /* may copy much memory */
     r = ct_flatten(h, a, b);
@@ -1096,7 +1095,6 @@ static PyObject *ctpy_basic_view(ct_tensor *h, PyObject *key, int for_setitem, c
   if (r == 0) return Py_NotImplemented;
   if (ctpy_records_graph(h) || (src && ctpy_records_graph(src)))
     return ctpy_basic_view_graph(h, key, for_setitem, view);
-  ct_clear_error();
   ct_tensor *v = ct_as_strided(h, g.ndim, g.sizes, g.strides, g.offset);
   if (!v) return ctpy_raise_last("ct_as_strided");
   *view = v;

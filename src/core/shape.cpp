@@ -4,17 +4,16 @@
 
 namespace ct {
 
-int wrap_dim(int64_t dim, int ndim, bool scalar_ok) {
-  int64_t n = ndim;
-  if (n == 0) {
-    CT_CHECK(scalar_ok, Index, "dimension specified as " << dim << " but tensor has no dimensions");
-    n = 1;
-  }
+int64_t wrap_index(int64_t i, int64_t n) {
   const int64_t lo = -n, hi = n - 1;
-  CT_CHECK(dim >= lo && dim <= hi, Index,
-           "Dimension out of range (expected to be in range of [" << lo << ", " << hi << "], but got "
-                                                                   << dim << ")");
-  return int(dim < 0 ? dim + n : dim);
+  CT_CHECK(i >= lo && i <= hi, Index,
+           "Dimension out of range (expected to be in range of [" << lo << ", " << hi << "], but got " << i << ")");
+  return i < 0 ? i + n : i;
+}
+
+int wrap_dim(int64_t dim, int ndim, bool scalar_ok) {
+  CT_CHECK(ndim > 0 || scalar_ok, Index, "dimension specified as " << dim << " but tensor has no dimensions");
+  return int(wrap_index(dim, std::max(ndim, 1)));
 }
 
 int64_t checked_numel(IntList sizes, const char* op) {

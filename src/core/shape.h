@@ -13,6 +13,11 @@ namespace ct {
 // scalar_ok (PyTorch's rule for most ops).  Throws Index with PyTorch's message.
 int wrap_dim(int64_t dim, int ndim, bool scalar_ok = true);
 
+// Wraps i into [0, n) for n >= 1, in int64: PyTorch's maybe_wrap_dim, which narrow also uses
+// for its start (on a dim that may hold more than 2^31 elements).  Throws Index with the same
+// "Dimension out of range" message as wrap_dim.
+int64_t wrap_index(int64_t i, int64_t n);
+
 // Product of sizes; throws Shape for a negative size or an int64 overflow.
 int64_t checked_numel(IntList sizes, const char* op);
 

@@ -109,13 +109,7 @@ Ref<Tensor> narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) 
   // As torch: start is wrapped like a dim index (maybe_wrap_dim with the size as the number
   // of dims, in int64: so -1 on an empty dim is 0, and sizes past 2^31 keep every start;
   // found by the fuzzer), but may also equal the size.
-  if (start != size) {
-    const int64_t n = std::max<int64_t>(size, 1);
-    CT_CHECK(start >= -n && start <= n - 1, Index,
-             "Dimension out of range (expected to be in range of [" << -n << ", " << n - 1 << "], but got " << start
-                                                                    << ")");
-    if (start < 0) start += n;
-  }
+  if (start != size) start = wrap_index(start, std::max<int64_t>(size, 1));
   CT_CHECK(length >= 0 && start <= size - length, Shape,
            "start (" << start << ") + length (" << length << ") exceeds dimension size (" << size << ").");
   return slice(t, d, start, start + length, 1);

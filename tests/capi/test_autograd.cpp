@@ -5,6 +5,7 @@
 //
 // Expected strings were produced with Debian's /usr/bin/python3 and torch 1.13; the torch
 // expression is written next to each.
+#include <array>
 #include <functional>
 #include <random>
 
@@ -629,6 +630,41 @@ TEST_F(Autograd, MultiOutputViewsCreatedInNoGradMode) {
   CT_EXPECT_STATUS(ct_add_scalar_(rows[0], 1.0), CT_ERR_INVALID_ARGUMENT,
                    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given "
                    "that this use case is ambiguous and error-prone, it is forbidden.");
+}
+
+TEST_F(Autograd, ViewsOfPlainTensorsCreatedInNoGradMode) {
+  // torch gives every view of a floating tensor a creation mode, autograd or not.
+  // torch: n = torch.ones(2, 3); with no_grad: v = n[1]; v.mul_(g) for g requiring grad
+  const char* kNoGrad = "A view was created in no_grad mode and is being modified inplace with grad mode enabled.";
+  CT_MAKE(n, ctt::ones({2, 3}, CT_FLOAT32));
+  CT_MAKE(g, ctt::ones({3}, CT_FLOAT32));
+  CT_ASSERT_OK(ct_set_requires_grad(g, 1));
+  ct_set_grad_enabled(0);
+  CT_MAKE(v, ct_select(n, 0, 1));
+  CT_MAKE(r, ct_reshape(n, 1, std::array<int64_t, 1>{6}.data()));
+  ct_set_grad_enabled(1);
+  CT_ASSERT_OK(ct_add_scalar_(v, 1.0));  // nothing records a graph: allowed
+  const int64_t v0 = ct_tensor_version(n);
+  CT_EXPECT_STATUS(ct_mul_(v, g), CT_ERR_INVALID_ARGUMENT, kNoGrad);
+  EXPECT_EQ(ct_tensor_version(n), v0);  // refused before writing
+  // A view of the view, taken with grad mode on, inherits the mode (torch: r[:3].copy_(g)).
+  CT_MAKE(head, ct_slice(r, 0, 0, 3, 1));
+  CT_EXPECT_STATUS(ct_copy_(head, g), CT_ERR_INVALID_ARGUMENT, kNoGrad);
+  // The base written with a graph: the view is refused when next used (torch: n.mul_(g); v.grad_fn).
+  CT_ASSERT_OK(ct_mul_(n, g));
+  EXPECT_EQ(grad_fn(n), "MulBackward0");
+  ct_clear_error();
+  EXPECT_EQ(ct_grad_fn_name(v), nullptr);
+  EXPECT_TRUE(ctt::expect_error(CT_ERR_INVALID_ARGUMENT,
+                                "A view was created in no_grad mode and its base or another view of its base has "
+                                "been modified inplace with grad mode enabled."));
+  // Integer views take no part (torch: only differentiable dtypes carry the mode).
+  CT_MAKE(i, ctt::ones({2, 3}, CT_INT64));
+  ct_set_grad_enabled(0);
+  CT_MAKE(iv, ct_select(i, 0, 0));
+  ct_set_grad_enabled(1);
+  EXPECT_EQ(grad_fn(iv), "None");
+  CT_ASSERT_OK(ct_zero_(iv));
 }
 
 TEST_F(Autograd, ViewsOfOverlappingViews) {

@@ -952,6 +952,71 @@ def test_multi_output_view_messages():
         o[0].grad_fn
 
 
+# A view of a plain tensor taken in no_grad mode may not later be written in place by an op
+# that records a graph, directly or through its base (torch's CreationMeta::NO_GRAD_MODE, which
+# every view of a floating tensor carries, autograd or not).
+NO_GRAD_VIEW_WRITES = [
+    ("v = n[1]", "v.add_(1)"),  # nothing records a graph: allowed
+    ("v = n[1]", "v.mul_(b)"),
+    ("v = n[1]", "v.copy_(b)"),
+    ("v = n[1]", "v += b"),
+    ("v = n[1]", "v[0] = b[0]"),
+    ("v = n[:, 1:]", "v[0].mul_(b[1:])"),  # a view of the view, taken with grad mode on
+    ("v = n.t()[1:]", "v.mul_(b[:2])"),
+    ("v = n.reshape(3, 2)", "v[0].mul_(b[:2])"),
+    ("v = n.view(6)", "v.mul_(lib.ones(6, requires_grad=True))"),
+    ("v = n.flatten()", "v.mul_(lib.ones(6, requires_grad=True))"),
+    ("v = n.expand(2, 2, 3)", "v.add_(b)"),
+    ("o = n.chunk(2)", "o[0].mul_(b)"),
+    ("v = n[1]", "n.mul_(b)\nr = v.grad_fn"),  # the base written: refused when the view is next used
+    ("v = n[1]", "n.mul_(b)\nr = v * 2"),
+    ("v = n[1]", "n.mul_(b)\ndel v"),
+    ("v = n[1]", "with lib.no_grad():\n    v.mul_(b)\nr = (v + b).sum()\nr.backward()"),
+    ("v = n[1]", "n.requires_grad_()\nv.mul_(2)"),
+    ("v = n[1]", "v.requires_grad_()\nv.mul_(2)"),
+    ("v = n[1]", "v.detach().mul_(b)"),
+    ("v = n[1]", "v.clone().mul_(b)"),
+    ("v = n[1]", "v.contiguous().mul_(b)"),
+    ("v = i[1]", "v.add_(1)"),  # integer views
+    ("v = n.double()[1]", "v.mul_(b.double())"),
+]
+
+
+@pytest.mark.parametrize("setup, write", NO_GRAD_VIEW_WRITES)
+def test_no_grad_views_refuse_recorded_in_place_writes(setup, write):
+    def check(lib):
+        env = {"lib": lib, "b": lib.full((3,), 2.0, requires_grad=True), "n": lib.ones(2, 3),
+               "i": lib.ones(2, 3, dtype=lib.int64)}
+        with lib.no_grad():
+            exec(setup, env)
+        try:
+            exec(write, env)
+            n = env["n"]
+            out = ["ok", n.tolist(), env["i"].tolist(), n.grad_fn.name() if n.grad_fn else None, n.requires_grad]
+            if env["b"].grad is not None:
+                out.append(env["b"].grad.tolist())
+        except RuntimeError as e:
+            out = ["error", ct_text(str(e))]
+        return out
+    assert check(ctensor) == check(torch)
+
+
+def test_no_grad_view_messages():
+    n = ctensor.ones(2, 3)
+    b = ctensor.ones(3, requires_grad=True)
+    with ctensor.no_grad():
+        v = n[1]
+    with pytest.raises(RuntimeError, match=r"^A view was created in no_grad mode and is being modified inplace with "
+                                           r"grad mode enabled\. Given that this use case is ambiguous and "
+                                           r"error-prone, it is forbidden\."):
+        v.mul_(b)
+    n.mul_(b)
+    with pytest.raises(RuntimeError, match=r"^A view was created in no_grad mode and its base or another view of "
+                                           r"its base has been modified inplace with grad mode enabled\."):
+        v.grad_fn
+    assert n[0].grad_fn.name() == "SelectBackward0"  # taken with grad mode on: an ordinary view
+
+
 @pytest.mark.parametrize("code", [
     "x.unbind(1)", "x.split(2, 1)", "x.split(5, 1)", "x.split([1, 2], 1)", "x.split((0, 3), -1)", "x.chunk(2, 1)",
     "x.chunk(5, 1)", "e.chunk(3, 1)", "e.split(0, 1)", "e.split([0, 0], 1)", "e.unbind(1)", "list(x)",

@@ -830,7 +830,11 @@ namespace {
 // reshape/flatten: ReshapeAliasBackward0 when the result is a view, UnsafeViewBackward0
 // when it copied (torch 1.13's _reshape_alias and _unsafe_view).
 Ref<Tensor> record_reshape(const Tensor& t, Ref<Tensor> r) {
-  if (__builtin_expect(!has_autograd(t), 1) || r.get() == &t) return r;
+  if (r.get() == &t) return r;
+  if (__builtin_expect(!has_autograd(t), 1)) {  // no node to make: only a no_grad creation mode
+    set_view_history(t, *r, [] { return std::shared_ptr<Node>(); });
+    return r;
+  }
   Shape in_sizes(t.sizes().begin(), t.sizes().end());
   const bool is_view = r->base() != nullptr && r->storage() == t.storage();
   set_view_history(t, *r, [&] {

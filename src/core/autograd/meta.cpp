@@ -12,8 +12,9 @@
 
 namespace ct::autograd {
 
+constinit thread_local bool t_grad_enabled __attribute__((tls_model("initial-exec"))) = true;
+
 namespace {
-thread_local bool t_grad_enabled = true;
 std::atomic<uint64_t> g_next_seq{0};
 
 std::string size_list(IntList s) { return list_str(s); }
@@ -57,8 +58,6 @@ AutogradMeta& meta_of(const Tensor& t) {
   return *t.autograd();
 }
 
-bool grad_enabled() { return t_grad_enabled; }
-void set_grad_enabled(bool on) { t_grad_enabled = on; }
 
 bool requires_grad(const Tensor& t) {
   const AutogradMeta* m = t.autograd();

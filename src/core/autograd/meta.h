@@ -82,9 +82,11 @@ void destroy_meta(AutogradMeta* m);
 // The meta of t, created empty if t has none.
 AutogradMeta& meta_of(const Tensor& t);
 
-// Grad mode: thread-local, on by default.
-bool grad_enabled();
-void set_grad_enabled(bool on);
+// Grad mode: thread-local, on by default.  Read by every view op, so inline, and in the static
+// TLS block (initial-exec: one load, no __tls_get_addr call from the shared library).
+extern constinit thread_local bool t_grad_enabled __attribute__((tls_model("initial-exec")));
+inline bool grad_enabled() { return t_grad_enabled; }
+inline void set_grad_enabled(bool on) { t_grad_enabled = on; }
 struct NoGradGuard {
   bool prev;
   NoGradGuard() : prev(grad_enabled()) { set_grad_enabled(false); }
@@ -194,8 +196,15 @@ void set_view_meta(const Tensor& input, const Tensor& view, std::shared_ptr<Node
 template <class MakeFn>
 void set_view_history(const Tensor& input, const Tensor& view, MakeFn&& make_fn, CreationMeta creation,
                       int64_t output_nr) {
-  if (__builtin_expect(!has_autograd(input), 1)) return;
   if (&input == &view) return;  // an op that returned its input
+  if (__builtin_expect(!has_autograd(input), 1)) {
+    // torch gives every view of a floating tensor a creation mode, autograd or not: a view
+    // taken in no_grad mode may not later be written in place by an op that records a graph.
+    // Only those views pay for a meta (one branch on grad mode for the others).
+    if (__builtin_expect(!grad_enabled(), 0) && view.base() && is_floating(view.dtype()))
+      set_view_meta(input, view, nullptr, creation, output_nr);
+    return;
+  }
   std::shared_ptr<Node> fn;
   if (grad_enabled() && requires_grad(input)) fn = make_fn();
   set_view_meta(input, view, std::move(fn), creation, output_nr);

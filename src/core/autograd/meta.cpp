@@ -58,7 +58,6 @@ AutogradMeta& meta_of(const Tensor& t) {
   return *t.autograd();
 }
 
-
 bool requires_grad(const Tensor& t) {
   const AutogradMeta* m = t.autograd();
   if (m && (m->requires_grad || m->grad_fn)) return true;

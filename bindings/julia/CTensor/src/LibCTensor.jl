@@ -1827,7 +1827,9 @@ end
 # grad_fn; through a view of such a tensor, the base's grad_fn becomes "CopySlices" and
 # the view's "AsStridedBackward0", so `x[0] = y` style writes differentiate as in torch.
 # They refuse (CT_ERR_INVALID_ARGUMENT, torch's messages): a leaf that requires grad, a
-# view of one, and a view taken with grad mode off of a tensor that requires grad.
+# view of one, and a view of a floating tensor taken with grad mode off (or a view of
+# such a view) once the write would be recorded, whether or not its base requires grad;
+# such a view whose base was so written is refused when next used, as in torch.
 # - The graph holds no reference cycles: releasing the last handle of every output frees
 # it (ct_live_tensors() returns to where it was).
 # - Not supported: higher-order gradients (backward runs with grad mode off and records

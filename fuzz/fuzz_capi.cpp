@@ -269,10 +269,11 @@ int pick_case(FuzzedDataProvider& in, int n, const char* group) {
   return k;
 }
 
-// inplace_from_grad_leaf_is_a_cycle: an in-place write a op= b with b requiring grad puts b
-// in a's graph; if b holds a (b is a view of a, or b wraps a's memory through a DLPack export
-// of a), that is a reference cycle torch has too (the header's Autograd section), which the
-// end-of-input live counts would report.  Found by the long run; such writes are left out.
+// Whether an in-place write a op= b from this b is left out.  With b requiring grad, the write
+// puts b in a's graph; if b holds a (b is a view of a, or b wraps a's memory through a DLPack
+// export of a), that is a reference cycle torch has too (the header's Autograd section), which
+// the end-of-input live counts would report.  Found by the long run.
+bool inplace_source_may_cycle(ct_tensor* b) { return CT(ct_requires_grad(b)) == 1; }
 
 // Records a new handle (or the error of a failed call).
 void take(Pool& p, ct_tensor* r) {
@@ -687,7 +688,7 @@ void op_copy(FuzzedDataProvider& in, Pool& p) {
       take(p, CT(ct_index_select(t, hostile_int(in), u)));
       break;
     case 3:
-      if (CT(ct_requires_grad(u)) == 1) return;  // see inplace_from_grad_leaf_is_a_cycle
+      if (inplace_source_may_cycle(u)) return;
       status_ok_or_error(CT(ct_copy_(t, u)));
       break;
     case 4:
@@ -742,7 +743,7 @@ void op_compute(FuzzedDataProvider& in, Pool& p) {
   switch (pick_case(in, 10, "compute")) {
     case 0: take(p, CT(pick_fn(in, kBinary)(a, b))); break;
     case 1:
-      if (CT(ct_requires_grad(b)) == 1) return;  // see inplace_from_grad_leaf_is_a_cycle
+      if (inplace_source_may_cycle(b)) return;
       status_ok_or_error(CT(pick_fn(in, kBinaryInPlace)(a, b)));
       break;
     case 2: take(p, CT(pick_fn(in, kScalar)(a, hostile_double(in)))); break;

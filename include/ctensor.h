@@ -567,8 +567,9 @@ CT_API int64_t ct_explain(const ct_tensor *a, const ct_tensor *b, char *buf, int
      view of one, and a view of a floating tensor taken with grad mode off (or a view of
      such a view) once the write would be recorded, whether or not its base requires grad;
      such a view whose base was so written is refused when next used, as in torch.
-   - The graph holds no reference cycles: releasing the last handle of every output frees
-     it (ct_live_tensors() returns to where it was).
+   - The graph adds no reference cycles of its own: releasing the last handle of every
+     output frees it (ct_live_tensors() returns to where it was); for the cycles a program
+     can make through it, see "Reference cycles" below.
    - Not supported: higher-order gradients (backward runs with grad mode off and records
      nothing), hooks, anomaly detection.
    Errors that torch raises as RuntimeError are CT_ERR_INVALID_ARGUMENT unless stated.
@@ -580,8 +581,9 @@ CT_API int64_t ct_explain(const ct_tensor *a, const ct_tensor *b, char *buf, int
    thread records ops on the same tensors.  Graphs of disjoint tensors may be used from
    different threads at once.
    Reference cycles: as in torch, a graph node keeps the leaves it accumulates into alive, so
-   a tensor whose own graph reaches it is never freed: a view made to require grad and then
-   copied into its own base (base.copy_(view)), or a grad that holds its tensor (see
+   a tensor whose own graph reaches it is never freed: an in-place write a op= b (ct_copy_,
+   ct_add_, ...) from a b that requires grad and holds a (a view of a made to require grad,
+   or a tensor imported from a DLPack export of a), or a grad that holds its tensor (see
    ct_set_grad).  torch leaks the same tensors in the same cases. */
 
 /* Marks t as requiring grad (requires_grad != 0) or not: torch's t.requires_grad_(flag).

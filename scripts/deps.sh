@@ -1,35 +1,49 @@
 #!/usr/bin/env bash
-# Installs the Debian packages a step needs, only those missing.  Usage: deps.sh demo|test
+# Installs what a step needs, only what is missing.  Usage: deps.sh demo|test
+#   demo: the Debian packages that build libctensor and the C demo.
+#   test: also the Debian packages of every test suite and reliability check, and the Python
+#         side in a virtual environment, $CT_VENV (default build/venv), made from Debian's
+#         /usr/bin/python3 (whose headers python3-dev installs, so the SWIG module built by
+#         CMake loads in it) with the exact pins of requirements.txt.
 # Runs as root on Debian bookworm (as README says); uses sudo when not root and available.
+# pip reads the machine's own configuration (index, local wheel folders, caps) as usual.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 build=(g++ cmake ninja-build pkg-config libopenblas-dev)
 case "${1:-test}" in
   demo) want=("${build[@]}") ;;
+  # The Python side (venv + pip) needs python3-venv and python3-dev; SWIG builds the module.
   # The reliability checks (scripts/sanitize.sh) add clang 14 with its sanitizer and libFuzzer
   # runtimes (libclang-rt-14-dev), llvm-symbolizer (llvm-14) for readable fuzzer reports, and
-  # abigail-tools (abidw/abidiff) for the ABI check.
-  test) want=("${build[@]}" libgtest-dev libbenchmark-dev python3 python3-numpy python3-pytest python3-torch
-              python3-pycparser python3-matplotlib nodejs npm swig python3-dev
-              clang libclang-rt-14-dev llvm-14 abigail-tools) ;;
+  # abigail-tools (abidw/abidiff) for the ABI check.  The dlopen clients: LuaJIT, Ruby's ffi
+  # gem and Perl's FFI::Platypus (tests/clients).
+  test) want=("${build[@]}" libgtest-dev libbenchmark-dev python3 python3-venv python3-dev swig
+              clang libclang-rt-14-dev llvm-14 abigail-tools
+              luajit ruby ruby-ffi libffi-platypus-perl) ;;
   *) echo "usage: $0 demo|test" >&2; exit 2 ;;
 esac
 
 missing=()
 for p in "${want[@]}"; do
-  # Node may come from elsewhere than Debian (and Debian's npm then conflicts with it):
-  # a working command is enough.
-  case "$p" in
-    nodejs) command -v node >/dev/null 2>&1 && continue ;;
-    npm) command -v npm >/dev/null 2>&1 && continue ;;
-  esac
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
 
-echo "deps: installing ${missing[*]}" >&2
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+[ "${1:-test}" = test ] || exit 0
+venv=${CT_VENV:-build/venv}
+# The venv is (re)made when missing or when requirements.txt changed since it was filled.
+stamp="$venv/.requirements.txt"
+if [ ! -x "$venv/bin/python" ] || ! cmp -s requirements.txt "$stamp"; then
+  echo "deps: filling the Python environment $venv from requirements.txt" >&2
+  [ -x "$venv/bin/python" ] || /usr/bin/python3 -m venv "$venv"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r requirements.txt
+  cp requirements.txt "$stamp"
+fi

@@ -23,7 +23,7 @@ out=${SANITIZE_DIR:-build-sanitize}
 mkdir -p "$out/logs"
 out=$(cd "$out" && pwd)
 logs=$out/logs
-py=/usr/bin/python3
+py=${CT_PYTHON:-$root/${CT_VENV:-build/venv}/bin/python}
 fuzz_seconds=${FUZZ_SECONDS:-60}
 stress_threads=${STRESS_THREADS:-8}
 stress_ops=${STRESS_OPS:-20000}

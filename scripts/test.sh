@@ -9,14 +9,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh test
 build=${BUILD_DIR:-build}
-# Debian's interpreter has numpy, pytest and torch; another python3 may come first on PATH.
-py=/usr/bin/python3
+# The Python side lives in the venv scripts/deps.sh fills (torch 2.13, NumPy 2, ... pinned in
+# requirements.txt); every Python step and client below uses this interpreter.
+py=$PWD/${CT_VENV:-build/venv}/bin/python
+export CT_PYTHON=$py
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPython3_EXECUTABLE=$py >/dev/null
 cmake --build "$build"
 ctest --test-dir "$build" --output-on-failure -j2 --timeout 900
 # under timeout: a deadlock must fail with a message, not hang CI until it is killed
 CTENSOR_LIB="$PWD/$build/libctensor.so" timeout --kill-after=30 1800 $py -m pytest -q tests/python
-# Other languages over dlopen: Python ctypes, Node koffi, and the Julia package's checks.
+# Other languages over dlopen (Python ctypes and cffi, LuaJIT, Ruby, Perl), the documented
+# snippets, and the Julia package's checks.
 timeout --kill-after=30 1800 bash tests/clients/run_all.sh "$PWD/$build/libctensor.so"
 if [ "${SKIP_SANITIZE:-0}" != 1 ]; then
   SANITIZE_DIR=${SANITIZE_DIR:-$build-sanitize} bash scripts/sanitize.sh "$build"

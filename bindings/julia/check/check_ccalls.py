@@ -1,9 +1,9 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Checks every ccall of the Julia package against the header and the built library.
 
-    /usr/bin/python3 check_ccalls.py --ccalls ccalls.json --lib path/to/libctensor.so
+    $CT_PYTHON check_ccalls.py --ccalls ccalls.json --lib path/to/libctensor.so
 
-ccalls.json comes from `node julia_check.mjs ... --ccalls ccalls.json`.  For each site:
+ccalls.json comes from `julia_check.py ... --ccalls ccalls.json`.  For each site:
   - the function is exported by the library (`nm -D --defined-only`, a `T` symbol);
   - it is declared in include/ctensor.h;
   - the return type and every argument type are ones that match the C type (table below,

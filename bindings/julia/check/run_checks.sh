@@ -2,12 +2,13 @@
 # Checks the Julia package (bindings/julia/CTensor) on a machine without Julia, then runs
 # its tests if Julia is there.  Usage: run_checks.sh path/to/libctensor.so
 #   1. LibCTensor.jl is what the generator writes from include/ctensor.h today
-#   2. every .jl file (the package and examples/seeds) parses (tree-sitter-julia), and every LibCTensor.x the hand-written
-#      layer uses is defined there
+#   2. every .jl file (the package and examples/seeds) parses (tree-sitter-julia, from
+#      Python: julia_check.py), and every LibCTensor.x the hand-written layer uses is defined there
 #   3. every ccall names a symbol libctensor exports, declared in the header, with argument
 #      and return types that match the header's
 #   4. test/runtests.jl, with the Julia runtime, if `julia` is on PATH (else: SKIP, said so)
-# Needs: /usr/bin/python3 with python3-pycparser, cpp (gcc), nm (binutils), node + npm.
+# Needs: a Python 3 with pycparser, tree-sitter 0.26 and tree-sitter-julia 0.23 (build/venv,
+# from requirements.txt): ${CT_PYTHON:-python3}; cpp (gcc), nm (binutils).  No node, no npm.
 # Exits non-zero if a check failed.
 set -uo pipefail
 if [ $# -ne 1 ] || [ ! -f "$1" ]; then
@@ -17,7 +18,7 @@ fi
 lib=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 pkg=$(cd "$here/../CTensor" && pwd)
-py=/usr/bin/python3
+py=${CT_PYTHON:-python3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failed=0
@@ -29,11 +30,8 @@ $py "$here/../gen/generate.py" --check
 verdict $? "LibCTensor.jl matches the generator's output for include/ctensor.h"
 
 step "parse every .jl file (tree-sitter-julia), references into LibCTensor, extract ccalls"
-if [ ! -f "$here/node_modules/.package-lock.json" ] || ! (cd "$here" && npm ls --depth=0 >/dev/null 2>&1); then
-  (cd "$here" && npm ci --no-audit --no-fund --loglevel=error) || { echo "   npm ci failed in $here"; }
-fi
 # the package, and the seed examples written in Julia (examples/seeds/*.jl)
-node "$here/julia_check.mjs" "$pkg" "$here/../../../examples/seeds" --ccalls "$tmp/ccalls.json"
+$py "$here/julia_check.py" "$pkg" "$here/../../../examples/seeds" --ccalls "$tmp/ccalls.json"
 rc=$?
 verdict $rc "every .jl file parses; LibCTensor references resolve"
 
@@ -50,7 +48,7 @@ if command -v julia >/dev/null 2>&1; then
   CTENSOR_LIB="$lib" julia --project="$pkg" "$pkg/test/runtests.jl"
   verdict $? "runtests.jl"
 else
-  echo "   SKIP runtests.jl: no Julia runtime on this machine (none in Debian bookworm or on npm);"
+  echo "   SKIP runtests.jl: no Julia runtime on this machine (none in Debian, on PyPI or on npm);"
   echo "        with julia on PATH it runs: CTENSOR_LIB=$lib julia --project=$pkg $pkg/test/runtests.jl"
 fi
 exit $failed

@@ -739,3 +739,4 @@ PyObject *ctpy_chunk(const ct_tensor *t, int64_t chunks, int dim);
 %native(_registry_size) PyObject *ctpy_registry_size(PyObject *self, PyObject *args);
 %native(_setup_compute) PyObject *ctpy_setup_compute(PyObject *self, PyObject *args);
 %native(_from_numpy) PyObject *ctpy_from_numpy(PyObject *self, PyObject *args);
+%native(_dlpack_mark_copied) PyObject *ctpy_dlpack_mark_copied(PyObject *self, PyObject *args);

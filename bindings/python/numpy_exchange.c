@@ -1,5 +1,6 @@
 /* NumPy exchange without Python-level work: from_numpy through the buffer protocol, and the
- * __array_interface__ that t.numpy() and np.asarray(t) read, built in C.
+ * __array_interface__ that t.numpy() and np.asarray(t) read, built in C; and the one DLPack
+ * detail the Python layer cannot set itself (the is-copied flag of a versioned capsule).
  *
  * Not compiled on its own: ctensor.i inserts it into the SWIG wrapper after fastpath.c, whose
  * helpers (ctpy_wrap, ctpy_handle, ctpy_raise_last, ctpy_release_owner) it uses.  Neither
@@ -124,4 +125,20 @@ static PyObject *ctpy_get_array_interface(PyObject *self, void *closure) {
   }
   return Py_BuildValue("{s:i,s:N,s:s,s:(NO),s:N}", "version", 3, "shape", shape, "typestr", typestrs[d], "data",
                        PyLong_FromUnsignedLongLong(address), read_only ? Py_True : Py_False, "strides", bstrides);
+}
+
+/* ---- DLPack: the is-copied flag -------------------------------------------------------------- */
+
+/* _C._dlpack_mark_copied(capsule): sets DLPACK_FLAG_BITMASK_IS_COPIED on an unconsumed
+   "dltensor_versioned" capsule, which __dlpack__(copy=True) hands out over a fresh clone: the
+   flag tells the consumer that nobody else sees this memory (DLPack 1.0).  Returns the capsule. */
+static PyObject *ctpy_dlpack_mark_copied(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O:_dlpack_mark_copied", &cap)) return NULL;
+  DLManagedTensorVersioned *m = (DLManagedTensorVersioned *)PyCapsule_GetPointer(cap, "dltensor_versioned");
+  if (!m) return NULL; /* PyCapsule_GetPointer has set the error */
+  m->flags |= DLPACK_FLAG_BITMASK_IS_COPIED;
+  Py_INCREF(cap);
+  return cap;
 }

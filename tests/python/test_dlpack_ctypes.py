@@ -3,7 +3,7 @@
 Run with the interpreter that has numpy and torch:
     CTENSOR_LIB=build/libctensor.so /usr/bin/python3 -m pytest tests/python/test_dlpack_ctypes.py
 
-Capsule protocol (NumPy 1.24 and torch 1.13 speak the legacy one): a producer wraps its
+Capsule protocol (this file's producer, like NumPy 1.x and torch before 2.4, speaks the legacy one): a producer wraps its
 DLManagedTensor* in a PyCapsule named "dltensor"; the consumer that takes ownership renames it
 "used_dltensor".  A capsule that dies still named "dltensor" was never consumed, so its
 destructor must call the deleter itself.
@@ -313,10 +313,22 @@ def test_torch_releases_ctensor_export():
     assert ct_live_tensors() == before
 
 
-def test_torch_refusing_bool_leaves_deleter_to_capsule():
-    c = ct_tensor_from(np.array([True, False]), DTYPES["bool"][0])
+def test_ctensor_bool_to_torch():
+    c = ct_tensor_from(np.array([True, False, True]), DTYPES["bool"][0])
+    t = torch.utils.dlpack.from_dlpack(c.__dlpack__())  # torch 2.x reads kDLBool (1.13 did not)
+    assert t.dtype == torch.bool and t.tolist() == [True, False, True]
+    assert t.data_ptr() == ct_tensor_data(c.h)
+    c.release()
+    del t
+
+
+def test_torch_refusing_a_dtype_leaves_deleter_to_capsule():
+    c = ct_tensor_from(np.ones(3, dtype=np.float32), DTYPES["float32"][0])
     cap = c.__dlpack__()
-    with pytest.raises(Exception):  # torch 1.13 has no kDLBool
+    m = DLManagedTensor.from_address(PyCapsule_GetPointer(cap, b"dltensor"))
+    m.dl_tensor.dtype.lanes = 2  # vector lanes: torch refuses them before taking the capsule
+    # (a foreign device instead is taken, refused after, and leaked by torch 2.13)
+    with pytest.raises(BufferError, match="lanes"):
         torch.utils.dlpack.from_dlpack(cap)
     assert PyCapsule_IsValid(cap, b"dltensor")  # not consumed
     c.release()
@@ -455,16 +467,25 @@ def test_numpy_to_ctensor_releases_array():
     assert sys.getrefcount(arr) == refs
 
 
-def test_numpy_refuses_bool_and_capsule_cleans_up():
+def test_ctensor_bool_to_numpy():
     c = ct_tensor_from(np.array([True, False, True]), DTYPES["bool"][0])
-    with pytest.raises(Exception):  # NumPy 1.24 has no kDLBool import
+    a = np.from_dlpack(c)  # NumPy 2 reads kDLBool (1.24 did not)
+    assert a.dtype == np.bool_ and a.tolist() == [True, False, True]
+    assert a.ctypes.data == ct_tensor_data(c.h)
+    c.release()
+    del a
+
+
+def test_numpy_refuses_bfloat16_and_capsule_cleans_up():
+    c = ct_tensor_from(np.zeros(3, dtype=np.int16), DTYPES["bfloat16"][0])
+    with pytest.raises(Exception):  # NumPy has no bfloat16
         np.from_dlpack(c)
     c.release()
     gc.collect()
     assert len(unconsumed_capsules) == 1
 
 
-# ---- versioned (no Python consumer speaks it yet in these versions) -------------------------
+# ---- versioned through ctypes (test_dlpack_protocols.py has NumPy 2, torch 2.13 and JAX) -------
 
 
 def test_versioned_round_trip_through_ctypes():

@@ -51,7 +51,7 @@ from ._autograd import no_grad, enable_grad, set_grad_enabled, is_grad_enabled  
 from ._tensor import device  # noqa: E402
 from ._creation import (tensor, as_tensor, zeros, ones, empty, full, arange, zeros_like,  # noqa: E402
                         ones_like, empty_like, full_like, is_tensor)
-from ._interop import from_numpy, from_dlpack  # noqa: E402
+from ._interop import from_numpy, from_dlpack, DLDeviceType  # noqa: E402
 from ._compute import (add, sub, subtract, mul, multiply, div, divide, true_divide,  # noqa: E402
                        neg, negative, abs, absolute, exp, log, sqrt, sin, cos, tanh, sigmoid, relu,
                        eq, ne, lt, le, gt, ge, not_equal, less, less_equal, greater, greater_equal,

@@ -74,10 +74,10 @@ class _TensorMethods:
 
     __array_priority__ = 1000
 
-    def __array__(self, dtype=None):
-        import numpy as np
-        a = np.asarray(self)
-        return a if dtype is None else a.astype(dtype, copy=False)
+    def __array__(self, dtype=None, copy=None):
+        """NumPy 2's protocol: copy=None shares memory when dtype allows, copy=True always copies,
+        copy=False never does and raises ValueError where a copy would be needed."""
+        return _interop.to_array(self, dtype, copy)
 
     def __dlpack__(self, stream=None, *, max_version=None, dl_device=None, copy=None):
         """A DLPack capsule lending this tensor's memory (kept alive until the consumer frees it)."""

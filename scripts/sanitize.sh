@@ -13,7 +13,7 @@
 # FUZZ_SECONDS (60), STRESS_THREADS (8),
 # STRESS_OPS (20000 per thread), JOBS (2).
 # Needs (Debian): g++ clang-14 (clang, clang++) libclang-rt-14-dev abigail-tools libgtest-dev
-# python3-numpy python3-pytest; the normal build's dependencies.  Sanitizer builds use -O1 -g1
+# the Python venv of scripts/deps.sh test; the normal build's dependencies.  Sanitizer builds use -O1 -g1
 # (what the sanitizers' documentation recommends; much quicker to compile than -O2 -g).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +23,9 @@ out=${SANITIZE_DIR:-build-sanitize}
 mkdir -p "$out/logs"
 out=$(cd "$out" && pwd)
 logs=$out/logs
-py=${CT_PYTHON:-$root/${CT_VENV:-build/venv}/bin/python}
+venv=${CT_VENV:-build/venv}
+case $venv in /*) ;; *) venv=$root/$venv ;; esac
+py=${CT_PYTHON:-$venv/bin/python}  # the venv scripts/deps.sh fills (torch 2.13, NumPy 2, ...)
 fuzz_seconds=${FUZZ_SECONDS:-60}
 stress_threads=${STRESS_THREADS:-8}
 stress_ops=${STRESS_OPS:-20000}

@@ -11,7 +11,9 @@ bash scripts/deps.sh test
 build=${BUILD_DIR:-build}
 # The Python side lives in the venv scripts/deps.sh fills (torch 2.13, NumPy 2, ... pinned in
 # requirements.txt); every Python step and client below uses this interpreter.
-py=$PWD/${CT_VENV:-build/venv}/bin/python
+venv=${CT_VENV:-build/venv}
+case $venv in /*) ;; *) venv=$PWD/$venv ;; esac
+py=$venv/bin/python
 export CT_PYTHON=$py
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPython3_EXECUTABLE=$py >/dev/null
 cmake --build "$build"

@@ -12,7 +12,10 @@
  *   that returns a handle returns a NEW reference, which the caller releases with
  *   ct_tensor_release() (same for ct_storage and ct_storage_release()).  Arguments are
  *   BORROWED: the function neither keeps nor releases them beyond the call, unless it says
- *   so.  Releasing NULL is a harmless no-op.
+ *   so.  Releasing NULL is a harmless no-op.  Using a handle after its last reference has
+ *   been released (passing it to any function, ct_tensor_release included) is UNDEFINED
+ *   BEHAVIOUR, as with free() in C: the library catches some such uses with an error, but
+ *   may equally return stale values or crash.
  * Sharing.  A tensor is (storage, dtype, sizes, strides, storage offset).  Each function says
  *   whether its result is a VIEW (same storage: writes through one are seen through the
  *   other), a COPY (new storage), or "view when possible".  A view keeps its storage alive:

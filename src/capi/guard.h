@@ -12,7 +12,8 @@
 #include "core/tensor.h"
 #include "ctensor.h"
 
-// A handle is a pointer to the core object itself (DESIGN.md): no wrapper, no table.
+// A handle is a pointer to the core object itself: no wrapper, no table (the ownership rules
+// are in include/ctensor.h, "Ownership").  These empty types only give C distinct names.
 struct ct_tensor {};
 struct ct_storage {};
 
@@ -22,7 +23,8 @@ namespace ct::capi {
 void set_error(ct_status status, const std::string& message);
 
 // Borrowed core object behind a handle; throws InvalidArgument naming op when the handle is
-// NULL or not a live tensor.
+// NULL or, best effort (a magic number cleared on free), no longer a live tensor: a released
+// handle is undefined behaviour for the caller (include/ctensor.h), this check only catches some.
 const Tensor& tensor_arg(const ct_tensor* t, const char* op, const char* name = "tensor");
 const Storage& storage_arg(const ct_storage* s, const char* op);
 

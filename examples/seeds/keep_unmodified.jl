@@ -7,6 +7,7 @@
 #
 # Run: CTENSOR_LIB=<build>/libctensor.so julia --project=bindings/julia/CTensor examples/seeds/keep_unmodified.jl
 using CTensor
+using CTensor: clone, version   # generic names: public, not exported
 
 a = tensor_zeros(Float32, 4)
 b = a

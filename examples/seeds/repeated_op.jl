@@ -7,6 +7,7 @@
 #
 # Run: CTENSOR_LIB=<build>/libctensor.so julia --project=bindings/julia/CTensor examples/seeds/repeated_op.jl
 using CTensor
+using CTensor: version   # generic names: public, not exported
 
 root = tensor_arange(Float32, 6)
 x = reshape_view(root, 2, 3)

@@ -8,6 +8,7 @@
 #
 # Run: CTENSOR_LIB=<build>/libctensor.so julia --project=bindings/julia/CTensor examples/seeds/same_id.jl
 using CTensor
+using CTensor: version   # generic names: public, not exported
 
 root = tensor_arange(Float32, 12)
 x = reshape_view(root, 3, 4)

@@ -17,9 +17,12 @@ Accepted Julia types for a C type:
   void -> Cvoid;  int, enum -> Cint (or Int32);  double -> Cdouble (or Float64);
   int64_t -> Int64;  uint64_t -> UInt64;  size_t -> Csize_t (or UInt);  other <stdint.h>
   names -> the Julia type of the same width and signedness;
-  ct_tensor *, ct_storage *, struct X *, void *, function pointer -> Ptr{Cvoid};
+  ct_tensor *, ct_storage * (pointers to the header's opaque typedefs: handles) ->
+    Ptr{ct_tensor}, Ptr{ct_storage} and nothing else: a handle typed Ptr{Cvoid} would take a
+    Tensor's data pointer (Base's rule for arrays) where the handle is meant;
+  struct X *, void *, function pointer -> Ptr{Cvoid};
   char * / const char * -> Cstring or Ptr{UInt8} (Ptr{Cchar});
-  T * -> Ptr{<T>} (argument: also Ref{<T>});  handle * -> Ptr{Ptr{Cvoid}} (or Ref{Ptr{Cvoid}}).
+  T * -> Ptr{<T>} (argument: also Ref{<T>});  handle * -> Ptr{Ptr{ct_tensor}} (or Ref{...}).
 """
 import argparse
 import json
@@ -56,6 +59,8 @@ def accepted(t, is_arg):
         return SCALAR_OK.get(t["name"], set())
     if k == "pointer":
         to = t["to"]
+        if to["kind"] == "opaque" and not to["name"].startswith("struct "):
+            return {"Ptr{%s}" % to["name"]}
         if to["kind"] in ("void", "opaque", "function"):
             inner = {"Cvoid", "Nothing"}
             return {"Ptr{%s}" % x for x in inner}

@@ -6,7 +6,10 @@
 #      Python: julia_check.py), and every LibCTensor.x the hand-written layer uses is defined there
 #   3. every ccall names a symbol libctensor exports, declared in the header, with argument
 #      and return types that match the header's
-#   4. test/runtests.jl, with the Julia runtime, if `julia` is on PATH (else: SKIP, said so)
+#   4. with --package: the checks of issue 22 (julia_check.py's docstring: exports, shadowing,
+#      name resolution, README examples = test code, rules read from the source)
+#   5. test/runtests.jl through Pkg.test(), with the Julia runtime, if `julia` is on PATH
+#      (else: SKIP, said so)
 # Needs: a Python 3 with pycparser, tree-sitter 0.26 and tree-sitter-julia 0.23 (build/venv,
 # from requirements.txt): ${CT_PYTHON:-python3}; cpp (gcc), nm (binutils).  No node, no npm.
 # Exits non-zero if a check failed.
@@ -29,11 +32,11 @@ step "generated raw layer is up to date (gen/generate.py --check)"
 $py "$here/../gen/generate.py" --check
 verdict $? "LibCTensor.jl matches the generator's output for include/ctensor.h"
 
-step "parse every .jl file (tree-sitter-julia), references into LibCTensor, extract ccalls"
+step "parse every .jl file (tree-sitter-julia), references into LibCTensor, extract ccalls, issue 22's checks"
 # the package, and the seed examples written in Julia (examples/seeds/*.jl)
-$py "$here/julia_check.py" "$pkg" "$here/../../../examples/seeds" --ccalls "$tmp/ccalls.json"
+$py "$here/julia_check.py" --package "$pkg" "$here/../../../examples/seeds" --ccalls "$tmp/ccalls.json"
 rc=$?
-verdict $rc "every .jl file parses; LibCTensor references resolve"
+verdict $rc "every .jl file parses; names resolve; exports, README examples and issue 22's rules hold"
 
 step "ccall signatures against include/ctensor.h and nm -D --defined-only $(basename "$lib")"
 if [ -f "$tmp/ccalls.json" ]; then
@@ -43,12 +46,12 @@ else
   verdict 1 "no ccall list (the parse step failed)"
 fi
 
-step "test/runtests.jl with Julia"
+step "test/runtests.jl with Julia (Pkg.test, as the package README says)"
 if command -v julia >/dev/null 2>&1; then
-  CTENSOR_LIB="$lib" julia --project="$pkg" "$pkg/test/runtests.jl"
-  verdict $? "runtests.jl"
+  CTENSOR_LIB="$lib" julia --project="$pkg" -e 'using Pkg; Pkg.test()'
+  verdict $? "Pkg.test() of $pkg"
 else
   echo "   SKIP runtests.jl: no Julia runtime on this machine (none in Debian, on PyPI or on npm);"
-  echo "        with julia on PATH it runs: CTENSOR_LIB=$lib julia --project=$pkg $pkg/test/runtests.jl"
+  echo "        with julia on PATH it runs: CTENSOR_LIB=$lib julia --project=$pkg -e 'using Pkg; Pkg.test()'"
 fi
 exit $failed

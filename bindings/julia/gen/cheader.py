@@ -28,7 +28,7 @@ HEADER = os.path.join(REPO, "include", "ctensor.h")
 try:
     from pycparser import c_ast, c_parser
 except ImportError:  # pragma: no cover - a message is better than a traceback
-    sys.exit("pycparser is missing: apt-get install python3-pycparser (run with /usr/bin/python3)")
+    sys.exit("pycparser is missing: pip install pycparser (build/venv has it), or apt-get install python3-pycparser")
 
 
 def preprocess(path):

@@ -1,20 +1,23 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Generates bindings/julia/CTensor/src/LibCTensor.jl from include/ctensor.h.
 
-    /usr/bin/python3 bindings/julia/gen/generate.py           # rewrite the checked-in file
-    /usr/bin/python3 bindings/julia/gen/generate.py --check   # exit 1 (with a diff) if stale
-    /usr/bin/python3 bindings/julia/gen/generate.py --stdout  # print, write nothing
+    $CT_PYTHON bindings/julia/gen/generate.py           # rewrite the checked-in file
+    $CT_PYTHON bindings/julia/gen/generate.py --check   # exit 1 (with a diff) if stale
+    $CT_PYTHON bindings/julia/gen/generate.py --stdout  # print, write nothing
 
 One `ccall` wrapper per header function, in the header's order, with the header's comment
 as its docstring; the header's enums and numeric/string macros as constants.  Needs
-python3-pycparser and a C preprocessor (cpp from gcc, or clang).
+pycparser (build/venv, or Debian's python3-pycparser) and a C preprocessor (cpp from gcc,
+or clang).
 
 Type mapping (the same one ../check/check_ccalls.py verifies independently):
-  handles (ct_tensor *, ct_storage *, struct DL... *), void *, function pointers -> Ptr{Cvoid}
+  handles: ct_tensor * -> Ptr{ct_tensor}, ct_storage * -> Ptr{ct_storage}, where ct_tensor
+    and ct_storage are opaque Julia types emitted here for the header's opaque typedefs;
+  struct DL... *, void *, function pointers -> Ptr{Cvoid}
   int -> Cint, enums -> Cint, double -> Cdouble, size_t -> Csize_t,
   int64_t -> Int64, uint64_t -> UInt64 (and the other <stdint.h> widths),
   char * / const char * -> Ptr{UInt8} (NULL-able, read with unsafe_string),
-  T * -> Ptr{<T>}, handle * -> Ptr{Ptr{Cvoid}}.
+  T * -> Ptr{<T>}, handle * -> Ptr{Ptr{ct_tensor}}.
 """
 import argparse
 import difflib
@@ -59,12 +62,21 @@ def julia_type(t):
         return SCALARS[t["name"]]
     if k == "pointer":
         to = t["to"]
+        if to["kind"] == "opaque" and is_handle(to):
+            return "Ptr{%s}" % to["name"]
         if to["kind"] in ("function", "void", "opaque"):
             return "Ptr{Cvoid}"
         if to["kind"] == "scalar" and to["name"] == "char":
             return "Ptr{UInt8}"
         return "Ptr{%s}" % julia_type(to)
     raise ValueError("unsupported type %r" % t)
+
+
+def is_handle(t):
+    """A typedef'd opaque struct of the header (ct_tensor, ct_storage): its pointers are
+    handles, typed Ptr{<name>} with an opaque Julia type of the same name.  Other structs
+    (struct DLManagedTensor) stay Ptr{Cvoid}."""
+    return t["kind"] == "opaque" and not t["name"].startswith("struct ")
 
 
 def arg_name(name):
@@ -75,18 +87,21 @@ def doc_escape(s):
     return s.replace("\\", "\\\\").replace("$", "\\$").replace('"""', '\\"\\"\\"')
 
 
-PREAMBLE = '''\
+PREAMBLE = """\
 # GENERATED from include/ctensor.h by bindings/julia/gen/generate.py: do not edit.
-# Change the header, then run `/usr/bin/python3 bindings/julia/gen/generate.py`;
-# tests/clients/run_all.sh fails while this file differs from what the generator writes.
+# Change the header, then run `$CT_PYTHON bindings/julia/gen/generate.py`;
+# bindings/julia/check/run_checks.sh fails while this file differs from what the generator writes.
 #
 # The raw layer: one `ccall` wrapper per function of the header, in the header's order,
 # named as in C and documented with the header's comment.  Arguments are untyped and
-# converted by `ccall` (`Base.cconvert`/`Base.unsafe_convert`), so a `CTensor.Tensor`
-# passes as its handle and a `Vector{Int64}` as an `int64_t *`.  Types: handles, `void *`
-# and function pointers are `Ptr{Cvoid}`; enums are `Cint`; `const char *` is `Ptr{UInt8}`
-# (NULL-able: check before `unsafe_string`).  No wrapper checks for errors: the hand-written
-# layer (CTensor.jl) turns NULL / non-zero / sentinel results into `CTensorError`s.
+# converted by `ccall` (`Base.cconvert`/`Base.unsafe_convert`).  Types: a handle is a pointer
+# to an opaque type of its own (`ct_tensor *` is `Ptr{ct_tensor}`, `ct_storage *` is
+# `Ptr{ct_storage}`), so a `CTensor.Tensor` passes as its handle where a `Ptr{ct_tensor}` is
+# expected and nowhere else (as `Ptr{T}` or `Ptr{Cvoid}` an array passes its data, Base's
+# rule); `void *`, other structs and function pointers are `Ptr{Cvoid}`; enums are `Cint`;
+# `const char *` is `Ptr{UInt8}` (NULL-able: check before `unsafe_string`).  No wrapper
+# checks for errors: the hand-written layer (CTensor.jl) turns NULL / non-zero / sentinel
+# results into `CTensorError`s.
 
 module LibCTensor
 
@@ -94,26 +109,70 @@ import Libdl
 
 const _LIBPATH = Ref{String}("")
 
-"""
+# True while Julia writes a precompile cache or an image (Base.generating_output, Julia 1.11+).
+@static if isdefined(Base, :generating_output)
+    _generating_output() = Base.generating_output()
+else
+    _generating_output() = ccall(:jl_generating_output, Cint, ()) != 0
+end
+
+\"\"\"
     libctensor() -> String
 
-Full path of the libctensor that every `ccall` here uses: `ENV["CTENSOR_LIB"]` if set when
-the package is loaded, else `libctensor` found on the library search path.
-"""
-libctensor() = _LIBPATH[]
+Full path of the libctensor that every `ccall` here uses, loaded on first use if
+`__init__` could not (see `load_library`).
+\"\"\"
+function libctensor()
+    p = _LIBPATH[]
+    return isempty(p) ? load_library() : p
+end
+
+\"\"\"
+    load_library() -> String
+
+Loads libctensor and returns its full path: `ENV["CTENSOR_LIB"]` if set, made absolute
+against the current directory at that moment when it is a relative path (`Pkg.test` runs
+the tests in the package's `test/` directory, so set an absolute path there), else
+`libctensor` from the library search path.  Throws an `ErrorException` that says which
+path was tried and why it failed.
+\"\"\"
+function load_library()
+    name = get(ENV, "CTENSOR_LIB", "")
+    if isempty(name)
+        path = "libctensor"
+        how = "libctensor from the library search path (ENV[\\"CTENSOR_LIB\\"] is not set)"
+    elseif isabspath(expanduser(name))
+        path = expanduser(name)
+        how = "ENV[\\"CTENSOR_LIB\\"] = \\"" * name * "\\""
+    else
+        path = abspath(expanduser(name))
+        how = "ENV[\\"CTENSOR_LIB\\"] = \\"" * name * "\\", a relative path, made absolute " *
+              "against the current directory " * pwd() * " as \\"" * path * "\\" (Pkg.test " *
+              "runs the tests in the package's test/ directory: use an absolute path)"
+    end
+    h = Libdl.dlopen(path; throw_error = false)
+    if h === nothing
+        isfile(path) || isempty(name) || (how *= "; no such file")
+        error("CTensor: cannot load libctensor: tried " * how * ".  Set ENV[\\"CTENSOR_LIB\\"] " *
+              "to the absolute path of libctensor.so, or put it on the library search path.")
+    end
+    p = Libdl.dlpath(h)
+    _LIBPATH[] = p
+    return p
+end
 
 function __init__()
-    name = get(ENV, "CTENSOR_LIB", "")
-    isempty(name) && (name = "libctensor")
-    h = Libdl.dlopen(name; throw_error = false)
-    if h === nothing
-        error("CTensor: cannot load libctensor from \\"" * name * "\\": set ENV[\\"CTENSOR_LIB\\"] " *
-              "to the path of libctensor.so, or put it on the library search path")
+    _LIBPATH[] = ""
+    try
+        load_library()
+    catch
+        # While a package that depends on CTensor is precompiled the library need not be
+        # there: the first call that needs it loads it (or says why it cannot).
+        _generating_output() || rethrow()
     end
-    _LIBPATH[] = Libdl.dlpath(h)
     return nothing
 end
-'''
+"""
 
 
 def rule(title):
@@ -125,6 +184,14 @@ def rule(title):
 def generate(header_path=cheader.HEADER):
     h = cheader.read_header(header_path)
     out = [PREAMBLE]
+
+    out.append(rule("Handle types (the header's opaque structs)"))
+    for name, kind in h["typedefs"].items():
+        if kind != "opaque":
+            continue
+        out.append('\n"""\n    %s\n\nThe C type `%s`, opaque: only pointers to it exist.  A `Ptr{%s}` is a\n'
+                   'handle; the objects of `CTensor` that own one convert to it in `ccall`.\n"""\n'
+                   'mutable struct %s end\n' % (name, name, name, name))
 
     out.append(rule("Constants (the header's macros)") + "\n")
     for name, value in h["macros"]:
@@ -192,12 +259,12 @@ def main():
         sys.stdout.writelines(difflib.unified_diff(
             old.splitlines(True), text.splitlines(True), "checked-in " + os.path.basename(a.out),
             "regenerated from the header"))
-        print("generator: %s is STALE: run /usr/bin/python3 bindings/julia/gen/generate.py"
+        print("generator: %s is STALE: run $CT_PYTHON bindings/julia/gen/generate.py"
               % os.path.relpath(a.out, cheader.REPO))
         return 1
     with open(a.out, "w", encoding="utf-8") as f:
         f.write(text)
-    print("wrote %s (%d functions)" % (a.out, text.count("\nfunction ") - 1))
+    print("wrote %s (%d functions)" % (a.out, text.count("    ccall((:")))
     return 0
 
 

@@ -5,12 +5,18 @@ Julia interface to ctensor, a tensor library with PyTorch's memory semantics beh
 (`include/ctensor.h`).  `CTensor.LibCTensor` is the raw layer, one `ccall` wrapper per
 header function, generated from the header.  This module is the Julia layer over it:
 `Tensor{T,N} <: AbstractArray{T,N}` owning one handle, views and copies under names that say
-which they are, memory introspection, zero-copy exchange with Julia arrays, and
-`CTensorError` for every failure, and autograd (`requires_grad!`, `backward!`, `grad`,
-`no_grad`).  The library is `ENV["CTENSOR_LIB"]` if set when the
-package loads, else `libctensor` on the library search path.  See README.md.
+which they are, memory introspection, zero-copy exchange with Julia arrays, `CTensorError`
+for every failure, and autograd (`requires_grad!`, `backward!`, `grad`, `no_grad`).  The
+library is `ENV["CTENSOR_LIB"]` (made absolute when the package loads) if set, else
+`libctensor` on the library search path.  See README.md.
+
+Generic names are not exported, to clash with no other package: `using CTensor: clone,
+base, version, storage, grad`; nor is `BFloat16` (BFloat16s.jl exports its own on Julia
+1.10): `using CTensor: BFloat16`.  `detach(t)` is a method of `Base.detach`.
 """
 module CTensor
+
+import Serialization
 
 include("LibCTensor.jl")
 const L = LibCTensor
@@ -26,8 +32,12 @@ include("foreign.jl")
 include("explain.jl")
 include("autograd.jl")
 
+# Every exported name is checked (bindings/julia/check/julia_check.py) against the names
+# Base, Core and the standard libraries export, and against a list of names too generic to
+# export (those below are public but not exported).
+
 # Types and errors
-export Tensor, Storage, BFloat16, CTensorError
+export Tensor, Storage, CTensorError
 # Creation
 export tensor_zeros, tensor_ones, tensor_full, tensor_arange, wrap_array
 # Always views / alias
@@ -38,17 +48,24 @@ export reshape_view, transpose_view, t_view, permute_view, slice_view, narrow_vi
 export reshape_view_or_copy, reshape_is_view, flatten_view_or_copy, contiguous_or_self,
        to_eltype_or_self
 # Copies and writes
-export clone, index_select_copy, copy_into!
+export index_select_copy, copy_into!
 # Memory introspection
-export storage, storage_id, storage_offset, shares_storage, may_overlap, overlaps,
-       has_internal_overlap, is_contiguous, is_column_major, is_view, base, version,
+export storage_id, storage_offset, shares_storage, may_overlap, overlaps,
+       has_internal_overlap, is_contiguous, is_column_major, is_view, data_address,
        refcount, same_tensor, live_tensors, live_storages, torch_repr
 # Explanations
 export explain
 # Autograd
-export requires_grad, requires_grad!, isleaf, grad, grad!, backward!, retain_grad!, retains_grad,
-       detach, grad_fn_name,
-       is_grad_enabled, set_grad_enabled!, no_grad, enable_grad
+export requires_grad, requires_grad!, isleaf, grad!, backward!, retain_grad!, retains_grad,
+       grad_fn_name, is_grad_enabled, set_grad_enabled!, no_grad, enable_grad
+
+# Public, not exported (Julia 1.11+ records that; `public` does not parse on 1.10).
+@static if VERSION >= v"1.11.0-DEV.469"
+    eval(Expr(:public, :clone, :base, :version, :storage, :grad, :BFloat16, :LibCTensor, :own_handle,
+              :handle, :dtype, :eltype_of, :dtype_name, :ELTYPES, :last_error, :clear_error,
+              :status_name, :nbytes, :is_read_only, :drain_foreign_roots!, :foreign_roots,
+              :version_string, :num_threads, :set_num_threads!, :TensorStyle, :OOM_RETRIES))
+end
 
 function __init__()
     _DELETER[] = @cfunction(_foreign_deleter, Cvoid, (Ptr{Cvoid}, Ptr{Cvoid}))

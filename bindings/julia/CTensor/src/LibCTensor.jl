@@ -1,14 +1,17 @@
 # GENERATED from include/ctensor.h by bindings/julia/gen/generate.py: do not edit.
-# Change the header, then run `/usr/bin/python3 bindings/julia/gen/generate.py`;
-# tests/clients/run_all.sh fails while this file differs from what the generator writes.
+# Change the header, then run `$CT_PYTHON bindings/julia/gen/generate.py`;
+# bindings/julia/check/run_checks.sh fails while this file differs from what the generator writes.
 #
 # The raw layer: one `ccall` wrapper per function of the header, in the header's order,
 # named as in C and documented with the header's comment.  Arguments are untyped and
-# converted by `ccall` (`Base.cconvert`/`Base.unsafe_convert`), so a `CTensor.Tensor`
-# passes as its handle and a `Vector{Int64}` as an `int64_t *`.  Types: handles, `void *`
-# and function pointers are `Ptr{Cvoid}`; enums are `Cint`; `const char *` is `Ptr{UInt8}`
-# (NULL-able: check before `unsafe_string`).  No wrapper checks for errors: the hand-written
-# layer (CTensor.jl) turns NULL / non-zero / sentinel results into `CTensorError`s.
+# converted by `ccall` (`Base.cconvert`/`Base.unsafe_convert`).  Types: a handle is a pointer
+# to an opaque type of its own (`ct_tensor *` is `Ptr{ct_tensor}`, `ct_storage *` is
+# `Ptr{ct_storage}`), so a `CTensor.Tensor` passes as its handle where a `Ptr{ct_tensor}` is
+# expected and nowhere else (as `Ptr{T}` or `Ptr{Cvoid}` an array passes its data, Base's
+# rule); `void *`, other structs and function pointers are `Ptr{Cvoid}`; enums are `Cint`;
+# `const char *` is `Ptr{UInt8}` (NULL-able: check before `unsafe_string`).  No wrapper
+# checks for errors: the hand-written layer (CTensor.jl) turns NULL / non-zero / sentinel
+# results into `CTensorError`s.
 
 module LibCTensor
 
@@ -16,25 +19,87 @@ import Libdl
 
 const _LIBPATH = Ref{String}("")
 
+# True while Julia writes a precompile cache or an image (Base.generating_output, Julia 1.11+).
+@static if isdefined(Base, :generating_output)
+    _generating_output() = Base.generating_output()
+else
+    _generating_output() = ccall(:jl_generating_output, Cint, ()) != 0
+end
+
 """
     libctensor() -> String
 
-Full path of the libctensor that every `ccall` here uses: `ENV["CTENSOR_LIB"]` if set when
-the package is loaded, else `libctensor` found on the library search path.
+Full path of the libctensor that every `ccall` here uses, loaded on first use if
+`__init__` could not (see `load_library`).
 """
-libctensor() = _LIBPATH[]
+function libctensor()
+    p = _LIBPATH[]
+    return isempty(p) ? load_library() : p
+end
+
+"""
+    load_library() -> String
+
+Loads libctensor and returns its full path: `ENV["CTENSOR_LIB"]` if set, made absolute
+against the current directory at that moment when it is a relative path (`Pkg.test` runs
+the tests in the package's `test/` directory, so set an absolute path there), else
+`libctensor` from the library search path.  Throws an `ErrorException` that says which
+path was tried and why it failed.
+"""
+function load_library()
+    name = get(ENV, "CTENSOR_LIB", "")
+    if isempty(name)
+        path = "libctensor"
+        how = "libctensor from the library search path (ENV[\"CTENSOR_LIB\"] is not set)"
+    elseif isabspath(expanduser(name))
+        path = expanduser(name)
+        how = "ENV[\"CTENSOR_LIB\"] = \"" * name * "\""
+    else
+        path = abspath(expanduser(name))
+        how = "ENV[\"CTENSOR_LIB\"] = \"" * name * "\", a relative path, made absolute " *
+              "against the current directory " * pwd() * " as \"" * path * "\" (Pkg.test " *
+              "runs the tests in the package's test/ directory: use an absolute path)"
+    end
+    h = Libdl.dlopen(path; throw_error = false)
+    if h === nothing
+        isfile(path) || isempty(name) || (how *= "; no such file")
+        error("CTensor: cannot load libctensor: tried " * how * ".  Set ENV[\"CTENSOR_LIB\"] " *
+              "to the absolute path of libctensor.so, or put it on the library search path.")
+    end
+    p = Libdl.dlpath(h)
+    _LIBPATH[] = p
+    return p
+end
 
 function __init__()
-    name = get(ENV, "CTENSOR_LIB", "")
-    isempty(name) && (name = "libctensor")
-    h = Libdl.dlopen(name; throw_error = false)
-    if h === nothing
-        error("CTensor: cannot load libctensor from \"" * name * "\": set ENV[\"CTENSOR_LIB\"] " *
-              "to the path of libctensor.so, or put it on the library search path")
+    _LIBPATH[] = ""
+    try
+        load_library()
+    catch
+        # While a package that depends on CTensor is precompiled the library need not be
+        # there: the first call that needs it loads it (or says why it cannot).
+        _generating_output() || rethrow()
     end
-    _LIBPATH[] = Libdl.dlpath(h)
     return nothing
 end
+
+# ---- Handle types (the header's opaque structs) ------------------------------------------
+
+"""
+    ct_tensor
+
+The C type `ct_tensor`, opaque: only pointers to it exist.  A `Ptr{ct_tensor}` is a
+handle; the objects of `CTensor` that own one convert to it in `ccall`.
+"""
+mutable struct ct_tensor end
+
+"""
+    ct_storage
+
+The C type `ct_storage`, opaque: only pointers to it exist.  A `Ptr{ct_storage}` is a
+handle; the objects of `CTensor` that own one convert to it in `ccall`.
+"""
+mutable struct ct_storage end
 
 # ---- Constants (the header's macros) -----------------------------------------------------
 
@@ -197,14 +262,14 @@ end
 # ---- Lifetime ----------------------------------------------------------------------------
 
 """
-    ct_tensor_retain(t) -> Ptr{Cvoid}
+    ct_tensor_retain(t) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_tensor_retain(ct_tensor *t);`
 
 Adds a reference and returns t (NULL stays NULL).
 """
 function ct_tensor_retain(t)
-    ccall((:ct_tensor_retain, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+    ccall((:ct_tensor_retain, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
 end
 
 """
@@ -216,16 +281,16 @@ Drops a reference; the last one frees the tensor, and its storage once no tensor
 storage handle holds it.  NULL is a no-op.
 """
 function ct_tensor_release(t)
-    ccall((:ct_tensor_release, libctensor()), Cvoid, (Ptr{Cvoid},), t)
+    ccall((:ct_tensor_release, libctensor()), Cvoid, (Ptr{ct_tensor},), t)
 end
 
 """
-    ct_storage_retain(s) -> Ptr{Cvoid}
+    ct_storage_retain(s) -> Ptr{ct_storage}
 
 `ct_storage *ct_storage_retain(ct_storage *s);`
 """
 function ct_storage_retain(s)
-    ccall((:ct_storage_retain, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), s)
+    ccall((:ct_storage_retain, libctensor()), Ptr{ct_storage}, (Ptr{ct_storage},), s)
 end
 
 """
@@ -234,7 +299,7 @@ end
 `void ct_storage_release(ct_storage *s);`
 """
 function ct_storage_release(s)
-    ccall((:ct_storage_release, libctensor()), Cvoid, (Ptr{Cvoid},), s)
+    ccall((:ct_storage_release, libctensor()), Cvoid, (Ptr{ct_storage},), s)
 end
 
 # ---- Creation: new reference, new storage ------------------------------------------------
@@ -249,47 +314,47 @@ end
 # Storage ids are never reused, even when memory is.
 
 """
-    ct_empty(ndim, sizes, dtype) -> Ptr{Cvoid}
+    ct_empty(ndim, sizes, dtype) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_empty(int ndim, const int64_t *sizes, ct_dtype dtype);`
 
 Uninitialized memory, 64-byte aligned.
 """
 function ct_empty(ndim, sizes, dtype)
-    ccall((:ct_empty, libctensor()), Ptr{Cvoid}, (Cint, Ptr{Int64}, Cint), ndim, sizes, dtype)
+    ccall((:ct_empty, libctensor()), Ptr{ct_tensor}, (Cint, Ptr{Int64}, Cint), ndim, sizes, dtype)
 end
 
 """
-    ct_zeros(ndim, sizes, dtype) -> Ptr{Cvoid}
+    ct_zeros(ndim, sizes, dtype) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_zeros(int ndim, const int64_t *sizes, ct_dtype dtype);`
 """
 function ct_zeros(ndim, sizes, dtype)
-    ccall((:ct_zeros, libctensor()), Ptr{Cvoid}, (Cint, Ptr{Int64}, Cint), ndim, sizes, dtype)
+    ccall((:ct_zeros, libctensor()), Ptr{ct_tensor}, (Cint, Ptr{Int64}, Cint), ndim, sizes, dtype)
 end
 
 """
-    ct_ones(ndim, sizes, dtype) -> Ptr{Cvoid}
+    ct_ones(ndim, sizes, dtype) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_ones(int ndim, const int64_t *sizes, ct_dtype dtype);`
 """
 function ct_ones(ndim, sizes, dtype)
-    ccall((:ct_ones, libctensor()), Ptr{Cvoid}, (Cint, Ptr{Int64}, Cint), ndim, sizes, dtype)
+    ccall((:ct_ones, libctensor()), Ptr{ct_tensor}, (Cint, Ptr{Int64}, Cint), ndim, sizes, dtype)
 end
 
 """
-    ct_full(ndim, sizes, value, dtype) -> Ptr{Cvoid}
+    ct_full(ndim, sizes, value, dtype) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_full(int ndim, const int64_t *sizes, double value, ct_dtype dtype);`
 
 Every element is value converted to dtype (as ct_copy_ converts).
 """
 function ct_full(ndim, sizes, value, dtype)
-    ccall((:ct_full, libctensor()), Ptr{Cvoid}, (Cint, Ptr{Int64}, Cdouble, Cint), ndim, sizes, value, dtype)
+    ccall((:ct_full, libctensor()), Ptr{ct_tensor}, (Cint, Ptr{Int64}, Cdouble, Cint), ndim, sizes, value, dtype)
 end
 
 """
-    ct_arange(start, end_, step, dtype) -> Ptr{Cvoid}
+    ct_arange(start, end_, step, dtype) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype);`
 
@@ -298,22 +363,22 @@ ceil((end - start) / step) elements.  Errors: step 0 or of the wrong sign
 (CT_ERR_INVALID_ARGUMENT), non-finite bounds.
 """
 function ct_arange(start, end_, step, dtype)
-    ccall((:ct_arange, libctensor()), Ptr{Cvoid}, (Cdouble, Cdouble, Cdouble, Cint), start, end_, step, dtype)
+    ccall((:ct_arange, libctensor()), Ptr{ct_tensor}, (Cdouble, Cdouble, Cdouble, Cint), start, end_, step, dtype)
 end
 
 """
-    ct_from_data(data, ndim, sizes, dtype) -> Ptr{Cvoid}
+    ct_from_data(data, ndim, sizes, dtype) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_from_data(const void *data, int ndim, const int64_t *sizes, ct_dtype dtype);`
 
 Copies numel * itemsize bytes from data (C order).  data may be NULL only if numel == 0.
 """
 function ct_from_data(data, ndim, sizes, dtype)
-    ccall((:ct_from_data, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Int64}, Cint), data, ndim, sizes, dtype)
+    ccall((:ct_from_data, libctensor()), Ptr{ct_tensor}, (Ptr{Cvoid}, Cint, Ptr{Int64}, Cint), data, ndim, sizes, dtype)
 end
 
 """
-    ct_from_blob(data, ndim, sizes, strides, dtype, deleter, ctx) -> Ptr{Cvoid}
+    ct_from_blob(data, ndim, sizes, strides, dtype, deleter, ctx) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_from_blob(void *data, int ndim, const int64_t *sizes, const int64_t *strides, ct_dtype dtype, void (*deleter)(void *data, void *ctx), void *ctx);`
 
@@ -324,7 +389,7 @@ reference to the storage; it may be NULL (the caller keeps the memory alive).  O
 failure the deleter is NOT called: the memory stays the caller's.
 """
 function ct_from_blob(data, ndim, sizes, strides, dtype, deleter, ctx)
-    ccall((:ct_from_blob, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Int64}, Ptr{Int64}, Cint, Ptr{Cvoid}, Ptr{Cvoid}), data, ndim, sizes, strides, dtype, deleter, ctx)
+    ccall((:ct_from_blob, libctensor()), Ptr{ct_tensor}, (Ptr{Cvoid}, Cint, Ptr{Int64}, Ptr{Int64}, Cint, Ptr{Cvoid}, Ptr{Cvoid}), data, ndim, sizes, strides, dtype, deleter, ctx)
 end
 
 # ---- Views: new reference, SAME storage --------------------------------------------------
@@ -333,7 +398,7 @@ end
 # are seen through the other, and bump the one version counter of the storage.
 
 """
-    ct_view(t, ndim, shape) -> Ptr{Cvoid}
+    ct_view(t, ndim, shape) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_view(const ct_tensor *t, int ndim, const int64_t *shape);`
 
@@ -342,22 +407,22 @@ with PyTorch's message when the strides forbid it (use ct_reshape);
 CT_ERR_SHAPE when the element counts differ.
 """
 function ct_view(t, ndim, shape)
-    ccall((:ct_view, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Int64}), t, ndim, shape)
+    ccall((:ct_view, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Int64}), t, ndim, shape)
 end
 
 """
-    ct_transpose(t, dim0, dim1) -> Ptr{Cvoid}
+    ct_transpose(t, dim0, dim1) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_transpose(const ct_tensor *t, int dim0, int dim1);`
 
 Swaps two dimensions (swaps their sizes and strides).
 """
 function ct_transpose(t, dim0, dim1)
-    ccall((:ct_transpose, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Cint), t, dim0, dim1)
+    ccall((:ct_transpose, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Cint), t, dim0, dim1)
 end
 
 """
-    ct_t(t) -> Ptr{Cvoid}
+    ct_t(t) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_t(const ct_tensor *t);`
 
@@ -367,11 +432,11 @@ CT_ERR_SHAPE for more than 2 dimensions, with PyTorch's message "t() expects a t
 with <= 2 dimensions, but self is 3D".
 """
 function ct_t(t)
-    ccall((:ct_t, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+    ccall((:ct_t, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
 end
 
 """
-    ct_permute(t, ndim, dims) -> Ptr{Cvoid}
+    ct_permute(t, ndim, dims) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_permute(const ct_tensor *t, int ndim, const int *dims);`
 
@@ -380,11 +445,11 @@ Reorders dimensions: result dim i is t's dim dims[i].  dims is a permutation of 
 (CT_ERR_INDEX), a repeated dim (CT_ERR_INVALID_ARGUMENT).
 """
 function ct_permute(t, ndim, dims)
-    ccall((:ct_permute, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Cint}), t, ndim, dims)
+    ccall((:ct_permute, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Cint}), t, ndim, dims)
 end
 
 """
-    ct_slice(t, dim, start, stop, step) -> Ptr{Cvoid}
+    ct_slice(t, dim, start, stop, step) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_slice(const ct_tensor *t, int dim, int64_t start, int64_t stop, int64_t step);`
 
@@ -392,11 +457,11 @@ t[start:stop:step] along dim, with Python's rules: negative start/stop count fro
 both are clamped to [0, size] (use INT64_MAX for "to the end"); step >= 1.
 """
 function ct_slice(t, dim, start, stop, step)
-    ccall((:ct_slice, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Int64, Int64, Int64), t, dim, start, stop, step)
+    ccall((:ct_slice, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Int64, Int64, Int64), t, dim, start, stop, step)
 end
 
 """
-    ct_narrow(t, dim, start, length) -> Ptr{Cvoid}
+    ct_narrow(t, dim, start, length) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_narrow(const ct_tensor *t, int dim, int64_t start, int64_t length);`
 
@@ -405,22 +470,22 @@ Errors: start outside [-size, size] (CT_ERR_INDEX), a negative length or start +
 past the end (CT_ERR_SHAPE, PyTorch's "start (3) + length (2) exceeds dimension size").
 """
 function ct_narrow(t, dim, start, length)
-    ccall((:ct_narrow, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Int64, Int64), t, dim, start, length)
+    ccall((:ct_narrow, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Int64, Int64), t, dim, start, length)
 end
 
 """
-    ct_select(t, dim, index) -> Ptr{Cvoid}
+    ct_select(t, dim, index) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_select(const ct_tensor *t, int dim, int64_t index);`
 
 Removes dim, keeping index (negative counts from the end).  CT_ERR_INDEX if out of range.
 """
 function ct_select(t, dim, index)
-    ccall((:ct_select, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Int64), t, dim, index)
+    ccall((:ct_select, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Int64), t, dim, index)
 end
 
 """
-    ct_expand(t, ndim, sizes) -> Ptr{Cvoid}
+    ct_expand(t, ndim, sizes) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_expand(const ct_tensor *t, int ndim, const int64_t *sizes);`
 
@@ -428,44 +493,44 @@ Broadcasts to sizes (ndim >= t's ndim; new dims are leading) with stride 0 on ex
 dims: the result has internal overlap.  -1 keeps an existing size.
 """
 function ct_expand(t, ndim, sizes)
-    ccall((:ct_expand, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Int64}), t, ndim, sizes)
+    ccall((:ct_expand, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Int64}), t, ndim, sizes)
 end
 
 """
-    ct_squeeze(t, dim) -> Ptr{Cvoid}
+    ct_squeeze(t, dim) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_squeeze(const ct_tensor *t, int dim);`
 
 Removes dim if its size is 1; otherwise the result has t's shape (still a view).
 """
 function ct_squeeze(t, dim)
-    ccall((:ct_squeeze, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint), t, dim)
+    ccall((:ct_squeeze, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint), t, dim)
 end
 
 """
-    ct_squeeze_all(t) -> Ptr{Cvoid}
+    ct_squeeze_all(t) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_squeeze_all(const ct_tensor *t);`
 
 Removes every dimension of size 1.
 """
 function ct_squeeze_all(t)
-    ccall((:ct_squeeze_all, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+    ccall((:ct_squeeze_all, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
 end
 
 """
-    ct_unsqueeze(t, dim) -> Ptr{Cvoid}
+    ct_unsqueeze(t, dim) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_unsqueeze(const ct_tensor *t, int dim);`
 
 Inserts a dimension of size 1 at dim, in [-ndim-1, ndim].
 """
 function ct_unsqueeze(t, dim)
-    ccall((:ct_unsqueeze, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint), t, dim)
+    ccall((:ct_unsqueeze, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint), t, dim)
 end
 
 """
-    ct_diagonal(t, offset, dim1, dim2) -> Ptr{Cvoid}
+    ct_diagonal(t, offset, dim1, dim2) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_diagonal(const ct_tensor *t, int64_t offset, int dim1, int dim2);`
 
@@ -473,11 +538,11 @@ The diagonal of dims dim1 and dim2 (offset > 0: above the main diagonal), as the
 dimension of the result; dim1 != dim2.
 """
 function ct_diagonal(t, offset, dim1, dim2)
-    ccall((:ct_diagonal, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Int64, Cint, Cint), t, offset, dim1, dim2)
+    ccall((:ct_diagonal, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Int64, Cint, Cint), t, offset, dim1, dim2)
 end
 
 """
-    ct_unfold(t, dim, size, step) -> Ptr{Cvoid}
+    ct_unfold(t, dim, size, step) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_unfold(const ct_tensor *t, int dim, int64_t size, int64_t step);`
 
@@ -486,11 +551,11 @@ Errors: size larger than the dim (CT_ERR_SHAPE), size < 0 or step <= 0
 (CT_ERR_INVALID_ARGUMENT).
 """
 function ct_unfold(t, dim, size, step)
-    ccall((:ct_unfold, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Int64, Int64), t, dim, size, step)
+    ccall((:ct_unfold, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Int64, Int64), t, dim, size, step)
 end
 
 """
-    ct_as_strided(t, ndim, sizes, strides, storage_offset) -> Ptr{Cvoid}
+    ct_as_strided(t, ndim, sizes, strides, storage_offset) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_as_strided(const ct_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides, int64_t storage_offset);`
 
@@ -501,11 +566,11 @@ item size is refused with CT_ERR_INVALID_ARGUMENT, even on a size-1 dim that is 
 stepped (torch accepts that one); the same holds for every view derived from a tensor.
 """
 function ct_as_strided(t, ndim, sizes, strides, storage_offset)
-    ccall((:ct_as_strided, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Int64}, Ptr{Int64}, Int64), t, ndim, sizes, strides, storage_offset)
+    ccall((:ct_as_strided, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Int64}, Ptr{Int64}, Int64), t, ndim, sizes, strides, storage_offset)
 end
 
 """
-    ct_alias(t) -> Ptr{Cvoid}
+    ct_alias(t) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_alias(const ct_tensor *t);`
 
@@ -513,11 +578,11 @@ torch's .detach(): same storage, same metadata, same version counter, but NOT a 
 ct_tensor_is_view() == 0 and ct_tensor_base() == NULL.
 """
 function ct_alias(t)
-    ccall((:ct_alias, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+    ccall((:ct_alias, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
 end
 
 """
-    ct_alias_view(t) -> Ptr{Cvoid}
+    ct_alias_view(t) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_alias_view(const ct_tensor *t);`
 
@@ -526,7 +591,7 @@ offset: ct_tensor_is_view() == 1, base the root, as every view.  Unlike ct_alias
 stays in the autograd graph: its node is AliasBackward0.
 """
 function ct_alias_view(t)
-    ccall((:ct_alias_view, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+    ccall((:ct_alias_view, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
 end
 
 # ---- Multi-output views: several new references, SAME storage ----------------------------
@@ -555,7 +620,7 @@ One view per index along dim (each as ct_select(t, dim, i)).  A 0-dim t or a dim
 range: CT_ERR_INDEX.
 """
 function ct_unbind(t, dim, out, cap)
-    ccall((:ct_unbind, libctensor()), Int64, (Ptr{Cvoid}, Cint, Ptr{Ptr{Cvoid}}, Int64), t, dim, out, cap)
+    ccall((:ct_unbind, libctensor()), Int64, (Ptr{ct_tensor}, Cint, Ptr{Ptr{ct_tensor}}, Int64), t, dim, out, cap)
 end
 
 """
@@ -568,7 +633,7 @@ piece (all of t) if split_size >= the dim's size, and if both are 0.  Errors
 (CT_ERR_INVALID_ARGUMENT): a 0-dim t, split_size < 0, split_size 0 on a non-empty dim.
 """
 function ct_split(t, split_size, dim, out, cap)
-    ccall((:ct_split, libctensor()), Int64, (Ptr{Cvoid}, Int64, Cint, Ptr{Ptr{Cvoid}}, Int64), t, split_size, dim, out, cap)
+    ccall((:ct_split, libctensor()), Int64, (Ptr{ct_tensor}, Int64, Cint, Ptr{Ptr{ct_tensor}}, Int64), t, split_size, dim, out, cap)
 end
 
 """
@@ -581,7 +646,7 @@ n is 0).  Errors (CT_ERR_INVALID_ARGUMENT): a 0-dim t, a negative length, length
 not sum to the dim's size.
 """
 function ct_split_with_sizes(t, n, split_sizes, dim, out, cap)
-    ccall((:ct_split_with_sizes, libctensor()), Int64, (Ptr{Cvoid}, Int64, Ptr{Int64}, Cint, Ptr{Ptr{Cvoid}}, Int64), t, n, split_sizes, dim, out, cap)
+    ccall((:ct_split_with_sizes, libctensor()), Int64, (Ptr{ct_tensor}, Int64, Ptr{Int64}, Cint, Ptr{Ptr{ct_tensor}}, Int64), t, n, split_sizes, dim, out, cap)
 end
 
 """
@@ -595,24 +660,24 @@ SplitWithSizesBackward0, as torch).  Errors (CT_ERR_INVALID_ARGUMENT): a 0-dim t
 chunks <= 0.
 """
 function ct_chunk(t, chunks, dim, out, cap)
-    ccall((:ct_chunk, libctensor()), Int64, (Ptr{Cvoid}, Int64, Cint, Ptr{Ptr{Cvoid}}, Int64), t, chunks, dim, out, cap)
+    ccall((:ct_chunk, libctensor()), Int64, (Ptr{ct_tensor}, Int64, Cint, Ptr{Ptr{ct_tensor}}, Int64), t, chunks, dim, out, cap)
 end
 
 # ---- View when possible, copy otherwise: new reference -----------------------------------
 
 """
-    ct_reshape(t, ndim, shape) -> Ptr{Cvoid}
+    ct_reshape(t, ndim, shape) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_reshape(const ct_tensor *t, int ndim, const int64_t *shape);`
 
 A view (as ct_view) when the strides allow one, else a contiguous copy; one -1 allowed.
 """
 function ct_reshape(t, ndim, shape)
-    ccall((:ct_reshape, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Int64}), t, ndim, shape)
+    ccall((:ct_reshape, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Int64}), t, ndim, shape)
 end
 
 """
-    ct_flatten(t, start_dim, end_dim) -> Ptr{Cvoid}
+    ct_flatten(t, start_dim, end_dim) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_flatten(const ct_tensor *t, int start_dim, int end_dim);`
 
@@ -620,18 +685,18 @@ Merges dims start_dim..end_dim into one, as reshape.  start_dim == end_dim retur
 (retained); a 0-dim t becomes 1-D (a view).
 """
 function ct_flatten(t, start_dim, end_dim)
-    ccall((:ct_flatten, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Cint), t, start_dim, end_dim)
+    ccall((:ct_flatten, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Cint), t, start_dim, end_dim)
 end
 
 """
-    ct_contiguous(t) -> Ptr{Cvoid}
+    ct_contiguous(t) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_contiguous(const ct_tensor *t);`
 
 t itself (retained) if t is contiguous; else a contiguous copy (not a view).
 """
 function ct_contiguous(t)
-    ccall((:ct_contiguous, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+    ccall((:ct_contiguous, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
 end
 
 """
@@ -642,13 +707,13 @@ end
 1 if ct_reshape(t, ndim, shape) would return a view, 0 if a copy, -1 on error.
 """
 function ct_reshape_is_view(t, ndim, shape)
-    ccall((:ct_reshape_is_view, libctensor()), Cint, (Ptr{Cvoid}, Cint, Ptr{Int64}), t, ndim, shape)
+    ccall((:ct_reshape_is_view, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Ptr{Int64}), t, ndim, shape)
 end
 
 # ---- Copies: new reference, NEW storage --------------------------------------------------
 
 """
-    ct_clone(t) -> Ptr{Cvoid}
+    ct_clone(t) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_clone(const ct_tensor *t);`
 
@@ -658,11 +723,11 @@ otherwise densely in the order of t's strides (an expanded or stepped t becomes 
 ct_contiguous gives C order.
 """
 function ct_clone(t)
-    ccall((:ct_clone, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+    ccall((:ct_clone, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
 end
 
 """
-    ct_index_select(t, dim, index) -> Ptr{Cvoid}
+    ct_index_select(t, dim, index) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_index_select(const ct_tensor *t, int dim, const ct_tensor *index);`
 
@@ -670,11 +735,11 @@ The entries of t at positions index along dim (index: int64 or int32, 0-D or 1-D
 CT_ERR_INDEX if an index is outside [0, size) (negative ones too, as in torch 1.13).
 """
 function ct_index_select(t, dim, index)
-    ccall((:ct_index_select, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Cvoid}), t, dim, index)
+    ccall((:ct_index_select, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{ct_tensor}), t, dim, index)
 end
 
 """
-    ct_to(t, dtype) -> Ptr{Cvoid}
+    ct_to(t, dtype) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_to(const ct_tensor *t, ct_dtype dtype);`
 
@@ -685,7 +750,7 @@ that range give INT64_MIN / INT32_MIN, then wrap: nan to int16 is 0), narrowing 
 wrap, anything to bool is x != 0.
 """
 function ct_to(t, dtype)
-    ccall((:ct_to, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint), t, dtype)
+    ccall((:ct_to, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint), t, dtype)
 end
 
 """
@@ -702,7 +767,7 @@ not broadcast; CT_ERR_OVERLAP if dst has internal overlap (e.g. an expanded tens
 CT_ERR_READ_ONLY if dst's storage is read-only.
 """
 function ct_copy_(dst, src)
-    ccall((:ct_copy_, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), dst, src)
+    ccall((:ct_copy_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), dst, src)
 end
 
 # ---- Introspection: borrowed results; -1 / NULL on a bad handle --------------------------
@@ -713,7 +778,7 @@ end
 `int ct_tensor_ndim(const ct_tensor *t);`
 """
 function ct_tensor_ndim(t)
-    ccall((:ct_tensor_ndim, libctensor()), Cint, (Ptr{Cvoid},), t)
+    ccall((:ct_tensor_ndim, libctensor()), Cint, (Ptr{ct_tensor},), t)
 end
 
 """
@@ -724,7 +789,7 @@ end
 Size / stride of dim (negative counts from the end); -1 if dim is out of range.
 """
 function ct_tensor_size(t, dim)
-    ccall((:ct_tensor_size, libctensor()), Int64, (Ptr{Cvoid}, Cint), t, dim)
+    ccall((:ct_tensor_size, libctensor()), Int64, (Ptr{ct_tensor}, Cint), t, dim)
 end
 
 """
@@ -733,7 +798,7 @@ end
 `int64_t ct_tensor_stride(const ct_tensor *t, int dim);`
 """
 function ct_tensor_stride(t, dim)
-    ccall((:ct_tensor_stride, libctensor()), Int64, (Ptr{Cvoid}, Cint), t, dim)
+    ccall((:ct_tensor_stride, libctensor()), Int64, (Ptr{ct_tensor}, Cint), t, dim)
 end
 
 """
@@ -744,7 +809,7 @@ end
 ndim entries, valid while t is alive; never NULL for a valid t (even 0-dim).
 """
 function ct_tensor_sizes(t)
-    ccall((:ct_tensor_sizes, libctensor()), Ptr{Int64}, (Ptr{Cvoid},), t)
+    ccall((:ct_tensor_sizes, libctensor()), Ptr{Int64}, (Ptr{ct_tensor},), t)
 end
 
 """
@@ -753,7 +818,7 @@ end
 `const int64_t *ct_tensor_strides(const ct_tensor *t);`
 """
 function ct_tensor_strides(t)
-    ccall((:ct_tensor_strides, libctensor()), Ptr{Int64}, (Ptr{Cvoid},), t)
+    ccall((:ct_tensor_strides, libctensor()), Ptr{Int64}, (Ptr{ct_tensor},), t)
 end
 
 """
@@ -764,7 +829,7 @@ end
 Storage offset of element [0,...,0], in elements.
 """
 function ct_tensor_offset(t)
-    ccall((:ct_tensor_offset, libctensor()), Int64, (Ptr{Cvoid},), t)
+    ccall((:ct_tensor_offset, libctensor()), Int64, (Ptr{ct_tensor},), t)
 end
 
 """
@@ -773,7 +838,7 @@ end
 `int64_t ct_tensor_numel(const ct_tensor *t);`
 """
 function ct_tensor_numel(t)
-    ccall((:ct_tensor_numel, libctensor()), Int64, (Ptr{Cvoid},), t)
+    ccall((:ct_tensor_numel, libctensor()), Int64, (Ptr{ct_tensor},), t)
 end
 
 """
@@ -784,7 +849,7 @@ end
 The dtype; (ct_dtype)-1 on a bad handle.
 """
 function ct_tensor_dtype(t)
-    ccall((:ct_tensor_dtype, libctensor()), Cint, (Ptr{Cvoid},), t)
+    ccall((:ct_tensor_dtype, libctensor()), Cint, (Ptr{ct_tensor},), t)
 end
 
 """
@@ -796,7 +861,7 @@ end
 are ignored; a tensor with no elements is contiguous).
 """
 function ct_tensor_is_contiguous(t)
-    ccall((:ct_tensor_is_contiguous, libctensor()), Cint, (Ptr{Cvoid},), t)
+    ccall((:ct_tensor_is_contiguous, libctensor()), Cint, (Ptr{ct_tensor},), t)
 end
 
 """
@@ -808,7 +873,7 @@ Address of element [0,...,0]: storage data + offset * itemsize.  NULL for a tens
 no elements or on error.  Valid while t (or any tensor on its storage) is alive.
 """
 function ct_tensor_data(t)
-    ccall((:ct_tensor_data, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+    ccall((:ct_tensor_data, libctensor()), Ptr{Cvoid}, (Ptr{ct_tensor},), t)
 end
 
 """
@@ -819,11 +884,11 @@ end
 1 if t was made by a view operation (it has a base), else 0.
 """
 function ct_tensor_is_view(t)
-    ccall((:ct_tensor_is_view, libctensor()), Cint, (Ptr{Cvoid},), t)
+    ccall((:ct_tensor_is_view, libctensor()), Cint, (Ptr{ct_tensor},), t)
 end
 
 """
-    ct_tensor_base(t) -> Ptr{Cvoid}
+    ct_tensor_base(t) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_tensor_base(const ct_tensor *t);`
 
@@ -831,7 +896,7 @@ New reference to the root tensor t is a view of (PyTorch's ._base), or NULL with
 error if t is not a view.
 """
 function ct_tensor_base(t)
-    ccall((:ct_tensor_base, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+    ccall((:ct_tensor_base, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
 end
 
 """
@@ -842,7 +907,7 @@ end
 In-place writes to t's storage so far (shared by all views and aliases).
 """
 function ct_tensor_version(t)
-    ccall((:ct_tensor_version, libctensor()), Int64, (Ptr{Cvoid},), t)
+    ccall((:ct_tensor_version, libctensor()), Int64, (Ptr{ct_tensor},), t)
 end
 
 """
@@ -853,18 +918,18 @@ end
 References to this tensor object (handles, plus views whose base it is).
 """
 function ct_tensor_refcount(t)
-    ccall((:ct_tensor_refcount, libctensor()), Int64, (Ptr{Cvoid},), t)
+    ccall((:ct_tensor_refcount, libctensor()), Int64, (Ptr{ct_tensor},), t)
 end
 
 """
-    ct_tensor_storage(t) -> Ptr{Cvoid}
+    ct_tensor_storage(t) -> Ptr{ct_storage}
 
 `ct_storage *ct_tensor_storage(const ct_tensor *t);`
 
 New reference to t's storage.
 """
 function ct_tensor_storage(t)
-    ccall((:ct_tensor_storage, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+    ccall((:ct_tensor_storage, libctensor()), Ptr{ct_storage}, (Ptr{ct_tensor},), t)
 end
 
 """
@@ -875,7 +940,7 @@ end
 The id of t's storage: unique in the process, never reused.  0 on error.
 """
 function ct_tensor_storage_id(t)
-    ccall((:ct_tensor_storage_id, libctensor()), UInt64, (Ptr{Cvoid},), t)
+    ccall((:ct_tensor_storage_id, libctensor()), UInt64, (Ptr{ct_tensor},), t)
 end
 
 """
@@ -888,7 +953,7 @@ Writes at most cap bytes including the terminating NUL (buf may be NULL if cap =
 returns the length of the whole repr, as snprintf does; -1 on error.
 """
 function ct_tensor_to_string(t, buf, cap)
-    ccall((:ct_tensor_to_string, libctensor()), Int64, (Ptr{Cvoid}, Ptr{UInt8}, Int64), t, buf, cap)
+    ccall((:ct_tensor_to_string, libctensor()), Int64, (Ptr{ct_tensor}, Ptr{UInt8}, Int64), t, buf, cap)
 end
 
 """
@@ -899,7 +964,7 @@ end
 Storage queries: borrowed results; 0 / NULL / -1 on a bad handle.
 """
 function ct_storage_id(s)
-    ccall((:ct_storage_id, libctensor()), UInt64, (Ptr{Cvoid},), s)
+    ccall((:ct_storage_id, libctensor()), UInt64, (Ptr{ct_storage},), s)
 end
 
 """
@@ -910,7 +975,7 @@ end
 Start of the storage's bytes (NULL for an empty storage).
 """
 function ct_storage_data(s)
-    ccall((:ct_storage_data, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), s)
+    ccall((:ct_storage_data, libctensor()), Ptr{Cvoid}, (Ptr{ct_storage},), s)
 end
 
 """
@@ -919,7 +984,7 @@ end
 `int64_t ct_storage_nbytes(const ct_storage *s);`
 """
 function ct_storage_nbytes(s)
-    ccall((:ct_storage_nbytes, libctensor()), Int64, (Ptr{Cvoid},), s)
+    ccall((:ct_storage_nbytes, libctensor()), Int64, (Ptr{ct_storage},), s)
 end
 
 """
@@ -930,7 +995,7 @@ end
 Tensors plus storage handles holding it.
 """
 function ct_storage_refcount(s)
-    ccall((:ct_storage_refcount, libctensor()), Int64, (Ptr{Cvoid},), s)
+    ccall((:ct_storage_refcount, libctensor()), Int64, (Ptr{ct_storage},), s)
 end
 
 """
@@ -941,7 +1006,7 @@ end
 1 if writes through tensors on it are refused (CT_ERR_READ_ONLY).
 """
 function ct_storage_is_read_only(s)
-    ccall((:ct_storage_is_read_only, libctensor()), Cint, (Ptr{Cvoid},), s)
+    ccall((:ct_storage_is_read_only, libctensor()), Cint, (Ptr{ct_storage},), s)
 end
 
 # ---- Memory relations: 1 yes, 0 no, -1 error ---------------------------------------------
@@ -954,7 +1019,7 @@ end
 Same storage object.
 """
 function ct_shares_storage(a, b)
-    ccall((:ct_shares_storage, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+    ccall((:ct_shares_storage, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
 end
 
 """
@@ -966,7 +1031,7 @@ The byte ranges spanned by a and b intersect (whatever their storages: two stora
 wrap the same foreign memory).  Cheap and conservative, as numpy.may_share_memory.
 """
 function ct_may_overlap(a, b)
-    ccall((:ct_may_overlap, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+    ccall((:ct_may_overlap, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
 end
 
 """
@@ -979,7 +1044,7 @@ numpy.shares_memory.  -2 (CT_ERR_INVALID_ARGUMENT) if the search bound was hit; 
 answer is then unknown.
 """
 function ct_overlaps(a, b)
-    ccall((:ct_overlaps, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+    ccall((:ct_overlaps, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
 end
 
 """
@@ -990,7 +1055,7 @@ end
 1 if two different indices of t reach the same memory (e.g. after ct_expand).
 """
 function ct_has_internal_overlap(t)
-    ccall((:ct_has_internal_overlap, libctensor()), Cint, (Ptr{Cvoid},), t)
+    ccall((:ct_has_internal_overlap, libctensor()), Cint, (Ptr{ct_tensor},), t)
 end
 
 # ---- Compute -----------------------------------------------------------------------------
@@ -1009,41 +1074,41 @@ end
 # x.t()'s strides).  float16/bfloat16 compute in float32 and round once.
 
 """
-    ct_add(a, b) -> Ptr{Cvoid}
+    ct_add(a, b) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_add(const ct_tensor *a, const ct_tensor *b);`
 
 a + b, a - b, a * b, a / b (true division: integer inputs give float32).
 """
 function ct_add(a, b)
-    ccall((:ct_add, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+    ccall((:ct_add, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
 end
 
 """
-    ct_sub(a, b) -> Ptr{Cvoid}
+    ct_sub(a, b) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_sub(const ct_tensor *a, const ct_tensor *b);`
 """
 function ct_sub(a, b)
-    ccall((:ct_sub, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+    ccall((:ct_sub, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
 end
 
 """
-    ct_mul(a, b) -> Ptr{Cvoid}
+    ct_mul(a, b) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_mul(const ct_tensor *a, const ct_tensor *b);`
 """
 function ct_mul(a, b)
-    ccall((:ct_mul, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+    ccall((:ct_mul, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
 end
 
 """
-    ct_div(a, b) -> Ptr{Cvoid}
+    ct_div(a, b) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_div(const ct_tensor *a, const ct_tensor *b);`
 """
 function ct_div(a, b)
-    ccall((:ct_div, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+    ccall((:ct_div, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
 end
 
 """
@@ -1052,7 +1117,7 @@ end
 `ct_status ct_add_(ct_tensor *self, const ct_tensor *other);`
 """
 function ct_add_(self, other)
-    ccall((:ct_add_, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), self, other)
+    ccall((:ct_add_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), self, other)
 end
 
 """
@@ -1061,7 +1126,7 @@ end
 `ct_status ct_sub_(ct_tensor *self, const ct_tensor *other);`
 """
 function ct_sub_(self, other)
-    ccall((:ct_sub_, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), self, other)
+    ccall((:ct_sub_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), self, other)
 end
 
 """
@@ -1070,7 +1135,7 @@ end
 `ct_status ct_mul_(ct_tensor *self, const ct_tensor *other);`
 """
 function ct_mul_(self, other)
-    ccall((:ct_mul_, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), self, other)
+    ccall((:ct_mul_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), self, other)
 end
 
 """
@@ -1079,45 +1144,45 @@ end
 `ct_status ct_div_(ct_tensor *self, const ct_tensor *other);`
 """
 function ct_div_(self, other)
-    ccall((:ct_div_, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), self, other)
+    ccall((:ct_div_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), self, other)
 end
 
 """
-    ct_add_scalar(a, s) -> Ptr{Cvoid}
+    ct_add_scalar(a, s) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_add_scalar(const ct_tensor *a, double s);`
 
 With a Python-float scalar operand: a + s, a - s, a * s, a / s, and in place.
 """
 function ct_add_scalar(a, s)
-    ccall((:ct_add_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+    ccall((:ct_add_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble), a, s)
 end
 
 """
-    ct_sub_scalar(a, s) -> Ptr{Cvoid}
+    ct_sub_scalar(a, s) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_sub_scalar(const ct_tensor *a, double s);`
 """
 function ct_sub_scalar(a, s)
-    ccall((:ct_sub_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+    ccall((:ct_sub_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble), a, s)
 end
 
 """
-    ct_mul_scalar(a, s) -> Ptr{Cvoid}
+    ct_mul_scalar(a, s) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_mul_scalar(const ct_tensor *a, double s);`
 """
 function ct_mul_scalar(a, s)
-    ccall((:ct_mul_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+    ccall((:ct_mul_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble), a, s)
 end
 
 """
-    ct_div_scalar(a, s) -> Ptr{Cvoid}
+    ct_div_scalar(a, s) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_div_scalar(const ct_tensor *a, double s);`
 """
 function ct_div_scalar(a, s)
-    ccall((:ct_div_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+    ccall((:ct_div_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble), a, s)
 end
 
 """
@@ -1126,7 +1191,7 @@ end
 `ct_status ct_add_scalar_(ct_tensor *self, double s);`
 """
 function ct_add_scalar_(self, s)
-    ccall((:ct_add_scalar_, libctensor()), Cint, (Ptr{Cvoid}, Cdouble), self, s)
+    ccall((:ct_add_scalar_, libctensor()), Cint, (Ptr{ct_tensor}, Cdouble), self, s)
 end
 
 """
@@ -1135,7 +1200,7 @@ end
 `ct_status ct_sub_scalar_(ct_tensor *self, double s);`
 """
 function ct_sub_scalar_(self, s)
-    ccall((:ct_sub_scalar_, libctensor()), Cint, (Ptr{Cvoid}, Cdouble), self, s)
+    ccall((:ct_sub_scalar_, libctensor()), Cint, (Ptr{ct_tensor}, Cdouble), self, s)
 end
 
 """
@@ -1144,7 +1209,7 @@ end
 `ct_status ct_mul_scalar_(ct_tensor *self, double s);`
 """
 function ct_mul_scalar_(self, s)
-    ccall((:ct_mul_scalar_, libctensor()), Cint, (Ptr{Cvoid}, Cdouble), self, s)
+    ccall((:ct_mul_scalar_, libctensor()), Cint, (Ptr{ct_tensor}, Cdouble), self, s)
 end
 
 """
@@ -1153,27 +1218,27 @@ end
 `ct_status ct_div_scalar_(ct_tensor *self, double s);`
 """
 function ct_div_scalar_(self, s)
-    ccall((:ct_div_scalar_, libctensor()), Cint, (Ptr{Cvoid}, Cdouble), self, s)
+    ccall((:ct_div_scalar_, libctensor()), Cint, (Ptr{ct_tensor}, Cdouble), self, s)
 end
 
 """
-    ct_rsub_scalar(a, s) -> Ptr{Cvoid}
+    ct_rsub_scalar(a, s) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_rsub_scalar(const ct_tensor *a, double s);`
 
 s - a and s / a (Python's reflected operators).
 """
 function ct_rsub_scalar(a, s)
-    ccall((:ct_rsub_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+    ccall((:ct_rsub_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble), a, s)
 end
 
 """
-    ct_rdiv_scalar(a, s) -> Ptr{Cvoid}
+    ct_rdiv_scalar(a, s) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_rdiv_scalar(const ct_tensor *a, double s);`
 """
 function ct_rdiv_scalar(a, s)
-    ccall((:ct_rdiv_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+    ccall((:ct_rdiv_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble), a, s)
 end
 
 """
@@ -1185,7 +1250,7 @@ Writes value into every element of self (PyTorch refuses values the dtype cannot
 CT_ERR_INVALID_ARGUMENT).  Bumps the version.
 """
 function ct_fill_(self, value)
-    ccall((:ct_fill_, libctensor()), Cint, (Ptr{Cvoid}, Cdouble), self, value)
+    ccall((:ct_fill_, libctensor()), Cint, (Ptr{ct_tensor}, Cdouble), self, value)
 end
 
 """
@@ -1194,11 +1259,11 @@ end
 `ct_status ct_zero_(ct_tensor *self);`
 """
 function ct_zero_(self)
-    ccall((:ct_zero_, libctensor()), Cint, (Ptr{Cvoid},), self)
+    ccall((:ct_zero_, libctensor()), Cint, (Ptr{ct_tensor},), self)
 end
 
 """
-    ct_neg(a) -> Ptr{Cvoid}
+    ct_neg(a) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_neg(const ct_tensor *a);`
 
@@ -1207,88 +1272,88 @@ sigmoid; neg/abs/relu keep the dtype (neg of bool: CT_ERR_DTYPE).  The _ forms w
 self and refuse a result dtype self cannot hold.
 """
 function ct_neg(a)
-    ccall((:ct_neg, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), a)
+    ccall((:ct_neg, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), a)
 end
 
 """
-    ct_abs(a) -> Ptr{Cvoid}
+    ct_abs(a) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_abs(const ct_tensor *a);`
 """
 function ct_abs(a)
-    ccall((:ct_abs, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), a)
+    ccall((:ct_abs, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), a)
 end
 
 """
-    ct_exp(a) -> Ptr{Cvoid}
+    ct_exp(a) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_exp(const ct_tensor *a);`
 """
 function ct_exp(a)
-    ccall((:ct_exp, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), a)
+    ccall((:ct_exp, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), a)
 end
 
 """
-    ct_log(a) -> Ptr{Cvoid}
+    ct_log(a) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_log(const ct_tensor *a);`
 """
 function ct_log(a)
-    ccall((:ct_log, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), a)
+    ccall((:ct_log, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), a)
 end
 
 """
-    ct_sqrt(a) -> Ptr{Cvoid}
+    ct_sqrt(a) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_sqrt(const ct_tensor *a);`
 """
 function ct_sqrt(a)
-    ccall((:ct_sqrt, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), a)
+    ccall((:ct_sqrt, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), a)
 end
 
 """
-    ct_sin(a) -> Ptr{Cvoid}
+    ct_sin(a) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_sin(const ct_tensor *a);`
 """
 function ct_sin(a)
-    ccall((:ct_sin, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), a)
+    ccall((:ct_sin, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), a)
 end
 
 """
-    ct_cos(a) -> Ptr{Cvoid}
+    ct_cos(a) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_cos(const ct_tensor *a);`
 """
 function ct_cos(a)
-    ccall((:ct_cos, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), a)
+    ccall((:ct_cos, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), a)
 end
 
 """
-    ct_tanh(a) -> Ptr{Cvoid}
+    ct_tanh(a) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_tanh(const ct_tensor *a);`
 """
 function ct_tanh(a)
-    ccall((:ct_tanh, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), a)
+    ccall((:ct_tanh, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), a)
 end
 
 """
-    ct_sigmoid(a) -> Ptr{Cvoid}
+    ct_sigmoid(a) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_sigmoid(const ct_tensor *a);`
 """
 function ct_sigmoid(a)
-    ccall((:ct_sigmoid, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), a)
+    ccall((:ct_sigmoid, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), a)
 end
 
 """
-    ct_relu(a) -> Ptr{Cvoid}
+    ct_relu(a) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_relu(const ct_tensor *a);`
 """
 function ct_relu(a)
-    ccall((:ct_relu, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), a)
+    ccall((:ct_relu, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), a)
 end
 
 """
@@ -1297,7 +1362,7 @@ end
 `ct_status ct_neg_(ct_tensor *self);`
 """
 function ct_neg_(self)
-    ccall((:ct_neg_, libctensor()), Cint, (Ptr{Cvoid},), self)
+    ccall((:ct_neg_, libctensor()), Cint, (Ptr{ct_tensor},), self)
 end
 
 """
@@ -1306,7 +1371,7 @@ end
 `ct_status ct_abs_(ct_tensor *self);`
 """
 function ct_abs_(self)
-    ccall((:ct_abs_, libctensor()), Cint, (Ptr{Cvoid},), self)
+    ccall((:ct_abs_, libctensor()), Cint, (Ptr{ct_tensor},), self)
 end
 
 """
@@ -1315,7 +1380,7 @@ end
 `ct_status ct_exp_(ct_tensor *self);`
 """
 function ct_exp_(self)
-    ccall((:ct_exp_, libctensor()), Cint, (Ptr{Cvoid},), self)
+    ccall((:ct_exp_, libctensor()), Cint, (Ptr{ct_tensor},), self)
 end
 
 """
@@ -1324,7 +1389,7 @@ end
 `ct_status ct_log_(ct_tensor *self);`
 """
 function ct_log_(self)
-    ccall((:ct_log_, libctensor()), Cint, (Ptr{Cvoid},), self)
+    ccall((:ct_log_, libctensor()), Cint, (Ptr{ct_tensor},), self)
 end
 
 """
@@ -1333,7 +1398,7 @@ end
 `ct_status ct_sqrt_(ct_tensor *self);`
 """
 function ct_sqrt_(self)
-    ccall((:ct_sqrt_, libctensor()), Cint, (Ptr{Cvoid},), self)
+    ccall((:ct_sqrt_, libctensor()), Cint, (Ptr{ct_tensor},), self)
 end
 
 """
@@ -1342,7 +1407,7 @@ end
 `ct_status ct_sin_(ct_tensor *self);`
 """
 function ct_sin_(self)
-    ccall((:ct_sin_, libctensor()), Cint, (Ptr{Cvoid},), self)
+    ccall((:ct_sin_, libctensor()), Cint, (Ptr{ct_tensor},), self)
 end
 
 """
@@ -1351,7 +1416,7 @@ end
 `ct_status ct_cos_(ct_tensor *self);`
 """
 function ct_cos_(self)
-    ccall((:ct_cos_, libctensor()), Cint, (Ptr{Cvoid},), self)
+    ccall((:ct_cos_, libctensor()), Cint, (Ptr{ct_tensor},), self)
 end
 
 """
@@ -1360,7 +1425,7 @@ end
 `ct_status ct_tanh_(ct_tensor *self);`
 """
 function ct_tanh_(self)
-    ccall((:ct_tanh_, libctensor()), Cint, (Ptr{Cvoid},), self)
+    ccall((:ct_tanh_, libctensor()), Cint, (Ptr{ct_tensor},), self)
 end
 
 """
@@ -1369,7 +1434,7 @@ end
 `ct_status ct_sigmoid_(ct_tensor *self);`
 """
 function ct_sigmoid_(self)
-    ccall((:ct_sigmoid_, libctensor()), Cint, (Ptr{Cvoid},), self)
+    ccall((:ct_sigmoid_, libctensor()), Cint, (Ptr{ct_tensor},), self)
 end
 
 """
@@ -1378,132 +1443,132 @@ end
 `ct_status ct_relu_(ct_tensor *self);`
 """
 function ct_relu_(self)
-    ccall((:ct_relu_, libctensor()), Cint, (Ptr{Cvoid},), self)
+    ccall((:ct_relu_, libctensor()), Cint, (Ptr{ct_tensor},), self)
 end
 
 """
-    ct_eq(a, b) -> Ptr{Cvoid}
+    ct_eq(a, b) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_eq(const ct_tensor *a, const ct_tensor *b);`
 
 Comparisons: bool tensors, computed in the promoted dtype, broadcasting.
 """
 function ct_eq(a, b)
-    ccall((:ct_eq, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+    ccall((:ct_eq, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
 end
 
 """
-    ct_ne(a, b) -> Ptr{Cvoid}
+    ct_ne(a, b) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_ne(const ct_tensor *a, const ct_tensor *b);`
 """
 function ct_ne(a, b)
-    ccall((:ct_ne, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+    ccall((:ct_ne, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
 end
 
 """
-    ct_lt(a, b) -> Ptr{Cvoid}
+    ct_lt(a, b) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_lt(const ct_tensor *a, const ct_tensor *b);`
 """
 function ct_lt(a, b)
-    ccall((:ct_lt, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+    ccall((:ct_lt, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
 end
 
 """
-    ct_le(a, b) -> Ptr{Cvoid}
+    ct_le(a, b) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_le(const ct_tensor *a, const ct_tensor *b);`
 """
 function ct_le(a, b)
-    ccall((:ct_le, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+    ccall((:ct_le, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
 end
 
 """
-    ct_gt(a, b) -> Ptr{Cvoid}
+    ct_gt(a, b) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_gt(const ct_tensor *a, const ct_tensor *b);`
 """
 function ct_gt(a, b)
-    ccall((:ct_gt, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+    ccall((:ct_gt, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
 end
 
 """
-    ct_ge(a, b) -> Ptr{Cvoid}
+    ct_ge(a, b) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_ge(const ct_tensor *a, const ct_tensor *b);`
 """
 function ct_ge(a, b)
-    ccall((:ct_ge, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+    ccall((:ct_ge, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
 end
 
 """
-    ct_eq_scalar(a, s) -> Ptr{Cvoid}
+    ct_eq_scalar(a, s) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_eq_scalar(const ct_tensor *a, double s);`
 """
 function ct_eq_scalar(a, s)
-    ccall((:ct_eq_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+    ccall((:ct_eq_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble), a, s)
 end
 
 """
-    ct_ne_scalar(a, s) -> Ptr{Cvoid}
+    ct_ne_scalar(a, s) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_ne_scalar(const ct_tensor *a, double s);`
 """
 function ct_ne_scalar(a, s)
-    ccall((:ct_ne_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+    ccall((:ct_ne_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble), a, s)
 end
 
 """
-    ct_lt_scalar(a, s) -> Ptr{Cvoid}
+    ct_lt_scalar(a, s) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_lt_scalar(const ct_tensor *a, double s);`
 """
 function ct_lt_scalar(a, s)
-    ccall((:ct_lt_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+    ccall((:ct_lt_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble), a, s)
 end
 
 """
-    ct_le_scalar(a, s) -> Ptr{Cvoid}
+    ct_le_scalar(a, s) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_le_scalar(const ct_tensor *a, double s);`
 """
 function ct_le_scalar(a, s)
-    ccall((:ct_le_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+    ccall((:ct_le_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble), a, s)
 end
 
 """
-    ct_gt_scalar(a, s) -> Ptr{Cvoid}
+    ct_gt_scalar(a, s) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_gt_scalar(const ct_tensor *a, double s);`
 """
 function ct_gt_scalar(a, s)
-    ccall((:ct_gt_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+    ccall((:ct_gt_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble), a, s)
 end
 
 """
-    ct_ge_scalar(a, s) -> Ptr{Cvoid}
+    ct_ge_scalar(a, s) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_ge_scalar(const ct_tensor *a, double s);`
 """
 function ct_ge_scalar(a, s)
-    ccall((:ct_ge_scalar, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cdouble), a, s)
+    ccall((:ct_ge_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble), a, s)
 end
 
 """
-    ct_where(cond, a, b) -> Ptr{Cvoid}
+    ct_where(cond, a, b) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_where(const ct_tensor *cond, const ct_tensor *a, const ct_tensor *b);`
 
 cond ? a : b elementwise (cond: bool or uint8), broadcasting all three; promoted dtype.
 """
 function ct_where(cond, a, b)
-    ccall((:ct_where, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), cond, a, b)
+    ccall((:ct_where, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), cond, a, b)
 end
 
 """
-    ct_maximum(a, b) -> Ptr{Cvoid}
+    ct_maximum(a, b) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_maximum(const ct_tensor *a, const ct_tensor *b);`
 
@@ -1512,16 +1577,16 @@ broadcasting, promoted dtype; NaN in either operand gives NaN.  Autograd: Maximu
 / MinimumBackward0 (where a == b each operand takes half the gradient).
 """
 function ct_maximum(a, b)
-    ccall((:ct_maximum, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+    ccall((:ct_maximum, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
 end
 
 """
-    ct_minimum(a, b) -> Ptr{Cvoid}
+    ct_minimum(a, b) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_minimum(const ct_tensor *a, const ct_tensor *b);`
 """
 function ct_minimum(a, b)
-    ccall((:ct_minimum, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+    ccall((:ct_minimum, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
 end
 
 """
@@ -1532,7 +1597,7 @@ end
 1 if same shape and equal values (after promotion), 0 otherwise, -1 on error.
 """
 function ct_equal(a, b)
-    ccall((:ct_equal, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+    ccall((:ct_equal, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
 end
 
 """
@@ -1545,7 +1610,7 @@ a and b must have the same dtype (CT_ERR_DTYPE, PyTorch's "Float did not match D
 rtol, atol >= 0 (CT_ERR_INVALID_ARGUMENT).
 """
 function ct_allclose(a, b, rtol, atol)
-    ccall((:ct_allclose, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}, Cdouble, Cdouble), a, b, rtol, atol)
+    ccall((:ct_allclose, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cdouble, Cdouble), a, b, rtol, atol)
 end
 
 """
@@ -1557,31 +1622,31 @@ The value of a one-element tensor, converted to double.  CT_ERR_INVALID_ARGUMENT
 PyTorch's message) if numel != 1 or out is NULL.
 """
 function ct_item(t, out)
-    ccall((:ct_item, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cdouble}), t, out)
+    ccall((:ct_item, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{Cdouble}), t, out)
 end
 
 """
-    ct_cat(n, tensors, dim) -> Ptr{Cvoid}
+    ct_cat(n, tensors, dim) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_cat(int n, const ct_tensor *const *tensors, int dim);`
 
 Joins n tensors along dim (cat) or along a new dim (stack): copies, promoted dtype.
 """
 function ct_cat(n, tensors, dim)
-    ccall((:ct_cat, libctensor()), Ptr{Cvoid}, (Cint, Ptr{Ptr{Cvoid}}, Cint), n, tensors, dim)
+    ccall((:ct_cat, libctensor()), Ptr{ct_tensor}, (Cint, Ptr{Ptr{ct_tensor}}, Cint), n, tensors, dim)
 end
 
 """
-    ct_stack(n, tensors, dim) -> Ptr{Cvoid}
+    ct_stack(n, tensors, dim) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_stack(int n, const ct_tensor *const *tensors, int dim);`
 """
 function ct_stack(n, tensors, dim)
-    ccall((:ct_stack, libctensor()), Ptr{Cvoid}, (Cint, Ptr{Ptr{Cvoid}}, Cint), n, tensors, dim)
+    ccall((:ct_stack, libctensor()), Ptr{ct_tensor}, (Cint, Ptr{Ptr{ct_tensor}}, Cint), n, tensors, dim)
 end
 
 """
-    ct_sum(t, ndim, dims, keepdim) -> Ptr{Cvoid}
+    ct_sum(t, ndim, dims, keepdim) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_sum(const ct_tensor *t, int ndim, const int *dims, int keepdim);`
 
@@ -1591,85 +1656,85 @@ amax/amin keep the dtype and refuse empty reductions; prod refuses float16/bfloa
 torch 1.13 does.  Sums are pairwise, and identical whatever the thread count.
 """
 function ct_sum(t, ndim, dims, keepdim)
-    ccall((:ct_sum, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Cint}, Cint), t, ndim, dims, keepdim)
+    ccall((:ct_sum, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Cint}, Cint), t, ndim, dims, keepdim)
 end
 
 """
-    ct_mean(t, ndim, dims, keepdim) -> Ptr{Cvoid}
+    ct_mean(t, ndim, dims, keepdim) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_mean(const ct_tensor *t, int ndim, const int *dims, int keepdim);`
 """
 function ct_mean(t, ndim, dims, keepdim)
-    ccall((:ct_mean, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Cint}, Cint), t, ndim, dims, keepdim)
+    ccall((:ct_mean, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Cint}, Cint), t, ndim, dims, keepdim)
 end
 
 """
-    ct_prod(t, ndim, dims, keepdim) -> Ptr{Cvoid}
+    ct_prod(t, ndim, dims, keepdim) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_prod(const ct_tensor *t, int ndim, const int *dims, int keepdim);`
 """
 function ct_prod(t, ndim, dims, keepdim)
-    ccall((:ct_prod, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Cint}, Cint), t, ndim, dims, keepdim)
+    ccall((:ct_prod, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Cint}, Cint), t, ndim, dims, keepdim)
 end
 
 """
-    ct_amax(t, ndim, dims, keepdim) -> Ptr{Cvoid}
+    ct_amax(t, ndim, dims, keepdim) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_amax(const ct_tensor *t, int ndim, const int *dims, int keepdim);`
 """
 function ct_amax(t, ndim, dims, keepdim)
-    ccall((:ct_amax, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Cint}, Cint), t, ndim, dims, keepdim)
+    ccall((:ct_amax, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Cint}, Cint), t, ndim, dims, keepdim)
 end
 
 """
-    ct_amin(t, ndim, dims, keepdim) -> Ptr{Cvoid}
+    ct_amin(t, ndim, dims, keepdim) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_amin(const ct_tensor *t, int ndim, const int *dims, int keepdim);`
 """
 function ct_amin(t, ndim, dims, keepdim)
-    ccall((:ct_amin, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Ptr{Cint}, Cint), t, ndim, dims, keepdim)
+    ccall((:ct_amin, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Cint}, Cint), t, ndim, dims, keepdim)
 end
 
 """
-    ct_argmax(t, dim, keepdim) -> Ptr{Cvoid}
+    ct_argmax(t, dim, keepdim) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_argmax(const ct_tensor *t, int dim, int keepdim);`
 
 Index (int64) of the first maximum / minimum along dim; the _all forms flatten t first.
 """
 function ct_argmax(t, dim, keepdim)
-    ccall((:ct_argmax, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Cint), t, dim, keepdim)
+    ccall((:ct_argmax, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Cint), t, dim, keepdim)
 end
 
 """
-    ct_argmin(t, dim, keepdim) -> Ptr{Cvoid}
+    ct_argmin(t, dim, keepdim) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_argmin(const ct_tensor *t, int dim, int keepdim);`
 """
 function ct_argmin(t, dim, keepdim)
-    ccall((:ct_argmin, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Cint), t, dim, keepdim)
+    ccall((:ct_argmin, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Cint), t, dim, keepdim)
 end
 
 """
-    ct_argmax_all(t) -> Ptr{Cvoid}
+    ct_argmax_all(t) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_argmax_all(const ct_tensor *t);`
 """
 function ct_argmax_all(t)
-    ccall((:ct_argmax_all, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+    ccall((:ct_argmax_all, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
 end
 
 """
-    ct_argmin_all(t) -> Ptr{Cvoid}
+    ct_argmin_all(t) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_argmin_all(const ct_tensor *t);`
 """
 function ct_argmin_all(t)
-    ccall((:ct_argmin_all, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+    ccall((:ct_argmin_all, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
 end
 
 """
-    ct_max_all(t) -> Ptr{Cvoid}
+    ct_max_all(t) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_max_all(const ct_tensor *t);`
 
@@ -1680,20 +1745,20 @@ NaNs when it is NaN).  An empty t: CT_ERR_SHAPE, PyTorch's "max(): Expected redu
 to be specified for input.numel() == 0. ...".
 """
 function ct_max_all(t)
-    ccall((:ct_max_all, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+    ccall((:ct_max_all, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
 end
 
 """
-    ct_min_all(t) -> Ptr{Cvoid}
+    ct_min_all(t) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_min_all(const ct_tensor *t);`
 """
 function ct_min_all(t)
-    ccall((:ct_min_all, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+    ccall((:ct_min_all, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
 end
 
 """
-    ct_max_dim(t, dim, keepdim, indices) -> Ptr{Cvoid}
+    ct_max_dim(t, dim, keepdim, indices) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_max_dim(const ct_tensor *t, int dim, int keepdim, ct_tensor **indices);`
 
@@ -1708,20 +1773,20 @@ only (one element per reduced row, even at ties).  Errors: dim out of range
 have non-zero size.").
 """
 function ct_max_dim(t, dim, keepdim, indices)
-    ccall((:ct_max_dim, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Cint, Ptr{Ptr{Cvoid}}), t, dim, keepdim, indices)
+    ccall((:ct_max_dim, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Cint, Ptr{Ptr{ct_tensor}}), t, dim, keepdim, indices)
 end
 
 """
-    ct_min_dim(t, dim, keepdim, indices) -> Ptr{Cvoid}
+    ct_min_dim(t, dim, keepdim, indices) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_min_dim(const ct_tensor *t, int dim, int keepdim, ct_tensor **indices);`
 """
 function ct_min_dim(t, dim, keepdim, indices)
-    ccall((:ct_min_dim, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Cint, Cint, Ptr{Ptr{Cvoid}}), t, dim, keepdim, indices)
+    ccall((:ct_min_dim, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Cint, Ptr{Ptr{ct_tensor}}), t, dim, keepdim, indices)
 end
 
 """
-    ct_matmul(a, b) -> Ptr{Cvoid}
+    ct_matmul(a, b) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_matmul(const ct_tensor *a, const ct_tensor *b);`
 
@@ -1731,7 +1796,7 @@ float16 are refused as in torch 1.13 (CT_ERR_DTYPE).  float32/float64 use BLAS w
 copying operands whose strides BLAS accepts (e.g. a transposed view).
 """
 function ct_matmul(a, b)
-    ccall((:ct_matmul, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid}, Ptr{Cvoid}), a, b)
+    ccall((:ct_matmul, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
 end
 
 """
@@ -1750,27 +1815,27 @@ function ct_manual_seed(seed)
 end
 
 """
-    ct_rand(ndim, sizes, dtype) -> Ptr{Cvoid}
+    ct_rand(ndim, sizes, dtype) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_rand(int ndim, const int64_t *sizes, ct_dtype dtype);`
 
 Uniform in [0, 1) / standard normal; floating dtypes only (CT_ERR_DTYPE otherwise).
 """
 function ct_rand(ndim, sizes, dtype)
-    ccall((:ct_rand, libctensor()), Ptr{Cvoid}, (Cint, Ptr{Int64}, Cint), ndim, sizes, dtype)
+    ccall((:ct_rand, libctensor()), Ptr{ct_tensor}, (Cint, Ptr{Int64}, Cint), ndim, sizes, dtype)
 end
 
 """
-    ct_randn(ndim, sizes, dtype) -> Ptr{Cvoid}
+    ct_randn(ndim, sizes, dtype) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_randn(int ndim, const int64_t *sizes, ct_dtype dtype);`
 """
 function ct_randn(ndim, sizes, dtype)
-    ccall((:ct_randn, libctensor()), Ptr{Cvoid}, (Cint, Ptr{Int64}, Cint), ndim, sizes, dtype)
+    ccall((:ct_randn, libctensor()), Ptr{ct_tensor}, (Cint, Ptr{Int64}, Cint), ndim, sizes, dtype)
 end
 
 """
-    ct_randint(low, high, ndim, sizes, dtype) -> Ptr{Cvoid}
+    ct_randint(low, high, ndim, sizes, dtype) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_randint(int64_t low, int64_t high, int ndim, const int64_t *sizes, ct_dtype dtype);`
 
@@ -1778,7 +1843,7 @@ Integers uniform in [low, high); any dtype (bool too, as torch); low < high, and
 high - 1 must fit the dtype (CT_ERR_INVALID_ARGUMENT).
 """
 function ct_randint(low, high, ndim, sizes, dtype)
-    ccall((:ct_randint, libctensor()), Ptr{Cvoid}, (Int64, Int64, Cint, Ptr{Int64}, Cint), low, high, ndim, sizes, dtype)
+    ccall((:ct_randint, libctensor()), Ptr{ct_tensor}, (Int64, Int64, Cint, Ptr{Int64}, Cint), low, high, ndim, sizes, dtype)
 end
 
 # ---- Explain -----------------------------------------------------------------------------
@@ -1805,7 +1870,7 @@ CT_ERR_INVALID_ARGUMENT: a NULL a, an a or b that is not a live tensor, a negati
 a NULL buf with cap > 0.
 """
 function ct_explain(a, b, buf, cap)
-    ccall((:ct_explain, libctensor()), Int64, (Ptr{Cvoid}, Ptr{Cvoid}, Ptr{UInt8}, Int64), a, b, buf, cap)
+    ccall((:ct_explain, libctensor()), Int64, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{UInt8}, Int64), a, b, buf, cap)
 end
 
 # ---- Autograd ----------------------------------------------------------------------------
@@ -1861,7 +1926,7 @@ can only change requires_grad flags of leaf variables. ...").  Setting it on a n
 which already requires grad, does nothing.
 """
 function ct_set_requires_grad(t, requires_grad)
-    ccall((:ct_set_requires_grad, libctensor()), Cint, (Ptr{Cvoid}, Cint), t, requires_grad)
+    ccall((:ct_set_requires_grad, libctensor()), Cint, (Ptr{ct_tensor}, Cint), t, requires_grad)
 end
 
 """
@@ -1873,7 +1938,7 @@ end
 requires grad), 0 if not, -1 on a bad handle.
 """
 function ct_requires_grad(t)
-    ccall((:ct_requires_grad, libctensor()), Cint, (Ptr{Cvoid},), t)
+    ccall((:ct_requires_grad, libctensor()), Cint, (Ptr{ct_tensor},), t)
 end
 
 """
@@ -1885,11 +1950,11 @@ end
 0 if it has one, -1 on error.
 """
 function ct_is_leaf(t)
-    ccall((:ct_is_leaf, libctensor()), Cint, (Ptr{Cvoid},), t)
+    ccall((:ct_is_leaf, libctensor()), Cint, (Ptr{ct_tensor},), t)
 end
 
 """
-    ct_grad(t) -> Ptr{Cvoid}
+    ct_grad(t) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_grad(const ct_tensor *t);`
 
@@ -1898,7 +1963,7 @@ t has none (never ran backward, non-leaf, cleared).  The grad is an ordinary ten
 backward calls add into it in place, so a handle taken before sees them.
 """
 function ct_grad(t)
-    ccall((:ct_grad, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+    ccall((:ct_grad, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
 end
 
 """
@@ -1916,7 +1981,7 @@ ct_clone(t) of a t that requires grad, or a tensor whose grad is t) makes a refe
 cycle: neither is freed until the grad is cleared.
 """
 function ct_set_grad(t, grad)
-    ccall((:ct_set_grad, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), t, grad)
+    ccall((:ct_set_grad, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), t, grad)
 end
 
 """
@@ -1940,7 +2005,7 @@ expected version 0 instead. Hint: ..."); a second backward through freed saved t
 before an error stay.
 """
 function ct_backward(t, grad, retain_graph)
-    ccall((:ct_backward, libctensor()), Cint, (Ptr{Cvoid}, Ptr{Cvoid}, Cint), t, grad, retain_graph)
+    ccall((:ct_backward, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cint), t, grad, retain_graph)
 end
 
 """
@@ -1955,7 +2020,7 @@ nothing for a leaf.  CT_ERR_INVALID_ARGUMENT if t does not require grad ("can't
 retain_grad on Tensor that has requires_grad=False").
 """
 function ct_retain_grad(t)
-    ccall((:ct_retain_grad, libctensor()), Cint, (Ptr{Cvoid},), t)
+    ccall((:ct_retain_grad, libctensor()), Cint, (Ptr{ct_tensor},), t)
 end
 
 """
@@ -1967,11 +2032,11 @@ end
 -1 on error.
 """
 function ct_retains_grad(t)
-    ccall((:ct_retains_grad, libctensor()), Cint, (Ptr{Cvoid},), t)
+    ccall((:ct_retains_grad, libctensor()), Cint, (Ptr{ct_tensor},), t)
 end
 
 """
-    ct_detach(t) -> Ptr{Cvoid}
+    ct_detach(t) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_detach(const ct_tensor *t);`
 
@@ -1979,7 +2044,7 @@ torch's t.detach(): new reference to a tensor sharing t's storage, metadata and 
 counter, with no graph and requires_grad 0; not a view.  The same as ct_alias.
 """
 function ct_detach(t)
-    ccall((:ct_detach, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+    ccall((:ct_detach, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
 end
 
 """
@@ -1993,7 +2058,7 @@ error on a bad handle or when t is a view taken in grad-mode-off whose base was 
 in place since (torch's message).
 """
 function ct_grad_fn_name(t)
-    ccall((:ct_grad_fn_name, libctensor()), Ptr{UInt8}, (Ptr{Cvoid},), t)
+    ccall((:ct_grad_fn_name, libctensor()), Ptr{UInt8}, (Ptr{ct_tensor},), t)
 end
 
 """
@@ -2023,7 +2088,7 @@ end
 # ---- DLPack ------------------------------------------------------------------------------
 
 """
-    ct_from_dlpack(m) -> Ptr{Cvoid}
+    ct_from_dlpack(m) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_from_dlpack(struct DLManagedTensor *m);`
 
@@ -2036,11 +2101,11 @@ with elements, ndim outside [0, CT_MAX_DIMS], NULL shape, negative sizes or stri
 non-CPU device, misaligned data), CT_ERR_DTYPE (lanes != 1 or a dtype ctensor lacks).
 """
 function ct_from_dlpack(m)
-    ccall((:ct_from_dlpack, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), m)
+    ccall((:ct_from_dlpack, libctensor()), Ptr{ct_tensor}, (Ptr{Cvoid},), m)
 end
 
 """
-    ct_from_dlpack_versioned(m) -> Ptr{Cvoid}
+    ct_from_dlpack_versioned(m) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_from_dlpack_versioned(struct DLManagedTensorVersioned *m);`
 
@@ -2049,7 +2114,7 @@ gives a read-only storage whose writers fail with CT_ERR_READ_ONLY.  Major versi
 than 1 are refused (CT_ERR_INVALID_ARGUMENT).
 """
 function ct_from_dlpack_versioned(m)
-    ccall((:ct_from_dlpack_versioned, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), m)
+    ccall((:ct_from_dlpack_versioned, libctensor()), Ptr{ct_tensor}, (Ptr{Cvoid},), m)
 end
 
 """
@@ -2063,7 +2128,7 @@ consumer calls its deleter, exactly once.  A read-only t is refused (CT_ERR_READ
 the legacy struct cannot say it is read-only.
 """
 function ct_to_dlpack(t)
-    ccall((:ct_to_dlpack, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+    ccall((:ct_to_dlpack, libctensor()), Ptr{Cvoid}, (Ptr{ct_tensor},), t)
 end
 
 """
@@ -2074,7 +2139,7 @@ end
 The same with the versioned struct (version 1.x); a read-only t sets the read-only flag.
 """
 function ct_to_dlpack_versioned(t)
-    ccall((:ct_to_dlpack_versioned, libctensor()), Ptr{Cvoid}, (Ptr{Cvoid},), t)
+    ccall((:ct_to_dlpack_versioned, libctensor()), Ptr{Cvoid}, (Ptr{ct_tensor},), t)
 end
 
 end # module LibCTensor

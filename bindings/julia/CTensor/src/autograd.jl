@@ -36,7 +36,8 @@ isleaf(t::Tensor) = check_bool(L.ct_is_leaf(t))
 
 The gradient accumulated into the leaf `t` by `backward!`, same size and element type as
 `t`, or `nothing` (never ran backward, a non-leaf, cleared).  Later `backward!` calls add
-into this same tensor in place, so a `grad(t)` taken before sees them.
+into this same tensor in place, so a `grad(t)` taken before sees them.  Not exported (a
+generic name): `using CTensor: grad`.
 """
 function grad(t::Tensor{T,N}) where {T,N}
     clear_error()
@@ -105,13 +106,13 @@ True if `retain_grad!` was called on the non-leaf `t`.
 retains_grad(t::Tensor) = check_bool(L.ct_retains_grad(t))
 
 """
-    detach(t) -> Tensor          (torch: t.detach())
+    detach(t::Tensor) -> Tensor          (torch: t.detach())
 
 A tensor on `t`'s memory (same storage, layout and version counter, not a view) with no
 graph: it does not require grad, and writes through it are not seen by autograd.  The same
-as `alias(t)`.
+as `alias(t)`.  A method of `Base.detach` (whose other methods detach commands).
 """
-detach(t::Tensor{T,N}) where {T,N} = own_handle(L.ct_detach(t))::Tensor{T,N}
+Base.detach(t::Tensor{T,N}) where {T,N} = own_handle(L.ct_detach(t))::Tensor{T,N}
 
 """
     grad_fn_name(t) -> Union{String, Nothing}          (torch: type(t.grad_fn).__name__)

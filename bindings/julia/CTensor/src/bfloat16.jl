@@ -1,15 +1,29 @@
 # BFloat16: the upper 16 bits of a Float32 (ctensor's CT_BFLOAT16, torch.bfloat16).
 #
-# Julia has no BFloat16 in Base; this is a minimal own type so that bfloat16 tensors have an
-# element type: exact conversion to Float32, round-to-nearest-even from Float32 (as c10's
-# round_to_nearest_even, NaN -> 0x7fc0), comparisons, and arithmetic through Float32.
+# Julia 1.11 defines the type itself, Core.BFloat16, and leaves everything else (conversions,
+# arithmetic, printing) to BFloat16s.jl: there, CTensor uses Core's type and defines no
+# method on it (that would be type piracy, and would clash with BFloat16s.jl's).  Tensors of
+# it need no method: their elements are loaded and stored as 16-bit values.  Load
+# BFloat16s.jl to compute with the values.
+#
+# Julia 1.10 has no BFloat16: CTensor defines a minimal one of its own (exact conversion to
+# Float32, round-to-nearest-even from it as c10's round_to_nearest_even, NaN -> 0x7fc0,
+# comparisons, arithmetic through Float32).  BFloat16s.jl's type is then another type;
+# ext/CTensorBFloat16sExt.jl converts between the two.
+
+@static if isdefined(Core, :BFloat16)
+
+using Core: BFloat16
+
+else
 
 """
     BFloat16 <: AbstractFloat
 
 16-bit brain floating point: sign, 8 exponent bits, 7 mantissa bits (the upper half of a
-`Float32`).  The element type of `ct_dtype` `CT_BFLOAT16` tensors.  Converts exactly to
-`Float32`; `BFloat16(x)` rounds to nearest even, as PyTorch does.
+`Float32`).  The element type of `ct_dtype` `CT_BFLOAT16` tensors.  On Julia 1.11+ this is
+`Core.BFloat16` (load BFloat16s.jl for its arithmetic); on Julia 1.10 CTensor's own type:
+converts exactly to `Float32`, and `BFloat16(x)` rounds to nearest even, as PyTorch does.
 """
 primitive type BFloat16 <: AbstractFloat 16 end
 
@@ -59,3 +73,5 @@ end
 
 Base.show(io::IO, x::BFloat16) =
     get(io, :compact, false) ? show(io, Float32(x)) : print(io, "BFloat16(", Float32(x), ")")
+
+end # @static if

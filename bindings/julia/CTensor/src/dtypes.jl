@@ -6,7 +6,8 @@
 
 The Julia element types of ctensor's dtypes, in `ct_dtype` order (`ELTYPES[d + 1]` is the
 type of dtype `d`): Bool, UInt8, Int8, Int16, Int32, Int64, Float16, BFloat16, Float32,
-Float64.
+Float64.  `BFloat16` is `Core.BFloat16` on Julia 1.11+, else CTensor's own (see
+`CTensor.BFloat16`).
 """
 const ELTYPES = (Bool, UInt8, Int8, Int16, Int32, Int64, Float16, BFloat16, Float32, Float64)
 

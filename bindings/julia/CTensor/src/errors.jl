@@ -46,7 +46,7 @@ Forgets the last error of this thread.
 clear_error() = (L.ct_clear_error(); nothing)
 
 # A handle from a function documented to return NULL on failure.
-@inline function check_handle(p::Ptr{Cvoid})
+@inline function check_handle(p::Ptr)
     p == C_NULL && throw(last_error())
     return p
 end
@@ -67,3 +67,45 @@ end
 @inline check_bool(x::Integer) = check_nonneg(x) == 1
 
 _julia_error(status::Integer, msg::AbstractString) = throw(CTensorError(Int(status), String(msg)))
+
+# ---- Out of memory: collect, then retry once ---------------------------------------------
+#
+# Julia's GC sees a Tensor as a small object and not the storage it holds in C, so a program
+# can run out of memory while unreachable Tensors still hold large storages.  Every call that
+# may allocate goes through _retry_oom: on CT_ERR_OUT_OF_MEMORY it runs a full collection
+# (the finalizers release those storages) and tries once more, as CUDA.jl does for its pool.
+
+"Collections run by a retry after `CT_ERR_OUT_OF_MEMORY` (for tests)."
+const OOM_RETRIES = Threads.Atomic{Int}(0)
+
+@noinline function _collect_for_memory()
+    Threads.atomic_add!(OOM_RETRIES, 1)
+    GC.gc(true)
+    drain_foreign_roots!()
+    return nothing
+end
+
+# f() is the library call; failed(result) says whether it failed (its status is then the
+# thread's last status: nothing between the call and the check yields).
+@inline function _retry_oom(f, failed)
+    r = f()
+    if failed(r) && L.ct_last_status() == L.CT_ERR_OUT_OF_MEMORY
+        _collect_for_memory()
+        r = f()
+    end
+    return r
+end
+
+_isnull(p::Ptr) = p == C_NULL
+
+"""
+    own_handle(f::Function) -> Tensor
+
+`own_handle(f())` for a library call `f` that returns a new handle, with one retry after a
+garbage collection if it failed with `CT_ERR_OUT_OF_MEMORY`:
+`own_handle(() -> LibCTensor.ct_clone(t))`.
+"""
+own_handle(f::Function) = own_handle(_retry_oom(f, _isnull))
+
+# A ct_status call that may allocate: checked, with the retry.
+_status(f) = check_status(_retry_oom(f, !iszero))

@@ -12,11 +12,21 @@
 # and frees the nodes.  Until a drain, an Array whose tensors are all gone stays rooted (its
 # memory is kept, never used).
 #
+# What is rooted is the memory, not just the Array: on Julia 1.11+ an Array's bytes belong to
+# its Memory, and push!/resize! may give the Array a new Memory, so the old Memory (the one
+# the storage points at) is rooted itself and stays valid.  On Julia 1.10 the bytes belong to
+# the Array and resizing may free them, so wrap_array also roots a reshaped alias of A, which
+# makes Julia refuse to resize A ("cannot resize array with shared data").
+#
 # Tensor -> Julia Array without copying (unsafe_wrap(Array, t)): only for a tensor whose
-# strides are Julia's column-major ones; the Array keeps t alive through a finalizer.
-# Array(t) copies, in any layout.
+# strides are Julia's column-major ones.  On Julia 1.11+ the Array is made on a Memory that
+# spans the storage from its start (so its dataids are the storage's, as every tensor on it
+# has), and the keep-alive finalizer is attached to that Memory, which every Array derived
+# from it references (JuliaLang/julia#54985: a finalizer on the wrapper Array runs while a
+# reshape of it still uses the bytes).  On Julia 1.10 the finalizer is on the Array, which
+# owns the pointer.  Array(t) copies, in any layout.
 
-const _ROOTS = IdDict{UInt64,Any}()      # key -> the Array whose memory a storage wraps
+const _ROOTS = IdDict{UInt64,Any}()      # key -> what keeps the memory a storage wraps alive
 const _ROOTS_LOCK = ReentrantLock()
 const _NEXT_KEY = Threads.Atomic{UInt64}(0)
 const _RELEASED = Threads.Atomic{UInt}(0) # head of the stack of released nodes (0: empty)
@@ -78,15 +88,24 @@ function foreign_roots()
     end
 end
 
+# What wrap_array roots for A (see the top of this file).
+@static if isdefined(Base, :Memory)
+    _roots_of(A::Array) = (A, getfield(A, :ref).mem)
+else
+    _roots_of(A::Array) = (A, reshape(A, (size(A)..., 1)))
+end
+
 """
     wrap_array(A::Array{T,N}) -> Tensor{T,N}
 
 A tensor on `A`'s memory, WITHOUT copying (`ct_from_blob`): same size, same indexing
 (`wrap_array(A)[i, j] === A[i, j]`), and Julia's column-major strides `(1, size(A, 1), ...)`,
 so for `N >= 2` it is not contiguous in ctensor's (row-major) sense.  Writes through either
-are seen through the other.  `A` stays rooted until the storage's last tensor, in any
-language, is gone (then `drain_foreign_roots!` unroots it).  Do not resize `A` (`push!`,
-`resize!`, ...) while it is wrapped: that may move its memory.
+are seen through the other.  `A`'s memory stays rooted until the storage's last tensor, in
+any language, is gone (then `drain_foreign_roots!` unroots it).  Resizing `A` (`push!`,
+`resize!`, ...): on Julia 1.11+ allowed, and the tensor keeps the old memory (no longer
+shared with `A` once Julia moved it); on Julia 1.10 refused by Julia ("cannot resize array
+with shared data"), from then on.
 """
 function wrap_array(A::Array{T,N}) where {T,N}
     dt = dtype(T)
@@ -99,7 +118,7 @@ function wrap_array(A::Array{T,N}) where {T,N}
     unsafe_store!(node, UInt(key), 2)
     lock(_ROOTS_LOCK)
     try
-        _ROOTS[key] = A
+        _ROOTS[key] = _roots_of(A)
     finally
         unlock(_ROOTS_LOCK)
     end
@@ -120,8 +139,14 @@ function wrap_array(A::Array{T,N}) where {T,N}
     return own_handle(h)::Tensor{T,N}
 end
 
-# Julia's column-major strides for t's sizes (dimensions of size 1 may have any stride).
+"""
+    is_column_major(t) -> Bool
+
+Whether `t`'s strides are Julia's column-major ones for its size (dimensions of size 1 may
+have any stride; an empty tensor has any strides), the layout `unsafe_wrap(Array, t)` needs.
+"""
 function is_column_major(t::Tensor{T,N}) where {T,N}
+    any(iszero, t.dims) && return true
     expected = 1
     for k in 1:N
         t.dims[k] == 1 || t.strides[k] == expected || return false
@@ -135,43 +160,105 @@ struct _KeepAlive
 end
 (k::_KeepAlive)(_) = nothing
 
+@static if isdefined(Base, :Memory) && isdefined(Base, :wrap) && isdefined(Base, :memoryref)
+    # A Memory from the storage's start to t's last element, the keep-alive on it, and the
+    # Array at t's first element.
+    function _wrap_tensor_memory(t::Tensor{T,N}) where {T,N}
+        mem = unsafe_wrap(Memory{T}, Ptr{T}(t.storage_data), t.offset + length(t); own = false)
+        finalizer(_KeepAlive(t), mem)
+        return Base.wrap(Array, memoryref(mem, t.offset + 1), t.dims)
+    end
+    _wrapped_ids(::UInt64) = ()
+else
+    function _wrap_tensor_memory(t::Tensor{T,N}) where {T,N}
+        A = unsafe_wrap(Array, t.data, t.dims; own = false)
+        finalizer(_KeepAlive(t), A)   # Julia 1.10: the Array owns the pointer
+        _register_wrapped!(t.storage_id, A)
+        return A
+    end
+
+    # Julia 1.10: the dataids of an Array are its first element's address.  So that
+    # mightalias(A, x) sees the sharing with every tensor x on the storage (not only those
+    # whose first element is A's), the tensors of a storage report the addresses of the live
+    # Arrays made on it.  Dead entries go when next looked up (not from a finalizer: no lock
+    # may be taken there).
+    const _WRAPPED = Dict{UInt64,Vector{Tuple{WeakRef,UInt}}}()  # storage id -> (Array, address)
+    const _WRAPPED_LOCK = ReentrantLock()
+    const _WRAPPED_COUNT = Threads.Atomic{Int}(0)                # storages in _WRAPPED
+
+    function _register_wrapped!(sid::UInt64, A::Array)
+        lock(_WRAPPED_LOCK)
+        try
+            v = get!(() -> Tuple{WeakRef,UInt}[], _WRAPPED, sid)
+            isempty(v) && Threads.atomic_add!(_WRAPPED_COUNT, 1)
+            push!(v, (WeakRef(A), UInt(pointer(A))))
+        finally
+            unlock(_WRAPPED_LOCK)
+        end
+        return nothing
+    end
+
+    function _wrapped_ids(sid::UInt64)
+        _WRAPPED_COUNT[] == 0 && return ()
+        lock(_WRAPPED_LOCK)
+        try
+            v = get(_WRAPPED, sid, nothing)
+            v === nothing && return ()
+            filter!(e -> e[1].value !== nothing, v)
+            if isempty(v)
+                delete!(_WRAPPED, sid)
+                Threads.atomic_sub!(_WRAPPED_COUNT, 1)
+                return ()
+            end
+            return Tuple(e[2] for e in v)
+        finally
+            unlock(_WRAPPED_LOCK)
+        end
+    end
+end
+
 """
     unsafe_wrap(Array, t::Tensor{T,N}) -> Array{T,N}
 
 A Julia `Array` on `t`'s memory, WITHOUT copying, same size and indexing.  Only when `t`'s
 strides are Julia's column-major ones (`is_column_major(t)`): e.g. a tensor from
 `wrap_array`, or `permute_view(x, N:-1:1...)` of a contiguous row-major `x` (whose
-`[j, i]` is then `x[i, j]`); otherwise it throws, and `Array(t)` copies.  The Array keeps `t`
-alive through a finalizer; an Array derived from it that shares its memory without
-referencing it (on Julia >= 1.11, `reshape`) does not: keep such uses inside
-`GC.@preserve t`.  Element writes through the Array are not counted by `version(t)`.
+`[j, i]` is then `x[i, j]`); otherwise it throws, and `Array(t)` copies.  Throws for a closed
+tensor and for a read-only storage.  The memory stays alive while the Array, or any array
+derived from it, is reachable.  `Base.mightalias` sees the sharing with `t` and with every
+tensor on its storage (on Julia 1.10: with the tensors whose first element is the Array's).
+Element writes through the Array bypass the library: `version(t)` does not count them and
+autograd does not see them.  An empty `t` gives an empty new Array.
 """
 function Base.unsafe_wrap(::Type{Array}, t::Tensor{T,N}) where {T,N}
+    isclosed(t) && _throw_closed()
+    length(t) == 0 && return Array{T,N}(undef, t.dims)
+    t.read_only && _julia_error(L.CT_ERR_READ_ONLY,
+        "unsafe_wrap(Array, t): t's storage is read-only and a Julia Array is writable; " *
+        "use Array(t) to copy")
     is_column_major(t) || _julia_error(L.CT_ERR_INVALID_ARGUMENT,
         "unsafe_wrap(Array, t): t's strides $(t.strides) are not column-major for size " *
         "$(t.dims); use Array(t) to copy")
-    length(t) == 0 && return Array{T,N}(undef, t.dims)
-    t.data == C_NULL && _throw_closed()
-    A = unsafe_wrap(Array, t.data, t.dims; own = false)
-    finalizer(_KeepAlive(t), A)
-    return A
+    return _wrap_tensor_memory(t)
 end
 
 """
     Array(t::Tensor) -> Array
 
-A COPY of `t` as a Julia `Array` with the same size and indexing (`Array(t)[i, j] == t[i, j]`).
+A COPY of `t` as a Julia `Array` with the same size and indexing (`Array(t)[i, j] == t[i, j]`),
+made by one library copy into the new Array's memory, under no-grad (an internal copy records
+no graph).
 """
 function Base.Array{T,N}(t::Tensor{T,N}) where {T,N}
-    N <= 1 && return copyto!(Array{T,N}(undef, t.dims), t)
-    # Reversing the dimensions and making that contiguous (row-major) gives exactly the
-    # column-major memory order of a Julia Array of t's size.
-    p = permute_view(t, ntuple(k -> N + 1 - k, N)...)
-    c = contiguous_or_self(p)
+    isclosed(t) && _throw_closed()
     A = Array{T,N}(undef, t.dims)
-    length(A) > 0 && GC.@preserve c A unsafe_copyto!(pointer(A), pointer(c), length(A))
-    close(c)
-    close(p)
+    isempty(A) && return A
+    w = wrap_array(A)
+    try
+        no_grad(() -> _status(() -> L.ct_copy_(w, t)))
+    finally
+        close(w)
+    end
     return A
 end
 Base.Array{T}(t::Tensor{T,N}) where {T,N} = Array{T,N}(t)

@@ -53,7 +53,7 @@ is_view(t::Tensor) = check_bool(L.ct_tensor_is_view(t))
 
 The root tensor `t` is a view of (PyTorch's `._base`): never an intermediate view, `nothing`
 if `t` is not a view.  The result is a new `Tensor` object on the same C tensor as the root
-(`handle(base(v)) == handle(x)`).
+(`handle(base(v)) == handle(x)`).  Not exported (a generic name): `using CTensor: base`.
 """
 function base(t::Tensor)
     h = L.ct_tensor_base(t)
@@ -65,9 +65,11 @@ end
 """
     version(t) -> Int
 
-In-place writes to `t`'s storage so far (`copy_into!` and the library's `_` operations),
-shared by every view and alias.  Element writes through `t[i] = x` are direct memory writes,
-like writes through `ct_tensor_data` in C, and do not count.
+In-place writes to `t` so far, shared by every view and alias of it (its version counter):
+`copy_into!`, the library's `_` operations, and the writes of the Julia layer (`t[i] = x`,
+`fill!`, `copyto!`, `t .= x`, `map!`), which all go through the library.  Writes through
+`pointer(t)` or an `unsafe_wrap`ped Array bypass it and do not count.  Not exported (a
+generic name): `using CTensor: version`.
 """
 version(t::Tensor) = Int(check_nonneg(L.ct_tensor_version(t)))
 
@@ -122,15 +124,15 @@ One owned reference to a ctensor storage (`ct_storage *`): the block of bytes ev
 it shares.  From `storage(t)`; released by a finalizer or `close`.
 """
 mutable struct Storage
-    @atomic handle::Ptr{Cvoid}
-    function Storage(h::Ptr{Cvoid})
+    @atomic handle::Ptr{L.ct_storage}
+    function Storage(h::Ptr{L.ct_storage})
         h == C_NULL && throw(last_error())
         return finalizer(_release!, new(h))
     end
 end
 
 function _release!(s::Storage)
-    h = @atomicswap s.handle = C_NULL
+    h = @atomicswap s.handle = Ptr{L.ct_storage}(C_NULL)
     if h != C_NULL
         try
             L.ct_storage_release(h)
@@ -142,14 +144,14 @@ end
 
 Base.close(s::Storage) = _release!(s)
 handle(s::Storage) = @atomic :acquire s.handle
-Base.cconvert(::Type{Ptr{Cvoid}}, s::Storage) = s
-Base.unsafe_convert(::Type{Ptr{Cvoid}}, s::Storage) = handle(s)
+Base.cconvert(::Type{Ptr{L.ct_storage}}, s::Storage) = s
+Base.unsafe_convert(::Type{Ptr{L.ct_storage}}, s::Storage) = handle(s)
 
 """
     storage(t) -> Storage
 
 A new reference to `t`'s storage.  It keeps the bytes alive even after every tensor on them
-is gone.
+is gone.  Not exported (a generic name): `using CTensor: storage`.
 """
 storage(t::Tensor) = Storage(L.ct_tensor_storage(t))
 
@@ -162,7 +164,21 @@ Size of the storage in bytes.
 """
 nbytes(s::Storage) = Int(check_nonneg(L.ct_storage_nbytes(s)))
 refcount(s::Storage) = Int(check_nonneg(L.ct_storage_refcount(s)))
-Base.pointer(s::Storage) = L.ct_storage_data(s)
+
+"""
+    pointer(s::Storage) -> Ptr{Cvoid}
+    data_address(s::Storage) -> UInt
+
+Start of the storage's bytes.  `pointer` throws for a read-only storage (a pointer is a way
+to write); `data_address` gives the address as a number for any storage.
+"""
+function Base.pointer(s::Storage)
+    handle(s) == C_NULL && _julia_error(L.CT_ERR_INVALID_ARGUMENT, "storage is closed")
+    is_read_only(s) && _julia_error(L.CT_ERR_READ_ONLY,
+        "the storage is read-only: no writable pointer to it is handed out (data_address(s) is its address)")
+    return L.ct_storage_data(s)
+end
+data_address(s::Storage) = UInt(L.ct_storage_data(s))
 
 """
     is_read_only(s::Storage) -> Bool
@@ -172,6 +188,12 @@ Whether writes to the storage are refused (e.g. a read-only DLPack tensor).
 """
 is_read_only(s::Storage) = check_bool(L.ct_storage_is_read_only(s))
 is_read_only(t::Tensor) = t.read_only
+
+# A Storage holds a handle, not values: it cannot be copied deeply or sent elsewhere.
+Base.deepcopy_internal(::Storage, ::IdDict) = _julia_error(L.CT_ERR_INVALID_ARGUMENT,
+    "a CTensor.Storage cannot be deep-copied: deepcopy the tensors on it")
+Serialization.serialize(::Serialization.AbstractSerializer, ::Storage) = _julia_error(
+    L.CT_ERR_INVALID_ARGUMENT, "a CTensor.Storage cannot be serialized: serialize the tensors on it")
 
 Base.show(io::IO, s::Storage) = handle(s) == C_NULL ? print(io, "CTensor.Storage(closed)") :
     print(io, "CTensor.Storage(id ", Int(storage_id(s)), ", ", nbytes(s), " bytes, refcount ",

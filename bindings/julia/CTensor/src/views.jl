@@ -93,11 +93,17 @@ slice_view(t::Tensor, d::Integer, ::Colon) = slice_view(t, d, 1:size(t, d))
 """
     narrow_view(t, d, start, len) -> Tensor          (torch: t.narrow(d-1, start-1, len))
 
-A VIEW of `len` indices from `start` (1-based) along dimension `d`.
+A VIEW of `len` indices from `start` (1-based) along dimension `d`.  `start` may be
+`size(t, d) + 1` with `len == 0` (an empty view at the end, as C and torch allow).
 """
 function narrow_view(t::Tensor{T,N}, d::Integer, start::Integer, len::Integer) where {T,N}
     cd = _cdim(t, d, "narrow_view")
-    return own_handle(L.ct_narrow(t, cd, _cindex(t, d, start, "narrow_view"), Int64(len)))::Tensor{T,N}
+    n = size(t, d)
+    # start in 1:n+1; the library checks that start + len - 1 <= n (torch's message).
+    1 <= start <= n + 1 || _julia_error(L.CT_ERR_INDEX,
+        "narrow_view: start $start is out of range for dimension $d with size $n " *
+        "(expected to be in range of [1, $(n + 1)])")
+    return own_handle(L.ct_narrow(t, cd, Int64(start - 1), Int64(len)))::Tensor{T,N}
 end
 
 """
@@ -179,9 +185,9 @@ end
 # The views a multi-output call makes, owned: asks how many (out == NULL), then fills an array
 # of that many handles.  f(out, cap) is the LibCTensor call.
 function _multi_views(f, ::Type{T}, ::Val{M}) where {T,M}
-    n = f(Ptr{Ptr{Cvoid}}(C_NULL), Int64(0))
+    n = f(Ptr{_TensorHandle}(C_NULL), Int64(0))
     n < 0 && throw(last_error())
-    out = fill(C_NULL, Int(n))
+    out = fill(_TensorHandle(C_NULL), Int(n))
     m = f(out, Int64(n))
     m < 0 && throw(last_error())
     return Tensor{T,M}[own_handle(out[i])::Tensor{T,M} for i in 1:m]
@@ -249,8 +255,10 @@ alias_view(t::Tensor{T,N}) where {T,N} = own_handle(L.ct_alias_view(t))::Tensor{
 may be -1.  Which one it was: `shares_storage(t, result)`, or ask first with
 `reshape_is_view`.
 """
-reshape_view_or_copy(t::Tensor{T}, dims::Integer...) where {T} =
-    own_handle(L.ct_reshape(t, length(dims), _shape(dims)))::Tensor{T,length(dims)}
+function reshape_view_or_copy(t::Tensor{T}, dims::Integer...) where {T}
+    shape = _shape(dims)
+    return own_handle(() -> L.ct_reshape(t, length(dims), shape))::Tensor{T,length(dims)}
+end
 reshape_view_or_copy(t::Tensor, dims::Tuple{Vararg{Integer}}) = reshape_view_or_copy(t, dims...)
 
 """
@@ -268,9 +276,10 @@ strides allow, else a copy.  `first_dim == last_dim` gives `t` itself (the same 
 0-dimensional `t` gives a 1-element 1-D view.
 """
 function flatten_view_or_copy(t::Tensor{T,N}, first_dim::Integer = 1, last_dim::Integer = N) where {T,N}
-    N == 0 && return own_handle(L.ct_flatten(t, 0, -1))::Tensor{T,1}
-    return own_handle(L.ct_flatten(t, _cdim(t, first_dim, "flatten_view_or_copy"),
-                             _cdim(t, last_dim, "flatten_view_or_copy")))::Tensor{T,N - (last_dim - first_dim)}
+    N == 0 && return own_handle(() -> L.ct_flatten(t, 0, -1))::Tensor{T,1}
+    d1 = _cdim(t, first_dim, "flatten_view_or_copy")
+    d2 = _cdim(t, last_dim, "flatten_view_or_copy")
+    return own_handle(() -> L.ct_flatten(t, d1, d2))::Tensor{T,N - (last_dim - first_dim)}
 end
 
 """
@@ -279,7 +288,7 @@ end
 `t` itself (the same C tensor, `handle` equal) when `t` is contiguous (row-major), else a
 contiguous COPY.
 """
-contiguous_or_self(t::Tensor{T,N}) where {T,N} = own_handle(L.ct_contiguous(t))::Tensor{T,N}
+contiguous_or_self(t::Tensor{T,N}) where {T,N} = own_handle(() -> L.ct_contiguous(t))::Tensor{T,N}
 
 """
     to_eltype_or_self(t, S) -> Tensor{S}          (torch: t.to(dtype))
@@ -287,7 +296,10 @@ contiguous_or_self(t::Tensor{T,N}) where {T,N} = own_handle(L.ct_contiguous(t)):
 `t` converted to element type `S` in a new storage (float to integer truncates toward zero,
 x != 0 to Bool), or `t` itself when its element type is already `S`.
 """
-to_eltype_or_self(t::Tensor{T,N}, ::Type{S}) where {T,N,S} = own_handle(L.ct_to(t, dtype(S)))::Tensor{S,N}
+function to_eltype_or_self(t::Tensor{T,N}, ::Type{S}) where {T,N,S}
+    dt = dtype(S)
+    return own_handle(() -> L.ct_to(t, dt))::Tensor{S,N}
+end
 
 # ---- Copies ---------------------------------------------------------------------------------
 
@@ -297,9 +309,9 @@ to_eltype_or_self(t::Tensor{T,N}, ::Type{S}) where {T,N,S} = own_handle(L.ct_to(
 A COPY of `t` in a new storage, laid out as PyTorch's `clone()` (preserve_format): with
 `t`'s own strides when `t` is dense (a transpose's clone is still transposed), else densely
 in the order of `t`'s strides.  `contiguous_or_self` gives C order.  Also what `copy(t)`
-returns.
+returns.  Not exported (a generic name): `using CTensor: clone`.
 """
-clone(t::Tensor{T,N}) where {T,N} = own_handle(L.ct_clone(t))::Tensor{T,N}
+clone(t::Tensor{T,N}) where {T,N} = own_handle(() -> L.ct_clone(t))::Tensor{T,N}
 
 """
     index_select_copy(t, d, indices) -> Tensor          (torch: t.index_select(d-1, idx .- 1))
@@ -315,7 +327,7 @@ function index_select_copy(t::Tensor{T,N}, d::Integer, indices::AbstractVector{<
     end
     idx = Tensor{Int64}(Int64[i - 1 for i in indices])
     try
-        return own_handle(L.ct_index_select(t, cd, idx))::Tensor{T,N}
+        return own_handle(() -> L.ct_index_select(t, cd, idx))::Tensor{T,N}
     finally
         close(idx)
     end
@@ -325,9 +337,11 @@ end
     copy_into!(dst, src) -> dst          (torch: dst.copy_(src))
 
 Writes `src` into `dst`'s elements, broadcasting `src` to `dst`'s shape and converting the
-element type (`ct_copy_`); correct when they overlap.  Bumps `dst`'s version.
+element type as C and torch do (`ct_copy_`: float to integer truncates, narrowing integers
+wrap; `copyto!` converts by Julia's rules instead); correct when they overlap.  Bumps
+`dst`'s version.
 """
 function copy_into!(dst::Tensor, src::Tensor)
-    check_status(L.ct_copy_(dst, src))
+    _status(() -> L.ct_copy_(dst, src))
     return dst
 end

@@ -1,16 +1,24 @@
-# Tests of the Julia package, with the seed scenarios of the C tests.  Run wherever Julia is:
-#   CTENSOR_LIB=/path/to/libctensor.so julia --project=bindings/julia/CTensor bindings/julia/CTensor/test/runtests.jl
-# (or `Pkg.test()` in that project).  Indices are 1-based: x[i, j] is C's x[i-1][j-1].
+# Tests of the Julia package, with the seed scenarios of the C tests and one test set per
+# item of issue 22.  Run them with Pkg.test (README, "Tests"), with an absolute library path:
+#   CTENSOR_LIB=$PWD/build/libctensor.so julia --project=bindings/julia/CTensor -e 'using Pkg; Pkg.test()'
+# Indices are 1-based: x[i, j] is C's x[i-1][j-1].  The README's julia blocks are in here
+# line for line (test sets "README: ..."), their `using` lines at the top of this file:
+# bindings/julia/check/julia_check.py checks both.
 
 using Test
 using LinearAlgebra
-using CTensor
-using CTensor: LibCTensor, handle, dtype, eltype_of, ELTYPES, storage_offset, nbytes,
-               drain_foreign_roots!, foreign_roots, last_error, status_name
+using Serialization
+using CTensor, Test
+using CTensor: clone, base, version      # generic names: public, not exported
+using CTensor: LibCTensor, own_handle, grad
+using CTensor: handle, dtype, eltype_of, ELTYPES, nbytes, storage, drain_foreign_roots!,
+               foreign_roots, last_error, status_name, BFloat16
+import Aqua
+import BFloat16s
 
 const L = LibCTensor
 
-# Finalizers run at the end of a full collection; two passes catch objects that the first
+# Finalizers run at the end of a full collection; several passes catch objects that the first
 # pass only made unreachable (a view released -> its base released).
 function full_gc()
     for _ in 1:4
@@ -32,7 +40,82 @@ catch e
     e
 end
 
+# Compute ops have no Julia layer yet: the autograd tests call the raw layer and own results.
+_op(h) = own_handle(h)
+_mul(a, b) = _op(L.ct_mul(a, b))
+_mulk(a, k) = _op(L.ct_mul_scalar(a, Float64(k)))
+_sumall(a) = _op(L.ct_sum(a, 0, C_NULL, 0))
+
+# A read-only tensor on src's memory: src exported through DLPack (versioned), the export
+# marked read-only (DLPACK_FLAG_BITMASK_READ_ONLY in `flags`, which follows the 8-byte
+# version, manager_ctx and deleter: include/ctensor_dlpack.h), and imported back.
+function read_only_view_of(src::Tensor)
+    m = L.ct_to_dlpack_versioned(src)
+    m == C_NULL && throw(last_error())
+    flags = Ptr{UInt64}(m + 24)
+    unsafe_store!(flags, unsafe_load(flags) | 0x1)
+    return own_handle(L.ct_from_dlpack_versioned(m))
+end
+
 @testset "CTensor" begin
+
+@testset "README: views, writes through a view, view vs copy" begin
+    x = reshape_view(tensor_arange(Float32, 12), 3, 4)   # x[i, j] == 4(i-1) + (j-1)
+    t = transpose_view(x)                                 # a view: strides (1, 4)
+    t[2, 1] = 100                                         # writes x[1, 2], through the library
+    @test (shares_storage(t, x), strides(t), is_contiguous(t)) == (true, (1, 4), false)
+    @test x[1, 2] == 100 && version(x) == 1               # the write was counted
+    @test same_tensor(base(t), base(x))                   # two views of one root
+    @test_throws CTensorError reshape_view(t, 12)         # CT_ERR_NOT_VIEWABLE: view size is not
+                                                          # compatible with input tensor's size and stride
+    r = reshape_view_or_copy(t, 12)                       # a copy, since a view is impossible
+    @test !shares_storage(r, x) && r == vec(Array(x))     # t's row-major order is x's column-major one
+    c = clone(x)                                          # always a copy
+    @test !shares_storage(c, x) && c == x
+end
+
+@testset "README: writes go through the library" begin
+    v = tensor_zeros(Float32, 2, 3)
+    v[1, 2] = 5                                           # one library write
+    fill!(v, 1)                                           # one more
+    v .= v .* 2 .+ Float32[1 2 3; 4 5 6]                  # computed by Julia, written once
+    @test version(v) == 3 && v == Float32[3 4 5; 6 7 8]
+    @test (v .+ 1) isa Tensor{Float32,2}                  # broadcasting gives a Tensor
+    @test_throws InexactError copyto!(tensor_zeros(Int64, 2), Tensor([1.5, 2.0]))
+end
+
+@testset "README: BLAS" begin
+    m = Tensor(Float64[1 2; 3 4])                         # a row-major copy, same indexing
+    col = select_view(m, 2, 1)                            # m[:, 1] == [1, 3], stride 2
+    @test BLAS.dot(2, col, 2, col, 2) == 10.0             # BLAS, through the pointer and stride
+    @test m * m == [7 10; 15 22]                          # Julia's generic matmul
+    mt = unsafe_wrap(Array, permute_view(m, 2, 1))        # an Array on m's memory: mt[j, i] == m[i, j]
+    @test transpose(mt) * transpose(mt) == [7 10; 15 22]  # BLAS (gemm)
+end
+
+@testset "README: sharing memory with Julia arrays" begin
+    A = Float64[1 2 3; 4 5 6]
+    w = wrap_array(A)                                     # no copy: A's memory, strides (1, 2)
+    w[2, 3] = -6                                          # seen through A
+    @test A[2, 3] == -6 && data_address(w) == UInt(pointer(A))
+    @test Base.mightalias(w, A)                           # Julia's aliasing checks see the sharing
+    B = unsafe_wrap(Array, w)                             # no copy back: w is column-major
+    B[1, 1] = 10
+    @test A[1, 1] == 10 && Base.mightalias(B, w)
+    @test Array(w) == A && !Base.mightalias(Array(w), w)  # Array(w) copies
+end
+
+@testset "README: autograd" begin
+    x = requires_grad!(Tensor(Float32[1 2 3; 4 5 6]))
+    y = own_handle(LibCTensor.ct_mul(x, x))              # compute ops: the raw layer, for now
+    @test grad_fn_name(y) == "MulBackward0"
+    backward!(y, tensor_ones(Float32, 2, 3))
+    @test Array(grad(x)) == Float32[2 4 6; 8 10 12]      # 2x
+    @test_throws CTensorError (x[1, 1] = 0)              # a leaf that requires grad: refused
+    d = detach(x)                                         # Base.detach: same memory, no graph
+    @test !requires_grad(d) && data_address(d) == data_address(x)
+end
+
 
 @testset "library and raw layer" begin
     @test CTensor.version_string() == L.CT_VERSION_STRING
@@ -61,8 +144,9 @@ end
     @test e isa CTensorError && e.status == L.CT_ERR_DTYPE
 end
 
-@testset "BFloat16" begin
+@testset "BFloat16 (Core.BFloat16 on Julia 1.11+, with BFloat16s.jl's arithmetic)" begin
     @test sizeof(BFloat16) == 2
+    @test BFloat16 === (isdefined(Core, :BFloat16) ? Core.BFloat16 : CTensor.BFloat16)
     @test Float32(BFloat16(1.5f0)) == 1.5f0
     @test Float32(BFloat16(1.00390625f0)) == 1.0f0        # halfway: to even
     @test Float32(BFloat16(1.01171875f0)) == 1.015625f0   # halfway: to even
@@ -277,22 +361,24 @@ end
 @testset "strided-array interface, BLAS and broadcasting" begin
     m = Tensor(Float64[1 2; 3 4])             # a row-major copy, same indexing
     @test strides(m) == (2, 1) && stride(m, 1) == 2
+    @test Base.unsafe_convert(Ptr{LibCTensor.ct_tensor}, m) == handle(m)
     @test Base.elsize(typeof(m)) == 8
     @test Base.unsafe_convert(Ptr{Float64}, m) == pointer(m)
     col = select_view(m, 2, 1)                # m[:, 1] == [1, 3], stride 2
     @test strides(col) == (2,)
     @test BLAS.dot(2, col, 2, col, 2) == 10.0  # ccall with Ptr{Float64}: pointer and stride
     @test m * m == [7 10; 15 22]
-    @test m .+ 1 == [2 3; 4 5]
+    @test m .+ 1 == [2 3; 4 5] && (m .+ 1) isa Tensor{Float64,2}
     @test Base.mightalias(m, transpose_view(m))   # dataids: the storage's address
     @test !Base.mightalias(m, Tensor(Float64[1 2; 3 4]))
-    m .= transpose_view(m) .* 1               # Julia unaliases the source (unaliascopy = clone)
+    m .= transpose_view(m) .* 1               # computed aside, then written once
     @test m == [1 3; 2 4]
-    m .= transpose_view(m)                    # identity broadcast: copyto! = ct_copy_
+    m .= transpose_view(m)                    # identity broadcast: computed aside too
     @test m == [1 2; 3 4]
     @test !Base.mightalias(m, clone(m))
-    m .= 0
-    @test all(iszero, m)
+    v0 = version(m)
+    m .= 0                                    # fill!: one library write
+    @test all(iszero, m) && version(m) == v0 + 1
     s = similar(m)
     @test s isa Tensor{Float64,2} && size(s) == (2, 2)
 end
@@ -310,7 +396,7 @@ function wrap_scenario(A)
     @test !is_contiguous(t)
     @test is_contiguous(transpose_view(t))    # the row-major view of a column-major Array
     @test Base.mightalias(t, A)               # Julia's aliasing check sees the sharing
-    @test Base.dataids(t) == Base.dataids(A)
+    @test UInt(pointer(A)) in Base.dataids(t)
     @test foreign_roots() >= 1
     fetch(Threads.@spawn close(t))            # the last reference may go on any thread
     return nothing
@@ -386,12 +472,6 @@ end
     e = caught(() -> explain(devnull, (close(c); c)))
     @test e isa CTensorError && e.status == L.CT_ERR_INVALID_ARGUMENT
 end
-
-# Compute ops have no Julia layer yet: the autograd tests call the raw layer and own results.
-_op(h) = CTensor.own_handle(h)
-_mul(a, b) = _op(L.ct_mul(a, b))
-_mulk(a, k) = _op(L.ct_mul_scalar(a, Float64(k)))
-_sumall(a) = _op(L.ct_sum(a, 0, C_NULL, 0))
 
 @testset "autograd: requires_grad!, backward!, grad, isleaf, grad_fn_name" begin
     x = Tensor(Float32[1 2 3; 4 5 6])               # Python: tensor([[1., 2., 3.], [4., 5., 6.]])
@@ -547,6 +627,297 @@ end
     full_gc()
     @test live_tensors() == nt
     @test live_storages() == ns
+end
+
+
+# ---- Issue 22: correct on first contact with a real Julia 1.10 / 1.11 ------------------------
+
+@testset "issue 22.1: no exported name clashes with Base, Core or a standard library" begin
+    ours = setdiff(names(CTensor), [:CTensor])
+    theirs = union(names(Base), names(Core), names(LinearAlgebra), names(Test), names(Serialization))
+    @test isempty(intersect(ours, theirs))
+    for generic in (:base, :version, :storage, :clone, :grad, :detach)
+        @test !(generic in ours)                  # too generic to export
+    end
+    t = tensor_ones(Float32, 2)
+    d = detach(t)                                 # Base.detach, extended: no UndefVarError
+    @test parentmodule(detach) === Base && d isa Tensor{Float32,1} && shares_storage(d, t)
+    @test CTensor.clone === clone && CTensor.version === version
+end
+
+@testset "issue 22.2: a relative CTENSOR_LIB is made absolute when the library is loaded" begin
+    lib = L.libctensor()
+    @test isabspath(lib)
+    mktempdir() do dir
+        cd(dir) do
+            withenv("CTENSOR_LIB" => relpath(lib, dir)) do
+                @test realpath(L.load_library()) == realpath(lib)
+                @test isabspath(L.libctensor())
+            end
+            withenv("CTENSOR_LIB" => joinpath("no", "such", "libctensor.so")) do
+                e = caught(L.load_library)
+                @test e isa ErrorException
+                @test occursin("a relative path", e.msg) && occursin(pwd(), e.msg)
+                @test occursin("no such file", e.msg) && occursin("absolute path", e.msg)
+            end
+        end
+    end
+    L.load_library()                              # the library of this run again
+    @test realpath(L.libctensor()) == realpath(lib)
+end
+
+@testset "issue 22.4: a package depending on CTensor precompiles without the library" begin
+    mktempdir() do dir
+        dep = joinpath(dir, "DependsOnCTensor")
+        mkpath(joinpath(dep, "src"))
+        write(joinpath(dep, "Project.toml"), """
+            name = "DependsOnCTensor"
+            uuid = "0d7a9e7c-4b1e-4c52-9a8b-3f0c6e2d1a55"
+            version = "0.1.0"
+
+            [deps]
+            CTensor = "5f2d9c1e-7b43-4f6a-9e0d-3a8c2b71d4e6"
+            """)
+        write(joinpath(dep, "src", "DependsOnCTensor.jl"), "module DependsOnCTensor\nusing CTensor\nend\n")
+        env = joinpath(dir, "env")
+        setup = """
+            using Pkg
+            Pkg.activate($(repr(env)); io = devnull)
+            Pkg.develop([PackageSpec(path = $(repr(pkgdir(CTensor)))), PackageSpec(path = $(repr(dep)))]; io = devnull)
+            """
+        missing_lib = joinpath(dir, "missing", "libctensor.so")
+        julia = Base.julia_cmd()
+        run_julia(code) = addenv(`$julia --startup-file=no -e $code`, "CTENSOR_LIB" => missing_lib,
+                                 "JULIA_PKG_PRECOMPILE_AUTO" => "0")
+        # Precompiling runs CTensor.__init__ while output is generated: no library, no error.
+        @test success(run_julia(setup * """
+            Base.compilecache(Base.identify_package("DependsOnCTensor"))
+            """))
+        # Loading it for real says what is missing.
+        out = IOBuffer()
+        ok = success(pipeline(run_julia(setup * "using DependsOnCTensor"); stderr = out))
+        @test !ok && occursin("cannot load libctensor", String(take!(out)))
+    end
+end
+
+@testset "issue 22.5: writes go through the library (refused, counted, recorded)" begin
+    t = tensor_zeros(Float32, 2, 2)
+    v0 = version(t)
+    t[1, 1] = 1
+    @test version(t) == v0 + 1 && t[1, 1] == 1
+    fill!(t, 2)
+    @test version(t) == v0 + 2 && all(==(2), t)
+    t .= 3
+    t .= t .+ 1
+    map!(x -> 2x, t, t)
+    copyto!(t, Float32[1 2; 3 4])
+    @test version(t) == v0 + 6 && t == [1 2; 3 4]
+    # a leaf that requires grad: every write refused, nothing written
+    x = requires_grad!(tensor_ones(Float32, 3))
+    for write in (() -> (x[1] = 2), () -> fill!(x, 2), () -> (x .= 2), () -> (x .= x .* 2),
+                  () -> map!(identity, x, Float32[1, 2, 3]), () -> copyto!(x, Float32[1, 2, 3]))
+        e = caught(write)
+        @test e isa CTensorError && e.status == L.CT_ERR_INVALID_ARGUMENT
+    end
+    @test Array(x) == [1, 1, 1] && version(x) == 0
+    # an element write into a tensor with history is recorded (torch: y[0] = 0)
+    y = _mulk(x, 2)
+    y[1] = 0
+    @test grad_fn_name(y) == "CopySlices"
+    backward!(_sumall(y))
+    @test Array(grad(x)) == [0, 2, 2]
+    # a tensor saved for backward, changed by an element write: backward refuses
+    a = requires_grad!(tensor_ones(Float32, 3))
+    ea = _op(L.ct_exp(a))                         # exp saves its result
+    s = _sumall(ea)
+    ea[1] = 5
+    e = caught(() -> backward!(s))
+    @test e isa CTensorError && occursin("modified by an inplace operation", e.message)
+    # an expanded tensor (internal overlap): a bulk write is refused as the library refuses it;
+    # one element is a write of one memory location (torch allows ex[0, 0] = 1 too)
+    ex = expand_view(reshape_view(tensor_zeros(Float32, 3), 1, 3), 2, 3)
+    e = caught(() -> fill!(ex, 1))
+    @test e isa CTensorError && e.status == L.CT_ERR_OVERLAP
+    ex[1, 1] = 1
+    @test ex[2, 1] == 1
+end
+
+@testset "issue 22.6: dataids see unsafe_wrap arrays of tensors with a storage offset" begin
+    root = tensor_arange(Float64, 12)
+    m = permute_view(reshape_view(root, 3, 4), 2, 1)  # 4x3, strides (1, 4): column-major
+    v = slice_view(m, 2, 2:3)                          # columns 2:3: offset 4, column-major
+    @test storage_offset(v) == 4 && is_column_major(v)
+    A = unsafe_wrap(Array, v)
+    @test A == [4 8; 5 9; 6 10; 7 11]
+    @test Base.mightalias(A, v) && Base.mightalias(A, m) && Base.mightalias(A, root)
+    # A's columns are m's columns 2:3; the source's are m's columns 1:2.  Without the aliasing
+    # seen, writing A's first column would overwrite the source's second before it is read.
+    A .= slice_view(m, 2, 1:2) .+ 0
+    @test A == [0 4; 1 5; 2 6; 3 7]
+end
+
+@testset "issue 22.7: copyto! between tensors converts by Julia's rules" begin
+    @test_throws InexactError copyto!(tensor_zeros(Int64, 2), Tensor([3.7, 1.0]))
+    @test_throws InexactError copyto!(tensor_zeros(Int8, 1), Tensor([300]))
+    @test_throws InexactError copyto!(tensor_zeros(Bool, 1), Tensor([2]))
+    @test_throws InexactError copyto!(tensor_zeros(Int64, 2), [3.7, 1.0])
+    @test copyto!(tensor_zeros(Int64, 2), Tensor([3.0, 4.0])) == [3, 4]
+    @test copyto!(tensor_zeros(Float32, 2), Tensor([1.5, 2.25])) == Float32[1.5, 2.25]
+    @test copy_into!(tensor_zeros(Int64, 1), Tensor([3.7]))[1] == 3   # C's (torch's) rule
+    x, root = grid()
+    copyto!(x, transpose_view(transpose_view(x)) .* 1)                # same type: one C copy
+    @test x == [4(i - 1) + (j - 1) for i in 1:3, j in 1:4]
+end
+
+@testset "issue 22.8: stride(t, k > ndims) is Base's" begin
+    x, root = grid()
+    @test which(stride, Tuple{typeof(x), Int}).module === Base
+    @test stride(x, 3) == stride(x, 4) == sum(size(x) .* strides(x))  # past the last element
+    @test stride(x, 3) >= length(x)
+end
+
+@testset "issue 22.9: empty narrow at the end; unsafe_wrap of an empty tensor" begin
+    x, root = grid()
+    n = narrow_view(x, 1, 4, 0)                   # torch: x.narrow(0, 3, 0)
+    @test size(n) == (0, 4) && is_view(n)
+    @test size(narrow_view(x, 2, 5, 0)) == (3, 0)
+    e = caught(() -> narrow_view(x, 1, 5, 0))
+    @test e isa CTensorError && e.status == L.CT_ERR_INDEX
+    @test caught(() -> narrow_view(x, 1, 4, 1)) isa CTensorError
+    z = tensor_zeros(Float32, 0, 3)
+    @test is_column_major(z)
+    E = unsafe_wrap(Array, z)
+    @test E isa Matrix{Float32} && size(E) == (0, 3)
+end
+
+function wrapped_reshape()
+    x = permute_view(reshape_view(tensor_arange(Float64, 6), 2, 3), 2, 1)  # 3x2 column-major
+    return reshape(unsafe_wrap(Array, x), 6)     # derived from the wrapper, which is dropped
+end
+
+@testset "issue 22.10: memory of unsafe_wrap and wrap_array arrays (Julia 1.10 and 1.11)" begin
+    full_gc()
+    n0 = live_storages()
+    R = wrapped_reshape()
+    full_gc()
+    @test live_storages() == n0 + 1               # the tensor lives while R uses its memory
+    @test R == 0:5
+    R = nothing
+    full_gc()
+    @test live_storages() == n0
+    A = Float64[1, 2, 3]
+    w = wrap_array(A)
+    @static if isdefined(Base, :Memory)
+        push!(A, 4)                               # Julia 1.11+: allowed; w keeps its memory
+        resize!(A, 100_000)
+        @test w == [1, 2, 3]
+    else
+        @test_throws ErrorException push!(A, 4)   # Julia 1.10: "cannot resize array with shared data"
+        @test w == [1, 2, 3] && length(A) == 3
+    end
+end
+
+@testset "issue 22.11: deepcopy clones; serialization sends the values" begin
+    full_gc()
+    nt = live_tensors()
+    let
+        x = requires_grad!(Tensor(Float32[1, 2, 3]))
+        backward!(_sumall(_mulk(x, 2)))
+        c = deepcopy(x)
+        @test c isa Tensor{Float32,1} && c == x && !shares_storage(c, x) && handle(c) != handle(x)
+        @test requires_grad(c) && isleaf(c) && grad_fn_name(c) === nothing
+        @test Array(grad(c)) == [2, 2, 2] && !shares_storage(grad(c), grad(x))
+        close(c)
+        @test x == [1, 2, 3] && !isempty(torch_repr(x))   # x's handle is its own
+        v = deepcopy([x, x])
+        @test v[1] === v[2] && !shares_storage(v[1], x)
+        e = caught(() -> deepcopy(_mulk(x, 1)))
+        @test e isa CTensorError && startswith(e.message, "Only Tensors created explicitly by the user")
+        @test caught(() -> deepcopy(storage(x))) isa CTensorError
+        io = IOBuffer()
+        serialize(io, (x, reshape_view(tensor_arange(Int32, 6), 2, 3)))
+        seekstart(io)
+        y, z = deserialize(io)
+        @test y isa Tensor{Float32,1} && y == x && !shares_storage(y, x) && requires_grad(y)
+        @test z isa Tensor{Int32,2} && z == Int32[0 1 2; 3 4 5]
+        @test caught(() -> serialize(IOBuffer(), storage(x))) isa CTensorError
+    end
+    full_gc()
+    @test live_tensors() == nt
+end
+
+@testset "issue 22.12: handles are their own pointer type; vectors of tensors" begin
+    t = Tensor(Float64[1, 2, 3])
+    @test Base.unsafe_convert(Ptr{L.ct_tensor}, Base.cconvert(Ptr{L.ct_tensor}, t)) == handle(t)
+    # as Ptr{Cvoid}, a Tensor is what any array is: its data
+    @test Base.unsafe_convert(Ptr{Cvoid}, Base.cconvert(Ptr{Cvoid}, t)) == Ptr{Cvoid}(pointer(t))
+    a = tensor_ones(Float32, 2)
+    b = tensor_zeros(Float32, 3)
+    c = own_handle(() -> L.ct_cat(2, [a, b], 0))  # const ct_tensor *const *: the handles
+    @test c == Float32[1, 1, 0, 0, 0]
+    s = own_handle(() -> L.ct_stack(2, [a, a], 0))
+    @test size(s) == (2, 2) && all(==(1), s)
+end
+
+@testset "issue 22.13: read-only and closed tensors hand out no pointer" begin
+    src = Tensor(Float32[1, 2, 3])
+    ro = read_only_view_of(src)
+    @test CTensor.is_read_only(ro) && ro == src && data_address(ro) == data_address(src)
+    for f in (() -> pointer(ro), () -> Base.unsafe_convert(Ptr{Float32}, ro),
+              () -> unsafe_wrap(Array, ro), () -> (ro[1] = 5), () -> fill!(ro, 0), () -> (ro .= 0),
+              () -> pointer(storage(ro)))
+        e = caught(f)
+        @test e isa CTensorError && e.status == L.CT_ERR_READ_ONLY
+    end
+    @test Array(ro) == [1, 2, 3] && src == [1, 2, 3]
+    c = Tensor(Float32[1, 2])
+    close(c)
+    for f in (() -> pointer(c), () -> Base.unsafe_convert(Ptr{Float32}, c),
+              () -> BLAS.dot(2, c, 1, c, 1), () -> unsafe_wrap(Array, c), () -> Array(c))
+        e = caught(f)
+        @test e isa CTensorError && e.status == L.CT_ERR_INVALID_ARGUMENT
+    end
+end
+
+@testset "issue 22.14: out of memory: collect, retry once" begin
+    n = CTensor.OOM_RETRIES[]
+    e = caught(() -> Tensor{Float64}(undef, 2^61))   # 2^64 bytes: more than any allocator has
+    @test e isa CTensorError && e.status == L.CT_ERR_OUT_OF_MEMORY
+    @test CTensor.OOM_RETRIES[] == n + 1
+    @test tensor_zeros(Float64, 4) == zeros(4)       # and nothing else retried
+    @test CTensor.OOM_RETRIES[] == n + 1
+end
+
+@testset "issue 22.15: broadcasting, BFloat16s.jl, constructors, no-grad internal copies" begin
+    t = Tensor(Float32[1 2; 3 4])
+    @test (t .+ 1) isa Tensor{Float32,2} && t .+ 1 == [2 3; 4 5]
+    @test (t .> 2) isa Tensor{Bool,2} && (t .> 2) == [false false; true true]
+    @test (t .* [1 0; 0 1]) isa Tensor{Float32,2}
+    @test (t .+ 1im) isa Matrix{ComplexF32}          # no such dtype: an Array
+    # BFloat16s.jl: one type on Julia 1.11+, converted both ways on 1.10
+    b = BFloat16s.BFloat16(1.5)
+    c = convert(CTensor.BFloat16, b)
+    @test c isa CTensor.BFloat16 && convert(BFloat16s.BFloat16, c) == b
+    bt = Tensor(BFloat16s.BFloat16[1, 2])
+    @test bt isa Tensor{CTensor.BFloat16,1} && CTensor.dtype_name(eltype(bt)) == "bfloat16"
+    # constructors
+    @test Tensor{Float32,2}(undef, (2, 3)) isa Tensor{Float32,2}
+    @test size(Tensor{Int16,3}(undef, 1, 2, 3)) == (1, 2, 3)
+    @test tensor_zeros(Float32, (2, 3)) == zeros(2, 3) && tensor_ones(Int64, (2,)) == [1, 1]
+    @test tensor_full(Float64, 2.5, (1, 2)) == [2.5 2.5]
+    f = Tensor{Float64,2}(Float32[1 2; 3 4])
+    @test f isa Tensor{Float64,2} && f == [1 2; 3 4] && is_contiguous(f) && version(f) == 0
+    @test Tensor(1:3) == [1, 2, 3] && Tensor(fill(7)) isa Tensor{Int64,0}
+    @test_throws InexactError Tensor{Int8}([1.5])
+    # internal copies run under no-grad
+    x = requires_grad!(tensor_ones(Float32, 2))
+    u = Base.unaliascopy(x)
+    @test !requires_grad(u) && !shares_storage(u, x)
+    @test Array(x) == [1, 1] && is_grad_enabled()
+end
+
+@testset "Aqua.jl" begin
+    Aqua.test_all(CTensor; ambiguities = (recursive = false,))
 end
 
 end # @testset "CTensor"

@@ -251,7 +251,7 @@ addresses).  Writes through the pointer bypass the library, as writes through
 `ct_tensor_data` in C do.
 """
 Base.pointer(t::Tensor) = _checked_data(t)
-Base.unsafe_convert(::Type{Ptr{T}}, t::Tensor{T}) where {T} = _checked_data(t)
+Base.unsafe_convert(::Type{Ptr{T}}, t::Tensor{T}) where {T<:CTElType} = _checked_data(t)
 
 """
     data_address(t::Tensor) -> UInt

@@ -253,12 +253,7 @@ function Base.Array{T,N}(t::Tensor{T,N}) where {T,N}
     isclosed(t) && _throw_closed()
     A = Array{T,N}(undef, t.dims)
     isempty(A) && return A
-    w = wrap_array(A)
-    try
-        no_grad(() -> _status(() -> L.ct_copy_(w, t)))
-    finally
-        close(w)
-    end
+    _with_array_tensor(w -> no_grad(() -> _status(() -> L.ct_copy_(w, t))), A)
     return A
 end
 Base.Array{T}(t::Tensor{T,N}) where {T,N} = Array{T,N}(t)

@@ -197,19 +197,33 @@ function _copy_value!(dst::Tensor{T}, x::T) where {T}
     return dst
 end
 
-# dst .= A (same size) through the library: one ct_copy_ from a tensor on A's memory.  The
-# temporary is made by wrap_array, which roots A for as long as any tensor on that memory
-# lives (autograd may keep one).  Julia's conversions were done already: A has dst's type.
+# f(w) with w a tensor on A's memory (ct_from_blob without a deleter) for the duration of
+# the call only: A is preserved around it and w is released before it ends.  For library
+# copies from or into A: ct_copy_ keeps no reference to either tensor (its backward node,
+# CopyBackwards, saves none).  Unlike wrap_array it roots nothing, so A stays an ordinary
+# Array (on Julia 1.10 wrap_array makes it unresizable).
+function _with_array_tensor(f, A::Array{T,N}) where {T,N}
+    dt = dtype(T)
+    sizes = _csizes(size(A))
+    strides = _csizes(Base.strides(A))
+    r = GC.@preserve A begin
+        w = own_handle(L.ct_from_blob(pointer(A), N, sizes, strides, dt, C_NULL, C_NULL))
+        try
+            f(w)
+        finally
+            close(w)
+        end
+    end
+    return r
+end
+
+# dst .= A (same size) through the library: one ct_copy_ from a tensor on A's memory.
+# Julia's conversions were done already: A has dst's type.
 function _copy_from_array!(dst::Tensor{T,N}, A::Array{T,N}) where {T,N}
     size(A) == size(dst) || throw(DimensionMismatch(
         "cannot copy an array of size $(size(A)) into a tensor of size $(size(dst))"))
     isempty(A) && return dst
-    src = wrap_array(A)
-    try
-        _status(() -> L.ct_copy_(dst, src))
-    finally
-        close(src)
-    end
+    _with_array_tensor(src -> _status(() -> L.ct_copy_(dst, src)), A)
     return dst
 end
 

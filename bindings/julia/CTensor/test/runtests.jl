@@ -819,6 +819,14 @@ end
     @test alive == 1 && values                    # the tensor lives while R uses its memory
     full_gc()
     @test live_storages() == n0                   # and goes with R
+    # copies to and from Arrays use a temporary tensor that roots nothing: the Arrays stay
+    # resizable on Julia 1.10 too
+    B = Float32[1, 2, 3]
+    copyto!(tensor_zeros(Float32, 3), B)
+    push!(B, 4)
+    C = Array(tensor_ones(Float32, 2))
+    push!(C, 5)
+    @test B == [1, 2, 3, 4] && C == [1, 1, 5]
     A = Float64[1, 2, 3]
     w = wrap_array(A)
     @static if isdefined(Base, :Memory)

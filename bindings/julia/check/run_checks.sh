@@ -6,7 +6,7 @@
 #      Python: julia_check.py), and every LibCTensor.x the hand-written layer uses is defined there
 #   3. every ccall names a symbol libctensor exports, declared in the header, with argument
 #      and return types that match the header's
-#   4. with --package: the checks of issue 22 (julia_check.py's docstring: exports, shadowing,
+#   4. the checks of issue 22 (julia_check.py --package, see its docstring: exports, shadowing,
 #      name resolution, README examples = test code, rules read from the source)
 #   5. test/runtests.jl through Pkg.test(), with the Julia runtime, if `julia` is on PATH
 #      (else: SKIP, said so)

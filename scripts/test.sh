@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything and runs every test suite: C++ core and C API (GoogleTest), the C99
-# header and dlopen programs, benchmark smoke runs (ctest), the Python tests (pytest), the
+# header and dlopen programs, benchmark smoke runs, the installed library's pkg-config and
+# CMake consumers (ctest), pip install . into a fresh venv, the Python tests (pytest), the
 # other-language clients; then the reliability checks of scripts/sanitize.sh: ASan+UBSan
 # (with LeakSanitizer) over the C++/C suites and the Python tests, the ThreadSanitizer stress
 # test, a bounded libFuzzer run (FUZZ_SECONDS, 60) and the ABI check (about 25 minutes on two
@@ -18,6 +19,9 @@ export CT_PYTHON=$py
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPython3_EXECUTABLE=$py >/dev/null
 cmake --build "$build"
 ctest --test-dir "$build" --output-on-failure -j2 --timeout 900
+# The README's Python install: pip install . from the root into a fresh venv made from Debian's
+# python3, then import ctensor from outside the tree (one more build of the library, -j2).
+timeout --kill-after=30 1800 bash tests/install/pip_install.sh /usr/bin/python3
 # under timeout: a deadlock must fail with a message, not hang CI until it is killed
 CTENSOR_LIB="$PWD/$build/libctensor.so" timeout --kill-after=30 1800 $py -m pytest -q tests/python
 # Other languages over dlopen (Python ctypes and cffi, LuaJIT, Ruby, Perl), the documented

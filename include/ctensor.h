@@ -549,7 +549,7 @@ CT_API ct_tensor *ct_randint(int64_t low, int64_t high, int ndim, const int64_t 
 CT_API int64_t ct_explain(const ct_tensor *a, const ct_tensor *b, char *buf, int64_t cap);
 
 /* ---- Autograd ----------------------------------------------------------------------------- */
-/* Reverse-mode automatic differentiation with PyTorch 1.13's semantics.
+/* Reverse-mode automatic differentiation with PyTorch 2.13's semantics.
    - A floating tensor may REQUIRE GRAD.  A tensor the user marked is a LEAF; a result of an
      op recorded while grad mode is on and some input requires grad has a GRAD_FN (a node of
      the backward graph, named as torch names it: "MulBackward0", "CopySlices", ...) and
@@ -608,8 +608,9 @@ CT_API ct_tensor *ct_grad(const ct_tensor *t);
 /* t.grad = grad: grad (borrowed; t keeps its own reference to that same tensor, which later
    backward calls add into) or NULL to clear it (t.grad = None).  Errors: grad == t
    (CT_ERR_INVALID_ARGUMENT, "can't assign Variable as its own grad"), a dtype other than
-   t's (CT_ERR_DTYPE, "assigned grad has data of a different type"), other sizes
-   (CT_ERR_SHAPE, "assigned grad has data of a different size").  As in torch, a grad that
+   t's (CT_ERR_DTYPE, "attempting to assign a gradient with dtype 'double' to a tensor with
+   grad_dtype 'Float'. ..."), other sizes (CT_ERR_SHAPE, "attempting to assign a gradient of
+   size '[2]' to a tensor of size '[3, 4]'. ..."): torch 2.13's texts.  As in torch, a grad that
    holds t alive (a view of t, a result computed from t that records a graph such as
    ct_clone(t) of a t that requires grad, or a tensor whose grad is t) makes a reference
    cycle: neither is freed until the grad is cleared. */
@@ -624,15 +625,16 @@ CT_API ct_status ct_set_grad(ct_tensor *t, const ct_tensor *grad);
    (CT_ERR_SHAPE, "Mismatch in shape: grad_output[0] has a shape of ctensor.Size([2]) and
    output[0] has a shape of ctensor.Size([3])."); a saved tensor written in place since
    ("one of the variables needed for gradient computation has been modified by an inplace
-   operation: [ctensor.FloatTensor [3]], which is output 0 of ExpBackward0, is at version 1;
-   expected version 0 instead. Hint: ..."); a second backward through freed saved tensors
+   operation: [ctensor.FloatTensor [3]], which is output 0 of Exp, is at version 1; expected
+   version 0 instead. Hint: ..."); a second backward through freed saved tensors
    ("Trying to backward through the graph a second time ...").  Gradients accumulated
    before an error stay. */
 CT_API ct_status ct_backward(ct_tensor *t, const ct_tensor *grad, int retain_graph);
 /* torch's t.retain_grad(): a non-leaf t keeps the gradient that reaches it in backward, as
    its grad (ct_grad), summed over backward calls (out of place: each backward gives t a new
-   grad tensor).  An in-place op that rebases t's history keeps the registration.  Does
-   nothing for a leaf.  CT_ERR_INVALID_ARGUMENT if t does not require grad ("can't
+   grad tensor).  An in-place op that rebases t's history keeps the registration, also a
+   write through a view of t that makes t's grad_fn CopySlices (torch 2.x).  Does nothing
+   for a leaf.  CT_ERR_INVALID_ARGUMENT if t does not require grad ("can't
    retain_grad on Tensor that has requires_grad=False"). */
 CT_API ct_status ct_retain_grad(ct_tensor *t);
 /* 1 if t is a non-leaf on which ct_retain_grad was called (torch's t.retains_grad), 0 if not,

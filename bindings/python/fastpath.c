@@ -59,7 +59,7 @@ static PyObject *ctpy_exception_class(ct_status st, const char *op, const char *
     case CT_ERR_DTYPE:
     case CT_ERR_SHAPE:
       /* autograd: torch raises RuntimeError ("only Tensors of floating point dtype can require
-         gradients", "assigned grad has data of a different type", "Mismatch in shape") */
+         gradients", "attempting to assign a gradient with dtype ...", "Mismatch in shape") */
       if (op && (strstr(op, "grad") || strstr(op, "backward"))) return PyExc_RuntimeError;
       if (st == CT_ERR_SHAPE) return PyExc_RuntimeError;
       /* torch: RuntimeError for a dtype an ATen kernel refuses (every compute op, "result
@@ -1026,12 +1026,14 @@ static int ctpy_chain(ct_tensor **cur, ct_tensor *r, const char *op) {
   return 0;
 }
 
-/* Basic indexing of a tensor that records a graph, as torch 1.13 does it (the key was already
+/* Basic indexing of a tensor that records a graph, as torch 2.13 does it (the key was already
    checked by ctpy_basic_geometry): a single index takes get_item/set_item's shortcuts
    (select, slice, unsqueeze(0), alias for `...`); a tuple goes through applySlicing, one view
-   op per entry: None -> unsqueeze, int -> select, slice -> slice, skipped when it is 0:size:1
-   written with an explicit stop equal to the size; an unchanged result becomes an alias for
-   getitem (ct_alias_view: AliasBackward0, as torch) and the tensor itself for setitem. */
+   op per entry: None -> unsqueeze, int -> select, slice -> slice, skipped when its start is 0,
+   its step 1 and its stop at least the size (`:` too; torch 1.13 skipped only an explicit stop
+   equal to the size); an unchanged result becomes an alias for getitem (ct_alias_view:
+   AliasBackward0, as torch) and the tensor itself for setitem, which a single slice skips
+   the same way. */
 static PyObject *ctpy_basic_view_graph(ct_tensor *h, PyObject *key, int for_setitem, ct_tensor **view) {
   PyObject *single[1];
   Py_ssize_t n;
@@ -1059,7 +1061,7 @@ static PyObject *ctpy_basic_view_graph(ct_tensor *h, PyObject *key, int for_seti
       else {
         const int64_t size = ct_tensor_size(cur, dim);
         const int optimize = is_tuple || for_setitem;
-        if (!(optimize && start == 0 && stop == size && step == 1))
+        if (!(optimize && start == 0 && stop >= size && step == 1))
           rc = ctpy_chain(&cur, ct_slice(cur, dim, start, stop, step), "ct_slice");
       }
       ++dim;
@@ -1421,16 +1423,18 @@ static PyObject *ctpy_split_with_sizes(const ct_tensor *t, PyObject *split_sizes
   for (Py_ssize_t i = 0; i < k; ++i) {
     PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
     if (PyFloat_Check(item) || !PyIndex_Check(item)) {
-      /* torch's two messages: a bad first element rejects the whole argument */
+      /* torch 2.13's two messages: a bad first element fails the argument's type check, a
+         later one its unpacking (which counts from 1) */
       if (i == 0)
         PyErr_Format(PyExc_TypeError,
-                     "split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints, not %.100s",
-                     Py_TYPE(split_sizes)->tp_name);
+                     "split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints, but found "
+                     "element of type %.100s at pos 0",
+                     Py_TYPE(item)->tp_name);
       else
         PyErr_Format(PyExc_TypeError,
-                     "split_with_sizes(): argument 'split_sizes' must be tuple of ints, but found element of type "
-                     "%.100s at pos %zd",
-                     Py_TYPE(item)->tp_name, i + 1);
+                     "split_with_sizes(): argument 'split_sizes' failed to unpack the object at pos %zd with error "
+                     "\"type must be tuple of ints,but got %.100s\"",
+                     i + 1, Py_TYPE(item)->tp_name);
       goto done;
     }
     if (ctpy_as_int64(item, &sizes[i], "split_sizes") < 0) goto done;

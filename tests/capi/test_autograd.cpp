@@ -406,7 +406,7 @@ TEST_F(Autograd, MatmulEveryCase) {
   const std::vector<Case> cases = {
       {{{3}}, {{3}}, "DotBackward0"},
       {{{2, 3}}, {{3}}, "MvBackward0"},
-      {{{3}}, {{3, 4}}, "SqueezeBackward3"},
+      {{{3}}, {{3, 4}}, "SqueezeBackward4"},
       {{{2, 3}}, {{3, 4}}, "MmBackward0"},
       {{{5, 2, 3}}, {{3, 4}}, "UnsafeViewBackward0"},
       {{{5, 2, 3}}, {{3}}, "UnsafeViewBackward0"},
@@ -433,13 +433,13 @@ TEST_F(Autograd, MatmulEveryCase) {
 TEST_F(Autograd, ViewOps) {
   const std::vector<std::pair<const char*, Fn>> views = {
       {"ViewBackward0", [](const In& x) { return ctt::view(x[0], {3, 4}); }},
-      {"ReshapeAliasBackward0", [](const In& x) { return ctt::reshape(x[0], {4, 3}); }},
+      {"ViewBackward0", [](const In& x) { return ctt::reshape(x[0], {4, 3}); }},
       {"UnsafeViewBackward0",
        [](const In& x) {
          TensorRef t(ct_transpose(x[0], 0, 1));
          return ctt::reshape(t, {-1});
        }},
-      {"ReshapeAliasBackward0", [](const In& x) { return ct_flatten(x[0], 0, 1); }},
+      {"ViewBackward0", [](const In& x) { return ct_flatten(x[0], 0, 1); }},
       {"TransposeBackward0", [](const In& x) { return ct_transpose(x[0], 0, 1); }},
       {"PermuteBackward0", [](const In& x) { return ctt::permute(x[0], {1, 0}); }},
       {"SliceBackward0", [](const In& x) { return ct_slice(x[0], 1, 1, 100, 2); }},
@@ -576,21 +576,21 @@ TEST_F(Autograd, MultiOutputViewsRefuseInPlaceWrites) {
   const int64_t v0 = ct_tensor_version(y);
   // torch: y.unbind(0)[1].mul_(2)
   CT_EXPECT_STATUS(ct_mul_scalar_(rows[1], 2.0), CT_ERR_INVALID_ARGUMENT,
-                   (std::string("Output 1 of UnbindBackward0 is a view and is being modified inplace.") + kMulti).c_str());
+                   (std::string("Output 1 of Unbind is a view and is being modified inplace.") + kMulti).c_str());
   EXPECT_EQ(ct_tensor_version(y), v0);  // refused before writing
   EXPECT_EQ(grad_fn(y), "MulBackward0");
   // torch: y.unbind(0)[0][1:].zero_(): a view of an output is refused too, named by its own node
   CT_MAKE(tail, ct_slice(rows[0], 0, 1, 3, 1));
   CT_EXPECT_STATUS(ct_zero_(tail), CT_ERR_INVALID_ARGUMENT,
-                   (std::string("Output 0 of SliceBackward0 is a view and is being modified inplace.") + kMulti).c_str());
+                   (std::string("Output 0 of Slice is a view and is being modified inplace.") + kMulti).c_str());
   // torch: y.split([1, 2], 1)[1].copy_(b)
   CT_MAKE(b, ctt::ones({2, 2}, CT_FLOAT64));
   const int64_t lens[] = {1, 2};
   auto cols = all_outputs([&](ct_tensor** o, int64_t c) { return ct_split_with_sizes(y, 2, lens, 1, o, c); });
-  CT_EXPECT_STATUS(ct_copy_(cols[1], b), CT_ERR_INVALID_ARGUMENT, "Output 1 of SplitWithSizesBackward0 is a view");
+  CT_EXPECT_STATUS(ct_copy_(cols[1], b), CT_ERR_INVALID_ARGUMENT, "Output 1 of SplitWithSizes is a view");
   // Of a leaf: the multi-output message comes before the leaf one.  torch: a.unbind(0)[0].add_(1)
   auto leaf_rows = all_outputs([&](ct_tensor** o, int64_t c) { return ct_unbind(a, 0, o, c); });
-  CT_EXPECT_STATUS(ct_add_scalar_(leaf_rows[0], 1.0), CT_ERR_INVALID_ARGUMENT, "Output 0 of UnbindBackward0");
+  CT_EXPECT_STATUS(ct_add_scalar_(leaf_rows[0], 1.0), CT_ERR_INVALID_ARGUMENT, "Output 0 of Unbind is a view");
   // Of a plain tensor, written with a value that requires grad: refused, with no node to name.
   // torch: n = torch.ones(2, 3); n.unbind(0)[0].add_(b) for b requiring grad
   CT_MAKE(n, ctt::ones({2, 3}, CT_FLOAT64));
@@ -610,7 +610,7 @@ TEST_F(Autograd, MultiOutputViewsRefuseInPlaceWrites) {
   ct_clear_error();
   EXPECT_EQ(ct_grad_fn_name(rows[1]), nullptr);
   EXPECT_TRUE(ctt::expect_error(CT_ERR_INVALID_ARGUMENT,
-                                (std::string("Output 1 of UnbindBackward0 is a view and its base or another view of "
+                                (std::string("Output 1 of Unbind is a view and its base or another view of "
                                              "its base has been modified inplace.") + kMulti).c_str()));
   // y itself is fine: its graph holds the no_grad write as data only.
   CT_MAKE(l, sum_all(y));
@@ -905,10 +905,11 @@ TEST_F(Autograd, AccumulatesOverTwoBackwardsWithRetainGraph) {
   EXPECT_EQ(ctt::values(mine), (std::vector<double>{13, 13, 13}));
 }
 
-// Note [Retained grad and CopySlices]: the registration stays on the base's previous node.
+// Note [Retained grad and CopySlices]: the registration moves to CopySlices (torch 2.13; 1.13
+// left it on the base's previous node, and y.grad was [0, 1, 1] below).
 TEST_F(Autograd, RetainGradAfterCopySlices) {
   // torch: a = torch.ones(3, requires_grad=True); y = a * 2; y.retain_grad(); y[0] = 5
-  //        y.sum().backward() -> y.grad [0, 1, 1], a.grad [0, 2, 2]
+  //        y.sum().backward() -> y.grad [1, 1, 1], a.grad [0, 2, 2]
   CT_MAKE(a, ctt::ones({3}));
   CT_ASSERT_OK(ct_set_requires_grad(a, 1));
   CT_MAKE(y, ct_mul_scalar(a, 2.0));
@@ -922,7 +923,7 @@ TEST_F(Autograd, RetainGradAfterCopySlices) {
   CT_MAKE(l, sum_all(y));
   CT_ASSERT_OK(ct_backward(l, nullptr, 1));
   CT_MAKE(gy, ct_grad(y));
-  EXPECT_EQ(ctt::values(gy), (std::vector<double>{0, 1, 1}));
+  EXPECT_EQ(ctt::values(gy), (std::vector<double>{1, 1, 1}));
   CT_MAKE(ga, ct_grad(a));
   EXPECT_EQ(ctt::values(ga), (std::vector<double>{0, 2, 2}));
   // torch: then y.mul_(3) moves the registration to MulBackward0: (y * 1).sum().backward()
@@ -1024,6 +1025,7 @@ TEST_F(Autograd, NoGradMode) {
                                 "been modified inplace with grad mode enabled."));
   // A view of a view made in no_grad mode inherits its creation (torch's propagate_creation_meta):
   // y3 = x * 2; with no_grad: v3 = y3[0:2]; w3 = v3[1:]; w3.mul_(2) is refused, named by w3's node
+  // (torch 2.13; 1.13 stopped at an internal assert building the message)
   CT_MAKE(y3, ct_mul_scalar(x, 2.0));
   ct_set_grad_enabled(0);
   CT_MAKE(v3, ct_slice(y3, 0, 0, 2, 1));
@@ -1031,8 +1033,9 @@ TEST_F(Autograd, NoGradMode) {
   CT_MAKE(w3, ct_slice(v3, 0, 1, 2, 1));
   EXPECT_EQ(grad_fn(w3), "SliceBackward0");
   CT_EXPECT_STATUS(ct_mul_scalar_(w3, 2.0), CT_ERR_INVALID_ARGUMENT,
-                   "Output 0 of SliceBackward0 is a view and is being modified inplace. Given that this use case is "
-                   "ambiguous and error-prone, it is forbidden.");
+                   "Output 0 of Slice is a view of a view which was created in no_grad mode and is being modified "
+                   "inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it is "
+                   "forbidden.");
 }
 
 TEST_F(Autograd, DetachVersusClone) {
@@ -1058,7 +1061,7 @@ TEST_F(Autograd, DetachVersusClone) {
                  "[ctensor.FloatTensor [3]] is at version 1; expected version 0 instead.");
 }
 
-// ---- errors: exact torch 1.13 messages ----------------------------------------------------
+// ---- errors: exact torch 2.13 messages ----------------------------------------------------
 
 TEST_F(Autograd, SavedTensorVersionErrors) {
   CT_MAKE(x, ctt::ones({3}));
@@ -1069,11 +1072,12 @@ TEST_F(Autograd, SavedTensorVersionErrors) {
   CT_MAKE(l, sum_all(y));
   CT_EXPECT_STATUS(ct_backward(l, nullptr, 0), CT_ERR_INVALID_ARGUMENT,
                  "one of the variables needed for gradient computation has been modified by an inplace operation: "
-                 "[ctensor.FloatTensor [3]], which is output 0 of ExpBackward0, is at version 1; expected version 0 "
+                 "[ctensor.FloatTensor [3]], which is output 0 of Exp, is at version 1; expected version 0 "
                  "instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
-                 "with torch.autograd.set_detect_anomaly(True).");
+                 "with torch.autograd.set_detect_anomaly(True, check_nan=False).");
   // torch: a = torch.ones(2, 3, dtype=torch.float64, requires_grad=True); y = a * 1; z = y * y;
-  //        y.add_(1); z.sum().backward()
+  //        y.add_(1); z.sum().backward(): the message names y's grad_fn when backward runs
+  //        (Note [Saved tensor names])
   CT_MAKE(a, ctt::ones({2, 3}, CT_FLOAT64));
   CT_ASSERT_OK(ct_set_requires_grad(a, 1));
   CT_MAKE(y2, ct_mul_scalar(a, 1.0));
@@ -1081,7 +1085,7 @@ TEST_F(Autograd, SavedTensorVersionErrors) {
   CT_ASSERT_OK(ct_add_scalar_(y2, 1.0));
   CT_MAKE(l2, sum_all(z));
   CT_EXPECT_STATUS(ct_backward(l2, nullptr, 0), CT_ERR_INVALID_ARGUMENT,
-                 "[ctensor.DoubleTensor [2, 3]], which is output 0 of MulBackward0, is at version 1; expected version "
+                 "[ctensor.DoubleTensor [2, 3]], which is output 0 of Add, is at version 1; expected version "
                  "0 instead.");
 }
 
@@ -1094,9 +1098,9 @@ TEST_F(Autograd, InplaceWithItselfIsRefusedAtBackward) {
   CT_MAKE(l, sum_all(y));
   CT_EXPECT_STATUS(ct_backward(l, nullptr, 0), CT_ERR_INVALID_ARGUMENT,
                    "one of the variables needed for gradient computation has been modified by an inplace "
-                   "operation: [ctensor.FloatTensor [3]], which is output 0 of MulBackward0, is at version 1; "
+                   "operation: [ctensor.FloatTensor [3]], which is output 0 of Mul, is at version 1; "
                    "expected version 0 instead. Hint: enable anomaly detection to find the operation that failed "
-                   "to compute its gradient, with torch.autograd.set_detect_anomaly(True).");
+                   "to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).");
 }
 
 TEST_F(Autograd, BackwardErrors) {
@@ -1165,9 +1169,13 @@ TEST_F(Autograd, RequiresGradErrors) {
   CT_ASSERT_OK(ct_set_requires_grad(y, 1));  // torch: a no-op
   // torch: x.grad = torch.ones(3, dtype=torch.float64) / x.grad = torch.ones(2)
   CT_MAKE(gd, ctt::ones({3}, CT_FLOAT64));
-  CT_EXPECT_STATUS(ct_set_grad(x, gd), CT_ERR_DTYPE, "assigned grad has data of a different type");
+  CT_EXPECT_STATUS(ct_set_grad(x, gd), CT_ERR_DTYPE,
+                   "attempting to assign a gradient with dtype 'double' to a tensor with grad_dtype 'Float'. The "
+                   "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype).");
   CT_MAKE(gs, ctt::ones({2}));
-  CT_EXPECT_STATUS(ct_set_grad(x, gs), CT_ERR_SHAPE, "assigned grad has data of a different size");
+  CT_EXPECT_STATUS(ct_set_grad(x, gs), CT_ERR_SHAPE,
+                   "attempting to assign a gradient of size '[2]' to a tensor of size '[3]'. Please ensure that the "
+                   "gradient and the tensor are the same size");
   // torch: x.grad = x (a reference cycle: found by the fuzzer as a leaked tensor)
   const int64_t live = ct_live_tensors(), refs = ct_tensor_refcount(x);
   CT_EXPECT_STATUS(ct_set_grad(x, x), CT_ERR_INVALID_ARGUMENT, "can't assign Variable as its own grad");

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 import inspect
+import sys
+import warnings
 
 from . import _C
 
@@ -22,47 +24,69 @@ def is_grad_enabled():
     return _C.ct_is_grad_enabled() == 1
 
 
-class _DecoratorContextManager:
-    """A context manager that is also a decorator (torch.autograd.grad_mode's base)."""
-
-    def __call__(self, func):
-        if inspect.isgeneratorfunction(func):
-            @functools.wraps(func)
-            def generator(*args, **kwargs):
-                # grad mode is set each time execution enters the generator and restored when
-                # it yields (torch's generator_context)
-                gen = func(*args, **kwargs)
+def _wrap_generator(ctx_factory, func):
+    """func, a generator function, with the context entered each time execution enters the
+    generator and left each time it yields (torch.utils._contextlib._wrap_generator)."""
+    @functools.wraps(func)
+    def generator_context(*args, **kwargs):
+        gen = func(*args, **kwargs)
+        try:
+            with ctx_factory():
+                response = gen.send(None)
+            while True:
                 try:
-                    with self.clone():
-                        response = gen.send(None)
-                    while True:
-                        try:
-                            request = yield response
-                        except GeneratorExit:
-                            with self.clone():
-                                gen.close()
-                            raise
-                        except BaseException as e:
-                            with self.clone():
-                                response = gen.throw(e)
-                        else:
-                            with self.clone():
-                                response = gen.send(request)
-                except StopIteration as e:
-                    return e.value
-            return generator
+                    request = yield response
+                except GeneratorExit:
+                    with ctx_factory():
+                        gen.close()
+                    raise
+                except BaseException:
+                    with ctx_factory():
+                        response = gen.throw(*sys.exc_info())
+                else:
+                    with ctx_factory():
+                        response = gen.send(request)
+        except StopIteration as e:
+            return e.value
+    return generator_context
+
+
+class _DecoratorContextManager:
+    """A context manager that is also a decorator (torch.utils._contextlib's): each call of
+    the decorated function runs in a fresh clone() of it."""
+
+    def __call__(self, orig_func):
+        if inspect.isclass(orig_func):
+            warnings.warn("Decorating classes is deprecated and will be disabled in future versions. You should "
+                          "only decorate functions or methods. To preserve the current behavior of class "
+                          "decoration, you can directly decorate the `__init__` method and nothing else.",
+                          FutureWarning, stacklevel=2)
+            func = lambda *args, **kwargs: orig_func(*args, **kwargs)  # noqa: E731
+        else:
+            func = orig_func
+        if inspect.isgeneratorfunction(func):
+            return _wrap_generator(self.clone, func)
 
         @functools.wraps(func)
-        def decorate(*args, **kwargs):
+        def decorate_context(*args, **kwargs):
             with self.clone():
                 return func(*args, **kwargs)
-        return decorate
+        return decorate_context
 
     def clone(self):
         return self.__class__()
 
 
-class no_grad(_DecoratorContextManager):
+class _NoParamDecoratorContextManager(_DecoratorContextManager):
+    """Also a decorator without parentheses: @no_grad as @no_grad() (torch 2.x)."""
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+
+class no_grad(_NoParamDecoratorContextManager):
     """Context manager and decorator: ops inside record no graph (their results do not
     require grad), as torch.no_grad()."""
 
@@ -76,7 +100,7 @@ class no_grad(_DecoratorContextManager):
         _C.ct_set_grad_enabled(1 if self.prev else 0)
 
 
-class enable_grad(_DecoratorContextManager):
+class enable_grad(_NoParamDecoratorContextManager):
     """Context manager and decorator turning grad mode on (inside no_grad), as torch's."""
 
     def __enter__(self):
@@ -87,18 +111,23 @@ class enable_grad(_DecoratorContextManager):
 
 
 class set_grad_enabled(_DecoratorContextManager):
-    """set_grad_enabled(mode): sets grad mode at once (a function call), and as a context
-    manager restores the previous mode on exit, as torch.set_grad_enabled."""
+    """set_grad_enabled(mode): sets grad mode at once (a function call); as a context manager
+    it sets it on entry and restores the previous mode on exit; as a decorator it restores the
+    previous mode at once and sets mode around each call, as torch 2.13's set_grad_enabled."""
 
     def __init__(self, mode):
         if not isinstance(mode, bool):
-            raise TypeError(f"set_grad_enabled(): argument 'mode' (position 1) must be bool, not "
+            raise TypeError(f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, not "
                             f"{type(mode).__name__}")
         self.prev = _C.ct_set_grad_enabled(1 if mode else 0) == 1
         self.mode = mode
 
+    def __call__(self, orig_func):
+        _C.ct_set_grad_enabled(1 if self.prev else 0)
+        return super().__call__(orig_func)
+
     def __enter__(self):
-        pass
+        _C.ct_set_grad_enabled(1 if self.mode else 0)
 
     def __exit__(self, exc_type, exc_value, traceback):
         _C.ct_set_grad_enabled(1 if self.prev else 0)
@@ -115,7 +144,7 @@ _QUALIFIED = {"CopySlices": "torch::autograd::CopySlices", "CopyBackwards": "tor
 class Node:
     """A node of the backward graph as seen from Python: x.grad_fn.  Its class is named after
     the node ("AddBackward0", "CopySlices", ...), as in torch; name() returns torch's name()
-    ("AddBackward0", and "torch::autograd::CopySlices" for CopySlices, as torch 1.13)."""
+    ("AddBackward0", and "torch::autograd::CopySlices" for CopySlices, as torch 2.13)."""
 
     __slots__ = ()
     _name = "Node"
@@ -197,7 +226,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     inputs = (inputs,) if single else tuple(inputs)
     for i, x in enumerate(inputs):
         if not x.requires_grad:
-            raise RuntimeError(f"One of the differentiated Tensors does not require grad")
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
         if not x.is_leaf:
             raise NotImplementedError("ctensor.autograd.grad: only leaf tensors are supported as inputs")
     saved = [x.grad for x in inputs]
@@ -211,7 +240,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             x.grad = g
     for i, g in enumerate(result):
         if g is None and not allow_unused:
-            raise RuntimeError("One of the differentiated Tensors appears to not have been used in the "
+            raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in the "
                                "graph. Set allow_unused=True if this is the desired behavior.")
     return tuple(result)
 

@@ -1,7 +1,7 @@
 """Indexing that is not a plain view: integer/boolean tensors and lists (advanced indexing).
 
 The C fast path (fastpath.c) handles keys made only of ints, slices, None and Ellipsis with
-one ct_as_strided call.  Every other key comes here.  The algorithm is torch 1.13's
+one ct_as_strided call.  Every other key comes here.  The algorithm is torch 2.13's
 (torch/csrc/autograd/python_variable_indexing.cpp, ATen/TensorIndexing.h, ATen/native/
 TensorAdvancedIndexing.cpp):
   1. applySlicing: the basic indices are applied left to right (select, slice, unsqueeze), and
@@ -143,6 +143,8 @@ def _slice(result, dim, s):
         raise ValueError("step must be greater than zero")
     start = 0 if s.start is None else max(min(operator.index(s.start), _INT64_MAX), -_INT64_MAX)
     stop = _INT64_MAX if s.stop is None else max(min(operator.index(s.stop), _INT64_MAX), -_INT64_MAX)
+    if start == 0 and step == 1 and stop >= result.size(dim):  # torch 2.13's applySlice: no op
+        return result
     return _C.ct_slice(result, dim, start, stop, step)
 
 
@@ -478,7 +480,7 @@ def getitem(self, key):
     sliced, indices = _apply_slicing(self, items)
     if not any(i is not None for i in indices):
         if sliced is self:
-            return _C.ct_as_strided(self, self.shape, self.stride(), self.storage_offset())
+            return _C.ct_alias_view(self)  # torch: at::alias (AliasBackward0)
         return sliced
     return _index(sliced, indices)
 

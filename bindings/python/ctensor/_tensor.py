@@ -96,7 +96,9 @@ class _TensorMethods:
             return memo[id(self)]
         if not self.is_leaf:  # torch's rule
             raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the "
-                               "deepcopy protocol at the moment")
+                               "deepcopy protocol at the moment.  If you were attempting to deepcopy a module, "
+                               "this may be because of a torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
         new = _C.ct_clone(_C.ct_detach(self))  # a new leaf, with the same requires_grad and grad
         if self.requires_grad:
             new.requires_grad_(True)

@@ -39,6 +39,19 @@ class FnNode final : public Node {
   }
   // Saved tensor i, checked (freed, version).
   const Tensor& use(size_t i) { return saved[i].unpack(*this); }
+  // Saves inputs (saved[0], ...; a nullptr keeps its slot empty), then the output this node
+  // makes, if given (messages name this node for it), for backward.
+  void save(std::initializer_list<const Tensor*> inputs, const Tensor* output = nullptr) {
+    for (const Tensor* t : inputs) {
+      saved.emplace_back();
+      if (t) saved.back().save(*t);
+    }
+    if (output) {
+      saved.emplace_back();
+      saved.back().save(*output, this);
+    }
+    has_saved = true;
+  }
   bool wants(size_t i) const { return i < next.size() && next[i].valid(); }
 
   std::vector<SavedTensor> saved;
@@ -157,86 +170,76 @@ Ref<Tensor> prod_of_others(const Tensor& x, const ReduceInfo& ri) {
 
 // ---- elementwise -------------------------------------------------------------------
 
+namespace {
+// The node of `x op y` for tensors x and y, or of `x op s` for a tensor x and a scalar s
+// (y == nullptr): torch's names and formulas.  With a tensor y, Mul and Div read x and y from
+// saved[0] and saved[1], which the caller saves; with a scalar they keep it (has_saved: a
+// second backward fails as torch's, whose node saves the scalar).
+std::shared_ptr<FnNode> binary_node(BinaryOp op, const Tensor& x, const Tensor* y, double s) {
+  if (y) {
+    switch (op) {
+      case BinaryOp::Add:
+        return node("AddBackward0", {&x, y}, [](const Tensor& g, FnNode&) -> Grads { return {retained(g), retained(g)}; });
+      case BinaryOp::Sub:
+        return node("SubBackward0", {&x, y},
+                    [](const Tensor& g, FnNode& n) -> Grads { return {retained(g), n.wants(1) ? neg(g) : Ref<Tensor>()}; });
+      case BinaryOp::Mul:
+        return node("MulBackward0", {&x, y}, [](const Tensor& g, FnNode& n) -> Grads {
+          Grads out(2);
+          if (n.wants(0)) out[0] = mul(g, n.use(1));
+          if (n.wants(1)) out[1] = mul(g, n.use(0));
+          return out;
+        });
+      case BinaryOp::Div:
+        return node("DivBackward0", {&x, y}, [](const Tensor& g, FnNode& n) -> Grads {
+          Grads out(2);
+          const Tensor& d = n.use(1);
+          if (n.wants(0)) out[0] = div(g, d);
+          if (n.wants(1)) out[1] = neg(*div(*mul(g, n.use(0)), *mul(d, d)));
+          return out;
+        });
+    }
+  }
+  std::shared_ptr<FnNode> n;
+  switch (op) {
+    case BinaryOp::Add:
+      return node("AddBackward0", {&x}, [](const Tensor& g, FnNode&) -> Grads { return {retained(g)}; });
+    case BinaryOp::Sub:
+      return node("SubBackward0", {&x}, [](const Tensor& g, FnNode&) -> Grads { return {retained(g)}; });
+    case BinaryOp::Mul:
+      n = node("MulBackward0", {&x}, [s](const Tensor& g, FnNode&) -> Grads { return {mul(g, s)}; });
+      break;
+    case BinaryOp::Div:
+      n = node("DivBackward0", {&x}, [s](const Tensor& g, FnNode&) -> Grads { return {div(g, s)}; });
+      break;
+  }
+  n->has_saved = true;
+  return n;
+}
+
+bool reads_operands(BinaryOp op) { return op == BinaryOp::Mul || op == BinaryOp::Div; }
+}  // namespace
+
 Ref<Tensor> binary(BinaryOp op, Operand a, Operand b) {
   Ref<Tensor> r = ct::binary(op, a, b);
   if (__builtin_expect(any_needs({a.tensor, b.tensor}), 0)) {
     const Tensor* ta = a.tensor;
     const Tensor* tb = b.tensor;
     std::shared_ptr<FnNode> n;
-    if (ta && tb) {
-      switch (op) {
-        case BinaryOp::Add:
-          n = node("AddBackward0", {ta, tb}, [](const Tensor& g, FnNode&) -> Grads { return {retained(g), retained(g)}; });
-          break;
-        case BinaryOp::Sub:
-          n = node("SubBackward0", {ta, tb},
-                   [](const Tensor& g, FnNode& s) -> Grads { return {retained(g), s.wants(1) ? neg(g) : Ref<Tensor>()}; });
-          break;
-        case BinaryOp::Mul:
-          n = node("MulBackward0", {ta, tb}, [](const Tensor& g, FnNode& s) -> Grads {
-            Grads out(2);
-            if (s.wants(0)) out[0] = mul(g, s.use(1));
-            if (s.wants(1)) out[1] = mul(g, s.use(0));
-            return out;
-          });
-          break;
-        case BinaryOp::Div:
-          n = node("DivBackward0", {ta, tb}, [](const Tensor& g, FnNode& s) -> Grads {
-            Grads out(2);
-            const Tensor& y = s.use(1);
-            if (s.wants(0)) out[0] = div(g, y);
-            if (s.wants(1)) out[1] = neg(*div(*mul(g, s.use(0)), *mul(y, y)));
-            return out;
-          });
-          break;
-      }
-      if (op == BinaryOp::Mul || op == BinaryOp::Div) {
-        n->saved.resize(2);
-        n->saved[0].save(*ta);
-        n->saved[1].save(*tb);
-        n->has_saved = true;
-      }
-    } else if (ta) {  // tensor op scalar
-      const double s = b.scalar;
-      switch (op) {
-        case BinaryOp::Add:
-          n = node("AddBackward0", {ta}, [](const Tensor& g, FnNode&) -> Grads { return {retained(g)}; });
-          break;
-        case BinaryOp::Sub:
-          n = node("SubBackward0", {ta}, [](const Tensor& g, FnNode&) -> Grads { return {retained(g)}; });
-          break;
-        case BinaryOp::Mul:
-          n = node("MulBackward0", {ta}, [s](const Tensor& g, FnNode&) -> Grads { return {mul(g, s)}; });
-          n->has_saved = true;
-          break;
-        case BinaryOp::Div:
-          n = node("DivBackward0", {ta}, [s](const Tensor& g, FnNode&) -> Grads { return {div(g, s)}; });
-          n->has_saved = true;
-          break;
-      }
-    } else {  // scalar op tensor: only s - a and s / a exist
+    if (ta) {
+      n = binary_node(op, *ta, tb, b.scalar);
+      if (tb && reads_operands(op)) n->save({ta, tb});
+    } else if (op == BinaryOp::Sub) {  // scalar op tensor: s - x, s / x and the commutative ones
+      n = node("RsubBackward1", {tb}, [](const Tensor& g, FnNode&) -> Grads { return {neg(g)}; });
+    } else if (op == BinaryOp::Div) {  // torch: reciprocal then mul
       const double s = a.scalar;
-      switch (op) {
-        case BinaryOp::Sub:
-          n = node("RsubBackward1", {tb}, [](const Tensor& g, FnNode&) -> Grads { return {neg(g)}; });
-          break;
-        case BinaryOp::Div:  // torch: reciprocal then mul
-          n = node("MulBackward0", {tb}, [s](const Tensor& g, FnNode& self) -> Grads {
-            const Tensor& x = self.use(0);
-            return {neg(*div(*mul(g, s), *mul(x, x)))};
-          });
-          n->saved.resize(1);
-          n->saved[0].save(*tb);
-          n->has_saved = true;
-          break;
-        case BinaryOp::Add:
-          n = node("AddBackward0", {tb}, [](const Tensor& g, FnNode&) -> Grads { return {retained(g)}; });
-          break;
-        case BinaryOp::Mul:
-          n = node("MulBackward0", {tb}, [s](const Tensor& g, FnNode&) -> Grads { return {mul(g, s)}; });
-          n->has_saved = true;
-          break;
-      }
+      n = node("MulBackward0", {tb}, [s](const Tensor& g, FnNode& self) -> Grads {
+        const Tensor& x = self.use(0);
+        return {neg(*div(*mul(g, s), *mul(x, x)))};
+      });
+      n->save({tb});
+    } else {
+      n = binary_node(op, *tb, nullptr, a.scalar);
     }
     set_history(*r, std::move(n));
   }
@@ -247,63 +250,13 @@ void binary_(BinaryOp op, const Tensor& self, Operand other) {
   const Tensor* to = other.tensor;
   if (__builtin_expect(!any_needs({&self, to}), 1)) return ct::binary_(op, self, other);
   check_inplace(self);
-  std::shared_ptr<FnNode> n;
-  Ref<Tensor> original;  // self before the op, when the other operand's gradient needs it
-  if (to) {
-    const bool other_grad = requires_grad(*to);
-    switch (op) {
-      case BinaryOp::Add:
-        n = node("AddBackward0", {&self, to}, [](const Tensor& g, FnNode&) -> Grads { return {retained(g), retained(g)}; });
-        break;
-      case BinaryOp::Sub:
-        n = node("SubBackward0", {&self, to},
-                 [](const Tensor& g, FnNode& s) -> Grads { return {retained(g), s.wants(1) ? neg(g) : Ref<Tensor>()}; });
-        break;
-      case BinaryOp::Mul:
-        n = node("MulBackward0", {&self, to}, [](const Tensor& g, FnNode& s) -> Grads {
-          Grads out(2);
-          if (s.wants(0)) out[0] = mul(g, s.use(1));
-          if (s.wants(1)) out[1] = mul(g, s.use(0));
-          return out;
-        });
-        break;
-      case BinaryOp::Div:
-        n = node("DivBackward0", {&self, to}, [](const Tensor& g, FnNode& s) -> Grads {
-          Grads out(2);
-          const Tensor& y = s.use(1);
-          if (s.wants(0)) out[0] = div(g, y);
-          if (s.wants(1)) out[1] = neg(*div(*mul(g, s.use(0)), *mul(y, y)));
-          return out;
-        });
-        break;
-    }
-    if ((op == BinaryOp::Mul || op == BinaryOp::Div) && other_grad) original = ct::clone(self);
-  } else {
-    const double s = other.scalar;
-    switch (op) {
-      case BinaryOp::Add:
-        n = node("AddBackward0", {&self}, [](const Tensor& g, FnNode&) -> Grads { return {retained(g)}; });
-        break;
-      case BinaryOp::Sub:
-        n = node("SubBackward0", {&self}, [](const Tensor& g, FnNode&) -> Grads { return {retained(g)}; });
-        break;
-      case BinaryOp::Mul:
-        n = node("MulBackward0", {&self}, [s](const Tensor& g, FnNode&) -> Grads { return {mul(g, s)}; });
-        n->has_saved = true;
-        break;
-      case BinaryOp::Div:
-        n = node("DivBackward0", {&self}, [s](const Tensor& g, FnNode&) -> Grads { return {div(g, s)}; });
-        n->has_saved = true;
-        break;
-    }
-  }
-  // Saved before the write, as torch does: when other is self (or shares its memory), the
-  // write moves its version and backward refuses instead of using the new values.
-  if (to && (op == BinaryOp::Mul || op == BinaryOp::Div)) {
-    n->saved.resize(2);
-    if (original) n->saved[0].save(*original);
-    n->saved[1].save(*to);
-    n->has_saved = true;
+  std::shared_ptr<FnNode> n = binary_node(op, self, to, other.scalar);
+  if (to && reads_operands(op)) {
+    // Saved before the write, as torch does: when other is self (or shares its memory), the
+    // write moves its version and backward refuses instead of using the new values.  self's
+    // old values only when other's gradient needs them.
+    Ref<Tensor> original = requires_grad(*to) ? ct::clone(self) : Ref<Tensor>();
+    n->save({original.get(), to});
   }
   ct::binary_(op, self, other);
   rebase_history(self, std::move(n));
@@ -364,12 +317,10 @@ Ref<Tensor> unary(UnaryOp op, const Tensor& a) {
   if (__builtin_expect(needs_grad(a), 0)) {
     std::shared_ptr<FnNode> n = unary_node(op, a);
     if (op != UnaryOp::Neg) {
-      n->saved.resize(1);
-      n->has_saved = true;
       if (unary_saves_result(op)) {
-        n->saved[0].save(*r, n.get());
+        n->save({}, r.get());
       } else {
-        n->saved[0].save(a);
+        n->save({&a});
       }
     }
     set_history(*r, std::move(n));
@@ -385,12 +336,10 @@ void unary_(UnaryOp op, const Tensor& self) {
   if (op != UnaryOp::Neg && !unary_saves_result(op)) original = ct::clone(self);
   ct::unary_(op, self);
   if (op != UnaryOp::Neg) {
-    n->saved.resize(1);
-    n->has_saved = true;
     if (original) {
-      n->saved[0].save(*original);
+      n->save({original.get()});
     } else {
-      n->saved[0].save(self, n.get());
+      n->save({}, &self);
     }
   }
   rebase_history(self, std::move(n));
@@ -407,9 +356,7 @@ Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b) {
       if (s.wants(1)) out[1] = ct::where(c, *z, g);
       return out;
     });
-    n->saved.resize(1);
-    n->saved[0].save(cond);
-    n->has_saved = true;
+    n->save({&cond});
     set_history(*r, std::move(n));
   }
   return r;
@@ -523,10 +470,7 @@ Ref<Tensor> prod(const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
       Ref<Tensor> others = prod_of_others(s.use(0), ri);
       return {mul(*others, *ct::expand(*keepdim_grad(g, ri.kept), ri.in_sizes))};
     });
-    n->saved.resize(2);
-    n->saved[0].save(t);
-    n->saved[1].save(*r, n.get());
-    n->has_saved = true;
+    n->save({&t}, r.get());
     set_history(*r, std::move(n));
   }
   return r;
@@ -548,10 +492,7 @@ Ref<Tensor> extreme(bool max, const Tensor& t, std::span<const int64_t> dims, bo
       Ref<Tensor> share = div(*keepdim_grad(g, ri.kept), *ct::to_dtype(*count, g.dtype()));
       return {ct::where(*mask, *ct::expand(*share, ri.in_sizes), *zero_like(g))};
     });
-    n->saved.resize(2);
-    n->saved[0].save(t);
-    n->saved[1].save(*r, n.get());
-    n->has_saved = true;
+    n->save({&t}, r.get());
     set_history(*r, std::move(n));
   }
   return r;
@@ -576,10 +517,7 @@ Ref<Tensor> max_all(const Tensor& t, bool max) {
       Ref<Tensor> share = div(g, *ct::to_dtype(*count, g.dtype()));
       return {ct::where(*mask, *share, *zero_like(g))};
     });
-    n->saved.resize(2);
-    n->saved[0].save(t);
-    n->saved[1].save(*r, n.get());
-    n->has_saved = true;
+    n->save({&t}, r.get());
     set_history(*r, std::move(n));
   }
   return r;
@@ -611,9 +549,7 @@ ValuesIndices max_dim(const Tensor& t, int64_t dim, bool keepdim, bool max) {
       for (size_t i = 0; i < perm.size(); ++i) inv[size_t(perm[i])] = int(i);
       return {ct::permute(*z, inv)};
     });
-    n->saved.resize(1);
-    n->saved[0].save(*r.indices);  // not differentiable: torch's message names no node for it
-    n->has_saved = true;
+    n->save({r.indices.get()});  // not differentiable: torch's message names no node for it
     set_history(*r.values, std::move(n));
   }
   return r;
@@ -638,10 +574,7 @@ Ref<Tensor> maximum(const Tensor& a, const Tensor& b, bool max) {
       if (s.wants(1)) out[1] = ct::where(max ? *gt : *lt, *z, *base);
       return out;
     });
-    n->saved.resize(2);
-    n->saved[0].save(a);
-    n->saved[1].save(b);
-    n->has_saved = true;
+    n->save({&a, &b});
     set_history(*r, std::move(n));
   }
   return r;
@@ -650,11 +583,12 @@ Ref<Tensor> maximum(const Tensor& a, const Tensor& b, bool max) {
 // ---- matmul --------------------------------------------------------------------------
 
 namespace {
-// The name of the grad_fn torch.matmul's result gets in 1.13, by the operands' ranks.
+// The name of the grad_fn torch.matmul's result gets in 2.13, by the operands' ranks
+// (1-D @ 2-D is mm(unsqueeze(0)).squeeze_(0): SqueezeBackward4; torch 1.13 said SqueezeBackward3).
 const char* matmul_name(int da, int db) {
   if (da == 1 && db == 1) return "DotBackward0";
   if (da == 2 && db == 1) return "MvBackward0";
-  if (da == 1 && db == 2) return "SqueezeBackward3";
+  if (da == 1 && db == 2) return "SqueezeBackward4";
   if (da == 2 && db == 2) return "MmBackward0";
   if (da == 2 && db >= 3) return "CloneBackward0";  // folded, then transposed back
   return "UnsafeViewBackward0";
@@ -688,10 +622,7 @@ Ref<Tensor> matmul(const Tensor& a, const Tensor& b) {
       }
       return res;
     });
-    n->saved.resize(2);
-    n->saved[0].save(a);
-    n->saved[1].save(b);
-    n->has_saved = true;
+    n->save({&a, &b});
     set_history(*r, std::move(n));
   }
   return r;
@@ -827,8 +758,8 @@ std::vector<Ref<Tensor>> chunk(const Tensor& t, int64_t chunks, int64_t dim) {
 }
 
 namespace {
-// reshape/flatten: ReshapeAliasBackward0 when the result is a view, UnsafeViewBackward0
-// when it copied (torch 1.13's _reshape_alias and _unsafe_view).
+// reshape/flatten: ViewBackward0 when the result is a view, UnsafeViewBackward0 when it
+// copied (torch 2.x's view and _unsafe_view; torch 1.13 said ReshapeAliasBackward0 for the view).
 Ref<Tensor> record_reshape(const Tensor& t, Ref<Tensor> r) {
   if (r.get() == &t) return r;
   if (__builtin_expect(!has_autograd(t), 1)) {  // no node to make: only a no_grad creation mode
@@ -838,7 +769,7 @@ Ref<Tensor> record_reshape(const Tensor& t, Ref<Tensor> r) {
   Shape in_sizes(t.sizes().begin(), t.sizes().end());
   const bool is_view = r->base() != nullptr && r->storage() == t.storage();
   set_view_history(t, *r, [&] {
-    return node(is_view ? "ReshapeAliasBackward0" : "UnsafeViewBackward0", {&t},
+    return node(is_view ? "ViewBackward0" : "UnsafeViewBackward0", {&t},
                 [in_sizes](const Tensor& g, FnNode&) -> Grads { return {ct::reshape(*ct::contiguous(g), in_sizes)}; });
   });
   return r;
@@ -886,9 +817,7 @@ Ref<Tensor> index_select(const Tensor& t, int64_t dim, const Tensor& index) {
       }
       return {z};
     });
-    n->saved.resize(1);
-    n->saved[0].save(index);
-    n->has_saved = true;
+    n->save({&index});
     set_history(*r, std::move(n));
   }
   return r;

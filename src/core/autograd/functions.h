@@ -1,5 +1,5 @@
 // Autograd-aware versions of the core ops: each calls the core op of the same name and,
-// when grad mode is on and an input requires grad, records the backward node torch 1.13
+// when grad mode is on and an input requires grad, records the backward node torch 2.13
 // records (same name), saving what backward needs.  When no input has autograd state the
 // extra cost is one well-predicted branch per input (needs_grad in meta.h).  The C API
 // calls these; the core ops themselves never record anything (backward uses them).

@@ -6,6 +6,7 @@
 #include "core/copy.h"
 #include "core/error.h"
 #include "core/ops/elementwise.h"
+#include "core/ops/promote.h"
 #include "core/ops/reduce.h"
 #include "core/views.h"
 #include "nodes.h"
@@ -36,7 +37,7 @@ void register_retained(AutogradMeta& m, const std::shared_ptr<Node>& fn) {
 
 // Makes fn t's grad_fn, moving a retain_grad registration from the old one (torch moves
 // its retains_grad hook the same way when an in-place op rebases the history; Note
-// [Retained grad and CopySlices] for the exception).
+// [Retained grad and CopySlices]).
 void set_grad_fn(AutogradMeta& m, std::shared_ptr<Node> fn) {
   m.grad_fn = std::move(fn);
   if (m.retains_grad) {
@@ -45,8 +46,20 @@ void set_grad_fn(AutogradMeta& m, std::shared_ptr<Node> fn) {
     else
       unregister_retained(m);
   }
+  sync_history(m);
 }
 }  // namespace
+
+void sync_history(AutogradMeta& m) {
+  if (!m.history) return;
+  HistoryRecord& h = *m.history;
+  h.grad_fn = m.grad_fn ? m.grad_fn->name() : nullptr;
+  h.requires_grad = m.requires_grad;
+  h.is_view = m.is_view;
+  h.creation = m.creation;
+  h.output_nr = m.output_nr;
+  h.attr_version = m.attr_version;
+}
 
 void destroy_meta(AutogradMeta* m) {
   unregister_retained(*m);
@@ -65,20 +78,39 @@ bool requires_grad(const Tensor& t) {
   return (!m || m->is_view) && t.base() && requires_grad(*t.base());
 }
 
+std::string forward_op_name(const char* name) {
+  std::string n = name;
+  // the nodes torch writes by hand are named by their C++ names (Python's grad_fn.name() too)
+  if (n == "CopySlices" || n == "CopyBackwards") return "torch::autograd::" + n;
+  const size_t at = n.rfind("Backward");
+  if (at == std::string::npos || at + 8 == n.size()) return n;
+  const std::string digits = n.substr(at + 8);
+  if (digits.find_first_not_of("0123456789") != std::string::npos) return n;
+  return n.substr(0, at) + (digits == "0" ? "" : digits);
+}
+
 namespace {
 // torch's handle_view_on_rebase: refuses an in-place write to a view (indirect: to its base
 // or another view of its base, noticed when the view's grad_fn is next asked for) when the
-// view's creation forbids it.  The message names the view's own grad_fn if it has one.
-void check_view_rebase(const AutogradMeta& m, bool indirect) {
-  if (m.creation == CreationMeta::Default) return;
+// view's creation forbids it.  The message names the op that made the view if it recorded
+// one (torch 2.x: its forward_op_name).
+// fn_name: the name of the view's grad_fn, or nullptr.
+void check_view_rebase(CreationMeta creation, int64_t output_nr, const char* fn_name, bool indirect) {
+  if (creation == CreationMeta::Default) return;
   std::ostringstream os;
   const char* what = indirect ? "its base or another view of its base has been" : "is being";
-  if (m.grad_fn) {
-    os << "Output " << m.output_nr << " of " << m.grad_fn->name() << " is a view and " << what << " modified inplace.";
+  if (creation == CreationMeta::NoGradMode || !fn_name) {
+    if (fn_name) {  // a view, taken with grad mode on, of a view taken in no_grad mode
+      os << "Output " << output_nr << " of " << forward_op_name(fn_name) << " is a view of a view which was created in";
+    } else {
+      os << "A view was created in";
+    }
+    os << " no_grad mode and " << what << " modified inplace with grad mode enabled.";
   } else {
-    os << "A view was created in no_grad mode and " << what << " modified inplace with grad mode enabled.";
+    os << "Output " << output_nr << " of " << forward_op_name(fn_name) << " is a view and " << what
+       << " modified inplace.";
   }
-  if (m.creation == CreationMeta::MultiOutputNode) {
+  if (creation == CreationMeta::MultiOutputNode) {
     os << " This view is the output of a function that returns multiple views. Such functions do not allow the "
           "output views to be modified inplace. You should replace the inplace operation by an out-of-place one.";
   } else {
@@ -87,6 +119,9 @@ void check_view_rebase(const AutogradMeta& m, bool indirect) {
           "inplace to be tracked) or both outside (if you want the inplace to be tracked).";
   }
   raise(ErrorKind::InvalidArgument, os.str());
+}
+void check_view_rebase(const AutogradMeta& m, bool indirect) {
+  check_view_rebase(m.creation, m.output_nr, m.grad_fn ? m.grad_fn->name() : nullptr, indirect);
 }
 }  // namespace
 
@@ -106,8 +141,8 @@ std::shared_ptr<Node> grad_fn(const Tensor& t) {
     const int64_t version = t.storage()->version();
     if (m->attr_version != version) {
       check_view_rebase(*m, /*indirect=*/true);
-      set_grad_fn(*m, make_as_strided_backward(base, t));
       m->attr_version = version;
+      set_grad_fn(*m, make_as_strided_backward(base, t));
     }
   }
   return m->grad_fn;
@@ -138,7 +173,9 @@ void set_requires_grad(const Tensor& t, bool on) {
     return;
   }
   if (!on && !t.autograd()) return;
-  meta_of(t).requires_grad = on;
+  AutogradMeta& m = meta_of(t);
+  m.requires_grad = on;
+  sync_history(m);
 }
 
 Ref<Tensor> grad(const Tensor& t) {
@@ -154,9 +191,18 @@ void set_grad(const Tensor& t, const Tensor* g) {
   // torch refuses only this cycle; a view of t, or two tensors each the other's grad, also
   // keep each other alive (the header says so), in torch as here.
   CT_CHECK(g != &t, InvalidArgument, "can't assign Variable as its own grad");
-  CT_CHECK(g->dtype() == t.dtype(), DType, "assigned grad has data of a different type");
+  CT_CHECK(g->dtype() == t.dtype(), DType,
+           "attempting to assign a gradient with dtype '"
+               << cpp_type_name(g->dtype()) << "' to a tensor with grad_dtype '" << torch_scalar_type_name(t.dtype())
+               << "'. The gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
+                  "the tensor's grad_dtype attribute with a specific dtype, or None to allow any dtype. Set "
+                  "grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may break downstream "
+                  "systems that assume they match.");
   CT_CHECK(std::equal(g->sizes().begin(), g->sizes().end(), t.sizes().begin(), t.sizes().end()), Shape,
-           "assigned grad has data of a different size");
+           "attempting to assign a gradient of size '" << list_str(g->sizes()) << "' to a tensor of size '"
+                                                       << list_str(t.sizes())
+                                                       << "'. Please ensure that the gradient and the tensor are the "
+                                                          "same size");
   meta_of(t).grad = Ref<Tensor>::retain(const_cast<Tensor*>(g));
 }
 
@@ -228,13 +274,27 @@ void Node::add_input_meta_only(const Tensor& t) {
   inputs.push_back({Shape(t.sizes().begin(), t.sizes().end()), t.dtype()});
 }
 
+namespace {
+std::shared_ptr<const HistoryRecord> history_of(const Tensor& t) {
+  AutogradMeta* m = t.autograd();
+  if (!m) return nullptr;
+  if (!m->history) {
+    m->history = std::make_shared<HistoryRecord>();
+    sync_history(*m);
+    if (m->is_view && t.base()) m->history->base = history_of(*t.base());
+  }
+  return m->history;
+}
+}  // namespace
+
 void SavedTensor::save(const Tensor& t, const Node* output_of) {
   data = alias(t);
   version = t.storage()->version();
   if (output_of) {
     fn_name = output_of->name();
-  } else if (auto fn = grad_fn(t)) {
-    fn_name = fn->name();
+  } else {
+    grad_fn(t);  // a view taken before its base had autograd state gets its meta
+    history = history_of(t);
   }
 }
 
@@ -266,13 +326,23 @@ const Tensor& SavedTensor::unpack(const Node& owner) const {
   if (owner.released || !data) fail_released();
   const int64_t now = data->storage()->version();
   if (now != version) {
+    const char* name = fn_name;
+    if (history) {  // the tensor's grad_fn now, as grad_fn() would give it (Note [Saved tensor names])
+      const HistoryRecord& h = *history;
+      name = h.grad_fn;
+      const bool base_requires_grad = h.base && (h.base->requires_grad || h.base->grad_fn);
+      if (h.is_view && (h.grad_fn || base_requires_grad) && h.attr_version != now) {
+        check_view_rebase(h.creation, h.output_nr, h.grad_fn, /*indirect=*/true);
+        name = "AsStridedBackward0";
+      }
+    }
     std::ostringstream os;
     os << "one of the variables needed for gradient computation has been modified by an inplace operation: "
        << "[ctensor." << legacy_type_name(data->dtype()) << ' ' << size_list(data->sizes()) << "]";
-    if (fn_name) os << ", which is output 0 of " << fn_name << ',';
+    if (name) os << ", which is output 0 of " << forward_op_name(name) << ',';
     os << " is at version " << now << "; expected version " << version
        << " instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
-          "with torch.autograd.set_detect_anomaly(True).";
+          "with torch.autograd.set_detect_anomaly(True, check_nan=False).";
     raise(ErrorKind::InvalidArgument, os.str());
   }
   return *data;
@@ -293,12 +363,12 @@ void check_inplace(const Tensor& self) {
 void rebase_history(const Tensor& self, std::shared_ptr<Node> fn) {
   if (self.base()) {
     const Tensor& base = *self.base();
-    std::shared_ptr<Node> cs = make_copy_slices(base, self, std::move(fn));
-    meta_of(base).grad_fn = std::move(cs);  // its retain_grad registration stays (Note [Retained grad and CopySlices])
+    // base's retain_grad registration moves to CopySlices (Note [Retained grad and CopySlices])
+    set_grad_fn(meta_of(base), make_copy_slices(base, self, std::move(fn)));
     AutogradMeta& vm = meta_of(self);
     vm.is_view = true;
-    set_grad_fn(vm, nullptr);
     vm.attr_version = -1;  // regenerated (AsStridedBackward0) when next asked for
+    set_grad_fn(vm, nullptr);
     return;
   }
   set_grad_fn(meta_of(self), std::move(fn));

@@ -27,16 +27,28 @@
 // one (torch's lazy regeneration).
 //
 // Note [Retained grad and CopySlices]
-// retain_grad registers the tensor's meta on its grad_fn (Node::retained), and a new
-// grad_fn takes the registration over (an in-place op on the tensor itself, a view's
-// regenerated grad_fn), as torch 1.13 moves its retains_grad hook.  A write through a view
-// that makes the base's grad_fn CopySlices does not move it: torch 1.13 leaves the hook on
-// the base's old grad_fn, so after `y.retain_grad(); y[0] = 5` y.grad is the gradient
-// flowing out of CopySlices into the old history (zero where the write landed).
+// retain_grad registers the tensor's meta on its grad_fn (Node::retained), and every new
+// grad_fn takes the registration over (an in-place op on the tensor itself, a write through
+// one of its views that makes its grad_fn CopySlices, a view's regenerated grad_fn), as torch
+// 2.x moves its retains_grad hook.  So after `y.retain_grad(); y[0] = 5` y.grad is the
+// gradient flowing into CopySlices.  (torch 1.13 left the hook on the base's old grad_fn
+// when CopySlices replaced it: y.grad was then zero where the write landed.)
+//
+// Note [Saved tensor names]
+// When backward finds a saved tensor modified in place, torch's message names the grad_fn
+// the tensor has at that moment (torch keeps the tensor itself; a saved output names the node
+// that saved it), asking a stale view for it as grad_fn() would (AsStridedBackward0, or the
+// view's own refusal).  Nodes here hold data-only aliases (Note [Graph ownership]), so a
+// tensor's meta shares a small record with the tensors saved from it: its grad_fn's name,
+// requires_grad flag and view state, kept current by the meta (sync_history) and outliving
+// the tensor.  A view's record points to its base's.  Only tensors with autograd state when
+// saved get one: a tensor saved without (no history then, never required grad) and given a
+// history later by an in-place op is named by nothing, where torch names its new grad_fn.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/tensor.h"
@@ -62,20 +74,33 @@ struct InputMeta {
 // of a view inherits a non-Default creation (torch's propagate_creation_meta).
 enum class CreationMeta : uint8_t { Default, NoGradMode, MultiOutputNode };
 
+// What a saved tensor's message needs of the tensor it was saved from (Note [Saved tensor
+// names]); the view fields mirror AutogradMeta's.
+struct HistoryRecord {
+  const char* grad_fn = nullptr;  // name of the grad_fn, or nullptr
+  bool requires_grad = false;     // the leaf flag
+  bool is_view = false;
+  CreationMeta creation = CreationMeta::Default;
+  int64_t output_nr = 0;
+  int64_t attr_version = 0;
+  std::shared_ptr<const HistoryRecord> base;  // a view's base's, if the base had autograd state
+};
+
 struct AutogradMeta {
   bool requires_grad = false;       // set by the user on a leaf
   std::shared_ptr<Node> grad_fn;    // nullptr for a leaf
   std::weak_ptr<Node> accumulator;  // a leaf's AccumulateGrad, while the graph holds it
   Ref<Tensor> grad;                 // .grad, or empty
   bool retains_grad = false;        // a non-leaf that keeps its grad (retain_grad)
-  // The node whose `retained` is this meta: grad_fn, or the grad_fn before a write through a
-  // view replaced it with CopySlices (Note [Retained grad and CopySlices]).
+  // The node whose `retained` is this meta: grad_fn (Note [Retained grad and CopySlices]).
   std::weak_ptr<Node> retained_at;
   // Views (t.base() != nullptr) only:
   bool is_view = false;
   CreationMeta creation = CreationMeta::Default;
   int64_t attr_version = 0;  // storage version grad_fn was made for
   int64_t output_nr = 0;     // which output of its op (multi-output views), for messages
+  // Shared with the tensors saved from this one (Note [Saved tensor names]); made by the first.
+  std::shared_ptr<HistoryRecord> history;
 };
 
 void destroy_meta(AutogradMeta* m);
@@ -92,6 +117,10 @@ struct NoGradGuard {
   NoGradGuard() : prev(grad_enabled()) { set_grad_enabled(false); }
   ~NoGradGuard() { set_grad_enabled(prev); }
 };
+
+// Copies m's history into the record it shares with saved tensors, if it has one (Note
+// [Saved tensor names]).
+void sync_history(AutogradMeta& m);
 
 // Queries with torch's meanings.  A view whose base requires grad requires grad.
 bool requires_grad(const Tensor& t);
@@ -145,11 +174,17 @@ struct Node {
 struct SavedTensor {
   Ref<Tensor> data;
   int64_t version = 0;
-  const char* fn_name = nullptr;  // grad_fn of the saved tensor, for the error message
+  // For the error message (Note [Saved tensor names]): the node an output was saved by, or
+  // the record of the tensor an input was saved from.
+  const char* fn_name = nullptr;
+  std::shared_ptr<const HistoryRecord> history;
   void save(const Tensor& t, const Node* output_of = nullptr);
   // The saved tensor; throws torch's errors when it was freed or modified in place.
   const Tensor& unpack(const Node& owner) const;
-  void reset() { data = Ref<Tensor>(); }
+  void reset() {
+    data = Ref<Tensor>();
+    history.reset();
+  }
 };
 
 // torch's messages, shared by the engine and the nodes.
@@ -174,6 +209,10 @@ void backward(const Tensor& root, const Tensor* grad, bool retain_graph);
 
 // Name of the Python-side tensor type of a dtype, as torch prints it ("FloatTensor").
 const char* legacy_type_name(DType d);
+// The op a node's name stands for, as torch 2.x's Node::forward_op_name names it in messages:
+// "Backward<N>" dropped, N kept unless 0 ("ExpBackward0" -> "Exp", "FillBackward3" -> "Fill3");
+// other names unchanged ("torch::autograd::CopySlices").
+std::string forward_op_name(const char* name);
 
 // ---- inline fast paths ---------------------------------------------------------------
 

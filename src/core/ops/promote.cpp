@@ -78,4 +78,11 @@ const char* torch_scalar_type_name(DType d) {
   return names[int(d)];
 }
 
+const char* cpp_type_name(DType d) {
+  static const char* const names[kNumDTypes] = {"bool", "unsigned char", "signed char", "short int",
+                                                "int",  "long int",      "c10::Half",   "c10::BFloat16",
+                                                "float", "double"};
+  return names[int(d)];
+}
+
 }  // namespace ct

@@ -27,5 +27,8 @@ bool can_cast(DType from, DType to);
 
 // The "Float"/"Long"/... name PyTorch uses in casting errors.
 const char* torch_scalar_type_name(DType d);
+// The C++ type name ("float", "long int", "c10::Half", ...) PyTorch prints for a dtype's
+// TypeMeta (randint's bounds errors, assigning a grad of another dtype).
+const char* cpp_type_name(DType d);
 
 }  // namespace ct

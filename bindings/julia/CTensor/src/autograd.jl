@@ -53,8 +53,8 @@ end
     grad!(t, g::Union{Tensor, Nothing}) -> t          (torch: t.grad = g)
 
 Sets the gradient of `t` to `g` (which later `backward!` calls add into), or clears it with
-`nothing`.  `g` must have `t`'s size and element type (torch's "assigned grad has data of a
-different size / type").
+`nothing`.  `g` must have `t`'s size and element type (torch's "attempting to assign a
+gradient of size ... / with dtype ...").
 """
 function grad!(t::Tensor, g::Union{Tensor,Nothing})
     if g === nothing

@@ -198,7 +198,7 @@ end
 
 One VIEW per index along dimension `d` (each as `select_view(t, d, i)`), one dimension
 fewer.  Autograd: each records UnbindBackward0, and none of them (nor a view of one) may be
-written in place while autograd is involved (torch's "Output 0 of UnbindBackward0 is a view
+written in place while autograd is involved (torch's "Output 0 of Unbind is a view
 and is being modified inplace. This view is the output of a function that returns multiple
 views. ..."); with grad mode off or nothing requiring grad they may.
 """

@@ -718,7 +718,7 @@ using Reduce = ct_tensor* (*)(const ct_tensor*, int, const int*, int);
 
 const Binary kBinary[] = {ct_add, ct_sub, ct_mul, ct_div, ct_eq, ct_ne, ct_lt, ct_le, ct_gt, ct_ge, ct_matmul,
                           ct_maximum, ct_minimum};
-const BinaryInPlace kBinaryInPlace[] = {ct_add_, ct_sub_, ct_mul_, ct_div_};
+const BinaryInPlace kBinaryInPlace[] = {ct_add_, ct_sub_, ct_mul_, ct_div_, ct_fill_tensor_};
 const Scalar kScalar[] = {ct_add_scalar, ct_sub_scalar, ct_mul_scalar, ct_div_scalar, ct_rsub_scalar,
                           ct_rdiv_scalar, ct_eq_scalar, ct_ne_scalar, ct_lt_scalar, ct_le_scalar,
                           ct_gt_scalar, ct_ge_scalar};

@@ -415,6 +415,13 @@ CT_API ct_tensor *ct_rdiv_scalar(const ct_tensor *a, double s);
 /* Writes value into every element of self (PyTorch refuses values the dtype cannot hold:
    CT_ERR_INVALID_ARGUMENT).  Bumps the version. */
 CT_API ct_status ct_fill_(ct_tensor *self, double value);
+/* torch's self.fill_(value) for a 0-dim tensor value (borrowed): value converted to self's
+   dtype as ct_copy_ converts (no range check), into every element; bumps the version.  With
+   autograd it records FillBackward3: value's gradient is the sum of self's.  Errors:
+   CT_ERR_INVALID_ARGUMENT for a value of other dims ("fill_ only supports 0-dimension value
+   tensor but got tensor with 1 dimensions."), and as ct_copy_ (a self whose elements share
+   memory, a read-only self). */
+CT_API ct_status ct_fill_tensor_(ct_tensor *self, const ct_tensor *value);
 CT_API ct_status ct_zero_(ct_tensor *self);
 
 /* Elementwise math.  Integer and bool inputs give float32 for exp/log/sqrt/sin/cos/tanh/

@@ -1219,8 +1219,9 @@ static int ctpy_copy_to(ct_tensor *dst, ct_tensor *src) {
   ct_clear_error();
   if (sn == 0 && ct_has_internal_overlap(dst) == 1) return ctpy_fill_overlapping(dst, src);
   if (same || sn == 0) {
-    if (ct_copy_(dst, src) != CT_OK) {
-      ctpy_raise_last("ct_copy_");
+    /* torch: copy_ (CopyBackwards), or fill_ of a 0-dim value (a cast copy: FillBackward3) */
+    if ((same ? ct_copy_(dst, src) : ct_fill_tensor_(dst, src)) != CT_OK) {
+      ctpy_raise_last(same ? "ct_copy_" : "ct_fill_tensor_");
       return -1;
     }
     return 0;

@@ -80,6 +80,10 @@ ct_status ct_div_scalar_(ct_tensor* t, double s) { return scalar_inplace_call(Bi
 ct_status ct_fill_(ct_tensor* self, double value) {
   return guard_status([&] { ag::fill_(tensor_arg(self, "ct_fill_", "self"), value); });
 }
+ct_status ct_fill_tensor_(ct_tensor* self, const ct_tensor* value) {
+  return guard_status(
+      [&] { ag::fill_(tensor_arg(self, "ct_fill_tensor_", "self"), tensor_arg(value, "ct_fill_tensor_", "value")); });
+}
 ct_status ct_zero_(ct_tensor* self) {
   return guard_status([&] { ag::zero_(tensor_arg(self, "ct_zero_", "self")); });
 }

@@ -842,7 +842,7 @@ TEST_F(Autograd, InplaceOnViewOfNonLeaf) {
 }
 
 TEST_F(Autograd, InplaceNames) {
-  // torch 1.13: type(y.grad_fn).__name__ after y = x * 1 and each in-place op
+  // torch 2.13: type(y.grad_fn).__name__ after y = x * 1 and each in-place op
   CT_MAKE(x, ctt::ones({3}));
   CT_ASSERT_OK(ct_set_requires_grad(x, 1));
   CT_MAKE(o, ctt::ones({3}));
@@ -854,6 +854,11 @@ TEST_F(Autograd, InplaceNames) {
   const std::vector<C> cases = {
       {[&](ct_tensor* y) { return ct_copy_(y, o); }, "CopyBackwards"},
       {[](ct_tensor* y) { return ct_fill_(y, 2.0); }, "FillBackward2"},
+      {[&](ct_tensor* y) {
+         TensorRef v(ct_full(0, nullptr, 2.0, CT_FLOAT64));
+         return ct_fill_tensor_(y, v);
+       },
+       "FillBackward3"},
       {[](ct_tensor* y) { return ct_zero_(y); }, "ZeroBackward0"},
       {[&](ct_tensor* y) { return ct_add_(y, o); }, "AddBackward0"},
       {[&](ct_tensor* y) { return ct_sub_(y, o); }, "SubBackward0"},
@@ -870,6 +875,46 @@ TEST_F(Autograd, InplaceNames) {
   EXPECT_EQ(grad_fn(r1), "RsubBackward1");  // 1 - x
   CT_MAKE(r2, ct_rdiv_scalar(x, 2.0));
   EXPECT_EQ(grad_fn(r2), "MulBackward0");  // 2 / x
+}
+
+TEST_F(Autograd, FillFromTensor) {
+  // torch: s = torch.tensor(2., requires_grad=True); y = torch.zeros(3); y.fill_(s)
+  //        -> FillBackward3, y.requires_grad; (y * [1, 2, 3]).sum().backward() -> s.grad 6
+  CT_MAKE(s, ctt::full({}, 2.0));
+  CT_ASSERT_OK(ct_set_requires_grad(s, 1));
+  CT_MAKE(y, ctt::full({3}, 0.0));
+  CT_ASSERT_OK(ct_fill_tensor_(y, s));
+  EXPECT_EQ(grad_fn(y), "FillBackward3");
+  EXPECT_EQ(ctt::values(y), (std::vector<double>{2, 2, 2}));
+  EXPECT_EQ(ct_tensor_version(y), 1);
+  const double w[] = {1, 2, 3};
+  const int64_t n3 = 3;
+  CT_MAKE(wt, ct_from_data(w, 1, &n3, CT_FLOAT64));
+  CT_MAKE(p, ct_mul(y, wt));
+  CT_MAKE(l, sum_all(p));
+  CT_ASSERT_OK(ct_backward(l, nullptr, 0));
+  CT_MAKE(gs, ct_grad(s));
+  EXPECT_EQ(ctt::values(gs), (std::vector<double>{6}));
+  // torch 2.13: the value is cast as copy_ casts, not range-checked as a number:
+  // torch.zeros(2, dtype=torch.uint8).fill_(torch.tensor(300)) -> [44, 44]
+  CT_MAKE(u, ctt::zeros({2}, CT_UINT8));
+  const int64_t big = 300;
+  CT_MAKE(v300, ct_from_data(&big, 0, nullptr, CT_INT64));
+  CT_ASSERT_OK(ct_fill_tensor_(u, v300));
+  EXPECT_EQ(ctt::values(u), (std::vector<double>{44, 44}));
+  // torch: y.fill_(torch.ones(2)); torch.zeros(3).expand(2, 3).fill_(torch.tensor(2.))
+  CT_MAKE(o2, ctt::ones({2}));
+  CT_EXPECT_STATUS(ct_fill_tensor_(y, o2), CT_ERR_INVALID_ARGUMENT,
+                   "fill_ only supports 0-dimension value tensor but got tensor with 1 dimensions.");
+  CT_MAKE(z, ctt::zeros({3}));
+  const int64_t shape[] = {2, 3};
+  CT_MAKE(e, ct_expand(z, 2, shape));
+  CT_EXPECT_STATUS(ct_fill_tensor_(e, s), CT_ERR_OVERLAP, "more than one element of the written-to tensor");
+  // torch: a leaf that requires grad is refused
+  CT_EXPECT_STATUS(ct_fill_tensor_(s, s), CT_ERR_INVALID_ARGUMENT,
+                   "a leaf Variable that requires grad is being used in an in-place operation.");
+  CT_EXPECT_STATUS(ct_fill_tensor_(nullptr, s), CT_ERR_INVALID_ARGUMENT, "");
+  CT_EXPECT_STATUS(ct_fill_tensor_(y, nullptr), CT_ERR_INVALID_ARGUMENT, "");
 }
 
 // ---- accumulation, retain_graph, no_grad, detach --------------------------------------------

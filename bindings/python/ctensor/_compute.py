@@ -425,12 +425,12 @@ class _ComputeMethods:
     def fill_(self, value):
         """Every element set to value (a Python number or a 0-dim tensor); returns self.  As
         torch: exact for int64, a negative int wraps for uint8, values the dtype cannot hold
-        are refused, and an expanded self is filled (each memory location once)."""
+        are refused, and an expanded self is filled (each memory location once).  A tensor
+        value is torch 2.13's fill_(Tensor): converted as copy_ converts (no range check), an
+        expanded self refused, FillBackward3 (the value gets the sum of the gradient)."""
         if isinstance(value, Tensor):
-            if value.dim() != 0:
-                raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
-                                   f"{value.dim()} dimensions.")
-            value = value.item()
+            _C.ct_fill_tensor_(self, value)
+            return self
         elif not isinstance(value, (builtins.bool, int, float)):
             converted = operand_hook(value, False)
             if converted is NotImplemented:

@@ -363,20 +363,38 @@ Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b) {
 }
 
 namespace {
-void record_overwrite(const char* name, const Tensor& self, const std::function<void()>& write) {
-  if (__builtin_expect(!needs_grad(self), 1)) return write();
+// fill_ and zero_: self's old values get no gradient; a 0-dim value tensor (fill_(Tensor))
+// gets the sum of the gradient.
+void record_overwrite(const char* name, const Tensor& self, const Tensor* value, const std::function<void()>& write) {
+  if (__builtin_expect(!any_needs({&self, value}), 1)) return write();
   check_inplace(self);
-  auto n = node(name, {&self}, [](const Tensor& g, FnNode&) -> Grads { return {zeros_like(g)}; });
+  std::shared_ptr<FnNode> n;
+  if (value) {
+    n = node(name, {&self, value}, [](const Tensor& g, FnNode& s) -> Grads {
+      return {s.wants(0) ? zeros_like(g) : Ref<Tensor>(), ct::sum(g, {}, false)};
+    });
+  } else {
+    n = node(name, {&self}, [](const Tensor& g, FnNode&) -> Grads { return {zeros_like(g)}; });
+  }
   write();
   rebase_history(self, std::move(n));
 }
 }  // namespace
 
 void fill_(const Tensor& self, double value) {
-  record_overwrite("FillBackward2", self, [&] { ct::fill_(self, value); });
+  record_overwrite("FillBackward2", self, nullptr, [&] { ct::fill_(self, value); });
+}
+void fill_(const Tensor& self, const Tensor& value) {
+  // torch 2.13: a cast copy of the value into every element (no range check, unlike a
+  // number; an expanded self is refused, as by copy_)
+  record_overwrite("FillBackward3", self, &value, [&] {
+    CT_CHECK(value.ndim() == 0, InvalidArgument,
+             "fill_ only supports 0-dimension value tensor but got tensor with " << value.ndim() << " dimensions.");
+    ct::copy_into(self, value, "fill_");
+  });
 }
 void zero_(const Tensor& self) {
-  record_overwrite("ZeroBackward0", self, [&] { ct::fill_(self, 0.0); });
+  record_overwrite("ZeroBackward0", self, nullptr, [&] { ct::fill_(self, 0.0); });
 }
 
 void copy_into(const Tensor& dst, const Tensor& src, const char* op) {

@@ -21,6 +21,7 @@ Ref<Tensor> unary(UnaryOp op, const Tensor& a);
 void unary_(UnaryOp op, const Tensor& self);
 Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b);
 void fill_(const Tensor& self, double value);
+void fill_(const Tensor& self, const Tensor& value);  // torch's fill_(Tensor): FillBackward3
 void zero_(const Tensor& self);
 Ref<Tensor> cat(std::span<const Tensor* const> tensors, int64_t dim);
 Ref<Tensor> stack(std::span<const Tensor* const> tensors, int64_t dim);

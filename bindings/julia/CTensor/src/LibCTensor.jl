@@ -1254,6 +1254,22 @@ function ct_fill_(self, value)
 end
 
 """
+    ct_fill_tensor_(self, value) -> Cint
+
+`ct_status ct_fill_tensor_(ct_tensor *self, const ct_tensor *value);`
+
+torch's self.fill_(value) for a 0-dim tensor value (borrowed): value converted to self's
+dtype as ct_copy_ converts (no range check), into every element; bumps the version.  With
+autograd it records FillBackward3: value's gradient is the sum of self's.  Errors:
+CT_ERR_INVALID_ARGUMENT for a value of other dims ("fill_ only supports 0-dimension value
+tensor but got tensor with 1 dimensions."), and as ct_copy_ (a self whose elements share
+memory, a read-only self).
+"""
+function ct_fill_tensor_(self, value)
+    ccall((:ct_fill_tensor_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), self, value)
+end
+
+"""
     ct_zero_(self) -> Cint
 
 `ct_status ct_zero_(ct_tensor *self);`

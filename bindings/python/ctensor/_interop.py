@@ -79,13 +79,18 @@ class DLDeviceType(enum.IntEnum):
     kDLCUDAHost = 3
 
 
-def _check_max_version(max_version):
+# Plain ints: comparing with an IntEnum member costs ~0.5 us per export.
+_CPU_DEVICE = (_KDLCPU, 0)
+
+
+def _versioned(max_version):
+    """Whether a consumer's max_version asks for a versioned (DLPack 1.x) capsule."""
     if max_version is None:
-        return None
-    if (not isinstance(max_version, tuple) or len(max_version) != 2
-            or not all(isinstance(v, int) for v in max_version)):
+        return False
+    if (type(max_version) is not tuple or len(max_version) != 2
+            or type(max_version[0]) is not int or type(max_version[1]) is not int):
         raise TypeError(f"__dlpack__: max_version must be None or a tuple of two ints, got {max_version!r}")
-    return max_version
+    return max_version[0] >= 1
 
 
 def dlpack(t, stream=None, *, max_version=None, dl_device=None, copy=None):
@@ -96,16 +101,13 @@ def dlpack(t, stream=None, *, max_version=None, dl_device=None, copy=None):
     copy=False and None never copy (ctensor memory is host memory, readable by every consumer).
     A read-only tensor cannot go out in a legacy capsule, which has no read-only flag: BufferError,
     as NumPy does."""
-    max_version = _check_max_version(max_version)
+    versioned = _versioned(max_version)
     if t.requires_grad:
         raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
     if stream is not None and stream != -1:
         raise BufferError(f"ctensor tensors live in host memory: stream must be None or -1, got {stream!r}")
-    if dl_device is not None:
-        dev = tuple(dl_device)
-        if len(dev) != 2 or int(dev[0]) != DLDeviceType.kDLCPU or int(dev[1]) != 0:
-            raise BufferError(f"ctensor can only export to the CPU device (kDLCPU, 0), got {dl_device!r}")
-    versioned = max_version is not None and max_version[0] >= 1
+    if dl_device is not None and dl_device != _CPU_DEVICE and tuple(dl_device) != _CPU_DEVICE:
+        raise BufferError(f"ctensor can only export to the CPU device (kDLCPU, 0), got {dl_device!r}")
     if copy:
         t = _C.ct_clone(t)
     elif not versioned and t.untyped_storage().is_read_only():
@@ -117,9 +119,12 @@ def dlpack(t, stream=None, *, max_version=None, dl_device=None, copy=None):
     return _C.ct_to_dlpack(t)
 
 
+_CPU_DEVICE_ENUM = (DLDeviceType.kDLCPU, 0)
+
+
 def dlpack_device(t):
     """t.__dlpack_device__(): (DLDeviceType.kDLCPU, 0)."""
-    return (DLDeviceType.kDLCPU, 0)
+    return _CPU_DEVICE_ENUM
 
 
 def _check_target_device(device):
@@ -142,7 +147,7 @@ def from_dlpack(ext_tensor, *, device=None, copy=None):
     if hasattr(ext_tensor, "__dlpack__"):
         if hasattr(ext_tensor, "__dlpack_device__"):
             dev = ext_tensor.__dlpack_device__()
-            if int(dev[0]) != DLDeviceType.kDLCPU:
+            if int(dev[0]) != _KDLCPU:
                 raise BufferError(f"from_dlpack: ctensor reads host (kDLCPU) memory only, got device {dev}")
         try:
             capsule = ext_tensor.__dlpack__(max_version=(1, 1), copy=copy)

@@ -46,8 +46,11 @@ static int ctpy_is_compute_op(const char *op) {
 
 /* The Python exception class PyTorch raises for a failure of this status in operation op
    (the SWIG symbol name).  Statuses map to one class each, except where torch's class for
-   the same failure differs (checked against torch 1.13). */
+   the same failure differs (checked against torch 2.13). */
 static PyObject *ctpy_exception_class(ct_status st, const char *op, const char *msg) {
+  /* torch 2.x: a kernel with no implementation for a dtype ("\"abs_cpu\" not implemented for
+     'Bool'", "\"arange_cpu\" ...", "\"check_uniform_bounds\" ...") raises NotImplementedError */
+  if (st == CT_ERR_DTYPE && msg && strstr(msg, "\" not implemented for '")) return PyExc_NotImplementedError;
   switch (st) {
     case CT_ERR_INDEX:
       /* a dimension (or narrow's start, which torch wraps as a dimension) out of range */
@@ -312,36 +315,54 @@ static PyObject *ctpy_size_new(int n, const int64_t *v) {
 
 /* ---- Integer and shape arguments -------------------------------------------------------- */
 
+/* A Python int as int64: torch 2.x's THPUtils_unpackLong, whose overflow is ValueError
+   "Overflow when unpacking long long". */
+static int ctpy_unpack_long(PyObject *o, int64_t *out) {
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+  if (overflow) {
+    PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+    return -1;
+  }
+  if (v == -1 && PyErr_Occurred()) return -1;
+  *out = v;
+  return 0;
+}
+
 /* An int from an int or any object with __index__ (torch accepts NumPy integers and 0-dim
    integer tensors); TypeError naming `what` for anything else (floats, bools are ints). */
 static int ctpy_as_int64(PyObject *o, int64_t *out, const char *what) {
-  if (PyLong_CheckExact(o)) {
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow) {
-      PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
-      return -1;
-    }
-    if (v == -1 && PyErr_Occurred()) return -1;
-    *out = v;
-    return 0;
-  }
+  if (PyLong_CheckExact(o)) return ctpy_unpack_long(o, out);
   if (PyFloat_Check(o) || !PyIndex_Check(o)) {
     PyErr_Format(PyExc_TypeError, "%s must be int, not %.100s", what, Py_TYPE(o)->tp_name);
     return -1;
   }
   PyObject *i = PyNumber_Index(o);
   if (!i) return -1;
-  int overflow = 0;
-  long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
+  int rc = ctpy_unpack_long(i, out);
   Py_DECREF(i);
-  if (overflow) {
-    PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+  return rc;
+}
+
+/* Element pos (0-based) of an int-list argument: as ctpy_as_int64, but torch 2.x reports an
+   overflow as the list's failure to unpack (TypeError "view(): argument 'size' failed to unpack
+   the object at pos 1 with error \"Overflow when unpacking long long"). */
+static int ctpy_seq_int64(PyObject *item, int64_t *out, const char *fn, const char *arg, Py_ssize_t pos) {
+  if (PyFloat_Check(item) || !PyIndex_Check(item)) {
+    PyErr_Format(PyExc_TypeError,
+                 "%s(): argument '%s' must be tuple of ints, but found element of type %.100s at pos %zd", fn,
+                 arg, Py_TYPE(item)->tp_name, pos);
     return -1;
   }
-  if (v == -1 && PyErr_Occurred()) return -1;
-  *out = v;
-  return 0;
+  if (ctpy_as_int64(item, out, arg) == 0) return 0;
+  if (PyErr_ExceptionMatches(PyExc_ValueError)) {
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError,
+                 "%s(): argument '%s' failed to unpack the object at pos %zd with error \"Overflow when "
+                 "unpacking long long\"",
+                 fn, arg, pos + 1);
+  }
+  return -1;
 }
 
 /* Reads a sequence of ints (tuple, list, Size, any sequence) into out[CT_MAX_DIMS];
@@ -362,22 +383,7 @@ static int ctpy_int_seq(PyObject *seq, int64_t *out, const char *fn, const char 
   }
   PyObject **items = PySequence_Fast_ITEMS(fast);
   for (Py_ssize_t i = 0; i < n; ++i) {
-    if (PyLong_CheckExact(items[i])) {
-      out[i] = PyLong_AsLongLong(items[i]);
-      if (out[i] == -1 && PyErr_Occurred()) {
-        Py_DECREF(fast);
-        PyErr_Clear();
-        PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
-        return -1;
-      }
-    } else if (PyFloat_Check(items[i]) || !PyIndex_Check(items[i])) {
-      PyErr_Format(PyExc_TypeError,
-                   "%s(): argument '%s' must be tuple of ints, but found element of type %.100s at "
-                   "pos %zd",
-                   fn, arg, Py_TYPE(items[i])->tp_name, i);
-      Py_DECREF(fast);
-      return -1;
-    } else if (ctpy_as_int64(items[i], &out[i], arg) < 0) {
+    if (ctpy_seq_int64(items[i], &out[i], fn, arg, i) < 0) {
       Py_DECREF(fast);
       return -1;
     }
@@ -411,22 +417,7 @@ static int ctpy_sizes_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     return -1;
   }
   for (Py_ssize_t i = 0; i < nargs; ++i) {
-    if (PyLong_CheckExact(args[i])) {
-      int overflow = 0;
-      out[i] = PyLong_AsLongLongAndOverflow(args[i], &overflow);
-      if (overflow) {
-        PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
-        return -1;
-      }
-    } else if (PyFloat_Check(args[i]) || !PyIndex_Check(args[i])) {
-      PyErr_Format(PyExc_TypeError,
-                   "%s(): argument '%s' must be tuple of ints, but found element of type %.100s at "
-                   "pos %zd",
-                   fn, kwname, Py_TYPE(args[i])->tp_name, i);
-      return -1;
-    } else if (ctpy_as_int64(args[i], &out[i], kwname) < 0) {
-      return -1;
-    }
+    if (ctpy_seq_int64(args[i], &out[i], fn, kwname, i) < 0) return -1;
   }
   return (int)nargs;
 }
@@ -613,16 +604,7 @@ static int ctpy_int_args(const char *fn, PyObject *const *args, Py_ssize_t nargs
       PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)", fn, names[j], j + 1);
       return -1;
     }
-    if (PyLong_CheckExact(vals[j])) {
-      int overflow = 0;
-      out[j] = PyLong_AsLongLongAndOverflow(vals[j], &overflow);
-      if (overflow) {
-        PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
-        return -1;
-      }
-    } else if (ctpy_as_int64(vals[j], &out[j], names[j]) < 0) {
-      return -1;
-    }
+    if (ctpy_as_int64(vals[j], &out[j], names[j]) < 0) return -1;
   }
   return 0;
 }
@@ -1131,23 +1113,24 @@ static PyObject *ctpy_getitem(PyObject *self, PyObject *key) {
 }
 
 /* 0-dim source tensor holding a Python scalar value for a copy into dtype `target`, or NULL
-   with NotImplemented semantics (*handled = 0) when value is not a plain scalar. */
+   with NotImplemented semantics (*handled = 0) when value is not a plain scalar.  As torch
+   2.13's setitem (valueToTensor): an int beyond int64 is ValueError; a value a float16 or
+   bfloat16 target cannot hold rounds to +-inf (its scalar_tensor skips the overflow check
+   that fill_ makes); other dtypes refuse such values as fill_ does. */
 static ct_tensor *ctpy_scalar_source(PyObject *value, ct_dtype target, int *handled) {
   *handled = 1;
   ct_clear_error();
   if (PyBool_Check(value)) {
     return ct_full(0, NULL, value == Py_True ? 1.0 : 0.0, CT_BOOL);
   }
+  const int reduced = target == CT_FLOAT16 || target == CT_BFLOAT16;
   if (PyLong_CheckExact(value)) {
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
-    if (overflow) {
-      PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
-      return NULL;
-    }
-    if (target == CT_INT64) {
-      int64_t x = v; /* exact, whatever its magnitude */
-      return ct_from_data(&x, 0, NULL, CT_INT64);
+    int64_t v;
+    if (ctpy_unpack_long(value, &v) < 0) return NULL;
+    if (target == CT_INT64) return ct_from_data(&v, 0, NULL, CT_INT64); /* exact, whatever its magnitude */
+    if (reduced) {
+      double d = (double)v;
+      return ct_from_data(&d, 0, NULL, CT_FLOAT64);
     }
     /* A Python int may be negative for uint8 (torch wraps -1 to 255; a float -1.0 is refused) */
     if (target == CT_UINT8 && v < 0 && v >= -255) v += 256;
@@ -1156,7 +1139,7 @@ static ct_tensor *ctpy_scalar_source(PyObject *value, ct_dtype target, int *hand
   }
   if (PyFloat_CheckExact(value)) {
     double v = PyFloat_AS_DOUBLE(value);
-    if (target == CT_FLOAT64) return ct_from_data(&v, 0, NULL, CT_FLOAT64);
+    if (target == CT_FLOAT64 || reduced) return ct_from_data(&v, 0, NULL, CT_FLOAT64);
     return ct_full(0, NULL, v, target);
   }
   *handled = 0;
@@ -1209,15 +1192,28 @@ static int ctpy_fill_overlapping(ct_tensor *dst, ct_tensor *src) {
   return 0;
 }
 
+/* Has t a dim of size > 1 and stride 0 (expanded)?  torch's has_internal_overlap says "Yes"
+   for these only; other overlap (as_strided) is "TooHard", which copies do not refuse. */
+static int ctpy_has_expanded_dim(const ct_tensor *t) {
+  const int64_t *sz = ct_tensor_sizes(t), *st = ct_tensor_strides(t);
+  for (int i = 0; i < ct_tensor_ndim(t); ++i)
+    if (sz[i] > 1 && st[i] == 0) return 1;
+  return 0;
+}
+
 /* torch's copy_to for setitem: same sizes: copy; a 0-dim src: fill; else strip leading
-   1-dims of src, expand it to dst's sizes ("The expanded size of the tensor ..."), copy. */
-static int ctpy_copy_to(ct_tensor *dst, ct_tensor *src) {
+   1-dims of src, expand it to dst's sizes ("The expanded size of the tensor ..."), copy.
+   torch 2.13's setitem copies a 0-dim value too, refusing an expanded dst ("unsupported
+   operation: more than one element of the written-to tensor ..."), while fill_ (fill != 0)
+   writes one value through any overlap. */
+static int ctpy_copy_to(ct_tensor *dst, ct_tensor *src, int fill) {
   int dn = ct_tensor_ndim(dst), sn = ct_tensor_ndim(src);
   const int64_t *ds = ct_tensor_sizes(dst), *ss = ct_tensor_sizes(src);
   int same = dn == sn;
   for (int i = 0; same && i < dn; ++i) same = ds[i] == ss[i];
   ct_clear_error();
-  if (sn == 0 && ct_has_internal_overlap(dst) == 1) return ctpy_fill_overlapping(dst, src);
+  if (sn == 0 && ct_has_internal_overlap(dst) == 1 && (fill || !ctpy_has_expanded_dim(dst)))
+    return ctpy_fill_overlapping(dst, src);
   if (same || sn == 0) {
     /* torch: copy_ (CopyBackwards), or fill_ of a 0-dim value (a cast copy: FillBackward3) */
     if ((same ? ct_copy_(dst, src) : ct_fill_tensor_(dst, src)) != CT_OK) {
@@ -1276,17 +1272,18 @@ static PyObject *ctpy_backward_py(PyObject *self, PyObject *args) {
   Py_RETURN_NONE;
 }
 
-/* _C._copy_to(dst, src): the same, for the Python setitem path. */
+/* _C._copy_to(dst, src, fill=False): the same, for the Python setitem path and fill_. */
 static PyObject *ctpy_copy_to_py(PyObject *self, PyObject *args) {
   (void)self;
   PyObject *d, *s;
-  if (!PyArg_ParseTuple(args, "OO:_copy_to", &d, &s)) return NULL;
+  int fill = 0;
+  if (!PyArg_ParseTuple(args, "OO|p:_copy_to", &d, &s, &fill)) return NULL;
   ct_tensor *dh = ctpy_handle(d), *sh = ctpy_handle(s);
   if (!dh || !sh) {
     PyErr_SetString(PyExc_TypeError, "_copy_to: expected two tensors");
     return NULL;
   }
-  if (ctpy_copy_to(dh, sh) < 0) return NULL;
+  if (ctpy_copy_to(dh, sh, fill) < 0) return NULL;
   Py_RETURN_NONE;
 }
 
@@ -1318,7 +1315,7 @@ static int ctpy_setitem(PyObject *self, PyObject *key, PyObject *value) {
     if (r == NULL) return -1;
     goto fallback;
   }
-  int rc = ctpy_copy_to(v, src);
+  int rc = ctpy_copy_to(v, src, 0);
   ct_tensor_release(v);
   if (own_src) ct_tensor_release(src);
   return rc;
@@ -1548,21 +1545,24 @@ static PyObject *ctpy_storage_repr(PyObject *self) {
 
 /* ---- Operators: + - * / @, unary - + abs, in place, comparisons --------------------------
    Number slots and tp_richcompare, with torch's "wrapped number" rules for a Python scalar
-   operand (checked against torch 1.13):
+   operand (checked against torch 2.13):
      - a Tensor: the tensor-tensor op;
      - a bool: a 0-dim bool tensor (x8 + True is int8, b + True is bool);
      - an int (not bool): with a floating tensor, or for true division, the double path
        (ct_*_scalar); with a bool tensor, a 0-dim int64 tensor (b + 1 is int64); with an
        integer tensor, a 0-dim tensor of the tensor's dtype holding the value wrapped to it
-       (int8 + 1000 is int8, int8 < 1000 compares with -24).  Beyond int64: torch's
-       "Overflow when unpacking long" (RuntimeError);
+       (int8 + 1000 is int8, int8 < 1000 compares with -24).  An int in [2**63, 2**64) is a
+       uint64 scalar: it wraps the same way (x8 + 2**63 adds 0), is 9.2e18 for a float tensor,
+       and cannot be promoted with bool ("Promotion for uint16, uint32, uint64 types is not
+       supported, ...").  Beyond that, Python's OverflowError ("int too big to convert",
+       "can't convert negative int to unsigned");
      - a float (or a float subclass such as numpy.float64): the double path, which has
        Python-float semantics (int tensor + 2.5 is float32, float16 tensor + 2.5 is float16);
      - anything else goes to the package's operand hook (_C._setup_compute), which turns a
-       NumPy scalar into int/float and, only for tensor + - * / ndarray, an ndarray into a
-       tensor (torch converts it there; for ndarray op tensor, x += a, x == a, x @ a and the
-       methods torch returns NotImplemented or refuses); otherwise NotImplemented, so Python
-       raises its TypeError as it does for torch. */
+       NumPy scalar into int/float and, only for tensor + - * / ndarray and tensor == ndarray,
+       an ndarray into a tensor (torch converts it there; for ndarray op tensor, x += a, x < a,
+       x != a, x @ a and the methods torch returns NotImplemented or refuses); otherwise
+       NotImplemented, so Python raises its TypeError as it does for torch. */
 
 enum { CTPY_ADD = 0, CTPY_SUB = 1, CTPY_MUL = 2, CTPY_DIV = 3 };
 
@@ -1584,9 +1584,9 @@ static PyObject *ctpy_operand_hook = NULL;
 
 /* What a Python operand stands for. */
 typedef struct {
-  enum { CTPY_OPD_TENSOR, CTPY_OPD_BOOL, CTPY_OPD_INT, CTPY_OPD_DOUBLE } kind;
+  enum { CTPY_OPD_TENSOR, CTPY_OPD_BOOL, CTPY_OPD_INT, CTPY_OPD_UINT64, CTPY_OPD_DOUBLE } kind;
   ct_tensor *t; /* borrowed (CTPY_OPD_TENSOR) */
-  int64_t i;    /* CTPY_OPD_BOOL (0/1), CTPY_OPD_INT */
+  int64_t i;    /* CTPY_OPD_BOOL (0/1), CTPY_OPD_INT, CTPY_OPD_UINT64 (the bits of a uint64) */
   double d;     /* CTPY_OPD_DOUBLE */
 } ctpy_operand;
 
@@ -1607,12 +1607,14 @@ static int ctpy_classify(PyObject *o, int array_ok, ctpy_operand *out, PyObject 
   if (PyLong_Check(o)) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow) {
-      PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
-      return -1;
-    }
     if (v == -1 && PyErr_Occurred()) return -1;
     out->kind = CTPY_OPD_INT;
+    if (overflow) { /* torch 2.x: a uint64 scalar, or Python's OverflowError */
+      unsigned long long u = PyLong_AsUnsignedLongLong(o);
+      if (u == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+      out->kind = CTPY_OPD_UINT64;
+      v = (long long)u;
+    }
     out->i = v;
     return 1;
   }
@@ -1655,16 +1657,28 @@ static ct_tensor *ctpy_wrapped_int(int64_t v, ct_dtype d) {
 
 static inline int ctpy_is_floating(ct_dtype d) { return d >= CT_FLOAT16; }
 
-/* For a scalar operand next to tensor dtype td: 1 with *wrapped set (a 0-dim tensor to use
-   with the tensor-tensor op), or 0 when the double path applies (*dval set).  -1 on error. */
-static int ctpy_scalar_operand(const ctpy_operand *s, ct_dtype td, int true_div, ct_tensor **wrapped,
-                               double *dval) {
+/* What an op does with a scalar operand (ctpy_scalar_operand). */
+enum { CTPY_SCALAR_OTHER = 0, CTPY_SCALAR_DIV = 1, CTPY_SCALAR_RDIV = 2, CTPY_SCALAR_SUB = 3 };
+
+/* For a scalar operand next to tensor dtype td in an op of kind `use`: 1 with *wrapped set (a
+   0-dim tensor to use with the tensor-tensor op), or 0 when the double path applies (*dval
+   set).  -1 on error. */
+static int ctpy_scalar_operand(const ctpy_operand *s, ct_dtype td, int use, ct_tensor **wrapped, double *dval) {
+  const int true_div = use == CTPY_SCALAR_DIV || use == CTPY_SCALAR_RDIV;
   if (s->kind == CTPY_OPD_DOUBLE) {
     *dval = s->d;
     return 0;
   }
-  if (s->kind == CTPY_OPD_INT && (true_div || ctpy_is_floating(td))) {
-    *dval = (double)s->i;
+  if (s->kind == CTPY_OPD_UINT64 && td == CT_BOOL && use != CTPY_SCALAR_RDIV && use != CTPY_SCALAR_SUB) {
+    /* torch promotes the bool tensor with the uint64 wrapped number (s / b is b.reciprocal()
+       * s, a float tensor; b - s fails sub's own bool check first, which the core makes) */
+    PyErr_SetString(PyExc_RuntimeError,
+                    "Promotion for uint16, uint32, uint64 types is not supported, attempted to promote Bool and "
+                    "UInt64");
+    return -1;
+  }
+  if (s->kind != CTPY_OPD_BOOL && (true_div || ctpy_is_floating(td))) {
+    *dval = s->kind == CTPY_OPD_UINT64 ? (double)(uint64_t)s->i : (double)s->i;
     return 0;
   }
   ct_dtype wd = s->kind == CTPY_OPD_BOOL ? CT_BOOL : (td == CT_BOOL ? CT_INT64 : td);
@@ -1702,7 +1716,10 @@ static PyObject *ctpy_arith(PyObject *a, PyObject *b, int op, int flags) {
   double s = 0.0;
   int path = 1;
   if (o.kind != CTPY_OPD_TENSOR) {
-    path = ctpy_scalar_operand(&o, ct_tensor_dtype(self), op == CTPY_DIV, &wrapped, &s);
+    const int use = op == CTPY_SUB ? CTPY_SCALAR_SUB
+                    : op == CTPY_DIV ? (tensor_on_left ? CTPY_SCALAR_DIV : CTPY_SCALAR_RDIV)
+                                     : CTPY_SCALAR_OTHER;
+    path = ctpy_scalar_operand(&o, ct_tensor_dtype(self), use, &wrapped, &s);
     if (path < 0) {
       Py_XDECREF(keep);
       return NULL;
@@ -1783,8 +1800,9 @@ static PyObject *ctpy_nb_pos(PyObject *a) {
 
 /* Comparisons: Python swaps the operands itself (2 < x calls x > 2), so self is the tensor.
    == and != with a non-operand give NotImplemented (Python then compares identities: x ==
-   None is False, as torch); hash stays identity (ctpy_tensor_hash), as torch's. */
-static PyObject *ctpy_compare(PyObject *a, PyObject *b, int pyop) {
+   None is False, as torch); hash stays identity (ctpy_tensor_hash), as torch's.  torch 2.13
+   converts an ndarray for == (either side) and for no other comparison: x != a is True. */
+static PyObject *ctpy_compare_impl(PyObject *a, PyObject *b, int pyop, int array_ok) {
   static const ctpy_tt_fn tt[6] = {ct_lt, ct_le, ct_eq, ct_ne, ct_gt, ct_ge}; /* Py_LT == 0 ... Py_GE == 5 */
   static const ctpy_ts_fn ts[6] = {ct_lt_scalar, ct_le_scalar, ct_eq_scalar,
                                    ct_ne_scalar, ct_gt_scalar, ct_ge_scalar};
@@ -1793,7 +1811,7 @@ static PyObject *ctpy_compare(PyObject *a, PyObject *b, int pyop) {
   if (!self || pyop < 0 || pyop > 5) Py_RETURN_NOTIMPLEMENTED;
   ctpy_operand o;
   PyObject *keep = NULL;
-  int c = ctpy_classify(b, 0, &o, &keep); /* torch: x == ndarray is NotImplemented */
+  int c = ctpy_classify(b, array_ok, &o, &keep);
   if (c <= 0) {
     Py_XDECREF(keep);
     if (c < 0) return NULL;
@@ -1803,7 +1821,7 @@ static PyObject *ctpy_compare(PyObject *a, PyObject *b, int pyop) {
   double s = 0.0;
   int path = 1;
   if (o.kind != CTPY_OPD_TENSOR) {
-    path = ctpy_scalar_operand(&o, ct_tensor_dtype(self), 0, &wrapped, &s);
+    path = ctpy_scalar_operand(&o, ct_tensor_dtype(self), CTPY_SCALAR_OTHER, &wrapped, &s);
     if (path < 0) {
       Py_XDECREF(keep);
       return NULL;
@@ -1817,7 +1835,13 @@ static PyObject *ctpy_compare(PyObject *a, PyObject *b, int pyop) {
   return ctpy_wrap(r);
 }
 
-/* _compare(a, b, pyop) -> Tensor | NotImplemented: the same for eq()/lt()/... (FASTCALL). */
+/* The tp_richcompare slot (ctensor.i): an ndarray is an operand of == only. */
+static PyObject *ctpy_compare(PyObject *a, PyObject *b, int pyop) {
+  return ctpy_compare_impl(a, b, pyop, pyop == Py_EQ);
+}
+
+/* _compare(a, b, pyop) -> Tensor | NotImplemented: the same for eq()/lt()/... (FASTCALL),
+   which refuse an ndarray (torch: "eq() received an invalid combination of arguments"). */
 static PyObject *ctpy_compare_fast(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   if (nargs != 3) {
@@ -1826,7 +1850,7 @@ static PyObject *ctpy_compare_fast(PyObject *self, PyObject *const *args, Py_ssi
   }
   long op = PyLong_AsLong(args[2]);
   if (op == -1 && PyErr_Occurred()) return NULL;
-  return ctpy_compare(args[0], args[1], (int)op);
+  return ctpy_compare_impl(args[0], args[1], (int)op, 0);
 }
 
 static PyMethodDef ctpy_compute_functions[] = {

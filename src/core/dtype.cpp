@@ -25,7 +25,7 @@ namespace ct {
 
 void check_scalar_fits(double v, DType d) {
   static const char* const cpp_names[kNumDTypes] = {"bool",    "uint8_t", "int8_t",     "int16_t", "int",
-                                                    "int64_t", "at::Half", "at::BFloat16", "float",   "double"};
+                                                    "int64_t", "c10::Half", "c10::BFloat16", "float", "double"};
   double lo = 0, hi = 0;
   switch (d) {
     case DType::Bool:

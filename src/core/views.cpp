@@ -103,14 +103,16 @@ Ref<Tensor> slice(const Tensor& t, int64_t dim, int64_t start, int64_t stop, int
 }
 
 Ref<Tensor> narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
+  // torch 2.x's order (TensorShape.cpp: narrow_symint): 0-dim, length, dim, start range, end.
   CT_CHECK(t.ndim() > 0, Index, "narrow() cannot be applied to a 0-dim tensor.");
+  CT_CHECK(length >= 0, Shape, "narrow(): length must be non-negative.");
   const int d = wrap_dim(dim, t.ndim());
   const int64_t size = t.size(d);
-  // As torch: start is wrapped like a dim index (maybe_wrap_dim with the size as the number
-  // of dims, in int64: so -1 on an empty dim is 0, and sizes past 2^31 keep every start;
-  // found by the fuzzer), but may also equal the size.
-  if (start != size) start = wrap_index(start, std::max<int64_t>(size, 1));
-  CT_CHECK(length >= 0 && start <= size - length, Shape,
+  CT_CHECK(start >= -size && start <= size, Index,
+           "start out of range (expected to be in range of [" << -size << ", " << size << "], but got " << start
+                                                              << ")");
+  if (start < 0) start += size;
+  CT_CHECK(start <= size - length, Shape,
            "start (" << start << ") + length (" << length << ") exceeds dimension size (" << size << ").");
   return slice(t, d, start, start + length, 1);
 }

@@ -1,4 +1,4 @@
-// ct::repr against PyTorch 1.13's repr.  The cases come from tests/tools/gen_format_cases.py,
+// ct::repr against PyTorch 2.13's repr.  The cases come from tests/tools/gen_format_cases.py,
 // which ran torch and recorded each tensor (its storage's elements and its view geometry)
 // with the text torch printed for it; here each tensor is rebuilt and printed.
 #include <gtest/gtest.h>

@@ -59,7 +59,7 @@ def torch_storage_ptr(t):
 
 
 def _probe_core_gaps():
-    """Places where the C library does not (yet) follow torch 1.13; the tests relax exactly
+    """Places where the C library does not (yet) follow torch 2.13; the tests relax exactly
     these comparisons while a gap is present and become strict once it is fixed."""
     gaps = set()
     x = ctensor.arange(12.0).view(3, 4)
@@ -70,10 +70,10 @@ def _probe_core_gaps():
         gaps.add("clone_layout")
     if ctensor.zeros(4, 1).expand(1, -1, 1).stride() != (4, 1, 1):
         gaps.add("expand_size1_stride")  # torch: a new size-1 dim gets size*stride of the next
-    # torch 1.13's narrow wraps start as if it were a dim (IndexError) unless start == size,
-    # before checking start + length (RuntimeError, also for a negative length)
-    for size, start, length, expected in [(3, 5, 1, IndexError), (0, -1, 1, RuntimeError),
-                                          (3, 5, -1, IndexError), (3, 0, -1, RuntimeError)]:
+    # torch 2.x's narrow refuses a negative length first (RuntimeError), then a start outside
+    # [-size, size] (IndexError), then start + length past the end (RuntimeError)
+    for size, start, length, expected in [(3, 5, 1, IndexError), (0, -1, 1, IndexError),
+                                          (3, 5, -1, RuntimeError), (3, 0, -1, RuntimeError)]:
         try:
             ctensor.zeros(size).narrow(0, start, length)
             gaps.add("narrow_errors")

@@ -1,4 +1,4 @@
-"""Compute from Python against torch 1.13, side by side: each expression runs with
+"""Compute from Python against torch 2.13, side by side: each expression runs with
 ``torch`` bound to torch and then to ctensor, and must give the same repr (ctensor prints
 ``ctensor.`` where torch prints ``torch.``), dtype, shape and strides, or raise the same
 exception class with the same message.
@@ -743,7 +743,7 @@ def test_no_leaks_after_a_loop_of_operations():
         for bad in ("x + [1]", "y += 2.5", "b - b", "x @ y", "ctensor.cat([])", "x.sum(9)"):
             try:
                 exec(bad, ns)
-            except (TypeError, RuntimeError, IndexError):
+            except (TypeError, RuntimeError, IndexError, ValueError):  # torch 2.x: cat([]) is ValueError
                 pass
         del ns
     del _, z

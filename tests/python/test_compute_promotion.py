@@ -1,4 +1,4 @@
-"""Type promotion and Python-scalar rules of the operators, against torch 1.13: every dtype
+"""Type promotion and Python-scalar rules of the operators, against torch 2.13: every dtype
 pair (dimensioned/dimensioned, dimensioned/0-dim, 0-dim/dimensioned) and every dtype with
 every kind of Python scalar (bool, small/negative/wrapping/huge int, float, NumPy scalars), on
 both sides, out of place and in place.  Each case compares the repr (values and dtype),

@@ -1,4 +1,4 @@
-"""Differential test against torch 1.13: random chains of view, copy and in-place ops applied to
+"""Differential test against torch 2.13: random chains of view, copy and in-place ops applied to
 both libraries, comparing after every step the shape, strides, storage offset, values, whether
 the result shares the root's storage, _is_view(), whether _base is the root, contiguity, dtype,
 the root's values and version, and which exception class is raised."""

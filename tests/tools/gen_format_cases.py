@@ -1,9 +1,9 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Writes tests/core/format_cases.inc: tensors together with PyTorch's repr of them.
 
-Run with the system Python that has torch 1.13 (not a virtualenv's python3):
+Run with the project's venv Python, which has torch 2.13 (requirements.txt):
 
-    /usr/bin/python3 tests/tools/gen_format_cases.py
+    build/venv/bin/python tests/tools/gen_format_cases.py
 
 Each case records a tensor as ctensor can rebuild it without torch: the dtype, the
 elements of its whole storage (as text that parses back to the exact value), and the view

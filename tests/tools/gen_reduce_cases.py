@@ -1,10 +1,10 @@
-#!/usr/bin/python3
-"""Writes PyTorch 1.13's answers into the generated blocks of the reduction, matmul and
+#!/usr/bin/env python3
+"""Writes PyTorch 2.13's answers into the generated blocks of the reduction, matmul and
 random tests.
 
-Run with the system Python that has torch 1.13 (not a virtualenv's python3):
+Run with the project's venv Python, which has torch 2.13 (requirements.txt):
 
-    /usr/bin/python3 tests/tools/gen_reduce_cases.py
+    build/venv/bin/python tests/tools/gen_reduce_cases.py
 
 Each target file holds one or more blocks between the lines
 
@@ -54,7 +54,7 @@ def kind_of(exc):
     if isinstance(exc, IndexError):
         return "Index"
     if ("not implemented for" in msg or "expected scalar type" in msg or "same dtype" in msg
-            or "could not infer output dtype" in msg):
+            or "could not infer output dtype" in msg or "does not support bool input" in msg):
         return "DType"
     if "appears multiple times" in msg or "out of bounds" in msg or "random_ expects" in msg:
         return "InvalidArgument"
@@ -158,9 +158,7 @@ REDUCE_ERRORS = [
     ("amin", [3, 0, 0], torch.int32, [1, 2], False),
     ("amin", [0], torch.float64, None, True),
     ("amax", [2, 3], torch.float32, [1, 1], False),
-    ("prod", [2, 3], torch.float16, None, False),
-    ("prod", [2, 3], torch.bfloat16, [1], False),
-    ("prod", [], torch.float16, None, False),
+    # (torch 1.13 refused prod on float16/bfloat16 here; 2.x computes it: see REDUCE_VALUES)
     ("prod", [2, 3], torch.float32, [2], False),
     ("argmax", [0, 3], torch.float32, None, False),
     ("argmax", [0, 3], torch.float32, [0], False),
@@ -401,7 +399,7 @@ def replace_block(path, name, rows):
 
 
 def main():
-    assert torch.__version__.startswith("1.13"), torch.__version__
+    assert torch.__version__.startswith("2.13"), torch.__version__
     torch.manual_seed(0)
     replace_block("tests/core/test_reduce.cpp", "reduce_dtype_cases", gen_reduce_dtypes())
     replace_block("tests/core/test_reduce.cpp", "reduce_error_cases", gen_reduce_errors())

@@ -1,4 +1,4 @@
-"""Compute as torch 1.13's Python API: Tensor methods (add, sum, matmul, max, ...) and the
+"""Compute as torch 2.13's Python API: Tensor methods (add, sum, matmul, max, ...) and the
 module functions (ctensor.add, ctensor.where, ctensor.cat, ctensor.rand, ...).
 
 The operators (x + y, x += y, -x, abs(x), x @ y, x < y, ...) are C slots (fastpath.c); the
@@ -36,23 +36,25 @@ _TORCH_NAME = {D.bool: "Bool", D.uint8: "Byte", D.int8: "Char", D.int16: "Short"
 # ---- Python operands that are not Tensor / bool / int / float ----------------------------
 
 def operand_hook(obj, array_ok):
-    """Called by the C operators for an operand they do not know.  torch 1.13 treats a NumPy
-    scalar as a Python number (integers as int; floating types and numpy.bool_ as float), and an
-    ndarray as a tensor (a copy) only as the right operand of + - * / (array_ok); anything else
-    is not an operand (NotImplemented: Python raises its TypeError, as with torch)."""
+    """Called by the C operators for an operand they do not know.  torch 2.13 treats a NumPy
+    scalar as a Python number (integers within int64 as int; floating types and numpy.bool_ as
+    float), and an ndarray as a tensor (a copy) only as the right operand of + - * / and ==
+    (array_ok); anything else is not an operand (NotImplemented: Python raises its TypeError,
+    or NumPy takes over, as with torch)."""
     t = type(obj)
     if t.__module__ != "numpy":
         return NotImplemented
     if t.__name__ == "ndarray":
         if not array_ok:
-            return NotImplemented  # torch: np.ones(2) * x, x += a, x == a, x.add(a) refuse it
+            return NotImplemented  # torch: np.ones(2) * x, x += a, x < a, x.add(a) refuse it
         from ._creation import tensor
         return tensor(obj)
     if not hasattr(obj, "dtype"):
         return NotImplemented
     kind = obj.dtype.kind
     if kind in "iu":
-        return int(obj)
+        i = int(obj)
+        return i if -2**63 <= i < 2**63 else NotImplemented  # a numpy.uint64 past int64
     if kind in "fb":
         return float(obj)
     return NotImplemented  # complex, strings, datetimes
@@ -84,6 +86,28 @@ def _check_tensor(fn, value, arg="input", pos=1):
 
 # ---- torch's result_type with wrapped numbers ----------------------------------------------
 
+class _UInt64:
+    """The dtype torch 2.x gives a Python int in [2**63, 2**64) (a wrapped uint64 number).
+    ctensor has no uint64 tensors: this only takes part in promotion, which refuses it next to
+    anything but a floating dtype, as torch does."""
+    is_floating_point = False
+
+
+_U64 = _UInt64()
+
+
+def _int_dtype(value):
+    """The wrapped-number dtype of a Python int: int64, or uint64 up to 2**64 (beyond:
+    Python's OverflowError, as torch)."""
+    if -2**63 <= value < 2**63:
+        return D.int64
+    if value < 0:
+        raise OverflowError("can't convert negative int to unsigned")
+    if value >= 2**64:
+        raise OverflowError("int too big to convert")
+    return _U64
+
+
 def _category(dt):
     return 2 if dt.is_floating_point else (0 if dt is D.bool else 1)
 
@@ -93,6 +117,14 @@ def _promote(a, b):
         return b
     if b is None:
         return a
+    if a is _U64 or b is _U64:  # c10's promoteTypes: a floating dtype wins, anything else fails
+        if a is b or a.is_floating_point:
+            return a
+        if b.is_floating_point:
+            return b
+        names = ["UInt64" if d is _U64 else _TORCH_NAME[d] for d in (a, b)]
+        raise RuntimeError(f"Promotion for uint16, uint32, uint64 types is not supported, attempted to promote "
+                           f"{names[0]} and {names[1]}")
     return D.promote_types(a, b)
 
 
@@ -120,7 +152,7 @@ def _result_type(*operands):
         elif isinstance(o, builtins.bool):
             wrapped = _promote(wrapped, D.bool)
         elif isinstance(o, int):
-            wrapped = _promote(wrapped, D.int64)
+            wrapped = _promote(wrapped, _int_dtype(o))
         elif isinstance(o, float):
             wrapped = _promote(wrapped, D.float32)
         else:
@@ -130,15 +162,25 @@ def _result_type(*operands):
 
 def result_type(tensor, other):
     """torch.result_type: the dtype tensor op other gives (either may be a Python number)."""
-    return _result_type(tensor, other)
+    r = _result_type(tensor, other)
+    if r is _U64:
+        raise TypeError("ctensor has no uint64 dtype")
+    return r
 
 
 def _scalar_tensor(value, dtype):
     """A 0-dim tensor of dtype holding a Python scalar, refusing values the dtype cannot hold
-    ("value cannot be converted to type int8_t without overflow"), as torch's scalar_to_tensor."""
-    if dtype is D.int64 and isinstance(value, int) and not isinstance(value, builtins.bool):
-        from ._creation import tensor
-        return tensor(value, dtype=D.int64)
+    ("value cannot be converted to type int8_t without overflow"), as torch's scalar_to_tensor
+    and fill_; an int beyond uint64 is Python's OverflowError, as torch's."""
+    if isinstance(value, int) and not isinstance(value, builtins.bool):
+        _int_dtype(value)
+        if dtype is D.int64:
+            if value >= 2**63:
+                raise RuntimeError("value cannot be converted to type int64_t without overflow")
+            from ._creation import tensor
+            return tensor(value, dtype=D.int64)
+        if dtype.is_floating_point:
+            value = float(value)
     if isinstance(value, int):
         value = D.uint8_wrapped(value, dtype)
     return _C.ct_full([], value, dtype)
@@ -149,6 +191,8 @@ def _as_operand(value, fn, arg, pos):
         return value
     converted = operand_hook(value, False)  # torch: a method refuses an ndarray
     if converted is NotImplemented:
+        if type(value).__module__ == "numpy" and getattr(getattr(value, "dtype", None), "kind", "") == "u":
+            raise TypeError("an integer is required")  # torch: a numpy.uint64 past int64
         raise _type_error(fn, arg, pos, value)
     return converted
 
@@ -166,6 +210,8 @@ def _with_alpha(fn, self, other, alpha):
             raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
     elif not isinstance(alpha, int):
         raise TypeError(f"{fn}(): argument 'alpha' must be Number, not {type(alpha).__name__}")
+    else:
+        _int_dtype(alpha)
     if rt is D.bool:
         alpha = builtins.bool(alpha)  # bool arithmetic: any non-zero alpha is True
         if not isinstance(other, Tensor):
@@ -174,7 +220,10 @@ def _with_alpha(fn, self, other, alpha):
         _scalar_tensor(alpha, rt)  # torch refuses an alpha the result dtype cannot hold
     if isinstance(other, Tensor):
         return _arith_c(_C.ct_to(other, rt), alpha, _MUL, _NO_ARRAY)
-    return other * alpha
+    if rt.is_floating_point:
+        return float(other) * alpha
+    # an integer result: other * alpha wraps in the result dtype, as torch computes it there
+    return (other * alpha + 2**63) % 2**64 - 2**63
 
 
 def _arith(fn, op, self, other, alpha, inplace, pos=1):
@@ -439,7 +488,8 @@ class _ComputeMethods:
         if self.requires_grad and _C.ct_is_grad_enabled():
             _C.ct_fill_(self, value)  # records FillBackward2 (only floating tensors require grad)
             return self
-        self[...] = value  # the setitem fast path: torch's fill semantics, one version bump
+        # one version bump; every element, even of an expanded self (each location once)
+        _C._copy_to(self, _scalar_tensor(value, self.dtype), True)
         return self
 
     def zero_(self):
@@ -604,6 +654,8 @@ def where(condition, input, other):
     other = _as_operand(other, "where", "other", 3)
     if not (isinstance(input, Tensor) and isinstance(other, Tensor)):
         rt = _result_type(input, other)
+        if rt is _U64:
+            raise TypeError("ctensor has no uint64 dtype (where() of two ints past int64)")
         if not isinstance(input, Tensor):
             input = _scalar_tensor(input, rt)
         if not isinstance(other, Tensor):
@@ -682,7 +734,7 @@ def cat(tensors, dim=0):
     """The tensors joined along dim (a copy; promoted dtype)."""
     ts = _tensor_list("cat", tensors)
     if not ts:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     return _C.ct_cat(ts, operator.index(dim))
 
 
@@ -705,7 +757,7 @@ def manual_seed(seed):
     returns its Generator object)."""
     seed = int(seed)
     if not -2**63 <= seed < 2**64:
-        raise RuntimeError("Overflow when unpacking long")
+        raise ValueError("Overflow when unpacking long long")
     _C.ct_manual_seed(seed & (2**64 - 1))
 
 

@@ -190,7 +190,7 @@ def _to_int_checked(v, dt):
     except TypeError:
         raise TypeError(f"'{type(v).__name__}' object cannot be interpreted as an integer") from None
     if not (-2**63 <= i < 2**63):
-        raise RuntimeError("Overflow when unpacking long")
+        raise ValueError("Overflow when unpacking long long")
     if lo == 0:  # unsigned: negative values wrap (two's complement) when -v fits
         if i > hi or (i < 0 and -i > hi):
             raise RuntimeError(f"value cannot be converted to type {dt._name} without overflow")

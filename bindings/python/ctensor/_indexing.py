@@ -153,21 +153,26 @@ def _bool_to_index(b):
 
 
 def _apply_slicing(self, items):
-    """Returns (sliced view, list of index tensors or None by dimension of the view)."""
+    """Returns (sliced view, list of index tensors or None by dimension of the view, a mask
+    standing for as many dims as it has)."""
     ndim = self.dim()
     specified = _count_specified_dims(items)
     if specified > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     result = self
     dim = 0
+    masked = 0  # dims covered by masks beyond their first (torch 2.x: x[mask2d, 1] selects in dim 2)
     indices = []
 
     def record(t):
-        nonlocal dim
-        while len(indices) < dim + 1:
+        nonlocal dim, masked
+        slot = dim - masked
+        while len(indices) < slot + 1:
             indices.append(None)
-        indices[dim] = t
-        dim += 1
+        indices[slot] = t
+        k = t.dim() if t.dtype in (D.bool, D.uint8) else 1
+        dim += max(k, 1)
+        masked += max(k, 1) - 1
 
     for i, obj in enumerate(items):
         if obj is None:
@@ -251,8 +256,10 @@ def _prepare(src, indices):
             expanded.extend(_nonzero_columns(idx))
         elif idx.dtype is D.int64:
             expanded.append(idx)
+        elif idx.dtype is D.int32:  # torch 2.x indexes with int32 too
+            expanded.append(_C.ct_to(idx, D.int64))
         else:
-            raise IndexError("tensors used as indices must be long, byte or bool tensors")
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     if len(expanded) > src.dim():
         raise IndexError(f"too many indices for tensor of dimension {src.dim()} (got {len(expanded)})")
     while len(expanded) < src.dim():
@@ -493,23 +500,28 @@ _LEGACY_NAMES = {D.float32: "FloatTensor", D.float64: "DoubleTensor", D.float16:
 
 
 def _value_tensor(value, like):
-    """torch's valueToTensor: a tensor, or a Python bool/int/float (NumPy integers and float64
-    too) as a 0-dim tensor that converts to like's dtype the way fill_ does."""
+    """torch 2.13's valueToTensor: a tensor, or a Python bool/int/float (NumPy integers and
+    float64 too) as a 0-dim tensor that converts to like's dtype the way fill_ does, except
+    that an int must fit int64 and a float16/bfloat16 target takes any value (rounding to
+    +-inf: its scalar tensor skips fill_'s overflow check)."""
     if isinstance(value, Tensor):
         return value
     if _is_numpy_scalar(value) and value.dtype.kind in "iu":
         value = int(value)
     if isinstance(value, bool):
         return _C.ct_full((), value, D.bool)
+    reduced = like.dtype in (D.float16, D.bfloat16)
     if isinstance(value, int):
+        if not -2**63 <= value < 2**63:
+            raise ValueError("Overflow when unpacking long long")
         if like.dtype is D.int64:
-            if not -2**63 <= value < 2**63:
-                raise RuntimeError("Overflow when unpacking long")
             return _C.ct_from_data(array.array("q", [value]), (), D.int64)
+        if reduced:
+            return _C.ct_from_data(array.array("d", [float(value)]), (), D.float64)
         value = D.uint8_wrapped(value, like.dtype)
         return _C.ct_full((), value, like.dtype)  # checks that the value fits, as torch's fill_
     if isinstance(value, float):
-        if like.dtype is D.float64:
+        if like.dtype is D.float64 or reduced:
             return _C.ct_from_data(array.array("d", [value]), (), D.float64)
         return _C.ct_full((), value, like.dtype)
     t = type(value)

@@ -327,6 +327,40 @@ void binary_kernel(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor
   });
 }
 
+// torch 2.x's mul and true-division kernels (BinaryOpsKernel.cpp: mul_kernel, div_true_kernel)
+// for a float16/bfloat16 result whose second operand is one broadcast value (a Python scalar, a
+// 0-dim or one-element tensor): the value is read from the operand as it was before conversion
+// (original_scalar_value), in float, and never rounded to the reduced dtype first.  So
+// float16 * 0.1 multiplies by 0.1f, not by 0.0999755859375, and 0 * 2**40 is 0, not nan.
+// add and sub round the scalar to the reduced dtype (their kernels have no such path).
+bool reduced_scalar_operand(BinaryOp op, DType compute, Operand b, float* value) {
+  if ((op != BinaryOp::Mul && op != BinaryOp::Div) || (compute != DType::Float16 && compute != DType::BFloat16)) {
+    return false;
+  }
+  if (!b.tensor) {
+    *value = static_cast<float>(b.scalar);
+    return true;
+  }
+  if (b.tensor->numel() != 1) return false;
+  CT_DISPATCH_ALL(b.tensor->dtype(), [&] {
+    *value = static_cast<float>(to_acc(*reinterpret_cast<const scalar_t*>(b.tensor->data())));
+  });
+  return true;
+}
+
+// out = a * s or a / s in float, rounded once to out's dtype (float16/bfloat16; a in it).
+void reduced_scalar_kernel(BinaryOp op, const Tensor& out, const Tensor& a, float s, bool stream = false) {
+  const Tensor* ops[2] = {&out, &a};
+  ElementwiseIter it(ops);
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    if (op == BinaryOp::Mul) run_unary<T>(it, [s](float x) { return x * s; }, stream);
+    else run_unary<T>(it, [s](float x) { return x / s; }, stream);
+  };
+  if (out.dtype() == DType::Float16) run(Half{});
+  else run(BFloat16{});
+}
+
 // Clones `input` when it overlaps `out` in any way other than element-for-element identity,
 // so writing out never changes an input element before it is read.
 Ref<Tensor> unalias(const Tensor& out, Ref<Tensor> input) {
@@ -367,7 +401,7 @@ void check_writable(const Tensor& self, const char* op) {
 
 Ref<Tensor> binary(BinaryOp op, Operand a, Operand b) {
   if (op == BinaryOp::Div && !a.tensor && b.tensor) {
-    // s / t: torch 1.13's Tensor.__rtruediv__ is `t.reciprocal() * s`, two roundings (so
+    // s / t: torch's Tensor.__rtruediv__ is `t.reciprocal() * s`, two roundings (so
     // 3.0 / tensor([7.]) is 0.42857146, where the true quotient rounds to 0.42857143).
     // The dtypes are those of a true division.
     const Ref<Tensor> r = reciprocal(*b.tensor);
@@ -380,7 +414,9 @@ Ref<Tensor> binary(BinaryOp op, Operand a, Operand b) {
   Ref<Tensor> ta = as_dtype(a, compute), tb = as_dtype(b, compute);
   const Tensor* layout[2] = {ta.get(), tb.get()};
   Ref<Tensor> out = new_output(shape, std::span<const Tensor* const>(layout, 2), compute, binary_name(op));
-  binary_kernel(op, *out, *ta, *tb, should_stream(*out));
+  float s = 0;
+  if (reduced_scalar_operand(op, compute, b, &s)) reduced_scalar_kernel(op, *out, *ta, s, should_stream(*out));
+  else binary_kernel(op, *out, *ta, *tb, should_stream(*out));
   return out;
 }
 
@@ -401,6 +437,12 @@ void binary_(BinaryOp op, const Tensor& self, Operand other) {
   CT_CHECK(can_cast(compute, self.dtype()), DType,
            "result type " << torch_scalar_type_name(compute) << " can't be cast to the desired output type "
                           << torch_scalar_type_name(self.dtype()));
+  float s = 0;
+  if (compute == self.dtype() && reduced_scalar_operand(op, compute, other, &s)) {
+    reduced_scalar_kernel(op, self, self, s);
+    self.storage()->bump_version();
+    return;
+  }
   Ref<Tensor> tother = unalias(self, as_dtype(other, compute));
   if (compute == self.dtype()) {
     binary_kernel(op, self, self, *tother);

@@ -1,13 +1,15 @@
 // torch.matmul.  See matmul.h.
 //
 // Note [matmul: checks, then one batched product]
-// torch.matmul (1.13, aten/src/ATen/native/LinearAlgebra.cpp: _matmul_impl) calls one of
-// four kernels depending on the operands' dims (and, for 3-D x 2-D, on strides): dot, mv,
-// mm, or bmm after broadcasting the batch dims; 3+-D x 1/2-D (and 1/2-D x 3+-D) are folded
-// into one mm/mv.  Each kernel checks shapes and dtypes in its own order and words, and a
-// few return early on empty inputs before looking at dtypes (so e.g. an empty float32 @
-// float64 mm "works" and has mat1's dtype, while an empty bmm has batch2's).  check_plan()
-// replays exactly that sequence to produce torch's error or result dtype.
+// torch.matmul (2.13, aten/src/ATen/native/LinearAlgebra.cpp: _matmul_impl) calls one of
+// four kernels depending on the operands' dims (and, for 3+-D times 1/2-D, on strides):
+// dot, mv, mm, or bmm after broadcasting and flattening the batch dims; a >= 3-D operand
+// times a 1-D or 2-D one is folded into one mm/mv when its batch dims flatten without a copy
+// (should_fold).  Each kernel checks shapes and dtypes in its own order and words (Blas.cpp:
+// dot_check, addmv's meta; addmm_impl_cpu_; bmm's meta and bmm_out_or_baddbmm_), and a few
+// return early on empty inputs before looking at dtypes (so an empty bmm of float32 and
+// float64 "works" and has batch2's dtype).  check_plan() replays exactly that sequence to
+// produce torch's error or result dtype.
 //
 // The computation itself ignores the path: every case is
 //   C[batch..., n, p] = A[batch..., n, k] @ B[batch..., k, p]
@@ -18,7 +20,7 @@
 // when BLAS accepts the operand's strides (row-major or column-major with a leading
 // dimension), packing an operand into a contiguous buffer only when it does not; other
 // dtypes use a blocked loop parallel over rows (integers wrap in 64 bits, which equals
-// torch's wrapping arithmetic in the narrower type; bfloat16 accumulates in float).
+// torch's wrapping arithmetic in the narrower type; float16/bfloat16 accumulate in float).
 #include "core/ops/matmul.h"
 
 #include <cblas.h>
@@ -45,8 +47,8 @@ namespace {
 
 const char* tn(DType d) { return torch_scalar_type_name(d); }
 
-// torch 1.13's CPU dot/mv/mm/bmm dispatch all types and bfloat16, but not bool or float16.
-bool has_kernel(DType d) { return d != DType::Bool && d != DType::Float16; }
+// torch's CPU dot/mv/mm/bmm dispatch every type but bool (2.x added float16).
+bool has_kernel(DType d) { return d != DType::Bool; }
 
 // ---- torch's checks ----------------------------------------------------------------------
 
@@ -81,14 +83,25 @@ int64_t product(IntList s) {
 }
 int64_t product(std::initializer_list<int64_t> s) { return product(IntList(s.begin(), s.size())); }
 
-// mv(mat (rows x cols), vec (len)): the result has vec's dtype.
+// mv(mat (rows x cols), vec (len)) = addmv_(empty(rows, vec's dtype), mat, vec): the result
+// has vec's dtype.
 DType check_mv(int64_t rows, int64_t cols, DType dm, int64_t len, DType dv) {
   CT_CHECK(cols == len, Shape,
-           "matmul(): size mismatch, got " << rows << ", " << rows << "x" << cols << "," << len);
+           "matmul(): size mismatch, got input (" << rows << "), mat (" << rows << "x" << cols << "), vec (" << len
+                                                  << ")");
+  CT_CHECK(dm == dv, DType,
+           "matmul(): addmv input tensors must have the same dtype, but got " << tn(dv) << ", " << tn(dm) << ", and "
+                                                                              << tn(dv));
   if (product({rows, cols}) == 0) return dv;
   CT_CHECK(has_kernel(dm), DType, "matmul(): \"addmv_impl_cpu\" not implemented for '" << tn(dm) << "'");
-  CT_CHECK(dm == dv, DType, "matmul(): expected scalar type " << tn(dm) << " but found " << tn(dv));
-  return dm;
+  return dv;
+}
+
+// addmm_impl_cpu_'s dtype check, in the C++ type names of the dtypes' TypeMeta.
+void check_mm_dtypes(DType d1, DType d2) {
+  CT_CHECK(d1 == d2, DType,
+           "matmul(): expected m1 and m2 to have the same dtype, but got: " << cpp_type_name(d1)
+                                                                            << " != " << cpp_type_name(d2));
 }
 
 // mm(mat1 (r1 x c1), mat2 (r2 x c2)): the result has mat1's dtype.
@@ -96,16 +109,18 @@ DType check_mm(int64_t r1, int64_t c1, DType d1, int64_t r2, int64_t c2, DType d
   CT_CHECK(c1 == r2, Shape,
            "matmul(): mat1 and mat2 shapes cannot be multiplied (" << r1 << "x" << c1 << " and " << r2 << "x"
                                                                    << c2 << ")");
+  check_mm_dtypes(d1, d2);
   if (product({r1, c2}) == 0 || c1 == 0) return d1;
   CT_CHECK(has_kernel(d1), DType, "matmul(): \"addmm_impl_cpu_\" not implemented for '" << tn(d1) << "'");
-  CT_CHECK(d1 == d2, DType, "matmul(): expected scalar type " << tn(d1) << " but found " << tn(d2));
   return d1;
 }
 
 // bmm(batch1 (bs x n x m1), batch2 (bs x m2 x p)): the result has batch2's dtype.  Small
-// products run torch's own loop ("bmm", dispatching on batch1); others call addmm per batch
-// (dispatching on the result, i.e. batch2).
-DType check_bmm(int64_t bs, int64_t n, int64_t m1, DType d1, int64_t m2, int64_t p, DType d2) {
+// products run torch's own loop ("bmm", dispatching on batch1, reading the result as
+// batch1's type); larger float32/float64 results whose batch items BLAS can read go to one
+// batched gemm (dispatching on the result and reading batch1 as its type); the rest call
+// addmm per batch.  gemm_layouts: both operands' items are contiguous or transposed.
+DType check_bmm(int64_t bs, int64_t n, int64_t m1, DType d1, int64_t m2, int64_t p, DType d2, bool gemm_layouts) {
   CT_CHECK(m1 == m2, Shape,
            "matmul(): Expected size for first two dimensions of batch2 tensor to be: [" << bs << ", " << m1
                << "] but got: [" << bs << ", " << m2 << "].");
@@ -113,22 +128,72 @@ DType check_bmm(int64_t bs, int64_t n, int64_t m1, DType d1, int64_t m2, int64_t
   if (product({m1, n, p}) < 400) {
     CT_CHECK(has_kernel(d1), DType, "matmul(): \"bmm\" not implemented for '" << tn(d1) << "'");
     CT_CHECK(d1 == d2, DType, "matmul(): expected scalar type " << tn(d1) << " but found " << tn(d2));
-  } else {
-    CT_CHECK(has_kernel(d2), DType, "matmul(): \"addmm_impl_cpu_\" not implemented for '" << tn(d2) << "'");
+  } else if ((d2 == DType::Float32 || d2 == DType::Float64) && gemm_layouts) {
     CT_CHECK(d1 == d2, DType, "matmul(): expected scalar type " << tn(d2) << " but found " << tn(d1));
+  } else {
+    check_mm_dtypes(d1, d2);
+    CT_CHECK(has_kernel(d2), DType, "matmul(): \"addmm_impl_cpu_\" not implemented for '" << tn(d2) << "'");
   }
   return d2;
 }
 
-// torch 1.13's should_fold: t1 (>= 3-D) times a 1-D or 2-D operand becomes one mm/mv,
-// except a 3-D t1 whose last two dims are transposed (permute(0, 2, 1)) times a matrix.
-bool should_fold(const Tensor& t1, int dim2) {
-  const int d1 = t1.ndim();
-  if (d1 < 3 || (dim2 != 1 && dim2 != 2)) return false;
-  if (d1 == 3 && dim2 == 2 && t1.stride(2) != 1 && t1.stride(0) == product({t1.size(1), t1.size(2)})) return false;
+// torch 2.13's should_fold (without out= and with no operand requiring grad): the larger
+// operand t1 (>= 3-D; b.mT() when it is b) times a 1-D or 2-D one becomes one mm/mv, unless a
+// is a matrix (2-D @ N-D), or t1's batch dims do not flatten into its rows without a copy.
+bool should_fold(const Tensor& a, const Tensor& b) {
+  const int da = a.ndim(), db = b.ndim();
+  const bool a_larger = da >= db;
+  const Tensor& t = a_larger ? a : b;
+  const int d1 = t.ndim();
+  if (!(d1 >= 3 && std::min(da, db) <= 2)) return false;
+  if (da == 2) return false;
+  if (t.numel() == 0) return true;
+  Shape sizes(t.sizes().begin(), t.sizes().end()), strides(t.strides().begin(), t.strides().end());
+  if (!a_larger) {  // t1 = b.mT()
+    std::swap(sizes[size_t(d1 - 1)], sizes[size_t(d1 - 2)]);
+    std::swap(strides[size_t(d1 - 1)], strides[size_t(d1 - 2)]);
+  }
+  for (int i = 0; i < d1 - 2; ++i) {
+    if (strides[size_t(i)] != strides[size_t(i + 1)] * sizes[size_t(i + 1)]) return false;
+  }
   return true;
 }
 
+// The strides of the last two dims of t expanded to batch + [rows, cols] and reshaped to
+// [batch product, rows, cols] (a view when the batch dims merge, else a contiguous copy), as
+// bmm sees its operand.  vector: t is 1-D, expanded to batch + [rows] and unsqueezed.
+std::pair<int64_t, int64_t> bmm_item_strides(const Tensor& t, IntList batch, int64_t rows, int64_t cols,
+                                             bool vector) {
+  const int nd = t.ndim(), item = vector ? 1 : std::min(nd, 2);
+  Shape sizes(batch.begin(), batch.end()), strides;
+  const int lead = int(batch.size()) - (nd - item);
+  for (size_t i = 0; i < batch.size(); ++i) {
+    const int d = int(i) - lead;
+    strides.push_back(d < 0 || t.size(d) != batch[i] ? 0 : t.stride(d));
+  }
+  // the item dims: a 1-D first operand is a 1 x k row (the new dim has stride 0)
+  if (vector) {
+    sizes.push_back(rows);
+    strides.push_back(t.stride(nd - 1));
+  } else if (nd == 1) {
+    sizes.insert(sizes.end(), {rows, cols});
+    strides.insert(strides.end(), {0, t.stride(0)});
+  } else {
+    sizes.insert(sizes.end(), {rows, cols});
+    strides.insert(strides.end(), {t.stride(nd - 2), t.stride(nd - 1)});
+  }
+  Shape flat = {product(batch), rows};
+  if (!vector) flat.push_back(cols);
+  std::optional<Shape> v = view_strides(sizes, strides, flat);
+  const Shape st = v ? *v : contiguous_strides(flat);
+  if (vector) return {st[1], 1};  // unsqueeze(2) at the end: stride 1
+  return {st[1], st[2]};
+}
+
+// bmm's batch_items_contiguous_or_transposed (strides of size-1 dims do not matter).
+bool item_contiguous_or_transposed(int64_t rows, int64_t cols, std::pair<int64_t, int64_t> s) {
+  return (s.second == 1 && (rows == 1 || s.first >= cols)) || (s.first == 1 && (cols == 1 || s.second >= rows));
+}
 
 Plan check_plan(const Tensor& a, const Tensor& b) {
   const int da = a.ndim(), db = b.ndim();
@@ -139,35 +204,34 @@ Plan check_plan(const Tensor& a, const Tensor& b) {
   if (da == 2 && db == 1) return {{sa[0]}, check_mv(sa[0], sa[1], a.dtype(), sb[0], b.dtype())};
   if (da == 1 && db == 2) return {{sb[1]}, check_mm(1, sa[0], a.dtype(), sb[0], sb[1], b.dtype())};
   if (da == 2 && db == 2) return {{sa[0], sb[1]}, check_mm(sa[0], sa[1], a.dtype(), sb[0], sb[1], b.dtype())};
-  if (should_fold(a, db) || should_fold(b, da)) {
-    // t1 = the >= 3-D operand (b.mT() when it is b), t2 = the other (a.t() for a matrix a).
+  if (should_fold(a, b)) {
+    // t1 = the >= 3-D operand (b.mT() when it is b), t2 = the other (1-D: a itself).
     const bool transpose = db > da;
     Shape s1(transpose ? sb.begin() : sa.begin(), transpose ? sb.end() : sa.end());
     DType d1 = transpose ? b.dtype() : a.dtype();
     if (transpose) std::swap(s1[s1.size() - 1], s1[s1.size() - 2]);
     Shape s2(transpose ? sa.begin() : sb.begin(), transpose ? sa.end() : sb.end());
     DType d2 = transpose ? a.dtype() : b.dtype();
-    if (transpose && s2.size() == 2) std::swap(s2[0], s2[1]);
     Shape out(s1.begin(), s1.end() - 1);
     const int64_t rows = product(out), k = s1.back();
     Plan plan;
     if (s2.size() == 2) {
       plan.dtype = check_mm(rows, k, d1, s2[0], s2[1], d2);
       out.push_back(s2[1]);
-      if (transpose) std::swap(out[out.size() - 1], out[out.size() - 2]);
     } else {
       plan.dtype = check_mv(rows, k, d1, s2[0], d2);
     }
     plan.out_shape = out;
     return plan;
   }
-  // Batched: both operands are at least 2-D here (a 1-D side always folds).
-  const int64_t n = sa[size_t(da - 2)], m1 = sa[size_t(da - 1)];
-  const int64_t m2 = sb[size_t(db - 2)], p = sb[size_t(db - 1)];
+  // Batched: the operands' batch dims broadcast and flatten; a 1-D operand is a row (a) or a
+  // column (b) of each batch item.
+  const int64_t n = da > 1 ? sa[size_t(da - 2)] : 1, m1 = sa.back();
+  const int64_t m2 = db > 1 ? sb[size_t(db - 2)] : sb[0], p = db > 1 ? sb.back() : 1;
   Shape batch;
   {
     // torch's infer_size, whose message has no op name of its own.
-    const IntList ba = sa.first(size_t(da - 2)), bb = sb.first(size_t(db - 2));
+    const IntList ba = sa.first(size_t(std::max(da - 2, 0))), bb = sb.first(size_t(std::max(db - 2, 0)));
     const size_t nb = std::max(ba.size(), bb.size());
     batch.resize(nb);
     for (size_t i = 0; i < nb; ++i) {
@@ -179,11 +243,14 @@ Plan check_plan(const Tensor& a, const Tensor& b) {
       batch[i] = x == 1 ? y : x;
     }
   }
+  const bool gemm_layouts =
+      item_contiguous_or_transposed(n, m1, bmm_item_strides(a, batch, n, m1, false)) &&
+      item_contiguous_or_transposed(m2, p, bmm_item_strides(b, batch, m2, p, db == 1));
   Plan plan;
-  plan.dtype = check_bmm(product(batch), n, m1, a.dtype(), m2, p, b.dtype());
+  plan.dtype = check_bmm(product(batch), n, m1, a.dtype(), m2, p, b.dtype(), gemm_layouts);
   plan.out_shape = batch;
-  plan.out_shape.push_back(n);
-  plan.out_shape.push_back(p);
+  if (da > 1) plan.out_shape.push_back(n);
+  if (db > 1) plan.out_shape.push_back(p);
   return plan;
 }
 

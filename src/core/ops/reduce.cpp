@@ -129,35 +129,55 @@ struct SumOp {
   static out_t project(acc_t a, int64_t) { return narrow_to<out_t>(a); }
 };
 
-// mean = sum rounded to the dtype, then divided by N in the dtype's arithmetic (float for
-// float16/bfloat16), exactly as torch's sum(...).div_(N).
+// mean = sum rounded to the dtype, then divided by N in the dtype's arithmetic, exactly as
+// torch's sum(...).div_(N); float16/bfloat16 as torch 2.x (ReduceOps.cpp: mean_out): the sum
+// and the division in float32, rounded once (torch 1.13 rounded the sum first: inf for
+// [60000, 60000] in float16).
 template <class In>
 struct MeanOp : SumOp<In> {
   using typename SumOp<In>::acc_t;
   using typename SumOp<In>::out_t;
   static out_t project(acc_t a, int64_t n) {
-    const out_t s = narrow_to<out_t>(a);
     if constexpr (std::is_same_v<out_t, double>) {
-      return s / double(n);
+      return narrow_to<out_t>(a) / double(n);
     } else if constexpr (std::is_same_v<out_t, float>) {
-      return s / float(n);
+      return narrow_to<out_t>(a) / float(n);
     } else {
-      return out_t(float(s) / float(n));
+      return out_t(float(a) / float(n));
     }
   }
 };
 
+// prod accumulates as sum does, except float16/bfloat16: torch 2.x's prod kernel
+// (ReduceOpsKernel.cpp: prod_kernel_impl) multiplies in the dtype itself, each product
+// computed in float and rounded back (torch 1.13 had no such kernel), in order along a row
+// shorter than its vectors (kSequential: one accumulator, so the roundings are torch's).
+template <class In> struct ProdTypes : SumTypes<In> {};
+template <> struct ProdTypes<Half> { using acc = Half; using out = Half; };
+template <> struct ProdTypes<BFloat16> { using acc = BFloat16; using out = BFloat16; };
+
 template <class In>
 struct ProdOp {
   using in_t = In;
-  using acc_t = typename SumTypes<In>::acc;
-  using out_t = typename SumTypes<In>::out;
+  using acc_t = typename ProdTypes<In>::acc;
+  using out_t = typename ProdTypes<In>::out;
   static constexpr bool kFastSum = false;
   static constexpr bool kFastExtreme = false;
+  static constexpr bool kSequential = std::is_same_v<acc_t, Half> || std::is_same_v<acc_t, BFloat16>;
+  static acc_t mul(acc_t a, acc_t b) {
+    if constexpr (std::is_same_v<acc_t, Half> || std::is_same_v<acc_t, BFloat16>) return acc_t(float(a) * float(b));
+    else return a * b;
+  }
   static acc_t identity() { return acc_t(1); }
-  static acc_t reduce(acc_t a, In x, int64_t) { return a * widen<acc_t>(x); }
-  static acc_t combine(acc_t a, acc_t b) { return a * b; }
-  static out_t project(acc_t a, int64_t) { return narrow_to<out_t>(a); }
+  static acc_t reduce(acc_t a, In x, int64_t) {
+    if constexpr (std::is_same_v<acc_t, In>) return mul(a, x);
+    else return a * widen<acc_t>(x);
+  }
+  static acc_t combine(acc_t a, acc_t b) { return mul(a, b); }
+  static out_t project(acc_t a, int64_t) {
+    if constexpr (std::is_same_v<acc_t, out_t>) return a;
+    else return narrow_to<out_t>(a);
+  }
 };
 
 // Values compared by max/min/argmax/argmin: float for the 16-bit floats.
@@ -533,6 +553,13 @@ struct ExtremeLanes {
   }
 };
 
+// Does Op fold a row into one accumulator, in order (Op::kSequential, false when absent)?
+template <class Op>
+constexpr bool sequential() {
+  if constexpr (requires { Op::kSequential; }) return Op::kSequential;
+  else return false;
+}
+
 template <class Op>
 typename Op::acc_t inner_block(const char* base, const Geo& g, int64_t lo, int64_t hi) {
   using in_t = typename Op::in_t;
@@ -547,6 +574,12 @@ typename Op::acc_t inner_block(const char* base, const Geo& g, int64_t lo, int64
     ExtremeLanes<in_t, Op::kIsMax> lanes;
     for_each_run(g.R, lo, hi, [&](int64_t off, int64_t cnt, int64_t) { lanes.run(p0 + off, s, cnt); });
     return lanes.finish();
+  } else if constexpr (sequential<Op>()) {
+    acc_t a = Op::identity();
+    for_each_run(g.R, lo, hi, [&](int64_t off, int64_t cnt, int64_t flat) {
+      for (int64_t i = 0; i < cnt; ++i) a = Op::reduce(a, p0[off + i * s], flat + i);
+    });
+    return a;
   } else {
     constexpr int kL = 8;
     acc_t l[kL];
@@ -839,15 +872,14 @@ Ref<Tensor> reduce_dims(Kind k, const Tensor& t, std::span<const int64_t> dims, 
     }
   }
   const std::vector<bool> mask = dim_mask(t, dims, name);
-  // torch 1.13's CPU prod has no float16/bfloat16 kernel; it only notices with elements.
-  if (k == Kind::Prod && (t.dtype() == DType::Float16 || t.dtype() == DType::BFloat16) && t.numel() > 0) {
-    CT_FAIL(DType, "\"prod_cpu\" not implemented for '" << torch_scalar_type_name(t.dtype()) << "'");
-  }
   return reduce(k, t, mask, keepdim);
 }
 
 Ref<Tensor> arg_reduce(Kind k, const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
   const char* name = kind_name(k);
+  // torch 2.x refuses bool before looking at the dim or the elements (ReduceOps.cpp:
+  // argmax_argmin_impl); 1.13 only failed in the kernel ("argmax_cpu" not implemented).
+  CT_CHECK(t.dtype() != DType::Bool, DType, name << "(): does not support bool input");
   const int nd = t.ndim();
   std::vector<bool> mask(size_t(nd), true);
   if (dim) {
@@ -859,9 +891,6 @@ Ref<Tensor> arg_reduce(Kind k, const Tensor& t, std::optional<int64_t> dim, bool
     }
   } else {
     CT_CHECK(t.numel() != 0, Index, name << "(): Expected reduction dim to be specified for input.numel() == 0.");
-  }
-  if (t.dtype() == DType::Bool && t.numel() > 0) {
-    CT_FAIL(DType, "\"" << name << "_cpu\" not implemented for 'Bool'");
   }
   return reduce(k, t, mask, keepdim);
 }

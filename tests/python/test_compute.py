@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import ctensor
-from ctutil import live, torch
+from ctutil import live, same_values, torch
 
 pytestmark = pytest.mark.skipif(torch is None, reason="torch not installed")
 
@@ -624,7 +624,7 @@ def test_in_place_errors_match_torch_and_leave_self_unchanged(stmt, exc, msg):
 
 
 def test_in_place_with_a_partially_overlapping_input_computes_as_if_unaliased():
-    # torch 1.13 refuses x += x.t() ("some elements of the input tensor and the written-to tensor
+    # torch refuses x += x.t() ("some elements of the input tensor and the written-to tensor
     # refer to a single memory location"); ctensor's header defines the unaliased result instead.
     x = ctensor.arange(4.0).reshape(2, 2)
     expect = (x + x.t().clone()).tolist()
@@ -711,14 +711,17 @@ def test_numpy_operands():
         np.array([1, 2, 3]) - x
 
 
-def test_float16_math_is_computed_where_torch_1_13_has_no_kernel():
-    # torch 1.13 refuses exp/log/sqrt/sin/cos/tanh/sigmoid/relu on float16 CPU tensors ("..._vml_cpu"
-    # not implemented for 'Half'); ctensor computes them in float32 and rounds once.
-    h = ctensor.tensor([0.5, 1.0, 2.0], dtype=ctensor.float16)
-    for name in ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu"):
-        r = getattr(h, name)()
-        expect = getattr(torch, name)(torch.tensor([0.5, 1.0, 2.0])).half()
-        assert r.dtype is ctensor.float16 and r.tolist() == expect.tolist(), name
+def test_float16_and_bfloat16_math_match_torch_kernels():
+    # torch 2.x computes exp/log/sqrt/sin/cos/tanh/sigmoid/relu of float16 and bfloat16 (1.13
+    # refused float16); ctensor computes them in float32 and rounds once, which gives torch's
+    # values here (and on thousands of random ones).
+    vals = [0.5, 1.0, 2.0, -3.0, 0.0, 7.25, 11.0, -0.1, 1e-3, 60000.0]
+    for dt in ("float16", "bfloat16"):
+        h = ctensor.tensor(vals).to(getattr(ctensor, dt))
+        t = torch.tensor(vals).to(getattr(torch, dt))
+        for name in ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu"):
+            r = getattr(h, name)()
+            assert r.dtype is getattr(ctensor, dt) and same_values(r, getattr(torch, name)(t)), (dt, name)
 
 
 def test_div_rounding_modes_are_refused_clearly():

@@ -296,7 +296,7 @@ CT_API int ct_reshape_is_view(const ct_tensor *t, int ndim, const int64_t *shape
    ct_contiguous gives C order. */
 CT_API ct_tensor *ct_clone(const ct_tensor *t);
 /* The entries of t at positions index along dim (index: int64 or int32, 0-D or 1-D).
-   CT_ERR_INDEX if an index is outside [0, size) (negative ones too, as in torch 1.13). */
+   CT_ERR_INDEX if an index is outside [0, size) (negative ones too, as in torch). */
 CT_API ct_tensor *ct_index_select(const ct_tensor *t, int dim, const ct_tensor *index);
 /* t converted to dtype, in new storage laid out as ct_clone; t itself (retained) if it
    already has dtype.  Conversions follow PyTorch on x86: float to integer truncates toward
@@ -386,9 +386,11 @@ CT_API int ct_has_internal_overlap(const ct_tensor *t);
    integer tensor: CT_ERR_DTYPE), a broadcast shape other than self's (CT_ERR_SHAPE), a self
    with internal overlap such as an expanded tensor (CT_ERR_OVERLAP), a read-only self
    (CT_ERR_READ_ONLY).  When an input partially overlaps self (x.add_(x.t())), the result
-   equals the computation on unaliased inputs (PyTorch 1.13 raises an error there instead).
+   equals the computation on unaliased inputs (PyTorch raises an error there instead).
    Results are laid out like the inputs, as PyTorch's TensorIterator does (x.t() + 1 has
-   x.t()'s strides).  float16/bfloat16 compute in float32 and round once. */
+   x.t()'s strides).  float16/bfloat16 compute in float32 and round once; as in PyTorch 2.x,
+   their mul and div by a scalar (a double, a 0-dim or one-element tensor as b) take it in
+   float, unrounded (float16 zeros * 2^40 are 0), while add and sub round it first. */
 
 /* a + b, a - b, a * b, a / b (true division: integer inputs give float32). */
 CT_API ct_tensor *ct_add(const ct_tensor *a, const ct_tensor *b);
@@ -485,9 +487,12 @@ CT_API ct_tensor *ct_cat(int n, const ct_tensor *const *tensors, int dim);
 CT_API ct_tensor *ct_stack(int n, const ct_tensor *const *tensors, int dim);
 
 /* Reductions over the ndim dims in dims (ndim 0: over all dims), keeping them as size 1 if
-   keepdim.  sum/prod of bool and integer tensors give int64; mean needs a floating dtype;
-   amax/amin keep the dtype and refuse empty reductions; prod refuses float16/bfloat16 as
-   torch 1.13 does.  Sums are pairwise, and identical whatever the thread count. */
+   keepdim.  sum/prod of bool and integer tensors give int64; mean needs a floating dtype
+   (float16/bfloat16: the float32 sum divided, then rounded once, as PyTorch 2.x); prod of
+   float16/bfloat16 multiplies in that dtype, rounding each product, as PyTorch 2.x; amax/amin
+   keep the dtype and refuse empty reductions.  Sums are pairwise, and identical whatever the
+   thread count.  argmax/argmin refuse bool (CT_ERR_DTYPE, "argmax(): does not support bool
+   input"). */
 CT_API ct_tensor *ct_sum(const ct_tensor *t, int ndim, const int *dims, int keepdim);
 CT_API ct_tensor *ct_mean(const ct_tensor *t, int ndim, const int *dims, int keepdim);
 CT_API ct_tensor *ct_prod(const ct_tensor *t, int ndim, const int *dims, int keepdim);
@@ -519,9 +524,10 @@ CT_API ct_tensor *ct_max_dim(const ct_tensor *t, int dim, int keepdim, ct_tensor
 CT_API ct_tensor *ct_min_dim(const ct_tensor *t, int dim, int keepdim, ct_tensor **indices);
 
 /* Matrix product with torch.matmul's rules (1-D dot, 2-D mm, batched with broadcasting of
-   the batch dims); a new contiguous tensor.  Operands must have the same dtype; bool and
-   float16 are refused as in torch 1.13 (CT_ERR_DTYPE).  float32/float64 use BLAS without
-   copying operands whose strides BLAS accepts (e.g. a transposed view). */
+   the batch dims); a new contiguous tensor.  Operands must have the same dtype; bool is
+   refused (CT_ERR_DTYPE); each case checks and words its errors as PyTorch 2.13's kernel for
+   it (dot, mv, mm or bmm).  float32/float64 use BLAS without copying operands whose strides
+   BLAS accepts (e.g. a transposed view). */
 CT_API ct_tensor *ct_matmul(const ct_tensor *a, const ct_tensor *b);
 
 /* Random numbers from one process-wide counter-based generator (Philox4x32-10): element i

@@ -732,7 +732,7 @@ end
 `ct_tensor *ct_index_select(const ct_tensor *t, int dim, const ct_tensor *index);`
 
 The entries of t at positions index along dim (index: int64 or int32, 0-D or 1-D).
-CT_ERR_INDEX if an index is outside [0, size) (negative ones too, as in torch 1.13).
+CT_ERR_INDEX if an index is outside [0, size) (negative ones too, as in torch).
 """
 function ct_index_select(t, dim, index)
     ccall((:ct_index_select, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{ct_tensor}), t, dim, index)
@@ -1069,9 +1069,11 @@ end
 # integer tensor: CT_ERR_DTYPE), a broadcast shape other than self's (CT_ERR_SHAPE), a self
 # with internal overlap such as an expanded tensor (CT_ERR_OVERLAP), a read-only self
 # (CT_ERR_READ_ONLY).  When an input partially overlaps self (x.add_(x.t())), the result
-# equals the computation on unaliased inputs (PyTorch 1.13 raises an error there instead).
+# equals the computation on unaliased inputs (PyTorch raises an error there instead).
 # Results are laid out like the inputs, as PyTorch's TensorIterator does (x.t() + 1 has
-# x.t()'s strides).  float16/bfloat16 compute in float32 and round once.
+# x.t()'s strides).  float16/bfloat16 compute in float32 and round once; as in PyTorch 2.x,
+# their mul and div by a scalar (a double, a 0-dim or one-element tensor as b) take it in
+# float, unrounded (float16 zeros * 2^40 are 0), while add and sub round it first.
 
 """
     ct_add(a, b) -> Ptr{ct_tensor}
@@ -1667,9 +1669,12 @@ end
 `ct_tensor *ct_sum(const ct_tensor *t, int ndim, const int *dims, int keepdim);`
 
 Reductions over the ndim dims in dims (ndim 0: over all dims), keeping them as size 1 if
-keepdim.  sum/prod of bool and integer tensors give int64; mean needs a floating dtype;
-amax/amin keep the dtype and refuse empty reductions; prod refuses float16/bfloat16 as
-torch 1.13 does.  Sums are pairwise, and identical whatever the thread count.
+keepdim.  sum/prod of bool and integer tensors give int64; mean needs a floating dtype
+(float16/bfloat16: the float32 sum divided, then rounded once, as PyTorch 2.x); prod of
+float16/bfloat16 multiplies in that dtype, rounding each product, as PyTorch 2.x; amax/amin
+keep the dtype and refuse empty reductions.  Sums are pairwise, and identical whatever the
+thread count.  argmax/argmin refuse bool (CT_ERR_DTYPE, "argmax(): does not support bool
+input").
 """
 function ct_sum(t, ndim, dims, keepdim)
     ccall((:ct_sum, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Cint}, Cint), t, ndim, dims, keepdim)
@@ -1807,9 +1812,10 @@ end
 `ct_tensor *ct_matmul(const ct_tensor *a, const ct_tensor *b);`
 
 Matrix product with torch.matmul's rules (1-D dot, 2-D mm, batched with broadcasting of
-the batch dims); a new contiguous tensor.  Operands must have the same dtype; bool and
-float16 are refused as in torch 1.13 (CT_ERR_DTYPE).  float32/float64 use BLAS without
-copying operands whose strides BLAS accepts (e.g. a transposed view).
+the batch dims); a new contiguous tensor.  Operands must have the same dtype; bool is
+refused (CT_ERR_DTYPE); each case checks and words its errors as PyTorch 2.13's kernel for
+it (dot, mv, mm or bmm).  float32/float64 use BLAS without copying operands whose strides
+BLAS accepts (e.g. a transposed view).
 """
 function ct_matmul(a, b)
     ccall((:ct_matmul, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)

@@ -642,7 +642,7 @@ greater_equal = _comparison("greater_equal", _GE)
 
 def where(condition, input, other):
     """condition ? input : other elementwise (broadcasting all three).  input and other may be
-    Python numbers, as in torch 1.13 (they count as wrapped numbers for the result dtype)."""
+    Python numbers, as in torch 2.13 (they count as wrapped numbers for the result dtype)."""
     for value in (input, other):
         if not isinstance(value, (Tensor, builtins.bool, int, float)) and operand_hook(value, False) is NotImplemented:
             raise _invalid_combination("where", (condition, input, other), (

@@ -1,5 +1,5 @@
 // Elementwise arithmetic, math, comparisons, where and fill, on ElementwiseIter.
-// Promotion, broadcasting, in-place rules and messages follow PyTorch 1.13
+// Promotion, broadcasting, in-place rules and messages follow PyTorch 2.13
 // (see the Compute section of include/ctensor.h).
 #pragma once
 

@@ -1,6 +1,6 @@
 // Reductions: sum, mean, prod, amax, amin over a set of dims, and argmax/argmin.
 //
-// Semantics are PyTorch 1.13's (result dtypes, error order and messages); see reduce.cpp's
+// Semantics are PyTorch 2.13's (result dtypes, error order and messages); see reduce.cpp's
 // Note [Reduction engine] for how the work is laid out, and why results do not depend on
 // the number of threads.
 #pragma once

@@ -1559,10 +1559,12 @@ static PyObject *ctpy_storage_repr(PyObject *self) {
      - a float (or a float subclass such as numpy.float64): the double path, which has
        Python-float semantics (int tensor + 2.5 is float32, float16 tensor + 2.5 is float16);
      - anything else goes to the package's operand hook (_C._setup_compute), which turns a
-       NumPy scalar into int/float and, only for tensor + - * / ndarray and tensor == ndarray,
-       an ndarray into a tensor (torch converts it there; for ndarray op tensor, x += a, x < a,
-       x != a, x @ a and the methods torch returns NotImplemented or refuses); otherwise
-       NotImplemented, so Python raises its TypeError as it does for torch. */
+       NumPy scalar into int/float and, only for tensor == ndarray, an ndarray into a tensor
+       (torch converts it there).  tensor + - * / ndarray (and +=) are NotImplemented, so NumPy
+       computes them by its own rules (NEP 50) and Tensor.__array_wrap__ gives a tensor back,
+       as torch 2.13; ndarray / tensor is tensor.reciprocal() * ndarray (torch's __rtruediv__);
+       for x < a, x != a, x @ a and the methods torch returns NotImplemented or refuses.
+       Otherwise NotImplemented, so Python raises its TypeError as it does for torch. */
 
 enum { CTPY_ADD = 0, CTPY_SUB = 1, CTPY_MUL = 2, CTPY_DIV = 3 };
 
@@ -1694,7 +1696,7 @@ static int ctpy_scalar_operand(const ctpy_operand *s, ct_dtype td, int use, ct_t
 enum { CTPY_INPLACE = 1, CTPY_NO_ARRAY = 2 }; /* flags of ctpy_arith */
 
 /* a op b (op: CTPY_ADD ...), either of them the tensor; CTPY_INPLACE writes into a;
-   CTPY_NO_ARRAY refuses an ndarray operand (torch's methods do, its operators do not). */
+   CTPY_NO_ARRAY: a method (torch.div(a, x) refuses an ndarray a, where a / x computes). */
 static PyObject *ctpy_arith(PyObject *a, PyObject *b, int op, int flags) {
   const int inplace = flags & CTPY_INPLACE;
   ct_tensor *ha = ctpy_handle(a);
@@ -1704,11 +1706,28 @@ static PyObject *ctpy_arith(PyObject *a, PyObject *b, int op, int flags) {
   if (!self || (inplace && !tensor_on_left)) Py_RETURN_NOTIMPLEMENTED;
   ctpy_operand o;
   PyObject *keep = NULL;
-  /* torch: x += ndarray is NotImplemented (Python then rebinds x to x + ndarray) */
-  int c = ctpy_classify(other, tensor_on_left && !inplace && !(flags & CTPY_NO_ARRAY), &o, &keep);
+  /* torch 2.13: an ndarray is not an operand of + - * / (x + a, x += a: NotImplemented, so
+     NumPy computes with its own rules and __array_wrap__ makes the result a tensor), except
+     that a / x is torch's __rtruediv__, x.reciprocal() * a (which NumPy then computes). */
+  int c = ctpy_classify(other, 0, &o, &keep);
   if (c <= 0) {
     Py_XDECREF(keep);
     if (c < 0) return NULL;
+    if (!tensor_on_left && op == CTPY_DIV && !(flags & CTPY_NO_ARRAY) &&
+        !strcmp(Py_TYPE(other)->tp_name, "numpy.ndarray")) {
+      ct_clear_error();
+      ct_tensor *rec = ct_rdiv_scalar(self, 1.0);
+      if (!rec) return ctpy_raise_last("ct_rdiv_scalar");
+      PyObject *t = ctpy_wrap(rec);
+      if (!t) return NULL;
+      PyObject *res = PyNumber_Multiply(t, other);
+      Py_DECREF(t);
+      if (!res && PyErr_ExceptionMatches(PyExc_TypeError)) { /* torch wraps a TypeError into NotImplemented */
+        PyErr_Clear();
+        Py_RETURN_NOTIMPLEMENTED;
+      }
+      return res;
+    }
     Py_RETURN_NOTIMPLEMENTED;
   }
   ct_tensor *wrapped = NULL, *r = NULL;
@@ -1856,7 +1875,8 @@ static PyObject *ctpy_compare_fast(PyObject *self, PyObject *const *args, Py_ssi
 static PyMethodDef ctpy_compute_functions[] = {
     {"_arith", (PyCFunction)(void (*)(void))ctpy_arith_fast, METH_FASTCALL,
      "_arith(a, b, op, flags): a op b with torch's scalar rules (op 0..3: + - * /; flags 1: in "
-     "place, 2: no ndarray operand); NotImplemented if b is not an operand"},
+     "place, 2: a method, for which an ndarray a of a / x is not an operand either); NotImplemented "
+     "if b is not an operand"},
     {"_compare", (PyCFunction)(void (*)(void))ctpy_compare_fast, METH_FASTCALL,
      "_compare(a, b, op): a <op> b (op: Python's rich comparison code); NotImplemented if b is "
      "not an operand"},

@@ -375,6 +375,7 @@ const Case kCases[] = {
     {{3}, {}, 1, 8, {2, 4, 5}, {}, 1, 8, {}, -1, "Shape", "Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: [2, 4]."},
     {{2, 2, 3}, {}, 1, 8, {2, 4, 5}, {}, 1, 8, {}, -1, "Shape", "Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: [2, 4]."},
     {{3, 2, 2, 3}, {}, 1, 8, {4, 1, 3, 2}, {}, 1, 8, {}, -1, "Shape", "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 0"},
+    {{2, 2, 2, 3}, {}, 1, 8, {3, 3, 3, 2}, {}, 1, 8, {}, -1, "Shape", "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 1"},
     {{}, {}, 1, 8, {3}, {}, 1, 8, {}, -1, "Shape", "both arguments to matmul need to be at least 1D, but they are 0D and 1D"},
     {{3}, {}, 1, 8, {}, {}, 1, 8, {}, -1, "Shape", "both arguments to matmul need to be at least 1D, but they are 1D and 0D"},
     {{}, {}, 1, 8, {}, {}, 1, 8, {}, -1, "Shape", "both arguments to matmul need to be at least 1D, but they are 0D and 0D"},

@@ -8,6 +8,7 @@ type ``ctensor.Tensor`` where torch's say ``Tensor``; the C library prefixes som
 with the operation (``matmul(): expected scalar type ...``, ``allclose: The size of ...``)."""
 
 import gc
+import operator
 
 import numpy as np
 import pytest
@@ -703,12 +704,20 @@ def test_rand_is_reproducible_after_manual_seed_and_in_range():
 
 def test_numpy_operands():
     x = ctensor.tensor([1, 2, 3], dtype=ctensor.int8)
-    r = x + np.array([1, 2, 3])  # torch: the array becomes a tensor (int64), a copy
-    assert r.dtype is ctensor.int64 and r.tolist() == [2, 4, 6]
+    r = x + np.array([1, 2, 3])  # torch 2.13: NumPy computes, __array_wrap__ makes a tensor again
+    assert type(r) is ctensor.Tensor and r.dtype is ctensor.int64 and r.tolist() == [2, 4, 6]
     assert (x * np.int16(300)).dtype is ctensor.int8  # a NumPy integer is a Python int
     assert (x < np.float32(2.5)).tolist() == [True, True, False]
     with pytest.raises(TypeError):
         np.array([1, 2, 3]) - x
+    # so the dtypes are NumPy 2's (NEP 50: a 0-d array is no weak scalar), as torch 2.13's
+    t = torch.tensor([1, 2, 3], dtype=torch.int8)
+    for a in (np.array(2), np.array([2, 3, 4], dtype=np.uint8), np.array(2.5, dtype=np.float32), np.array([True])):
+        for op in (operator.add, operator.sub, operator.mul, operator.truediv):
+            assert repr(op(x, a)).replace("ctensor.", "torch.") == repr(op(t, a)), (a, op)
+    a = np.array([2.0, 4.0, 8.0])
+    assert repr(a / x).replace("ctensor.", "torch.") == repr(a / t)  # x.reciprocal() * a
+    assert repr(x == a).replace("ctensor.", "torch.") == repr(t == a) and (x != a) is True
 
 
 def test_float16_and_bfloat16_math_match_torch_kernels():

@@ -270,6 +270,7 @@ MATMUL_SHAPES = [
     (spec([3]), spec([4, 5])), (spec([2, 2, 3]), spec([3, 4, 5])), (spec([2, 2, 3]), spec([4, 5])),
     (spec([2, 3]), spec([2, 4, 5])), (spec([2, 2, 3]), spec([3, 3, 2])), (spec([2, 2, 3]), spec([4])),
     (spec([3]), spec([2, 4, 5])), (spec([2, 2, 3]), spec([2, 4, 5])), (spec([3, 2, 2, 3]), spec([4, 1, 3, 2])),
+    (spec([2, 2, 2, 3]), spec([3, 3, 3, 2])),  # torch names the last mismatching batch dim
     (spec([]), spec([3])), (spec([3]), spec([])), (spec([]), spec([])),
     # layouts that decide whether torch folds (the messages differ)
     (spec([2, 2, 3], [0, 2, 1]), spec([4, 5])), (spec([2, 2, 3], [0, 2, 1]), spec([2, 5])),

@@ -38,15 +38,16 @@ _TORCH_NAME = {D.bool: "Bool", D.uint8: "Byte", D.int8: "Char", D.int16: "Short"
 def operand_hook(obj, array_ok):
     """Called by the C operators for an operand they do not know.  torch 2.13 treats a NumPy
     scalar as a Python number (integers within int64 as int; floating types and numpy.bool_ as
-    float), and an ndarray as a tensor (a copy) only as the right operand of + - * / and ==
-    (array_ok); anything else is not an operand (NotImplemented: Python raises its TypeError,
-    or NumPy takes over, as with torch)."""
+    float), and an ndarray as a tensor (a copy) only in tensor == ndarray (array_ok); anything
+    else is not an operand (NotImplemented: NumPy computes tensor + - * / ndarray by its own
+    rules and __array_wrap__ gives a tensor back, or Python raises its TypeError, as with
+    torch)."""
     t = type(obj)
     if t.__module__ != "numpy":
         return NotImplemented
     if t.__name__ == "ndarray":
         if not array_ok:
-            return NotImplemented  # torch: np.ones(2) * x, x += a, x < a, x.add(a) refuse it
+            return NotImplemented  # torch: x + a (NumPy computes), x += a, x < a, x.add(a)
         from ._creation import tensor
         return tensor(obj)
     if not hasattr(obj, "dtype"):
@@ -161,17 +162,35 @@ def _result_type(*operands):
 
 
 def result_type(tensor, other):
-    """torch.result_type: the dtype tensor op other gives (either may be a Python number)."""
-    r = _result_type(tensor, other)
+    """torch.result_type: the dtype tensor op other gives (either may be a Python number, a
+    NumPy scalar counting as one)."""
+    args = []
+    for value in (tensor, other):
+        if not isinstance(value, (Tensor, builtins.bool, int, float)):
+            converted = operand_hook(value, False)
+            if converted is NotImplemented:
+                _check_numpy_uint(value)
+                raise _invalid_combination("result_type", (tensor, other), (
+                    "Tensor tensor, Tensor other", "Number scalar, Tensor tensor", "Tensor tensor, Number other",
+                    "Number scalar1, Number scalar2"))
+            value = converted
+        args.append(value)
+    r = _result_type(*args)
     if r is _U64:
         raise TypeError("ctensor has no uint64 dtype")
     return r
 
 
-def _scalar_tensor(value, dtype):
+def _scalar_tensor(value, dtype, check_reduced=True):
     """A 0-dim tensor of dtype holding a Python scalar, refusing values the dtype cannot hold
     ("value cannot be converted to type int8_t without overflow"), as torch's scalar_to_tensor
-    and fill_; an int beyond uint64 is Python's OverflowError, as torch's."""
+    and fill_; an int beyond uint64 is Python's OverflowError, as torch's.  check_reduced=False:
+    a float16/bfloat16 dtype takes any value, rounding to +-inf (torch 2.13's where and setitem
+    skip the check for these two dtypes only)."""
+    if not check_reduced and dtype in (D.float16, D.bfloat16) and not isinstance(value, builtins.bool):
+        if isinstance(value, int):
+            _int_dtype(value)
+        return _C.ct_to(_C.ct_full([], float(value), D.float64), dtype)
     if isinstance(value, int) and not isinstance(value, builtins.bool):
         _int_dtype(value)
         if dtype is D.int64:
@@ -186,13 +205,19 @@ def _scalar_tensor(value, dtype):
     return _C.ct_full([], value, dtype)
 
 
+def _check_numpy_uint(value):
+    """torch's argument parser takes a NumPy integer as an int64 and fails on a numpy.uint64
+    past int64 (operand_hook's NotImplemented for it) with this TypeError."""
+    if type(value).__module__ == "numpy" and getattr(getattr(value, "dtype", None), "kind", "") == "u":
+        raise TypeError("an integer is required")
+
+
 def _as_operand(value, fn, arg, pos):
     if isinstance(value, (Tensor, builtins.bool, int, float)):
         return value
     converted = operand_hook(value, False)  # torch: a method refuses an ndarray
     if converted is NotImplemented:
-        if type(value).__module__ == "numpy" and getattr(getattr(value, "dtype", None), "kind", "") == "u":
-            raise TypeError("an integer is required")  # torch: a numpy.uint64 past int64
+        _check_numpy_uint(value)
         raise _type_error(fn, arg, pos, value)
     return converted
 
@@ -246,6 +271,7 @@ def _arith(fn, op, self, other, alpha, inplace, pos=1):
 def _compare(fn, op, self, other):
     r = _compare_c(self, other, op)
     if r is NotImplemented:
+        _check_numpy_uint(other)
         raise _invalid_combination(fn, (other,), ("Tensor other", "Number other"))
     return r
 
@@ -483,6 +509,7 @@ class _ComputeMethods:
         elif not isinstance(value, (builtins.bool, int, float)):
             converted = operand_hook(value, False)
             if converted is NotImplemented:
+                _check_numpy_uint(value)
                 raise _invalid_combination("fill_", (value,), ("Tensor value", "Number value"))
             value = converted
         if self.requires_grad and _C.ct_is_grad_enabled():
@@ -645,6 +672,7 @@ def where(condition, input, other):
     Python numbers, as in torch 2.13 (they count as wrapped numbers for the result dtype)."""
     for value in (input, other):
         if not isinstance(value, (Tensor, builtins.bool, int, float)) and operand_hook(value, False) is NotImplemented:
+            _check_numpy_uint(value)
             raise _invalid_combination("where", (condition, input, other), (
                 "Tensor condition", "Tensor condition, Tensor input, Tensor other",
                 "Tensor condition, Tensor input, Number other", "Tensor condition, Number input, Tensor other",
@@ -657,9 +685,9 @@ def where(condition, input, other):
         if rt is _U64:
             raise TypeError("ctensor has no uint64 dtype (where() of two ints past int64)")
         if not isinstance(input, Tensor):
-            input = _scalar_tensor(input, rt)
+            input = _scalar_tensor(input, rt, check_reduced=False)
         if not isinstance(other, Tensor):
-            other = _scalar_tensor(other, rt)
+            other = _scalar_tensor(other, rt, check_reduced=False)
     return _C.ct_where(condition, input, other)
 
 

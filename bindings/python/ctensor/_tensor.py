@@ -79,6 +79,14 @@ class _TensorMethods:
         copy=False never does and raises ValueError where a copy would be needed."""
         return _interop.to_array(self, dtype, copy)
 
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """NumPy's result of a ufunc on this tensor as a tensor sharing its memory, as torch's
+        (x + ndarray is computed by NumPy: the tensor operators leave ndarrays to it); a bool
+        result becomes uint8, as in torch."""
+        if array.dtype == bool:
+            array = array.astype("uint8")
+        return _interop.from_numpy(array)
+
     def __dlpack__(self, stream=None, *, max_version=None, dl_device=None, copy=None):
         """A DLPack capsule lending this tensor's memory (kept alive until the consumer frees it)."""
         return _interop.dlpack(self, stream, max_version=max_version, dl_device=dl_device, copy=copy)
@@ -254,7 +262,7 @@ def install():
         _C._install(UntypedStorage, name, _hidden(name))
     for name, value in vars(_TensorMethods).items():
         if name.startswith("__") and name not in (
-                "__array_priority__", "__array__", "__dlpack__",
+                "__array_priority__", "__array__", "__array_wrap__", "__dlpack__",
                 "__dlpack_device__", "__format__", "__deepcopy__", "__reduce_ex__"):
             continue
         _C._install(Tensor, name, value)

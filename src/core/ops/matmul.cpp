@@ -228,21 +228,9 @@ Plan check_plan(const Tensor& a, const Tensor& b) {
   // column (b) of each batch item.
   const int64_t n = da > 1 ? sa[size_t(da - 2)] : 1, m1 = sa.back();
   const int64_t m2 = db > 1 ? sb[size_t(db - 2)] : sb[0], p = db > 1 ? sb.back() : 1;
-  Shape batch;
-  {
-    // torch's infer_size, whose message has no op name of its own.
-    const IntList ba = sa.first(size_t(std::max(da - 2, 0))), bb = sb.first(size_t(std::max(db - 2, 0)));
-    const size_t nb = std::max(ba.size(), bb.size());
-    batch.resize(nb);
-    for (size_t i = 0; i < nb; ++i) {
-      const int64_t x = i < nb - ba.size() ? 1 : ba[i - (nb - ba.size())];
-      const int64_t y = i < nb - bb.size() ? 1 : bb[i - (nb - bb.size())];
-      CT_CHECK(x == y || x == 1 || y == 1, Shape,
-               "matmul(): The size of tensor a (" << x << ") must match the size of tensor b (" << y
-                                                  << ") at non-singleton dimension " << i);
-      batch[i] = x == 1 ? y : x;
-    }
-  }
+  // torch's infer_size (from the last dim, so the error names the dim torch names)
+  const Shape batch = broadcast_shapes(sa.first(size_t(std::max(da - 2, 0))), sb.first(size_t(std::max(db - 2, 0))),
+                                       "matmul()");
   const bool gemm_layouts =
       item_contiguous_or_transposed(n, m1, bmm_item_strides(a, batch, n, m1, false)) &&
       item_contiguous_or_transposed(m2, p, bmm_item_strides(b, batch, m2, p, db == 1));

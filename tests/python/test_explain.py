@@ -1,6 +1,7 @@
 """ctensor.explain and ctensor.draw (ctensor/_explain.py over ct_explain)."""
 
 import io
+import pathlib
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -101,6 +102,55 @@ def test_draw_svg_numbers_elements_in_logical_order():
     # storage cell c holds t's element number: x.t() reads 0 3 1 4 2 5
     assert cells(svg, "#f28e2b") == ["0", "2", "4", "1", "3", "5"]
     assert svg.count('stroke="#e15759" stroke-width="3"') == 6 + 1  # every cell shared; + legend
+
+
+def _text_extents(svg):
+    """(left, right, text) in pixels of every text of the picture, measured with DejaVu Sans,
+    the picture's first font (matplotlib's own), as a browser lays it out."""
+    pytest.importorskip("matplotlib", reason="measuring text needs matplotlib (python3-matplotlib)")
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
+
+    measure = TextToPath()
+    ns = "{http://www.w3.org/2000/svg}"
+    out = []
+    for el in ET.fromstring(svg).iter(ns + "text"):
+        prop = FontProperties(family="DejaVu Sans", size=float(el.get("font-size")),
+                              weight=el.get("font-weight", "normal"))
+        w = measure.get_text_width_height_descent(el.text, prop, ismath=False)[0]
+        x = float(el.get("x"))
+        left = {"start": x, "middle": x - w / 2, "end": x - w}[el.get("text-anchor")]
+        out.append((left, left + w, el.text))
+    return out
+
+
+@pytest.mark.parametrize("names", [("x", "y"),
+                                   ("batch_last", "batch_last.t().reshape(2, -1)"),
+                                   ("a" * 70, "a_much_longer_name_than_any_picture_of_the_guide_uses.t()[1:]")])
+def test_draw_never_clips_a_name_or_a_legend(names):
+    # docs/img/view_batch_permuted.svg once showed "_last.t().reshape(2, -1)": the row labels
+    # had a fixed 150-pixel column and the picture a fixed width
+    x = ctensor.arange(6.).view(3, 2)
+    svg = ctensor.draw(x, x.t().reshape(2, -1), names=names)
+    width = float(ET.fromstring(svg).get("width"))
+    texts = _text_extents(svg)
+    assert {n for n in names} <= {t for _, _, t in texts}
+    for left, right, text in texts:
+        assert 0 <= left and right <= width, (text, left, right, width)
+    if names == ("x", "y"):
+        assert width == 874  # short names keep the usual layout
+
+
+def test_the_guide_pictures_clip_no_text():
+    # docs/img is drawn by examples/seeds/*.py --draw docs/img: redraw after changing draw()
+    guide_img = pathlib.Path(__file__).resolve().parents[2] / "docs" / "img"
+    pictures = sorted(guide_img.glob("*.svg"))
+    assert len(pictures) >= 5
+    for p in pictures:
+        svg = p.read_text()
+        width = float(ET.fromstring(svg).get("width"))
+        for left, right, text in _text_extents(svg):
+            assert 0 <= left and right <= width, (p.name, text, left, right, width)
 
 
 def test_draw_marks_only_shared_cells_and_expand_repeats():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import itertools
+import math
 import re
 import sys
 
@@ -80,7 +81,8 @@ MAX_CELLS = 512        # cells of one storage that draw() accepts
 MAX_ELEMENTS = 4096    # elements of one tensor (an expanded tensor has more than its cells)
 CELLS_PER_LINE = 16
 _CELL_W, _CELL_H = 44, 30
-_LEFT = 150            # room for the row labels
+_LEFT = 150            # room for the row labels, at least (it grows with the longest name)
+_MARGIN = 10
 _PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2", "#edc948", "#ff9da7", "#9c755f"]
 _SHARED = "#e15759"
 
@@ -95,6 +97,32 @@ def _elements(t):
     return out
 
 
+# Advance widths of DejaVu Sans (the picture's first font) in em, rounded up, so that the
+# estimate of a text's width is never short of the rendered one; Arial, the fallback, is
+# narrower.  A text that was too wide for its column used to be clipped at the picture's edge.
+_EM = {**dict.fromkeys(" .,:;'|!ijlI", 0.35), **dict.fromkeys("()[]{}-t", 0.45),
+       **dict.fromkeys("mwMW", 1.0)}  # every other character: 0.72
+
+
+def _text_width(text, size, bold=False):
+    """An upper bound of the width, in pixels, of text drawn at font size `size`."""
+    em = sum(_EM.get(ch, 0.72) for ch in text)
+    return em * size * (1.12 if bold else 1.0)
+
+
+def _width_needed(shapes):
+    """Right edge of the rightmost text or rectangle."""
+    right = 0.0
+    for s in shapes:
+        if s[0] == "rect":
+            right = max(right, s[1] + s[3])
+        else:
+            _, x, _, text, size, anchor, bold, _ = s
+            w = _text_width(text, size, bold)
+            right = max(right, x + {"start": w, "middle": w / 2, "end": 0}[anchor])
+    return right
+
+
 def _layout(tensors, names):
     """Shapes of the picture: ("rect", x, y, w, h, fill, stroke, width) and
     ("text", x, y, string, size, anchor, bold, color); and the picture's size."""
@@ -107,7 +135,8 @@ def _layout(tensors, names):
             raise ValueError(f"draw(): {names[i]} has {t.numel()} elements; draw() pictures at most "
                              f"{MAX_ELEMENTS} per tensor (draw a smaller example)")
     y = 12
-    width = _LEFT + CELLS_PER_LINE * _CELL_W + 20
+    # the row labels (names, "storage") end 8 pixels left of the cells: room for the longest
+    left = max(_LEFT, math.ceil(_MARGIN + 8 + max(_text_width(n, 13) for n in list(names) + ["storage"])))
     for i, t in enumerate(tensors):  # legend
         color = _PALETTE[i % len(_PALETTE)]
         shapes.append(("rect", 10, y, 14, 14, color, "#333333", 1))
@@ -144,9 +173,9 @@ def _layout(tensors, names):
         y += 24
         for line_start in range(0, max(ncells, 1), CELLS_PER_LINE):
             cells = range(line_start, min(line_start + CELLS_PER_LINE, ncells))
-            shapes.append(("text", _LEFT - 8, y + _CELL_H / 2, "storage", 13, "end", True, "#000000"))
+            shapes.append(("text", left - 8, y + _CELL_H / 2, "storage", 13, "end", True, "#000000"))
             for c in cells:
-                x = _LEFT + (c - line_start) * _CELL_W
+                x = left + (c - line_start) * _CELL_W
                 shared = len(cover[c]) >= 2
                 shapes.append(("rect", x, y, _CELL_W, _CELL_H, "#f4f4f4",
                                _SHARED if shared else "#888888", 3 if shared else 1))
@@ -155,9 +184,9 @@ def _layout(tensors, names):
             y += _CELL_H + 4
             for i in members:
                 color = _PALETTE[i % len(_PALETTE)]
-                shapes.append(("text", _LEFT - 8, y + _CELL_H / 2, names[i], 13, "end", False, color))
+                shapes.append(("text", left - 8, y + _CELL_H / 2, names[i], 13, "end", False, color))
                 for c in cells:
-                    x = _LEFT + (c - line_start) * _CELL_W
+                    x = left + (c - line_start) * _CELL_W
                     if i in cover[c]:
                         shapes.append(("rect", x, y, _CELL_W, _CELL_H, color, "#333333", 1))
                         if i in labels[c]:
@@ -170,6 +199,8 @@ def _layout(tensors, names):
                 y += _CELL_H + 2
             y += 12
         y += 10
+    # as wide as the longest text (a legend line, a storage title) or the cells need
+    width = math.ceil(max(left + CELLS_PER_LINE * _CELL_W, _width_needed(shapes)) + 2 * _MARGIN)
     return shapes, width, y
 
 

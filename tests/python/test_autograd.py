@@ -185,7 +185,8 @@ IN_PLACE = [
 
 ALL = ARITHMETIC + UNARY + REDUCTIONS + MATMUL + VIEWS + INDEXING + COPIES + IN_PLACE
 
-# ctensor differences from torch 2.13 the C library cannot remove from Python (README, "Autograd"):
+# ctensor differences from torch 2.13 the C library cannot remove from Python (bindings/python/README.md,
+# "Differences from torch 2.13", generated from this dict: run tests/tools/gen_python_docs.py after a change):
 # the grad_fn name differs; the values, requires_grad, is_leaf and gradients still match.
 NAME_DIFFERENCES = {
     # to(copy=True) with the same dtype is a clone

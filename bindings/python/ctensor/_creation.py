@@ -240,7 +240,7 @@ def _from_numpy_copy(a, dt):
 
 def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor holding a copy of data (nested lists/tuples of numbers, a scalar, a NumPy
-    array or a tensor).  Without dtype: bools -> bool, ints -> int64, floats -> float32,
+    array, a tensor, or any array with __dlpack__, __array_interface__ or __array__).  Without dtype: bools -> bool, ints -> int64, floats -> float32,
     NumPy arrays and scalars keep their dtype; mixed lists promote as torch does."""
     _check_dtype(dtype)
     _check_device(device)
@@ -258,11 +258,30 @@ def _tensor(data, dtype):
         return _from_numpy_copy(_numpy().asarray(data), dtype)
     if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    shared = _foreign_array(data)
+    if shared is not None:
+        # a copy: a new storage even when the dtype already matches
+        return _C.ct_clone(shared) if dtype is None or dtype is shared.dtype else _C.ct_to(shared, dtype)
     sizes = _compute_sizes(data)
     inferred = dtype if dtype is not None else _infer_scalar_type(data)
     flat = []
     _flatten(data, sizes, 0, flat)
     return _from_values(flat, tuple(sizes), inferred)
+
+
+def _foreign_array(data):
+    """A tensor on the memory of another library's array, or None for anything else.
+
+    torch.tensor/as_tensor read any object with __dlpack__ (a torch tensor, a JAX or CuPy
+    array...) through DLPack; ctensor does the same, and also reads objects that only offer
+    NumPy's __array_interface__ or __array__ (through numpy.asarray, which shares memory when
+    it can) -- torch 2.13 refuses those ("Could not infer dtype of ...")."""
+    from ._interop import from_dlpack, from_numpy
+    if hasattr(data, "__dlpack__"):
+        return from_dlpack(data)
+    if hasattr(data, "__array_interface__") or hasattr(data, "__array__"):
+        return from_numpy(_numpy().asarray(data))
+    return None
 
 
 def _requires_grad(t, requires_grad):
@@ -275,7 +294,8 @@ def _requires_grad(t, requires_grad):
 
 
 def as_tensor(data, dtype=None, device=None):
-    """data itself if it is a tensor of that dtype; shares a NumPy array's memory; else copies."""
+    """data itself if it is a tensor of that dtype; shares the memory of a NumPy array or a DLPack /
+    __array_interface__ producer when the dtype matches; else a copy."""
     _check_dtype(dtype)
     _check_device(device)
     if isinstance(data, Tensor):
@@ -287,6 +307,11 @@ def as_tensor(data, dtype=None, device=None):
         except (TypeError, ValueError):
             return tensor(data, dtype=dtype)
         return t if dtype is None else _C.ct_to(t, dtype)
+    if not _is_numpy_scalar(data):
+        # torch 2.13 shares a DLPack producer's memory when the dtype matches, else copies
+        t = _foreign_array(data)
+        if t is not None:
+            return t if dtype is None else _C.ct_to(t, dtype)
     return tensor(data, dtype=dtype)
 
 

@@ -2019,6 +2019,73 @@ static PyObject *ctpy_install(PyObject *self, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/* _redoc(type, name, doc): replaces the docstring of a C method or attribute of ctensor.Tensor or
+   UntypedStorage.  A method descriptor's doc is the const char * of its PyMethodDef, so the
+   descriptor is rebuilt over a copy of the definition that points at the new text (both live as
+   long as the process: the types are never freed).  A doc starting "name(...)\n--\n\n" gives
+   inspect.signature its __text_signature__. */
+static PyObject *ctpy_redoc(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *type, *descr, *fresh = NULL;
+  const char *name, *doc;
+  if (!PyArg_ParseTuple(args, "Oss:_redoc", &type, &name, &doc)) return NULL;
+  if (type != (PyObject *)ctpy_tensor_type() &&
+      type != (PyObject *)((SwigPyClientData *)SWIGTYPE_p_ct_storage->clientdata)->pytype) {
+    PyErr_SetString(PyExc_TypeError, "_redoc: only ctensor.Tensor and UntypedStorage");
+    return NULL;
+  }
+  descr = PyDict_GetItemString(((PyTypeObject *)type)->tp_dict, name); /* borrowed */
+  if (!descr) {
+    PyErr_Format(PyExc_AttributeError, "_redoc: no attribute %s", name);
+    return NULL;
+  }
+  char *text = strdup(doc);
+  if (!text) return PyErr_NoMemory();
+  if (Py_IS_TYPE(descr, &PyMethodDescr_Type)) {
+    PyMethodDef *def = (PyMethodDef *)malloc(sizeof *def);
+    if (!def) { free(text); return PyErr_NoMemory(); }
+    *def = *((PyMethodDescrObject *)descr)->d_method;
+    def->ml_doc = text;
+    fresh = PyDescr_NewMethod((PyTypeObject *)type, def);
+  } else if (Py_IS_TYPE(descr, &PyGetSetDescr_Type)) {
+    PyGetSetDef *def = (PyGetSetDef *)malloc(sizeof *def);
+    if (!def) { free(text); return PyErr_NoMemory(); }
+    *def = *((PyGetSetDescrObject *)descr)->d_getset;
+    def->doc = text;
+    fresh = PyDescr_NewGetSet((PyTypeObject *)type, def);
+  } else {
+    free(text);
+    PyErr_Format(PyExc_TypeError, "_redoc: %s is not a C method or attribute", name);
+    return NULL;
+  }
+  if (!fresh) return NULL;
+  int rc = ctpy_type_set((PyTypeObject *)type, name, fresh);
+  Py_DECREF(fresh);
+  if (rc < 0) return NULL;
+  Py_RETURN_NONE;
+}
+
+/* _drop_swig_base(name): removes a method of SWIG's SwigPyObject base type (acquire, disown,
+   own, append, next: ownership switches that would let Python code leak or double-free a handle)
+   so that it is neither callable nor listed by dir() on ctensor.Tensor and UntypedStorage.  The
+   base type is this module's own copy of SWIG's runtime (static in _C_wrap.c); the wrappers
+   never look these methods up, they call the C functions. */
+static PyObject *ctpy_drop_swig_base(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *name;
+  if (!PyArg_ParseTuple(args, "s:_drop_swig_base", &name)) return NULL;
+  PyTypeObject *base = ctpy_tensor_type()->tp_base;
+  if (!base || strcmp(base->tp_name, "SwigPyObject") != 0) {
+    PyErr_SetString(PyExc_TypeError, "_drop_swig_base: ctensor.Tensor's base is not SwigPyObject");
+    return NULL;
+  }
+  if (PyDict_GetItemString(base->tp_dict, name)) {
+    if (PyDict_DelItemString(base->tp_dict, name) < 0) return NULL;
+    PyType_Modified(base);
+  }
+  Py_RETURN_NONE;
+}
+
 static PyObject *ctpy_setup(PyObject *self, PyObject *args) {
   (void)self;
   PyObject *size_type, *dtypes, *getitem, *setitem, *item;

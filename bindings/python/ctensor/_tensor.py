@@ -244,22 +244,15 @@ class _TensorMethods:
         return (tensor, (self.tolist(), self.dtype))
 
 
-def _hidden(name):
-    def get(self):
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-    return property(get)
-
-
 # Inherited from SWIG's SwigPyObject base type: ownership switches that would let Python code
-# leak or double-free a handle.  Hidden (attribute access raises AttributeError).
+# leak or double-free a handle.  Removed from the base type (neither callable nor in dir()).
 _SWIG_OWNERSHIP = ("acquire", "append", "disown", "next", "own")
 
 
 def install():
     """Adds the methods above to ctensor.Tensor and UntypedStorage."""
     for name in _SWIG_OWNERSHIP:
-        _C._install(Tensor, name, _hidden(name))
-        _C._install(UntypedStorage, name, _hidden(name))
+        _C._drop_swig_base(name)
     for name, value in vars(_TensorMethods).items():
         if name.startswith("__") and name not in (
                 "__array_priority__", "__array__", "__array_wrap__", "__dlpack__",

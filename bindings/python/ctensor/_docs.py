@@ -171,6 +171,14 @@ TENSOR = {
     "backward": (None, "Accumulates d(self)/d(leaf) into every leaf's .grad; returns None."),
 }
 
+STORAGE = {
+    "data_ptr": ("($self, /)", "The address of the first byte (an int)."),
+    "nbytes": ("($self, /)", "The size in bytes."),
+    "size": ("($self, /)", "The size in bytes (an untyped storage's elements are bytes)."),
+    "element_size": ("($self, /)", "1: an untyped storage's elements are bytes."),
+    "is_read_only": ("($self, /)", "ctensor: True if the memory is read-only (a read-only NumPy array's)."),
+}
+
 # Module functions that are torch.op(input, ...) for a Tensor.op: the method's line, with input.
 _MODULE_SPECIFIC = {
     "as_strided": "A view of input with the given sizes, strides and offset on the same storage.",
@@ -212,6 +220,8 @@ def install(module_globals):
             _C._install(Tensor, name, _set_python_doc(value, line))
         else:
             _set_python_doc(value, line)
+    for name, (sig, line) in STORAGE.items():
+        _C._redoc(_C.UntypedStorage, name, f"{name}{sig}\n--\n\n{line}")
     for name, value in module_globals.items():
         if name.startswith("_") or not callable(value) or isinstance(value, type):
             continue

@@ -110,3 +110,14 @@ def test_requires_grad_and_factories_still_work():
     assert t.requires_grad and t.is_leaf
     assert ctensor.tensor(np.float32(2)).dtype is ctensor.float32  # NumPy scalars: unchanged
     assert ctensor.as_tensor(np.float64(2)).dtype is ctensor.float64
+
+
+@needs_torch
+def test_torch_tensors_inside_lists_are_scalars():
+    # torch.tensor([torch.tensor(1.), torch.tensor(2.)]) reads 0-d tensors as scalars
+    t = ctensor.tensor([torch.tensor(1.0), torch.tensor(2.0)])
+    assert t.dtype is ctensor.float32 and t.tolist() == [1.0, 2.0]
+    assert ctensor.tensor([[torch.tensor(1), 2]]).dtype is ctensor.int64
+    for lib in (torch, ctensor):
+        with pytest.raises(ValueError, match="^only one element tensors can be converted to Python scalars$"):
+            lib.tensor([torch.ones(2), torch.ones(2)])

@@ -292,6 +292,9 @@ def _compare(fn, op, self, other):
 
 
 def _check_rounding(rounding_mode):
+    if rounding_mode not in (None, "trunc", "floor"):
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                           f"'{rounding_mode}'")
     if rounding_mode is not None:
         raise NotImplementedError(f"ctensor: div(rounding_mode={rounding_mode!r}) is not supported; "
                                   f"only true division (rounding_mode=None)")
@@ -316,6 +319,13 @@ _NO_KEEPDIM = _Default("False")
 
 def _reduce(cfn, fn, self, dim, keepdim, dtype):
     _check_tensor(fn, self)
+    if dtype is not None and not isinstance(dtype, D.dtype):
+        raise TypeError(f"{fn}() received an invalid combination of arguments - got (dtype={type(dtype).__name__}, ), "
+                        f"but expected one of:\n * (*, ctensor.dtype dtype = None)\n * (tuple of ints dim, bool "
+                        f"keepdim = False, *, ctensor.dtype dtype = None)\n")
+    if fn == "mean" and dtype is not None and not dtype.is_floating_point:
+        raise RuntimeError("mean(): could not infer output dtype. Optional dtype must be either a floating point "
+                           f"or complex dtype. Got: {_TORCH_NAME[dtype]}")
     if dim is _NO_DIM:
         if keepdim is not _NO_KEEPDIM:  # torch: sum(*, dtype) or sum(dim, keepdim=False, *, dtype)
             raise TypeError(f"{fn}() received an invalid combination of arguments - got (keepdim=bool, ), but "

@@ -44,6 +44,8 @@ def _sizes(size, fn):
     """torch's `*size` convention: f(2, 3), f((2, 3)), f([2, 3]), f(Size)."""
     if len(size) == 1 and not isinstance(size[0], (int, Tensor)) and hasattr(size[0], "__len__"):
         size = tuple(size[0])
+    if len(size) == 1 and (isinstance(size[0], float) or not hasattr(size[0], "__index__")):
+        raise TypeError(f"{fn}(): argument 'size' (position 1) must be tuple of ints, not {type(size[0]).__name__}")
     out = []
     for i, s in enumerate(size):
         if isinstance(s, float) or not hasattr(s, "__index__"):
@@ -105,6 +107,8 @@ def _infer_scalar_type(obj):
         raise TypeError("ctensor has no complex dtypes")
     if isinstance(obj, Tensor):
         return obj.dtype
+    if _is_foreign_tensor(obj):
+        return _foreign_array(obj).dtype
     if isinstance(obj, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(obj).__name__}'")
     if _is_numpy_array(obj):
@@ -118,10 +122,17 @@ def _infer_scalar_type(obj):
     raise RuntimeError(f"Could not infer dtype of {type(obj).__name__}")
 
 
+def _is_foreign_tensor(obj):
+    """Another library's tensor (a DLPack producer that is not a NumPy array or scalar): inside
+    a list, torch reads it as a scalar, as it reads its own tensors."""
+    return hasattr(obj, "__dlpack__") and not _is_numpy_array(obj) and not _is_numpy_scalar(obj) \
+        and not isinstance(obj, Tensor)
+
+
 def _is_sequence(obj):
     return isinstance(obj, (list, tuple)) or (
         not isinstance(obj, (str, bytes, dict, Tensor)) and hasattr(obj, "__len__")
-        and hasattr(obj, "__getitem__") and not _is_numpy_scalar(obj))
+        and hasattr(obj, "__getitem__") and not _is_numpy_scalar(obj) and not _is_foreign_tensor(obj))
 
 
 def _compute_sizes(data):
@@ -173,6 +184,9 @@ def _scalar_value(v):
         return v.item()
     if _is_numpy_scalar(v):
         return v.item()
+    if _is_foreign_tensor(v):
+        from ._values import item  # NumPy's ValueError for several elements, as torch
+        return item(_foreign_array(v))
     return v
 
 
@@ -324,7 +338,10 @@ def _factory(fn, cname):
         if not size:
             raise TypeError(f"{fn}() received an invalid combination of arguments - got (), but "
                             "expected (tuple of ints size, *, ctensor.dtype dtype)")
-        t = getattr(_C, cname)(_sizes(size, fn), dtype if dtype is not None else D.default_float_dtype())
+        sizes = _sizes(size, fn)
+        if fn == "zeros" and any(s < 0 for s in sizes):  # torch 2.13's zeros checks first, in its own words
+            raise RuntimeError("zeros: Dimension size must be non-negative.")
+        t = getattr(_C, cname)(sizes, dtype if dtype is not None else D.default_float_dtype())
         return _requires_grad(t, requires_grad)
     f.__name__ = fn
     f.__qualname__ = fn
@@ -339,11 +356,17 @@ empty = _factory("empty", "ct_empty")
 empty.__doc__ = "empty(*size, dtype=None) -> Tensor with uninitialized memory (float32 by default)."
 
 
+def _check_fill_value(fn, value):
+    if not isinstance(value, (numbers.Number, Tensor)) and not _is_numpy_scalar(value):
+        raise TypeError(f"{fn}(): argument 'fill_value' (position 2) must be Number, not {type(value).__name__}")
+
+
 def full(size, fill_value, dtype=None, device=None, requires_grad=False, out=None):
     """full(size, fill_value, dtype=None): every element fill_value.  Without dtype: bool for a
     bool, int64 for an int, float32 for a float (torch 1.13's rule)."""
     _check_dtype(dtype)
     _check_device(device)
+    _check_fill_value("full", fill_value)
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     if dtype is None:
@@ -379,8 +402,14 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
     return _requires_grad(_C.ct_arange(float(vals[0]), float(vals[1]), float(vals[2]), dtype), requires_grad)
 
 
+def _check_like_input(fn, input):
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+
+
 def _like(fn):
     def f(input, dtype=None, device=None, requires_grad=False, memory_format=None):
+        _check_like_input(f.__name__, input)
         return fn(input.shape, dtype=dtype if dtype is not None else input.dtype, device=device,
                   requires_grad=requires_grad)
     return f
@@ -399,5 +428,7 @@ empty_like.__doc__ = "empty_like(input, dtype=None): uninitialized, input's shap
 
 def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, memory_format=None):
     """full_like(input, fill_value, dtype=None): fill_value in input's shape (C-contiguous)."""
+    _check_like_input("full_like", input)
+    _check_fill_value("full_like", fill_value)
     return full(input.shape, fill_value, dtype=dtype if dtype is not None else input.dtype, device=device,
                 requires_grad=requires_grad)

@@ -220,6 +220,16 @@ def install(module_globals):
             _C._install(Tensor, name, _set_python_doc(value, line))
         else:
             _set_python_doc(value, line)
+    # The Python-level methods are written in namespace classes (_TensorMethods, ...): their
+    # qualified names would put those in help() and in Python's own argument errors
+    # ("_TensorMethods.numpy() takes 1 positional argument ...").
+    for value in list(vars(Tensor).values()):
+        if isinstance(value, property):
+            value = value.fget
+        qualname = getattr(value, "__qualname__", "")
+        owner, _, rest = qualname.partition(".")
+        if inspect.isfunction(value) and owner.startswith("_") and owner.endswith("Methods") and rest:
+            value.__qualname__ = "Tensor." + rest
     for name, (sig, line) in STORAGE.items():
         _C._redoc(_C.UntypedStorage, name, f"{name}{sig}\n--\n\n{line}")
     for name, value in module_globals.items():

@@ -551,6 +551,15 @@
 %feature("python:tp_dealloc") ct_storage "ctpy_storage_dealloc";
 %feature("python:tp_repr") ct_storage "ctpy_storage_repr";
 
+/* The class docstrings help() shows (SWIG's default is the C name, "::ct_tensor"). */
+%feature("docstring") ct_tensor
+"A multi-dimensional array of one dtype over a storage, as torch.Tensor: a handle on a C ct_tensor.\n\n"
+"Views (view, transpose, indexing with ints and slices, ...) share the storage; copies (clone,\n"
+"contiguous of a non-contiguous tensor, arithmetic results) get a new one; methods ending in _\n"
+"work in place and return self.  Each method's docstring says which.";
+%feature("docstring") ct_storage
+"The bytes under one or more tensors, as torch.UntypedStorage: a handle on a C ct_storage.";
+
 struct ct_tensor {};
 struct ct_storage {};
 
@@ -734,6 +743,8 @@ PyObject *ctpy_chunk(const ct_tensor *t, int64_t chunks, int dim);
 /* ---- Module-level helpers used by the ctensor package (fastpath.c) ---------------------- */
 %native(_setup) PyObject *ctpy_setup(PyObject *self, PyObject *args);
 %native(_install) PyObject *ctpy_install(PyObject *self, PyObject *args);
+%native(_redoc) PyObject *ctpy_redoc(PyObject *self, PyObject *args);
+%native(_drop_swig_base) PyObject *ctpy_drop_swig_base(PyObject *self, PyObject *args);
 %native(_copy_to) PyObject *ctpy_copy_to_py(PyObject *self, PyObject *args);
 %native(_backward) PyObject *ctpy_backward_py(PyObject *self, PyObject *args);
 %native(_registry_size) PyObject *ctpy_registry_size(PyObject *self, PyObject *args);

@@ -77,10 +77,34 @@ static PyObject *ctpy_exception_class(ct_status st, const char *op, const char *
   }
 }
 
+/* The C messages name the operation first ("add: The size of tensor a (3) must match ...",
+   "ct_empty: Trying to create tensor ...", "sum(): Dimension out of range ..."), as the
+   header's convention asks; torch's text for these failures has no such prefix, and code
+   written for torch matches on it (pytest.raises(match=...)).  Python sees torch's text: the
+   prefix "name: " or "name(): " is dropped when what follows is one of torch's bare messages
+   (torch messages that begin with an op name, "mean(): could not infer ...", are kept). */
+static const char *ctpy_torch_text(const char *msg) {
+  static const char *const bare[] = {
+      "Dimension out of range", "The size of tensor a", "mat1 and mat2 shapes cannot be multiplied",
+      "expected m1 and m2 to have the same dtype", "only one dimension can be inferred",
+      "setStorage: ", "Trying to create tensor with negative dimension", "invalid shape dimension",
+      NULL};
+  const char *p = msg;
+  while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_') ++p;
+  if (p == msg) return msg;
+  if (p[0] == '(' && p[1] == ')') p += 2;
+  if (p[0] != ':' || p[1] != ' ') return msg;
+  p += 2;
+  for (const char *const *b = bare; *b; ++b)
+    if (strncmp(p, *b, strlen(*b)) == 0) return p;
+  return msg;
+}
+
 /* Raises the exception for the last failed ct_* call on this thread; returns NULL. */
 static PyObject *ctpy_raise_last(const char *op) {
   ct_status st = ct_last_status();
   const char *msg = ct_last_error();
+  if (msg) msg = ctpy_torch_text(msg);
   PyObject *cls = ctpy_exception_class(st, op, msg);
   PyObject *exc = PyObject_CallFunction(cls, "s", (msg && *msg) ? msg : ct_status_name(st));
   if (!exc) return NULL;
@@ -2016,6 +2040,73 @@ static PyObject *ctpy_install(PyObject *self, PyObject *args) {
     return NULL;
   }
   if (ctpy_type_set((PyTypeObject *)type, name, value) < 0) return NULL;
+  Py_RETURN_NONE;
+}
+
+/* _redoc(type, name, doc): replaces the docstring of a C method or attribute of ctensor.Tensor or
+   UntypedStorage.  A method descriptor's doc is the const char * of its PyMethodDef, so the
+   descriptor is rebuilt over a copy of the definition that points at the new text (both live as
+   long as the process: the types are never freed).  A doc starting "name(...)\n--\n\n" gives
+   inspect.signature its __text_signature__. */
+static PyObject *ctpy_redoc(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *type, *descr, *fresh = NULL;
+  const char *name, *doc;
+  if (!PyArg_ParseTuple(args, "Oss:_redoc", &type, &name, &doc)) return NULL;
+  if (type != (PyObject *)ctpy_tensor_type() &&
+      type != (PyObject *)((SwigPyClientData *)SWIGTYPE_p_ct_storage->clientdata)->pytype) {
+    PyErr_SetString(PyExc_TypeError, "_redoc: only ctensor.Tensor and UntypedStorage");
+    return NULL;
+  }
+  descr = PyDict_GetItemString(((PyTypeObject *)type)->tp_dict, name); /* borrowed */
+  if (!descr) {
+    PyErr_Format(PyExc_AttributeError, "_redoc: no attribute %s", name);
+    return NULL;
+  }
+  char *text = strdup(doc);
+  if (!text) return PyErr_NoMemory();
+  if (Py_IS_TYPE(descr, &PyMethodDescr_Type)) {
+    PyMethodDef *def = (PyMethodDef *)malloc(sizeof *def);
+    if (!def) { free(text); return PyErr_NoMemory(); }
+    *def = *((PyMethodDescrObject *)descr)->d_method;
+    def->ml_doc = text;
+    fresh = PyDescr_NewMethod((PyTypeObject *)type, def);
+  } else if (Py_IS_TYPE(descr, &PyGetSetDescr_Type)) {
+    PyGetSetDef *def = (PyGetSetDef *)malloc(sizeof *def);
+    if (!def) { free(text); return PyErr_NoMemory(); }
+    *def = *((PyGetSetDescrObject *)descr)->d_getset;
+    def->doc = text;
+    fresh = PyDescr_NewGetSet((PyTypeObject *)type, def);
+  } else {
+    free(text);
+    PyErr_Format(PyExc_TypeError, "_redoc: %s is not a C method or attribute", name);
+    return NULL;
+  }
+  if (!fresh) return NULL;
+  int rc = ctpy_type_set((PyTypeObject *)type, name, fresh);
+  Py_DECREF(fresh);
+  if (rc < 0) return NULL;
+  Py_RETURN_NONE;
+}
+
+/* _drop_swig_base(name): removes a method of SWIG's SwigPyObject base type (acquire, disown,
+   own, append, next: ownership switches that would let Python code leak or double-free a handle)
+   so that it is neither callable nor listed by dir() on ctensor.Tensor and UntypedStorage.  The
+   base type is this module's own copy of SWIG's runtime (static in _C_wrap.c); the wrappers
+   never look these methods up, they call the C functions. */
+static PyObject *ctpy_drop_swig_base(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *name;
+  if (!PyArg_ParseTuple(args, "s:_drop_swig_base", &name)) return NULL;
+  PyTypeObject *base = ctpy_tensor_type()->tp_base;
+  if (!base || strcmp(base->tp_name, "SwigPyObject") != 0) {
+    PyErr_SetString(PyExc_TypeError, "_drop_swig_base: ctensor.Tensor's base is not SwigPyObject");
+    return NULL;
+  }
+  if (PyDict_GetItemString(base->tp_dict, name)) {
+    if (PyDict_DelItemString(base->tp_dict, name) < 0) return NULL;
+    PyType_Modified(base);
+  }
   Py_RETURN_NONE;
 }
 

@@ -62,7 +62,7 @@ Ref<Tensor> arange(double start, double end, double step, DType dtype) {
     count = std::ceil((end - start) / step);
   }
   CT_CHECK((step > 0 && end >= start) || (step < 0 && end <= start), InvalidArgument,
-           "upper bound and larger bound inconsistent with step sign");
+           "upper bound and lower bound inconsistent with step sign");
   CT_CHECK(count >= 0 && count < 9.2e18, InvalidArgument,
            "invalid size, possible overflow? start=" << start << " end=" << end << " step=" << step);
   const int64_t n = int64_t(count);

@@ -139,7 +139,9 @@ void infer_size_impl(IntList shape, int64_t numel, const char* op, Out& out) {
       CT_CHECK(infer < 0, Shape, op << ": only one dimension can be inferred");
       infer = int(i);
     } else {
-      CT_CHECK(shape[i] >= 0, Shape, op << ": invalid shape dimension " << shape[i]);
+      CT_CHECK(shape[i] >= 0, Shape,
+               op << ": invalid shape dimension " << shape[i] << " at index " << i << " of shape "
+                  << list_str(shape));
       overflow = overflow || __builtin_mul_overflow(product, shape[i], &product);
       has_zero = has_zero || shape[i] == 0;
     }

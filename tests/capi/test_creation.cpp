@@ -346,9 +346,9 @@ TEST_F(Creation, ArangeIntegerAndHalfDtypes) {
 TEST_F(Creation, ArangeErrors) {
   // torch.arange(0, 1, 0): "step must be nonzero"
   CT_EXPECT_NULL(ct_arange(0, 1, 0, CT_FLOAT32), CT_ERR_INVALID_ARGUMENT, "step must be nonzero");
-  // torch.arange(0, -1, 0.5): "upper bound and larger bound inconsistent with step sign"
+  // torch.arange(0, -1, 0.5): "upper bound and lower bound inconsistent with step sign"
   CT_EXPECT_NULL(ct_arange(0, -1, 0.5, CT_FLOAT32), CT_ERR_INVALID_ARGUMENT,
-                 "upper bound and larger bound inconsistent with step sign");
+                 "upper bound and lower bound inconsistent with step sign");
   CT_EXPECT_NULL(ct_arange(0, 5, -1, CT_INT64), CT_ERR_INVALID_ARGUMENT, "inconsistent with step sign");
   // torch.arange(0, float('inf'), 1): "unsupported range: 0 -> inf"
   CT_EXPECT_NULL(ct_arange(0, INFINITY, 1, CT_FLOAT32), CT_ERR_INVALID_ARGUMENT, "");

@@ -275,7 +275,7 @@ def test_scalar_conversions():
     assert ctensor.tensor(True).item() is True and ctensor.tensor([1], dtype=ctensor.uint8).item() == 1
     assert ctensor.tensor(1.5, dtype=ctensor.bfloat16).item() == 1.5
     assert ctensor.tensor(0.1, dtype=ctensor.float16).item() == pytest.approx(0.0999755859375)
-    with pytest.raises(ValueError, match="only one element tensors"):
+    with pytest.raises(RuntimeError, match="elements cannot be converted to Scalar"):  # torch 2.13's
         grid().item()
     with pytest.raises(TypeError, match="only integer tensors of a single element"):
         [1][ctensor.tensor(0.0)]

@@ -221,3 +221,8 @@ def live_storages():
 del _builtins
 
 from ._explain import explain, draw  # noqa: E402
+
+# Docstrings that say view, copy or self, on every public method and function (_docs.py).
+from . import _docs  # noqa: E402
+_docs.install(globals())
+del annotations  # the __future__ feature object, not part of the API

@@ -74,6 +74,7 @@ class _DecoratorContextManager:
         return decorate_context
 
     def clone(self):
+        """A new context manager of the same kind (torch's _DecoratorContextManager.clone)."""
         return self.__class__()
 
 
@@ -133,6 +134,7 @@ class set_grad_enabled(_DecoratorContextManager):
         _C.ct_set_grad_enabled(1 if self.prev else 0)
 
     def clone(self):
+        """A new context manager setting the same mode."""
         return self.__class__(self.mode)
 
 
@@ -150,6 +152,7 @@ class Node:
     _name = "Node"
 
     def name(self):
+        """torch's name of the node, e.g. "AddBackward0" (a str)."""
         return _QUALIFIED.get(self._name, self._name)
 
     def __repr__(self):

@@ -25,7 +25,22 @@ _INPLACE, _NO_ARRAY = 1, 2  # flags of _arith_c
 # _compare_c(a, b, pyop) -> Tensor, or NotImplemented when b is not an operand.
 _arith_c = _compare_c = None
 _LT, _LE, _EQ, _NE, _GT, _GE = 0, 1, 2, 3, 4, 5  # Python's rich comparison opcodes
-_NO_ALPHA = object()
+
+
+class _Default:
+    """A default argument that calls can tell apart from the same value given explicitly; its
+    repr is torch's default, so help() and inspect.signature print torch's signature."""
+
+    __slots__ = ("_text",)
+
+    def __init__(self, text):
+        self._text = text
+
+    def __repr__(self):
+        return self._text
+
+
+_NO_ALPHA = _Default("1")
 
 # torch's names of scalar types in messages ("Float did not match Double")
 _TORCH_NAME = {D.bool: "Bool", D.uint8: "Byte", D.int8: "Char", D.int16: "Short", D.int32: "Int",
@@ -277,6 +292,9 @@ def _compare(fn, op, self, other):
 
 
 def _check_rounding(rounding_mode):
+    if rounding_mode not in (None, "trunc", "floor"):
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                           f"'{rounding_mode}'")
     if rounding_mode is not None:
         raise NotImplementedError(f"ctensor: div(rounding_mode={rounding_mode!r}) is not supported; "
                                   f"only true division (rounding_mode=None)")
@@ -295,18 +313,26 @@ def _dims(dim, fn):
         raise TypeError(f"{fn}(): argument 'dim' must be tuple of ints, not {type(dim).__name__}") from None
 
 
-_UNSET = object()
+_NO_DIM = _Default("None")  # sum(*, dtype) and sum(dim, keepdim, *, dtype) are different overloads
+_NO_KEEPDIM = _Default("False")
 
 
 def _reduce(cfn, fn, self, dim, keepdim, dtype):
     _check_tensor(fn, self)
-    if dim is _UNSET:
-        if keepdim is not _UNSET:  # torch: sum(*, dtype) or sum(dim, keepdim=False, *, dtype)
+    if dtype is not None and not isinstance(dtype, D.dtype):
+        raise TypeError(f"{fn}() received an invalid combination of arguments - got (dtype={type(dtype).__name__}, ), "
+                        f"but expected one of:\n * (*, ctensor.dtype dtype = None)\n * (tuple of ints dim, bool "
+                        f"keepdim = False, *, ctensor.dtype dtype = None)\n")
+    if fn == "mean" and dtype is not None and not dtype.is_floating_point:
+        raise RuntimeError("mean(): could not infer output dtype. Optional dtype must be either a floating point "
+                           f"or complex dtype. Got: {_TORCH_NAME[dtype]}")
+    if dim is _NO_DIM:
+        if keepdim is not _NO_KEEPDIM:  # torch: sum(*, dtype) or sum(dim, keepdim=False, *, dtype)
             raise TypeError(f"{fn}() received an invalid combination of arguments - got (keepdim=bool, ), but "
                             f"expected one of:\n * (*, ctensor.dtype dtype)\n * (tuple of ints dim, bool "
                             f"keepdim, *, ctensor.dtype dtype)\n")
         dim = None
-    if keepdim is _UNSET:
+    if keepdim is _NO_KEEPDIM:
         keepdim = False
     src = self if dtype is None else _C.ct_to(self, dtype)
     r = cfn(src, _dims(dim, fn), builtins.bool(keepdim))
@@ -327,7 +353,7 @@ def _one_dim(dim, fn):
 
 
 def _prod_dim(dim):
-    return dim if dim is _UNSET else _one_dim(dim, "prod")
+    return dim if dim is _NO_DIM else _one_dim(dim, "prod")
 
 
 def _arg_reduce(cfn, cfn_all, fn, self, dim, keepdim):
@@ -523,15 +549,15 @@ class _ComputeMethods:
         _C.ct_zero_(self)
         return self
 
-    def sum(self, dim=_UNSET, keepdim=_UNSET, *, dtype=None):
+    def sum(self, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None):
         """Sum over dim (None: all; an int or a tuple); bool/integer inputs give int64."""
         return _reduce(_C.ct_sum, "sum", self, dim, keepdim, dtype)
 
-    def mean(self, dim=_UNSET, keepdim=_UNSET, *, dtype=None):
+    def mean(self, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None):
         """Mean over dim; the input (or dtype) must be floating, as torch."""
         return _reduce(_C.ct_mean, "mean", self, dim, keepdim, dtype)
 
-    def prod(self, dim=_UNSET, keepdim=_UNSET, *, dtype=None):
+    def prod(self, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None):
         """Product over one dim (or all); bool/integer inputs give int64."""
         return _reduce(_C.ct_prod, "prod", self, _prod_dim(dim), keepdim, dtype)
 
@@ -701,15 +727,15 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return _ComputeMethods.allclose(input, other, rtol, atol, equal_nan)
 
 
-def sum(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None):
+def sum(input, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None):
     return _reduce(_C.ct_sum, "sum", input, dim, keepdim, dtype)
 
 
-def mean(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None):
+def mean(input, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None):
     return _reduce(_C.ct_mean, "mean", input, dim, keepdim, dtype)
 
 
-def prod(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None):
+def prod(input, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None):
     return _reduce(_C.ct_prod, "prod", input, _prod_dim(dim), keepdim, dtype)
 
 

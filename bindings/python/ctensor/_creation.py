@@ -44,6 +44,8 @@ def _sizes(size, fn):
     """torch's `*size` convention: f(2, 3), f((2, 3)), f([2, 3]), f(Size)."""
     if len(size) == 1 and not isinstance(size[0], (int, Tensor)) and hasattr(size[0], "__len__"):
         size = tuple(size[0])
+    if len(size) == 1 and (isinstance(size[0], float) or not hasattr(size[0], "__index__")):
+        raise TypeError(f"{fn}(): argument 'size' (position 1) must be tuple of ints, not {type(size[0]).__name__}")
     out = []
     for i, s in enumerate(size):
         if isinstance(s, float) or not hasattr(s, "__index__"):
@@ -105,6 +107,8 @@ def _infer_scalar_type(obj):
         raise TypeError("ctensor has no complex dtypes")
     if isinstance(obj, Tensor):
         return obj.dtype
+    if _is_foreign_tensor(obj):
+        return _foreign_array(obj).dtype
     if isinstance(obj, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(obj).__name__}'")
     if _is_numpy_array(obj):
@@ -118,10 +122,17 @@ def _infer_scalar_type(obj):
     raise RuntimeError(f"Could not infer dtype of {type(obj).__name__}")
 
 
+def _is_foreign_tensor(obj):
+    """Another library's tensor (a DLPack producer that is not a NumPy array or scalar): inside
+    a list, torch reads it as a scalar, as it reads its own tensors."""
+    return hasattr(obj, "__dlpack__") and not _is_numpy_array(obj) and not _is_numpy_scalar(obj) \
+        and not isinstance(obj, Tensor)
+
+
 def _is_sequence(obj):
     return isinstance(obj, (list, tuple)) or (
         not isinstance(obj, (str, bytes, dict, Tensor)) and hasattr(obj, "__len__")
-        and hasattr(obj, "__getitem__") and not _is_numpy_scalar(obj))
+        and hasattr(obj, "__getitem__") and not _is_numpy_scalar(obj) and not _is_foreign_tensor(obj))
 
 
 def _compute_sizes(data):
@@ -173,6 +184,9 @@ def _scalar_value(v):
         return v.item()
     if _is_numpy_scalar(v):
         return v.item()
+    if _is_foreign_tensor(v):
+        from ._values import item  # NumPy's ValueError for several elements, as torch
+        return item(_foreign_array(v))
     return v
 
 
@@ -240,7 +254,7 @@ def _from_numpy_copy(a, dt):
 
 def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor holding a copy of data (nested lists/tuples of numbers, a scalar, a NumPy
-    array or a tensor).  Without dtype: bools -> bool, ints -> int64, floats -> float32,
+    array, a tensor, or any array with __dlpack__, __array_interface__ or __array__).  Without dtype: bools -> bool, ints -> int64, floats -> float32,
     NumPy arrays and scalars keep their dtype; mixed lists promote as torch does."""
     _check_dtype(dtype)
     _check_device(device)
@@ -258,11 +272,30 @@ def _tensor(data, dtype):
         return _from_numpy_copy(_numpy().asarray(data), dtype)
     if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    shared = _foreign_array(data)
+    if shared is not None:
+        # a copy: a new storage even when the dtype already matches
+        return _C.ct_clone(shared) if dtype is None or dtype is shared.dtype else _C.ct_to(shared, dtype)
     sizes = _compute_sizes(data)
     inferred = dtype if dtype is not None else _infer_scalar_type(data)
     flat = []
     _flatten(data, sizes, 0, flat)
     return _from_values(flat, tuple(sizes), inferred)
+
+
+def _foreign_array(data):
+    """A tensor on the memory of another library's array, or None for anything else.
+
+    torch.tensor/as_tensor read any object with __dlpack__ (a torch tensor, a JAX or CuPy
+    array...) through DLPack; ctensor does the same, and also reads objects that only offer
+    NumPy's __array_interface__ or __array__ (through numpy.asarray, which shares memory when
+    it can) -- torch 2.13 refuses those ("Could not infer dtype of ...")."""
+    from ._interop import from_dlpack, from_numpy
+    if hasattr(data, "__dlpack__"):
+        return from_dlpack(data)
+    if hasattr(data, "__array_interface__") or hasattr(data, "__array__"):
+        return from_numpy(_numpy().asarray(data))
+    return None
 
 
 def _requires_grad(t, requires_grad):
@@ -275,7 +308,8 @@ def _requires_grad(t, requires_grad):
 
 
 def as_tensor(data, dtype=None, device=None):
-    """data itself if it is a tensor of that dtype; shares a NumPy array's memory; else copies."""
+    """data itself if it is a tensor of that dtype; shares the memory of a NumPy array or a DLPack /
+    __array_interface__ producer when the dtype matches; else a copy."""
     _check_dtype(dtype)
     _check_device(device)
     if isinstance(data, Tensor):
@@ -287,6 +321,11 @@ def as_tensor(data, dtype=None, device=None):
         except (TypeError, ValueError):
             return tensor(data, dtype=dtype)
         return t if dtype is None else _C.ct_to(t, dtype)
+    if not _is_numpy_scalar(data):
+        # torch 2.13 shares a DLPack producer's memory when the dtype matches, else copies
+        t = _foreign_array(data)
+        if t is not None:
+            return t if dtype is None else _C.ct_to(t, dtype)
     return tensor(data, dtype=dtype)
 
 
@@ -299,7 +338,10 @@ def _factory(fn, cname):
         if not size:
             raise TypeError(f"{fn}() received an invalid combination of arguments - got (), but "
                             "expected (tuple of ints size, *, ctensor.dtype dtype)")
-        t = getattr(_C, cname)(_sizes(size, fn), dtype if dtype is not None else D.default_float_dtype())
+        sizes = _sizes(size, fn)
+        if fn == "zeros" and any(s < 0 for s in sizes):  # torch 2.13's zeros checks first, in its own words
+            raise RuntimeError("zeros: Dimension size must be non-negative.")
+        t = getattr(_C, cname)(sizes, dtype if dtype is not None else D.default_float_dtype())
         return _requires_grad(t, requires_grad)
     f.__name__ = fn
     f.__qualname__ = fn
@@ -314,11 +356,17 @@ empty = _factory("empty", "ct_empty")
 empty.__doc__ = "empty(*size, dtype=None) -> Tensor with uninitialized memory (float32 by default)."
 
 
+def _check_fill_value(fn, value):
+    if not isinstance(value, (numbers.Number, Tensor)) and not _is_numpy_scalar(value):
+        raise TypeError(f"{fn}(): argument 'fill_value' (position 2) must be Number, not {type(value).__name__}")
+
+
 def full(size, fill_value, dtype=None, device=None, requires_grad=False, out=None):
     """full(size, fill_value, dtype=None): every element fill_value.  Without dtype: bool for a
     bool, int64 for an int, float32 for a float (torch 1.13's rule)."""
     _check_dtype(dtype)
     _check_device(device)
+    _check_fill_value("full", fill_value)
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     if dtype is None:
@@ -354,8 +402,14 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
     return _requires_grad(_C.ct_arange(float(vals[0]), float(vals[1]), float(vals[2]), dtype), requires_grad)
 
 
+def _check_like_input(fn, input):
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+
+
 def _like(fn):
     def f(input, dtype=None, device=None, requires_grad=False, memory_format=None):
+        _check_like_input(f.__name__, input)
         return fn(input.shape, dtype=dtype if dtype is not None else input.dtype, device=device,
                   requires_grad=requires_grad)
     return f
@@ -374,5 +428,7 @@ empty_like.__doc__ = "empty_like(input, dtype=None): uninitialized, input's shap
 
 def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, memory_format=None):
     """full_like(input, fill_value, dtype=None): fill_value in input's shape (C-contiguous)."""
+    _check_like_input("full_like", input)
+    _check_fill_value("full_like", fill_value)
     return full(input.shape, fill_value, dtype=dtype if dtype is not None else input.dtype, device=device,
                 requires_grad=requires_grad)

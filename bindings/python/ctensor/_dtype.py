@@ -64,6 +64,10 @@ def uint8_wrapped(value, d: dtype):
 
 def promote_types(a: dtype, b: dtype) -> dtype:
     """torch.promote_types for ctensor's ten dtypes."""
+    for pos, (arg, value) in enumerate((("type1", a), ("type2", b)), 1):
+        if not isinstance(value, dtype):
+            raise TypeError(f"promote_types(): argument '{arg}' (position {pos}) must be ctensor.dtype, "
+                            f"not {type(value).__name__}")
     if a is b:
         return a
     if a is bool:

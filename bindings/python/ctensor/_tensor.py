@@ -23,6 +23,11 @@ UntypedStorage = _C.UntypedStorage
 __all__ = ["device", "install"]
 
 
+# dtype names: torch reports "Invalid device string" for these
+_DTYPE_NAMES = frozenset({"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
+                          "float64", "float", "double", "half", "long", "int", "short"})
+
+
 class device:
     """The device of every ctensor tensor: host memory, printed as torch's ``device(type='cpu')``."""
 
@@ -32,6 +37,8 @@ class device:
         if isinstance(type, device):
             type, index = type.type, type.index
         kind, _, idx = str(type).partition(":")
+        if kind in _DTYPE_NAMES:  # t.to('float32'): torch reads a str as a device
+            raise RuntimeError(f"Invalid device string: '{type}'")
         if kind != "cpu":
             raise RuntimeError(f"ctensor tensors live in host memory only, device {type!r} is not supported")
         self.type = "cpu"
@@ -62,6 +69,8 @@ class _TensorMethods:
 
     def item(self):
         """The value of a one-element tensor as a Python scalar."""
+        if self.numel() != 1:
+            raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
         return _values.item(self)
 
     def tolist(self):
@@ -217,10 +226,13 @@ class _TensorMethods:
                 raise IndexError(f"Dimension out of range (expected to be in range of [{-max(nd, 1)}, "
                                  f"{max(nd, 1) - 1}], but got {d})")
             return d % nd if nd else 0
+        given_src, given_dst = src, dst
         src = [wrap(d) for d in src]
         dst = [wrap(d) for d in dst]
-        if len(set(src)) != len(src) or len(set(dst)) != len(dst):
-            raise RuntimeError("movedim: repeated dim in `source` or `destination`")
+        if len(set(src)) != len(src):
+            raise RuntimeError(f"movedim: repeated dim in `source` ({given_src})")
+        if len(set(dst)) != len(dst):
+            raise RuntimeError(f"movedim: repeated dim in `destination` ({given_dst})")
         if nd == 0:
             return _C.ct_permute(self, [])
         order = [-1] * nd
@@ -235,6 +247,9 @@ class _TensorMethods:
     @property
     def mT(self):
         """The last two dimensions swapped (a view)."""
+        if self.dim() < 2:
+            raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
+                               f"Got {self.dim()}-D tensor.")
         return _C.ct_transpose(self, -2, -1)
 
     def __reduce_ex__(self, proto):
@@ -244,22 +259,15 @@ class _TensorMethods:
         return (tensor, (self.tolist(), self.dtype))
 
 
-def _hidden(name):
-    def get(self):
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-    return property(get)
-
-
 # Inherited from SWIG's SwigPyObject base type: ownership switches that would let Python code
-# leak or double-free a handle.  Hidden (attribute access raises AttributeError).
+# leak or double-free a handle.  Removed from the base type (neither callable nor in dir()).
 _SWIG_OWNERSHIP = ("acquire", "append", "disown", "next", "own")
 
 
 def install():
     """Adds the methods above to ctensor.Tensor and UntypedStorage."""
     for name in _SWIG_OWNERSHIP:
-        _C._install(Tensor, name, _hidden(name))
-        _C._install(UntypedStorage, name, _hidden(name))
+        _C._drop_swig_base(name)
     for name, value in vars(_TensorMethods).items():
         if name.startswith("__") and name not in (
                 "__array_priority__", "__array__", "__array_wrap__", "__dlpack__",

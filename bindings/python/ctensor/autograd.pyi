@@ -7,10 +7,13 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 _Tensors = Union[Tensor, Sequence[Tensor]]
 
 class Node:
-    def name(self) -> str: ...
+    """A node of the backward graph as seen from Python: x.grad_fn.  Its class is named after"""
+    def name(self) -> str:
+        """torch's name of the node, e.g. "AddBackward0" (a str)."""
 
 # no_grad and enable_grad also decorate without parentheses (@no_grad), as torch 2.x's
 class no_grad:
+    """Context manager and decorator: ops inside record no graph (their results do not"""
     @overload
     def __new__(cls, orig_func: _F) -> _F: ...  # type: ignore[misc]
     @overload
@@ -19,9 +22,11 @@ class no_grad:
     def __enter__(self) -> None: ...
     def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None: ...
     def __call__(self, func: _F) -> _F: ...
-    def clone(self) -> "no_grad": ...
+    def clone(self) -> "no_grad":
+        """A new context manager of the same kind (torch's _DecoratorContextManager.clone)."""
 
 class enable_grad:
+    """Context manager and decorator turning grad mode on (inside no_grad), as torch's."""
     @overload
     def __new__(cls, orig_func: _F) -> _F: ...  # type: ignore[misc]
     @overload
@@ -29,19 +34,25 @@ class enable_grad:
     def __enter__(self) -> None: ...
     def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None: ...
     def __call__(self, func: _F) -> _F: ...
-    def clone(self) -> "enable_grad": ...
+    def clone(self) -> "enable_grad":
+        """A new context manager of the same kind (torch's _DecoratorContextManager.clone)."""
 
 class set_grad_enabled:
+    """set_grad_enabled(mode): sets grad mode at once (a function call); as a context manager"""
     def __init__(self, mode: bool) -> None: ...
     def __enter__(self) -> None: ...
     def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None: ...
     def __call__(self, func: _F) -> _F: ...
-    def clone(self) -> "set_grad_enabled": ...
+    def clone(self) -> "set_grad_enabled":
+        """A new context manager setting the same mode."""
 
-def is_grad_enabled() -> bool: ...
+def is_grad_enabled() -> bool:
+    """True if grad mode is on for this thread (new threads start with it on)."""
 def backward(tensors: _Tensors, grad_tensors: Optional[_Tensors] = ..., retain_graph: Optional[bool] = ...,
-             create_graph: bool = ..., grad_variables: Optional[_Tensors] = ..., inputs: None = ...) -> None: ...
+             create_graph: bool = ..., grad_variables: Optional[_Tensors] = ..., inputs: None = ...) -> None:
+    """ctensor.autograd.backward: backward from each tensor (with its gradient), accumulating"""
 # leaf inputs only
 def grad(outputs: _Tensors, inputs: _Tensors, grad_outputs: Optional[_Tensors] = ...,
          retain_graph: Optional[bool] = ..., create_graph: bool = ..., only_inputs: bool = ...,
-         allow_unused: bool = ..., is_grads_batched: bool = ...) -> Tuple[Optional[Tensor], ...]: ...
+         allow_unused: bool = ..., is_grads_batched: bool = ...) -> Tuple[Optional[Tensor], ...]:
+    """ctensor.autograd.grad for leaf inputs: the gradients of outputs with respect to inputs,"""

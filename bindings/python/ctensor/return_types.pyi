@@ -15,5 +15,7 @@ class _ValuesIndices(Tuple[Tensor, Tensor]):
     @property
     def indices(self) -> Tensor: ...
 
-class max(_ValuesIndices): ...
-class min(_ValuesIndices): ...
+class max(_ValuesIndices):
+    """The result of max(dim): the largest values along dim and their first indices."""
+class min(_ValuesIndices):
+    """The result of min(dim): the smallest values along dim and their first indices."""

@@ -1,0 +1,243 @@
+"""One-line docstrings for the public methods of ctensor.Tensor and the public functions of
+ctensor: each says whether the result is a view of the input (shares its memory), a new tensor
+(a copy), or self (in place), as include/ctensor.h documents for the C function underneath.
+
+The C methods (SWIG's %extend methods and fastpath.c's) get their text signature here too, so
+help() and inspect.signature show Python arguments, not the C prototype.  tests/tools/
+gen_stub_docs.py copies these lines into the .pyi stubs; tests/python/test_help_and_stubs.py
+checks that every public name has one and that the stubs agree."""
+
+from __future__ import annotations
+
+import inspect
+
+from . import _C
+
+# name -> (text signature of a C method, or None for a Python function or attribute; the line)
+TENSOR = {
+    # ---- introspection (no tensor result) ----
+    "T": (None, "The dimensions reversed (a view)."),
+    "mT": (None, "The last two dimensions swapped (a view)."),
+    "shape": (None, "The sizes, as a ctensor.Size."),
+    "dtype": (None, "The element type, a ctensor.dtype."),
+    "device": (None, "device(type='cpu'): ctensor tensors live in host memory."),
+    "is_cpu": (None, "True: ctensor tensors live in host memory."),
+    "ndim": (None, "The number of dimensions."),
+    "data": (None, "The same memory as a tensor that is not a view and records no graph (shares memory)."),
+    "grad": (None, "The accumulated gradient (a tensor), or None."),
+    "grad_fn": (None, "The node that made this tensor in the autograd graph, or None for a leaf."),
+    "is_leaf": (None, "True if the tensor has no grad_fn."),
+    "requires_grad": (None, "True if gradients are computed for this tensor (settable on leaves)."),
+    "retains_grad": (None, "True if retain_grad() was called on this non-leaf tensor."),
+    "size": ("($self, dim=None, /)", "The sizes as a ctensor.Size, or the size of one dim (no tensor result)."),
+    "stride": ("($self, dim=None, /)", "The strides (in elements) as a tuple, or the stride of one dim."),
+    "dim": ("($self, /)", "The number of dimensions."),
+    "ndimension": ("($self, /)", "The number of dimensions (dim())."),
+    "numel": ("($self, /)", "The number of elements."),
+    "nelement": ("($self, /)", "The number of elements (numel())."),
+    "element_size": ("($self, /)", "The size of one element in bytes."),
+    "storage_offset": ("($self, /)", "The offset of the first element in the storage, in elements."),
+    "is_contiguous": ("($self, /)", "True if the elements are in C order with no gaps."),
+    "is_floating_point": ("($self, /)", "True for float16, bfloat16, float32 and float64."),
+    "data_ptr": ("($self, /)", "The address of the first element (an int)."),
+    "untyped_storage": ("($self, /)", "The storage holding the elements (shares memory)."),
+    "storage_id": ("($self, /)", "ctensor: the id of the storage, unique for the process's lifetime."),
+    "refcount": ("($self, /)", "ctensor: the number of handles (any language) holding this tensor."),
+    "shares_storage": ("($self, other, /)", "ctensor: True if self and other are on the same storage."),
+    "has_internal_overlap": ("($self, /)", "ctensor: True if two elements of self share memory."),
+    "item": (None, "The value of a one-element tensor as a Python scalar."),
+    "tolist": (None, "Nested lists of Python scalars (a scalar for a 0-dim tensor); a copy."),
+    "numpy": (None, "An ndarray sharing this tensor's memory; it keeps the tensor alive."),
+    "equal": (None, "True if self and other have the same shape and elements (a bool)."),
+    "allclose": (None, "True if |self - other| <= atol + rtol * |other| everywhere (a bool)."),
+    # ---- views ----
+    "view": ("($self, /, *shape)", "A view with another shape (same elements, no copy); -1 infers a size."),
+    "view_as": ("($self, /, other)", "A view with other's shape."),
+    "reshape": ("($self, /, *shape)", "A view with another shape when the strides allow one, else a copy."),
+    "reshape_as": ("($self, /, other)", "reshape(other.shape): a view when the strides allow one, else a copy."),
+    "expand": ("($self, /, *sizes)", "A broadcast view (stride 0 on expanded dims); -1 keeps a size."),
+    "expand_as": ("($self, /, other)", "expand(other.shape): a broadcast view."),
+    "as_strided": ("($self, /, size, stride, storage_offset=None)",
+                   "A view with the given sizes, strides and offset on the same storage."),
+    "permute": ("($self, /, *dims)", "A view with the dimensions reordered."),
+    "transpose": ("($self, dim0, dim1, /)", "A view with dim0 and dim1 swapped."),
+    "swapaxes": ("($self, axis0, axis1, /)", "transpose(axis0, axis1): a view with two dims swapped."),
+    "swapdims": ("($self, dim0, dim1, /)", "transpose(dim0, dim1): a view with two dims swapped."),
+    "t": ("($self, /)", "A view with the two dims of a matrix swapped (a 0-d or 1-d tensor: self as a view)."),
+    "movedim": (None, "A view with dims moved from source to destination positions."),
+    "moveaxis": (None, "movedim(source, destination): a view with dims moved."),
+    "unsqueeze": ("($self, dim, /)", "A view with a new dim of size 1 at dim."),
+    "squeeze": ("($self, dim=None, /)", "A view without the dims of size 1 (or without dim if its size is 1)."),
+    "select": ("($self, dim, index, /)", "A view without dim, at index."),
+    "narrow": ("($self, dim, start, length, /)", "A view of length entries of dim from start."),
+    "diagonal": ("($self, /, offset=0, dim1=0, dim2=1)", "A view of a diagonal (as the last dim)."),
+    "unfold": ("($self, dimension, size, step, /)", "A view of the windows of size along dimension, step apart."),
+    "flatten": ("($self, /, start_dim=0, end_dim=-1)",
+                "Dims start_dim..end_dim merged: a view when possible, else a copy."),
+    "ravel": ("($self, /)", "A 1-d view when self is contiguous, else a 1-d copy."),
+    "unbind": (None, "A tuple of views, one per index of dim, without dim."),
+    "split": (None, "A tuple of views along dim, of split_size (or the given sizes) each."),
+    "chunk": (None, "A tuple of at most chunks views along dim."),
+    "detach": ("($self, /)", "A view sharing memory that records no graph (requires_grad=False)."),
+    "contiguous": ("($self, /)", "self if already contiguous, else a C-contiguous copy."),
+    # ---- copies ----
+    "clone": ("($self, /)", "A copy with a new storage (C-contiguous); records a graph."),
+    "index_select": ("($self, dim, index, /)", "A copy of the entries of dim at the indices in index."),
+    "to": (None, "self if dtype and device already match (unless copy=True), else a converted copy."),
+    "type_as": (None, "self if other has self's dtype, else a copy converted to other's dtype."),
+    "cpu": (None, "self (ctensor tensors live in host memory)."),
+    "float": ("($self, /)", "self if float32, else a float32 copy."),
+    "double": ("($self, /)", "self if float64, else a float64 copy."),
+    "half": ("($self, /)", "self if float16, else a float16 copy."),
+    "bfloat16": ("($self, /)", "self if bfloat16, else a bfloat16 copy."),
+    "long": ("($self, /)", "self if int64, else an int64 copy."),
+    "int": ("($self, /)", "self if int32, else an int32 copy."),
+    "short": ("($self, /)", "self if int16, else an int16 copy."),
+    "char": ("($self, /)", "self if int8, else an int8 copy."),
+    "byte": ("($self, /)", "self if uint8, else a uint8 copy."),
+    "bool": ("($self, /)", "self if bool, else a bool copy."),
+    "new_empty": (None, "A new tensor of self's dtype, uninitialized."),
+    "new_zeros": (None, "A new tensor of self's dtype, filled with 0."),
+    "new_ones": (None, "A new tensor of self's dtype, filled with 1."),
+    "new_full": (None, "A new tensor of self's dtype, filled with fill_value."),
+    "new_tensor": (None, "A new tensor of self's dtype holding a copy of data."),
+    # ---- compute: new tensors ----
+    "add": (None, "A new tensor: self + alpha * other (broadcasting, torch's promotion)."),
+    "sub": (None, "A new tensor: self - alpha * other (broadcasting, torch's promotion)."),
+    "subtract": (None, "sub(): a new tensor, self - alpha * other."),
+    "mul": (None, "A new tensor: self * other (broadcasting, torch's promotion)."),
+    "multiply": (None, "mul(): a new tensor, self * other."),
+    "div": (None, "A new tensor: self / other (true division, or rounding_mode 'trunc'/'floor')."),
+    "divide": (None, "div(): a new tensor, self / other."),
+    "neg": (None, "A new tensor: -self."),
+    "negative": (None, "neg(): a new tensor, -self."),
+    "abs": (None, "A new tensor: |self|."),
+    "absolute": (None, "abs(): a new tensor, |self|."),
+    "exp": (None, "A new tensor: e ** self (floating result)."),
+    "log": (None, "A new tensor: the natural logarithm of self (floating result)."),
+    "sqrt": (None, "A new tensor: the square root of self (floating result)."),
+    "sin": (None, "A new tensor: sin(self) (floating result)."),
+    "cos": (None, "A new tensor: cos(self) (floating result)."),
+    "tanh": (None, "A new tensor: tanh(self) (floating result)."),
+    "sigmoid": (None, "A new tensor: 1 / (1 + e ** -self) (floating result)."),
+    "relu": (None, "A new tensor: max(self, 0)."),
+    "eq": (None, "A new bool tensor: self == other (broadcasting)."),
+    "ne": (None, "A new bool tensor: self != other (broadcasting)."),
+    "not_equal": (None, "ne(): a new bool tensor, self != other."),
+    "lt": (None, "A new bool tensor: self < other (broadcasting)."),
+    "less": (None, "lt(): a new bool tensor, self < other."),
+    "le": (None, "A new bool tensor: self <= other (broadcasting)."),
+    "less_equal": (None, "le(): a new bool tensor, self <= other."),
+    "gt": (None, "A new bool tensor: self > other (broadcasting)."),
+    "greater": (None, "gt(): a new bool tensor, self > other."),
+    "ge": (None, "A new bool tensor: self >= other (broadcasting)."),
+    "greater_equal": (None, "ge(): a new bool tensor, self >= other."),
+    "sum": (None, "A new tensor: the sum over dim (all elements by default)."),
+    "mean": (None, "A new tensor: the mean over dim (all elements by default); floating dtypes."),
+    "prod": (None, "A new tensor: the product over dim (all elements by default)."),
+    "amax": (None, "A new tensor: the largest values over dim (all elements by default)."),
+    "amin": (None, "A new tensor: the smallest values over dim (all elements by default)."),
+    "argmax": (None, "A new int64 tensor: the index of the largest value (over dim, or flattened)."),
+    "argmin": (None, "A new int64 tensor: the index of the smallest value (over dim, or flattened)."),
+    "max": (None, "A new tensor: the largest element, (values, indices) over dim, or the elementwise maximum."),
+    "min": (None, "A new tensor: the smallest element, (values, indices) over dim, or the elementwise minimum."),
+    "matmul": (None, "A new tensor: the matrix product of self and other (broadcasting batch dims)."),
+    "mm": (None, "A new tensor: the product of two matrices."),
+    # ---- in place: self ----
+    "add_": (None, "In place, returns self: self += alpha * other."),
+    "sub_": (None, "In place, returns self: self -= alpha * other."),
+    "subtract_": (None, "sub_(): in place, returns self."),
+    "mul_": (None, "In place, returns self: self *= other."),
+    "multiply_": (None, "mul_(): in place, returns self."),
+    "div_": (None, "In place, returns self: self /= other."),
+    "divide_": (None, "div_(): in place, returns self."),
+    "neg_": (None, "In place, returns self: self = -self."),
+    "negative_": (None, "neg_(): in place, returns self."),
+    "abs_": (None, "In place, returns self: self = |self|."),
+    "absolute_": (None, "abs_(): in place, returns self."),
+    "exp_": (None, "In place, returns self: self = e ** self."),
+    "log_": (None, "In place, returns self: self = log(self)."),
+    "sqrt_": (None, "In place, returns self: self = sqrt(self)."),
+    "sin_": (None, "In place, returns self: self = sin(self)."),
+    "cos_": (None, "In place, returns self: self = cos(self)."),
+    "tanh_": (None, "In place, returns self: self = tanh(self)."),
+    "sigmoid_": (None, "In place, returns self: self = sigmoid(self)."),
+    "relu_": (None, "In place, returns self: self = max(self, 0)."),
+    "fill_": (None, "In place, returns self: every element set to value."),
+    "zero_": (None, "In place, returns self: every element set to 0."),
+    "copy_": ("($self, /, src, non_blocking=False)", "In place, returns self: src's values copied in (broadcast)."),
+    "requires_grad_": (None, "In place, returns self: sets requires_grad."),
+    "retain_grad": (None, "Keeps .grad for this non-leaf tensor in backward(); returns None."),
+    "backward": (None, "Accumulates d(self)/d(leaf) into every leaf's .grad; returns None."),
+}
+
+STORAGE = {
+    "data_ptr": ("($self, /)", "The address of the first byte (an int)."),
+    "nbytes": ("($self, /)", "The size in bytes."),
+    "size": ("($self, /)", "The size in bytes (an untyped storage's elements are bytes)."),
+    "element_size": ("($self, /)", "1: an untyped storage's elements are bytes."),
+    "is_read_only": ("($self, /)", "ctensor: True if the memory is read-only (a read-only NumPy array's)."),
+}
+
+# Module functions that are torch.op(input, ...) for a Tensor.op: the method's line, with input.
+_MODULE_SPECIFIC = {
+    "as_strided": "A view of input with the given sizes, strides and offset on the same storage.",
+    "clone": "A copy of input with a new storage (C-contiguous); records a graph.",
+    "t": "A view of input with the two dims of a matrix swapped.",
+    "numel": "The number of elements of input.",
+    "broadcast_to": "A broadcast view of input with the given shape (stride 0 on expanded dims).",
+    "true_divide": "div(): a new tensor, input / other.",
+}
+
+
+def _module_line(name):
+    if name in _MODULE_SPECIFIC:
+        return _MODULE_SPECIFIC[name]
+    return TENSOR[name][1].replace("self", "input")
+
+
+def _set_python_doc(obj, line):
+    old = inspect.getdoc(obj)
+    doc = line if not old or old.splitlines()[0] == line else line + "\n\n" + old
+    if isinstance(obj, property):
+        return property(obj.fget, obj.fset, obj.fdel, doc)
+    obj.__doc__ = doc
+    return obj
+
+
+def install(module_globals):
+    """Sets the docstrings above on ctensor.Tensor's attributes and ctensor's functions."""
+    Tensor = _C.Tensor
+    done = set()  # aliases (subtract = sub) are one function object: the first name's line wins
+    for name, (sig, line) in TENSOR.items():
+        value = inspect.getattr_static(Tensor, name)
+        if id(value) in done:
+            continue
+        done.add(id(value))
+        if type(value).__name__ in ("method_descriptor", "getset_descriptor"):
+            _C._redoc(Tensor, name, f"{name}{sig}\n--\n\n{line}" if sig else line)
+        elif isinstance(value, property):
+            _C._install(Tensor, name, _set_python_doc(value, line))
+        else:
+            _set_python_doc(value, line)
+    # The Python-level methods are written in namespace classes (_TensorMethods, ...): their
+    # qualified names would put those in help() and in Python's own argument errors
+    # ("_TensorMethods.numpy() takes 1 positional argument ...").
+    for value in list(vars(Tensor).values()):
+        if isinstance(value, property):
+            value = value.fget
+        qualname = getattr(value, "__qualname__", "")
+        owner, _, rest = qualname.partition(".")
+        if inspect.isfunction(value) and owner.startswith("_") and owner.endswith("Methods") and rest:
+            value.__qualname__ = "Tensor." + rest
+    for name, (sig, line) in STORAGE.items():
+        _C._redoc(_C.UntypedStorage, name, f"{name}{sig}\n--\n\n{line}")
+    for name, value in module_globals.items():
+        if name.startswith("_") or not callable(value) or isinstance(value, type):
+            continue
+        if name in TENSOR or name in _MODULE_SPECIFIC:
+            method = inspect.getattr_static(Tensor, name, None)
+            if value is method or id(value) in done:  # the same function object: doc set above
+                continue
+            done.add(id(value))
+            _set_python_doc(value, _module_line(name))

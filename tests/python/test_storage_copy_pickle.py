@@ -117,6 +117,17 @@ def test_storage_follows_writes_through_any_view():
     assert run(torch) == run(ct)
 
 
+def test_copying_a_storage_copies_its_memory():
+    def run(lib):
+        x = lib.arange(4.0)
+        s = quietly(x.storage)
+        c, d = copy.copy(s), copy.deepcopy(s)
+        return (type(c).__name__, c.data_ptr() == s.data_ptr(), d.data_ptr() == s.data_ptr(), c.tolist(),
+                d.tolist(), str(d.dtype).rpartition(".")[2])
+
+    assert run(torch) == run(ct)
+
+
 def test_empty_storage():
     def run(lib):
         s = quietly(lib.empty(0).storage)

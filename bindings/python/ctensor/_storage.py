@@ -144,7 +144,8 @@ class TypedStorage:
         return new
 
     def __copy__(self):
-        return TypedStorage._of(self._alias)
+        # torch's TypedStorage.__copy__ is clone(): new memory, unlike copy.copy of a tensor
+        return TypedStorage._of(_C.ct_clone(self._flat()))
 
 
 TypedStorage.__module__ = "ctensor"  # exported as ctensor.TypedStorage (torch: torch.TypedStorage)

@@ -87,6 +87,10 @@ typedef struct ct_storage ct_storage;
 
 /* Element types.  The numbers are ABI and never change. */
 typedef enum ct_dtype {
+  /* One byte an element.  Any byte may be stored (ct_empty, ct_from_blob, DLPack, writes
+     through ct_tensor_data); every op reads a non-zero byte as true, as torch does.  Results
+     an op computes hold 0 or 1; views, ct_to to bool (t itself) and same-dtype copies
+     (ct_clone, ct_contiguous, ct_copy_, cat, index_select) keep the bytes as they are. */
   CT_BOOL = 0,
   CT_UINT8 = 1,
   CT_INT8 = 2,

@@ -41,6 +41,16 @@ template <> struct TypeOf<DType::BFloat16> { using type = BFloat16; };
 template <> struct TypeOf<DType::Float32> { using type = float; };
 template <> struct TypeOf<DType::Float64> { using type = double; };
 
+// Reads one element of type T stored at p.  A bool element is read through its byte, any
+// non-zero byte being true (as torch reads them): bool storages can hold any byte (ct_empty,
+// ct_from_blob, DLPack), and loading a byte other than 0 or 1 as C++ bool is undefined
+// behaviour.  Every kernel reads elements through this.
+template <class T>
+inline T load(const void* p) {
+  if constexpr (std::is_same_v<T, bool>) return *static_cast<const unsigned char*>(p) != 0;
+  else return *static_cast<const T*>(p);
+}
+
 // Converts one value the way PyTorch's casts do on x86, without undefined behaviour:
 // to bool is x != 0; float to integer truncates toward zero (see below for NaN and values
 // out of range); integer to narrower integer wraps.

@@ -36,6 +36,9 @@ from . import _indexing, _values, _tensor  # noqa: E402
 # Wire the C fast paths to the Python objects they return, and add the Python-level methods.
 _C._setup(Size, _dtype.DTYPES, _indexing.getitem, _indexing.setitem, _values.item)
 _tensor.install()
+from . import _storage  # noqa: E402
+_storage.install()
+TypedStorage = _storage.TypedStorage
 
 from . import _compute, return_types  # noqa: E402
 

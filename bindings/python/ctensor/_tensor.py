@@ -108,23 +108,6 @@ class _TensorMethods:
             return self.item().__format__(spec)
         return object.__format__(self, spec)
 
-    def __deepcopy__(self, memo):
-        if id(self) in memo:
-            return memo[id(self)]
-        if not self.is_leaf:  # torch's rule
-            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the "
-                               "deepcopy protocol at the moment.  If you were attempting to deepcopy a module, "
-                               "this may be because of a torch.nn.utils.weight_norm usage, see "
-                               "https://github.com/pytorch/pytorch/pull/103001")
-        new = _C.ct_clone(_C.ct_detach(self))  # a new leaf, with the same requires_grad and grad
-        if self.requires_grad:
-            new.requires_grad_(True)
-        g = self.grad
-        if g is not None:
-            new.grad = _C.ct_clone(g)
-        memo[id(self)] = new
-        return new
-
     @property
     def device(self):
         return _CPU
@@ -252,12 +235,6 @@ class _TensorMethods:
                                f"Got {self.dim()}-D tensor.")
         return _C.ct_transpose(self, -2, -1)
 
-    def __reduce_ex__(self, proto):
-        from ._creation import tensor
-        if self.requires_grad:  # a leaf that requires grad, as torch rebuilds it
-            return (tensor, (self.tolist(), self.dtype, None, True))
-        return (tensor, (self.tolist(), self.dtype))
-
 
 # Inherited from SWIG's SwigPyObject base type: ownership switches that would let Python code
 # leak or double-free a handle.  Removed from the base type (neither callable nor in dir()).
@@ -271,7 +248,7 @@ def install():
     for name, value in vars(_TensorMethods).items():
         if name.startswith("__") and name not in (
                 "__array_priority__", "__array__", "__array_wrap__", "__dlpack__",
-                "__dlpack_device__", "__format__", "__deepcopy__", "__reduce_ex__"):
+                "__dlpack_device__", "__format__"):
             continue
         _C._install(Tensor, name, value)
     _C._install(UntypedStorage, "id", property(lambda s: s._id(), doc="unique id, never reused"))

@@ -124,29 +124,29 @@ void run_binary(const ElementwiseIter& it, F f, bool stream = false) {
       // leave the compiler one aliasing question instead of two.
       if (p[0] == p[1] && s[0] == sizeof(T) && s[1] == sizeof(T)) {
         if (s[2] == sizeof(T)) {
-          for (int64_t i = 0; i < n; ++i) o[i] = store(f(to_acc(o[i]), to_acc(b[i])));
+          for (int64_t i = 0; i < n; ++i) o[i] = store(f(to_acc(load<T>(o + i)), to_acc(load<T>(b + i))));
           return;
         }
         if (s[2] == 0) {
-          const acc_t<T> bv = to_acc(*b);
-          for (int64_t i = 0; i < n; ++i) o[i] = store(f(to_acc(o[i]), bv));
+          const acc_t<T> bv = to_acc(load<T>(b));
+          for (int64_t i = 0; i < n; ++i) o[i] = store(f(to_acc(load<T>(o + i)), bv));
           return;
         }
       }
     }
     if (s[0] == sizeof(O) && s[1] == sizeof(T) && s[2] == sizeof(T)) {
-      write_row(o, n, stream, [&](int64_t i) { return store(f(to_acc(a[i]), to_acc(b[i]))); });
+      write_row(o, n, stream, [&](int64_t i) { return store(f(to_acc(load<T>(a + i)), to_acc(load<T>(b + i)))); });
     } else if (s[0] == sizeof(O) && s[1] == sizeof(T) && s[2] == 0) {
-      const acc_t<T> bv = to_acc(*b);
-      write_row(o, n, stream, [&](int64_t i) { return store(f(to_acc(a[i]), bv)); });
+      const acc_t<T> bv = to_acc(load<T>(b));
+      write_row(o, n, stream, [&](int64_t i) { return store(f(to_acc(load<T>(a + i)), bv)); });
     } else if (s[0] == sizeof(O) && s[1] == 0 && s[2] == sizeof(T)) {
-      const acc_t<T> av = to_acc(*a);
-      write_row(o, n, stream, [&](int64_t i) { return store(f(av, to_acc(b[i]))); });
+      const acc_t<T> av = to_acc(load<T>(a));
+      write_row(o, n, stream, [&](int64_t i) { return store(f(av, to_acc(load<T>(b + i)))); });
     } else {
       for (int64_t i = 0; i < n; ++i) {
         *reinterpret_cast<O*>(p[0] + i * s[0]) =
-            store(f(to_acc(*reinterpret_cast<const T*>(p[1] + i * s[1])),
-                    to_acc(*reinterpret_cast<const T*>(p[2] + i * s[2]))));
+            store(f(to_acc(load<T>(p[1] + i * s[1])),
+                    to_acc(load<T>(p[2] + i * s[2]))));
       }
     }
   });
@@ -158,12 +158,12 @@ void run_unary(const ElementwiseIter& it, F f, bool stream = false) {
     T* o = reinterpret_cast<T*>(p[0]);
     const T* a = reinterpret_cast<const T*>(p[1]);
     if (s[0] == sizeof(T) && s[1] == sizeof(T) && p[0] != p[1]) {
-      write_row(o, n, stream, [&](int64_t i) { return from_acc<T>(f(to_acc(a[i]))); });
+      write_row(o, n, stream, [&](int64_t i) { return from_acc<T>(f(to_acc(load<T>(a + i)))); });
     } else if (s[0] == sizeof(T) && s[1] == sizeof(T)) {  // in place
-      for (int64_t i = 0; i < n; ++i) o[i] = from_acc<T>(f(to_acc(o[i])));
+      for (int64_t i = 0; i < n; ++i) o[i] = from_acc<T>(f(to_acc(load<T>(o + i))));
     } else {
       for (int64_t i = 0; i < n; ++i) {
-        *reinterpret_cast<T*>(p[0] + i * s[0]) = from_acc<T>(f(to_acc(*reinterpret_cast<const T*>(p[1] + i * s[1]))));
+        *reinterpret_cast<T*>(p[0] + i * s[0]) = from_acc<T>(f(to_acc(load<T>(p[1] + i * s[1]))));
       }
     }
   });
@@ -343,7 +343,7 @@ bool reduced_scalar_operand(BinaryOp op, DType compute, Operand b, float* value)
   }
   if (b.tensor->numel() != 1) return false;
   CT_DISPATCH_ALL(b.tensor->dtype(), [&] {
-    *value = static_cast<float>(to_acc(*reinterpret_cast<const scalar_t*>(b.tensor->data())));
+    *value = static_cast<float>(to_acc(load<scalar_t>(b.tensor->data())));
   });
   return true;
 }
@@ -622,8 +622,8 @@ Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b) {
     using T = scalar_t;
     it.for_each([&](char** p, const int64_t* s, int64_t n) {
       for (int64_t i = 0; i < n; ++i) {
-        const bool c = *reinterpret_cast<const uint8_t*>(p[1] + i * s[1]) != 0;
-        *reinterpret_cast<T*>(p[0] + i * s[0]) = *reinterpret_cast<const T*>(p[c ? 2 : 3] + i * s[c ? 2 : 3]);
+        const bool c = load<uint8_t>(p[1] + i * s[1]) != 0;
+        *reinterpret_cast<T*>(p[0] + i * s[0]) = load<T>(p[c ? 2 : 3] + i * s[c ? 2 : 3]);
       }
     });
   });
@@ -669,7 +669,7 @@ bool equal(const Tensor& a, const Tensor& b) {
   bool all = true;
   it.for_each(
       [&](char** p, const int64_t* s, int64_t n) {
-        for (int64_t i = 0; i < n; ++i) all = all && *reinterpret_cast<const bool*>(p[0] + i * s[0]);
+        for (int64_t i = 0; i < n; ++i) all = all && load<bool>(p[0] + i * s[0]);
       },
       INT64_MAX);  // serial: `all` is shared
   return all;
@@ -705,7 +705,7 @@ bool allclose_kernel(const ElementwiseIter& it, bool exact, double rtol, double 
     it.for_each([&](char** p, const int64_t* s, int64_t n) {
       bool ok = true;
       for (int64_t i = 0; i < n && ok; ++i) {
-        const T x = *reinterpret_cast<const T*>(p[0] + i * s[0]), y = *reinterpret_cast<const T*>(p[1] + i * s[1]);
+        const T x = load<T>(p[0] + i * s[0]), y = load<T>(p[1] + i * s[1]);
         ok = exact ? to_acc(x) == to_acc(y) : f(x, y);
       }
       if (!ok) close.store(false, std::memory_order_relaxed);
@@ -714,7 +714,7 @@ bool allclose_kernel(const ElementwiseIter& it, bool exact, double rtol, double 
     it.for_each([&](char** p, const int64_t* s, int64_t n) {
       bool ok = true;
       for (int64_t i = 0; i < n && ok; ++i) {
-        ok = *reinterpret_cast<const T*>(p[0] + i * s[0]) == *reinterpret_cast<const T*>(p[1] + i * s[1]);
+        ok = load<T>(p[0] + i * s[0]) == load<T>(p[1] + i * s[1]);
       }
       if (!ok) close.store(false, std::memory_order_relaxed);
     });
@@ -744,7 +744,7 @@ bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
 double item(const Tensor& t) {
   CT_CHECK(t.numel() == 1, InvalidArgument,
            "a Tensor with " << t.numel() << " elements cannot be converted to Scalar");
-  return CT_DISPATCH_ALL(t.dtype(), [&] { return convert<double>(*reinterpret_cast<const scalar_t*>(t.data())); });
+  return CT_DISPATCH_ALL(t.dtype(), [&] { return convert<double>(load<scalar_t>(t.data())); });
 }
 
 Ref<Tensor> cat(std::span<const Tensor* const> tensors, int64_t dim) {

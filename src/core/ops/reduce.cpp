@@ -577,7 +577,7 @@ typename Op::acc_t inner_block(const char* base, const Geo& g, int64_t lo, int64
   } else if constexpr (sequential<Op>()) {
     acc_t a = Op::identity();
     for_each_run(g.R, lo, hi, [&](int64_t off, int64_t cnt, int64_t flat) {
-      for (int64_t i = 0; i < cnt; ++i) a = Op::reduce(a, p0[off + i * s], flat + i);
+      for (int64_t i = 0; i < cnt; ++i) a = Op::reduce(a, load<in_t>(p0 + off + i * s), flat + i);
     });
     return a;
   } else {
@@ -589,14 +589,14 @@ typename Op::acc_t inner_block(const char* base, const Geo& g, int64_t lo, int64
       int64_t i = 0;
       if (s == 1) {
         for (; i + kL <= cnt; i += kL) {
-          for (int j = 0; j < kL; ++j) l[j] = Op::reduce(l[j], p[i + j], flat + i + j);
+          for (int j = 0; j < kL; ++j) l[j] = Op::reduce(l[j], load<in_t>(p + i + j), flat + i + j);
         }
       } else {
         for (; i + kL <= cnt; i += kL) {
-          for (int j = 0; j < kL; ++j) l[j] = Op::reduce(l[j], p[(i + j) * s], flat + i + j);
+          for (int j = 0; j < kL; ++j) l[j] = Op::reduce(l[j], load<in_t>(p + (i + j) * s), flat + i + j);
         }
       }
-      for (int j = 0; i < cnt; ++i, ++j) l[j] = Op::reduce(l[j], p[i * s], flat + i);
+      for (int j = 0; i < cnt; ++i, ++j) l[j] = Op::reduce(l[j], load<in_t>(p + i * s), flat + i);
     });
     for (int w = kL / 2; w >= 1; w /= 2) {
       for (int j = 0; j < w; ++j) l[j] = Op::combine(l[j], l[j + w]);
@@ -686,12 +686,12 @@ TileAcc<Op> tile_block(const typename Op::in_t* base, int64_t sk, int w, const G
         if constexpr (Op::kFastSum || Op::kFastExtreme) {
           vector_row<Op>(a, p);
         } else {
-          for (int j = 0; j < kTile; ++j) a[j] = Op::reduce(a[j], p[j], f);
+          for (int j = 0; j < kTile; ++j) a[j] = Op::reduce(a[j], load<in_t>(p + j), f);
         }
       } else if (sk == 1) {
-        for (int j = 0; j < w; ++j) a[j] = Op::reduce(a[j], p[j], f);
+        for (int j = 0; j < w; ++j) a[j] = Op::reduce(a[j], load<in_t>(p + j), f);
       } else {
-        for (int j = 0; j < w; ++j) a[j] = Op::reduce(a[j], p[j * sk], f);
+        for (int j = 0; j < w; ++j) a[j] = Op::reduce(a[j], load<in_t>(p + j * sk), f);
       }
     }
   });

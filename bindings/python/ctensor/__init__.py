@@ -42,6 +42,8 @@ from . import _compute, return_types  # noqa: E402
 # The operators' hook for operands that are not Tensor/bool/int/float (NumPy scalars, arrays);
 # it returns the C arithmetic/comparison entry points the compute methods call.
 _compute.install(*_C._setup_compute(_compute.operand_hook))
+from . import _pow_div  # noqa: E402
+_pow_div.install()
 
 from . import _autograd  # noqa: E402
 _autograd.install()
@@ -58,6 +60,7 @@ from ._compute import (add, sub, subtract, mul, multiply, div, divide, true_divi
                        where, equal, allclose, sum, mean, prod, amax, amin, argmax, argmin, max, min,
                        matmul, mm, cat, concat, stack, manual_seed, rand, randn, randint,
                        result_type)
+from ._pow_div import pow, floor_divide, remainder, fmod  # noqa: E402
 
 __version__ = _C.ct_version()
 

@@ -101,9 +101,23 @@ def _pow_method(name, self, exponent, inplace):
     return r
 
 
-def _arith(fn, op, self, other, inplace, pos=1):
-    r = C._arith(fn, op, self, other, C._NO_ALPHA, inplace, pos)
-    return r
+_OVERLOADS = {  # torch's signatures, for its "invalid combination of arguments" message
+    "floor_divide": ("Tensor input, Tensor other, *, Tensor out = None", "Tensor input, Number other"),
+    "remainder": ("Tensor input, Tensor other, *, Tensor out = None", "Number self, Tensor other",
+                  "Tensor input, Number other, *, Tensor out = None"),
+    "fmod": ("Tensor input, Tensor other, *, Tensor out = None", "Tensor input, Number other, *, Tensor out = None"),
+}
+
+
+def _arith(fn, op, self, other, inplace, function=False):
+    """self op other through the C operators' code; function: torch.fn(input, other), whose
+    refusal lists both arguments (a method's lists other only)."""
+    if not isinstance(other, Tensor) and _number(other) is None:
+        C._check_numpy_uint(other)
+        if function:
+            raise C._invalid_combination(fn, (self, other), _OVERLOADS[fn])
+        raise C._invalid_combination(fn, (other,), ("Tensor other", "Number other"))
+    return C._arith(fn, op, self, other, C._NO_ALPHA, inplace, 2 if function else 1)
 
 
 class _PowDivMethods:
@@ -162,13 +176,24 @@ def pow(input, exponent):
             "Tensor input, Tensor exponent, *, Tensor out = None",
             "Number self, Tensor exponent, *, Tensor out = None",
             "Tensor input, Number exponent, *, Tensor out = None"))
-    return _pow_method("pow", input, exponent, False)
+    r = pow_hook(input, exponent, False)
+    if r is NotImplemented:
+        C._check_numpy_uint(exponent)
+        raise C._invalid_combination("pow", (input, exponent), (
+            "Tensor input, Tensor exponent, *, Tensor out = None",
+            "Number self, Tensor exponent, *, Tensor out = None",
+            "Tensor input, Number exponent, *, Tensor out = None"))
+    return r
 
 
 def floor_divide(input, other):
-    """torch.floor_divide(input, other): input // other."""
-    C._check_tensor("floor_divide", input)
-    return _arith("floor_divide", _FLOORDIV, input, other, False, pos=2)
+    """torch.floor_divide(input, other): input // other; input may be a Python number."""
+    if not isinstance(input, Tensor):
+        n = _number(input)
+        if n is not None and isinstance(other, Tensor):
+            return _arith("floor_divide", _FLOORDIV, n, other, False, True)
+        raise C._invalid_combination("floor_divide", (input, other), _OVERLOADS["floor_divide"])
+    return _arith("floor_divide", _FLOORDIV, input, other, False, True)
 
 
 def remainder(input, other):
@@ -176,18 +201,13 @@ def remainder(input, other):
     if not isinstance(input, Tensor):
         n = _number(input)
         if n is not None and isinstance(other, Tensor):
-            return _arith("remainder", _MOD, n, other, False, pos=2)
-        raise C._invalid_combination("remainder", (input, other), (
-            "Tensor input, Tensor other, *, Tensor out = None",
-            "Number self, Tensor other",
-            "Tensor input, Number other, *, Tensor out = None"))
-    return _arith("remainder", _MOD, input, other, False, pos=2)
+            return _arith("remainder", _MOD, n, other, False, True)
+        raise C._invalid_combination("remainder", (input, other), _OVERLOADS["remainder"])
+    return _arith("remainder", _MOD, input, other, False, True)
 
 
 def fmod(input, other):
     """torch.fmod(input, other): C's fmod, the sign of input."""
     if not isinstance(input, Tensor):
-        raise C._invalid_combination("fmod", (input, other), (
-            "Tensor input, Tensor other, *, Tensor out = None",
-            "Tensor input, Number other, *, Tensor out = None"))
-    return _arith("fmod", _FMOD, input, other, False, pos=2)
+        raise C._invalid_combination("fmod", (input, other), _OVERLOADS["fmod"])
+    return _arith("fmod", _FMOD, input, other, False, True)

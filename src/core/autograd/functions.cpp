@@ -610,8 +610,14 @@ std::shared_ptr<FnNode> math_node(MathOp op, const Tensor* a, const Tensor* a_va
       if (s.wants(1)) {  // other's gradient: -grad * self.div(other, floor / trunc)
         const Tensor& x = s.use(0);
         const Tensor& y = s.use(1);
-        Ref<Tensor> q = op == MathOp::Remainder ? math(MathOp::FloorDivide, x, y)
-                                                : div(*ct::binary(BinaryOp::Sub, Operand::of(x), Operand::of(*math(MathOp::Fmod, x, y))), y);
+        Ref<Tensor> q;
+        if (op == MathOp::Remainder) {
+          q = math(MathOp::FloorDivide, x, y);
+        } else {
+          const OperandType types[2] = {{x.dtype(), OperandKind::Dimensioned}, {y.dtype(), OperandKind::Dimensioned}};
+          const DType d = result_type(types);
+          q = ct::div_trunc(*ct::to_dtype(x, d), *ct::to_dtype(y, d));
+        }
         out[1] = neg(*mul(g, *q));
       }
       return out;
@@ -621,7 +627,7 @@ std::shared_ptr<FnNode> math_node(MathOp op, const Tensor* a, const Tensor* a_va
       const Tensor& x = s.use(0);
       return {mul(g, *mul(*ct::math_binary(MathOp::Pow, Operand::of(x), Operand::of(sb - 1.0)), sb))};
     }
-    const Tensor& y = s.use(a_t ? 1 : 0);
+    const Tensor& y = s.use(1);
     Ref<Tensor> z = zero_like(g);
     if (!a_t) {  // s ** y: grad * result * log(s), zero where s == 0 and y >= 0
       Ref<Tensor> r = ct::math_binary(MathOp::Pow, Operand::of(sa), Operand::of(y));

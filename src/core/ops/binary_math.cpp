@@ -190,6 +190,13 @@ void kernel_t(MathOp op, const Tensor& out, const Tensor& a, const Tensor& b) {
   }
 }
 
+template <class T>
+void div_trunc_t(const Tensor& out, const Tensor& a, const Tensor& b) {
+  using A = acc_t<T>;
+  if constexpr (std::is_floating_point_v<A>) run<T>(out, a, b, [](A x, A y) { return std::trunc(x / y); });
+  else CT_FAIL(Internal, "div_trunc: integer dtype");
+}
+
 // out = a op b, all of out's dtype.
 void kernel(MathOp op, const Tensor& out, const Tensor& a, const Tensor& b) {
   if (!is_floating(out.dtype()) && op != MathOp::Pow) check_no_zero_divisor(b);
@@ -339,6 +346,15 @@ void pow_int_(const Tensor& self, int64_t exponent) {
   if (is_floating(d)) return math_binary_(MathOp::Pow, self, Operand::of(double(exponent)));
   check_writable(self, "pow_");
   in_place(self, d, "pow_", [&](const Tensor& out, const Tensor& in) { int_pow_scalar(out, in, exponent); });
+}
+
+Ref<Tensor> div_trunc(const Tensor& a, const Tensor& b) {
+  CT_CHECK(is_floating(a.dtype()) && a.dtype() == b.dtype(), Internal, "div_trunc: floating operands of one dtype");
+  const Shape shape = broadcast_shapes(a.sizes(), b.sizes(), "div");
+  const Tensor* layout[2] = {&a, &b};
+  Ref<Tensor> out = elementwise_output(shape, layout, a.dtype(), "div");
+  CT_DISPATCH_ALL(a.dtype(), [&] { div_trunc_t<scalar_t>(*out, a, b); });
+  return out;
 }
 
 }  // namespace ct

@@ -18,5 +18,8 @@ void math_binary_(MathOp op, const Tensor& self, Operand other);
 // Scalar): an integer result refuses a negative exponent and one its dtype cannot hold.
 Ref<Tensor> pow_int(const Tensor& a, int64_t exponent);
 void pow_int_(const Tensor& self, int64_t exponent);
+// trunc(a / b) for floating a and b of one dtype (torch's div(rounding_mode="trunc"); fmod's
+// backward uses it).
+Ref<Tensor> div_trunc(const Tensor& a, const Tensor& b);
 
 }  // namespace ct

@@ -440,6 +440,19 @@ void op_arange(FuzzedDataProvider& in, Pool& p) {
   take(p, CT(ct_arange(start, end, step, hostile_dtype(in))));
 }
 
+// linspace and eye: hostile bounds and dtypes, sizes bounded like arange's (a negative or
+// huge one must be refused, not allocated).
+void op_linspace_eye(FuzzedDataProvider& in, Pool& p) {
+  const int64_t n = hostile_i64(in), m = hostile_i64(in);
+  if (in.ConsumeBool()) {
+    if (n > int64_t(kBudgetBytes / 8)) return;
+    take(p, CT(ct_linspace(hostile_double(in), hostile_double(in), n, hostile_dtype(in))));
+  } else {
+    if (n > 0 && m > 0 && (n > int64_t(kBudgetBytes / 8) || m > int64_t(kBudgetBytes / 8) / n)) return;
+    take(p, CT(ct_eye(n, m, hostile_dtype(in))));
+  }
+}
+
 void op_from_blob(FuzzedDataProvider& in, Pool& p) {
   const int ndim = hostile_ndim(in);
   const ct_dtype dt = hostile_dtype(in);
@@ -1104,7 +1117,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const int op = in.ConsumeIntegralInRange<int>(0, 15);
     switch (op) {
       case 0: case 1: op_create(in, pool); break;
-      case 2: op_arange(in, pool); break;
+      case 2: in.ConsumeBool() ? op_arange(in, pool) : op_linspace_eye(in, pool); break;
       case 3: op_from_blob(in, pool); break;
       case 4: op_as_strided(in, pool); break;
       case 5: case 6: op_view(in, pool); break;

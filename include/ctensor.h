@@ -169,6 +169,18 @@ CT_API ct_tensor *ct_full(int ndim, const int64_t *sizes, double value, ct_dtype
    ceil((end - start) / step) elements.  Errors: step 0 or of the wrong sign
    (CT_ERR_INVALID_ARGUMENT), non-finite bounds. */
 CT_API ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype);
+/* 1-D: steps values from start to end inclusive, as torch.linspace (torch 2.13's kernel: the
+   first half start + i * step, the second half end - (steps - 1 - i) * step, so both ends
+   are exact; integer dtypes step in double and truncate toward zero, e.g. 0..10 in 5 int64
+   steps is 0 2 5 7 10).  steps 0: empty; steps 1: [start].  Errors: steps < 0
+   (CT_ERR_INVALID_ARGUMENT, "number of steps must be non-negative"), bool (CT_ERR_DTYPE,
+   "\"linspace_cpu\" not implemented for 'Bool'"), a non-finite start or end for an integer
+   dtype (CT_ERR_INVALID_ARGUMENT). */
+CT_API ct_tensor *ct_linspace(double start, double end, int64_t steps, ct_dtype dtype);
+/* An n x m matrix (contiguous) with 1 on the main diagonal and 0 elsewhere, as torch.eye(n, m)
+   (pass m = n for the square one); any dtype.  Errors: n or m negative
+   (CT_ERR_INVALID_ARGUMENT, "n must be greater or equal to 0, got -1"). */
+CT_API ct_tensor *ct_eye(int64_t n, int64_t m, ct_dtype dtype);
 /* Copies numel * itemsize bytes from data (C order).  data may be NULL only if numel == 0. */
 CT_API ct_tensor *ct_from_data(const void *data, int ndim, const int64_t *sizes,
                                ct_dtype dtype);

@@ -155,6 +155,8 @@
 %newobject ct_max_dim;
 %newobject ct_min_dim;
 %newobject ct_maximum;
+%newobject ct_linspace;
+%newobject ct_eye;
 %newobject ct_pow;
 %newobject ct_pow_scalar;
 %newobject ct_pow_int;

@@ -170,3 +170,41 @@ TEST_F(BinaryMath, AutogradNodesAndFloorDivideRefusal) {
 }
 
 }  // namespace
+
+namespace {
+
+class LinspaceEye : public ctt::CtTest {};
+
+TEST_F(LinspaceEye, ValuesAsTorch) {
+  // torch.linspace(0, 10, 5, dtype=torch.int64) -> [0, 2, 5, 7, 10] (steps in double, truncated)
+  CT_MAKE(a, ct_linspace(0, 10, 5, CT_INT64));
+  EXPECT_EQ(ctt::values(a), (std::vector<double>{0, 2, 5, 7, 10}));
+  // torch.linspace(3, -2.5, 7)[3] -> 0.25000006 (a fused multiply-add in torch's kernel)
+  CT_MAKE(f, ct_linspace(3, -2.5, 7, CT_FLOAT32));
+  EXPECT_EQ(ctt::values(f)[3], double(0.2500000596046448f));
+  CT_MAKE(one, ct_linspace(3, 1, 1, CT_FLOAT32));
+  EXPECT_EQ(ctt::values(one), (std::vector<double>{3}));
+  CT_MAKE(none, ct_linspace(3, 1, 0, CT_FLOAT64));
+  EXPECT_TRUE(ctt::sizes_are(none, {0}));
+  CT_MAKE(b1, ct_linspace(1, 0, 1, CT_BOOL));  // torch fills one step without its kernel
+  EXPECT_EQ(ctt::values(b1), (std::vector<double>{1}));
+  CT_MAKE(e, ct_eye(2, 3, CT_INT32));
+  EXPECT_TRUE(ctt::geometry_is(e, {2, 3}, {3, 1}, 0));
+  EXPECT_EQ(ctt::values(e), (std::vector<double>{1, 0, 0, 0, 1, 0}));
+  CT_MAKE(e0, ct_eye(0, 3, CT_BOOL));
+  EXPECT_TRUE(ctt::sizes_are(e0, {0, 3}));
+}
+
+TEST_F(LinspaceEye, BadArguments) {
+  CT_EXPECT_NULL(ct_linspace(0, 1, -1, CT_FLOAT32), CT_ERR_INVALID_ARGUMENT, "number of steps must be non-negative");
+  CT_EXPECT_NULL(ct_linspace(0, 1, 2, CT_BOOL), CT_ERR_DTYPE, "\"linspace_cpu\" not implemented for 'Bool'");
+  CT_EXPECT_NULL(ct_linspace(0, INFINITY, 3, CT_INT32), CT_ERR_INVALID_ARGUMENT, "must be finite");
+  CT_EXPECT_NULL(ct_linspace(0, 1, 3, (ct_dtype)42), CT_ERR_DTYPE, "ct_linspace: invalid dtype 42");
+  CT_EXPECT_NULL(ct_eye(-1, 2, CT_FLOAT32), CT_ERR_INVALID_ARGUMENT, "n must be greater or equal to 0, got -1");
+  CT_EXPECT_NULL(ct_eye(2, -1, CT_FLOAT32), CT_ERR_INVALID_ARGUMENT, "m must be greater or equal to 0, got -1");
+  CT_EXPECT_NULL(ct_eye(2, 2, (ct_dtype)-3), CT_ERR_DTYPE, "ct_eye: invalid dtype -3");
+  CT_EXPECT_NULL_IN(ct_eye(INT64_MAX, INT64_MAX, CT_FLOAT32), "", CT_ERR_INVALID_ARGUMENT, CT_ERR_OUT_OF_MEMORY,
+                    CT_ERR_SHAPE);
+}
+
+}  // namespace

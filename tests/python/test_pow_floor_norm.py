@@ -260,3 +260,57 @@ def test_numpy_scalars_count_as_python_numbers():
         for f in (operator.pow, operator.floordiv, operator.mod):
             check_same(f, f, tensors("int32"), s)
     assert math.isnan(float(ctensor.tensor(-8.0) ** np.float64(1 / 3)))
+
+
+# ---- linspace, eye -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("steps", [0, 1, 2, 3, 5, 7, 100])
+@pytest.mark.parametrize("dtype", [None, "uint8", "int8", "int32", "int64", "float16", "bfloat16", "float32",
+                                   "float64", "bool"])
+@pytest.mark.parametrize("bounds", [(0, 1), (-1, 10), (3, -2.5), (0.1, 0.7), (5, 5)])
+def test_linspace(steps, dtype, bounds):
+    kw_c = {} if dtype is None else {"dtype": getattr(ctensor, dtype)}
+    kw_t = {} if dtype is None else {"dtype": getattr(torch, dtype)}
+    if dtype == "uint8" and min(bounds) < 0:
+        return  # torch's uint8 cast of a negative bound is undefined behaviour in C++
+    rc = outcome(lambda: ctensor.linspace(*bounds, steps, **kw_c))
+    rt = outcome(lambda: torch.linspace(*bounds, steps, **kw_t))
+    assert rc[0] == rt[0], (rc, rt)
+    if rt[0] == "err":
+        assert rc[1:] == rt[1:]
+    else:
+        assert same_values(rc[1], rt[1]) and repr(rc[1].dtype)[8:] == str(rt[1].dtype)[6:], (rc, rt)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.linspace(0, 1, -1),
+    lambda m: m.linspace(0, 1),
+    lambda m: m.linspace(0, 1, 2.5),
+    lambda m: m.linspace(0, 1, True),
+    lambda m: m.linspace("a", 1, 3),
+    lambda m: m.linspace(0, 1, 3, m.float64),
+    lambda m: m.linspace(m.tensor(0.0), m.tensor(2.0), 3),
+    lambda m: m.linspace(0, 1, steps=4, dtype=m.float64, requires_grad=True),
+    lambda m: m.linspace(0, 1, 3, dtype=m.int32, requires_grad=True),
+    lambda m: m.eye(3),
+    lambda m: m.eye(2, 3, dtype=m.bool),
+    lambda m: m.eye(3, 2, dtype=m.int32),
+    lambda m: m.eye(0),
+    lambda m: m.eye(0, 3),
+    lambda m: m.eye(-1),
+    lambda m: m.eye(2, -1),
+    lambda m: m.eye(2.5),
+    lambda m: m.eye(True),
+    lambda m: m.eye(2, 2.5),
+    lambda m: m.eye(2, requires_grad=True),
+    lambda m: m.eye(2, dtype=m.int64, requires_grad=True),
+])
+def test_linspace_eye_calls(call):
+    rc, rt = outcome(call, ctensor), outcome(call, torch)
+    assert rc[0] == rt[0], (rc, rt)
+    if rt[0] == "err":
+        assert rc[1:] == (rt[1], rt[2].replace("torch.", "ctensor."))
+    else:
+        c, t = rc[1], rt[1]
+        assert same_values(c, t) and tuple(c.shape) == tuple(t.shape)
+        assert repr(c.dtype)[8:] == str(t.dtype)[6:] and c.requires_grad == t.requires_grad and c.is_leaf

@@ -61,6 +61,7 @@ from ._compute import (add, sub, subtract, mul, multiply, div, divide, true_divi
                        matmul, mm, cat, concat, stack, manual_seed, rand, randn, randint,
                        result_type)
 from ._pow_div import pow, floor_divide, remainder, fmod  # noqa: E402
+from ._ranges import linspace, eye  # noqa: E402
 
 __version__ = _C.ct_version()
 

@@ -427,6 +427,13 @@ def remainder(input: _Operand, other: _Operand) -> Tensor:
     """input % other elementwise, with other's sign (a new tensor)."""
 def fmod(input: Tensor, other: _Operand) -> Tensor:
     """C's fmod elementwise, with input's sign (a new tensor)."""
+def linspace(start: Union[_Scalar, Tensor], end: Union[_Scalar, Tensor], steps: _int, *, dtype: Optional[dtype] = ...,
+             device: Any = ..., requires_grad: _bool = ..., out: None = ..., layout: Any = ...,
+             pin_memory: _bool = ...) -> Tensor:
+    """steps values from start to end inclusive (a new 1-D tensor; float32 unless dtype)."""
+def eye(n: _int, m: Optional[_int] = ..., *, dtype: Optional[dtype] = ..., device: Any = ...,
+        requires_grad: _bool = ..., out: None = ..., layout: Any = ..., pin_memory: _bool = ...) -> Tensor:
+    """The n x m identity matrix (a new tensor; m defaults to n; float32 unless dtype)."""
 def neg(input: Tensor) -> Tensor: ...
 def negative(input: Tensor) -> Tensor: ...
 def abs(input: Tensor) -> Tensor: ...

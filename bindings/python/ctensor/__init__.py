@@ -225,3 +225,13 @@ def live_storages():
 del _builtins
 
 from ._explain import explain, draw  # noqa: E402
+
+
+def __getattr__(name):
+    """A torch function ctensor lacks: an AttributeError that says so (docs/coverage.md lists
+    what exists); any other name: Python's usual message."""
+    from ._torch_names import TORCH_FUNCTIONS
+    if name in TORCH_FUNCTIONS:
+        raise AttributeError(f"module 'ctensor' has no attribute '{name}': ctensor does not implement "
+                             f"torch.{name} (see docs/coverage.md for what it has)", name=name, obj=None)
+    raise AttributeError(f"module 'ctensor' has no attribute '{name}'", name=name, obj=None)

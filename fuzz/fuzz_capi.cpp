@@ -440,6 +440,19 @@ void op_arange(FuzzedDataProvider& in, Pool& p) {
   take(p, CT(ct_arange(start, end, step, hostile_dtype(in))));
 }
 
+// linspace and eye: hostile bounds and dtypes, sizes bounded like arange's (a negative or
+// huge one must be refused, not allocated).
+void op_linspace_eye(FuzzedDataProvider& in, Pool& p) {
+  const int64_t n = hostile_i64(in), m = hostile_i64(in);
+  if (in.ConsumeBool()) {
+    if (n > int64_t(kBudgetBytes / 8)) return;
+    take(p, CT(ct_linspace(hostile_double(in), hostile_double(in), n, hostile_dtype(in))));
+  } else {
+    if (n > 0 && m > 0 && (n > int64_t(kBudgetBytes / 8) || m > int64_t(kBudgetBytes / 8) / n)) return;
+    take(p, CT(ct_eye(n, m, hostile_dtype(in))));
+  }
+}
+
 void op_from_blob(FuzzedDataProvider& in, Pool& p) {
   const int ndim = hostile_ndim(in);
   const ct_dtype dt = hostile_dtype(in);
@@ -717,12 +730,16 @@ using UnaryInPlace = ct_status (*)(ct_tensor*);
 using Reduce = ct_tensor* (*)(const ct_tensor*, int, const int*, int);
 
 const Binary kBinary[] = {ct_add, ct_sub, ct_mul, ct_div, ct_eq, ct_ne, ct_lt, ct_le, ct_gt, ct_ge, ct_matmul,
-                          ct_maximum, ct_minimum};
-const BinaryInPlace kBinaryInPlace[] = {ct_add_, ct_sub_, ct_mul_, ct_div_, ct_fill_tensor_};
+                          ct_maximum, ct_minimum, ct_pow, ct_floor_divide, ct_remainder, ct_fmod};
+const BinaryInPlace kBinaryInPlace[] = {ct_add_, ct_sub_, ct_mul_, ct_div_, ct_fill_tensor_,
+                                        ct_pow_, ct_floor_divide_, ct_remainder_, ct_fmod_};
 const Scalar kScalar[] = {ct_add_scalar, ct_sub_scalar, ct_mul_scalar, ct_div_scalar, ct_rsub_scalar,
                           ct_rdiv_scalar, ct_eq_scalar, ct_ne_scalar, ct_lt_scalar, ct_le_scalar,
-                          ct_gt_scalar, ct_ge_scalar};
-const ScalarInPlace kScalarInPlace[] = {ct_add_scalar_, ct_sub_scalar_, ct_mul_scalar_, ct_div_scalar_, ct_fill_};
+                          ct_gt_scalar, ct_ge_scalar, ct_pow_scalar, ct_rpow_scalar, ct_floor_divide_scalar,
+                          ct_rfloor_divide_scalar, ct_remainder_scalar, ct_rremainder_scalar, ct_fmod_scalar};
+const ScalarInPlace kScalarInPlace[] = {ct_add_scalar_, ct_sub_scalar_, ct_mul_scalar_, ct_div_scalar_, ct_fill_,
+                                        ct_pow_scalar_, ct_floor_divide_scalar_, ct_remainder_scalar_,
+                                        ct_fmod_scalar_};
 const Unary kUnary[] = {ct_neg, ct_abs, ct_exp, ct_log, ct_sqrt, ct_sin, ct_cos, ct_tanh, ct_sigmoid, ct_relu,
                         ct_argmax_all, ct_argmin_all, ct_max_all, ct_min_all, ct_alias_view};
 const UnaryInPlace kUnaryInPlace[] = {ct_neg_, ct_abs_, ct_exp_, ct_log_, ct_sqrt_, ct_sin_,
@@ -746,8 +763,14 @@ void op_compute(FuzzedDataProvider& in, Pool& p) {
       if (inplace_source_may_cycle(b)) return;
       status_ok_or_error(CT(pick_fn(in, kBinaryInPlace)(a, b)));
       break;
-    case 2: take(p, CT(pick_fn(in, kScalar)(a, hostile_double(in)))); break;
-    case 3: status_ok_or_error(CT(pick_fn(in, kScalarInPlace)(a, hostile_double(in)))); break;
+    case 2:
+      if (in.ConsumeIntegralInRange<int>(0, 7) == 0) take(p, CT(ct_pow_int(a, hostile_i64(in))));  // a Python-int exponent
+      else take(p, CT(pick_fn(in, kScalar)(a, hostile_double(in))));
+      break;
+    case 3:
+      if (in.ConsumeIntegralInRange<int>(0, 7) == 0) status_ok_or_error(CT(ct_pow_int_(a, hostile_i64(in))));
+      else status_ok_or_error(CT(pick_fn(in, kScalarInPlace)(a, hostile_double(in))));
+      break;
     case 4: take(p, CT(pick_fn(in, kUnary)(a))); break;
     case 5: status_ok_or_error(CT(pick_fn(in, kUnaryInPlace)(a))); break;
     case 6: {
@@ -1094,7 +1117,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const int op = in.ConsumeIntegralInRange<int>(0, 15);
     switch (op) {
       case 0: case 1: op_create(in, pool); break;
-      case 2: op_arange(in, pool); break;
+      case 2: in.ConsumeBool() ? op_arange(in, pool) : op_linspace_eye(in, pool); break;
       case 3: op_from_blob(in, pool); break;
       case 4: op_as_strided(in, pool); break;
       case 5: case 6: op_view(in, pool); break;

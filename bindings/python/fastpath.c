@@ -33,7 +33,8 @@ static int ctpy_is_compute_op(const char *op) {
       "ct_abs", "ct_exp", "ct_log", "ct_sqrt", "ct_sin", "ct_cos", "ct_tanh", "ct_sigmoid", "ct_relu",
       "ct_eq", "ct_ne", "ct_lt", "ct_le", "ct_gt", "ct_ge", "ct_where", "ct_equal", "ct_allclose",
       "ct_item", "ct_cat", "ct_stack", "ct_sum", "ct_mean", "ct_prod", "ct_amax", "ct_amin",
-      "ct_argmax", "ct_argmin", "ct_matmul", "ct_rand", "ct_randn", "ct_randint", "ct_manual_seed", NULL};
+      "ct_argmax", "ct_argmin", "ct_matmul", "ct_rand", "ct_randn", "ct_randint", "ct_manual_seed",
+      "ct_pow", "ct_rpow", "ct_floor_divide", "ct_rfloor_divide", "ct_remainder", "ct_rremainder", "ct_fmod", NULL};
   if (!strncmp(op, "_wrap_", 6)) op += 6;
   /* the whole name, or the name followed by '_' (ct_add_, ct_add_scalar): a bare prefix would
      take ct_get_num_threads for ct_ge and ct_expand for ct_exp */
@@ -1590,20 +1591,27 @@ static PyObject *ctpy_storage_repr(PyObject *self) {
        for x < a, x != a, x @ a and the methods torch returns NotImplemented or refuses.
        Otherwise NotImplemented, so Python raises its TypeError as it does for torch. */
 
-enum { CTPY_ADD = 0, CTPY_SUB = 1, CTPY_MUL = 2, CTPY_DIV = 3 };
+enum { CTPY_ADD = 0, CTPY_SUB = 1, CTPY_MUL = 2, CTPY_DIV = 3, CTPY_FLOORDIV = 4, CTPY_MOD = 5, CTPY_FMOD = 6 };
+#define CTPY_NOPS 7
 
 typedef ct_tensor *(*ctpy_tt_fn)(const ct_tensor *, const ct_tensor *);
 typedef ct_tensor *(*ctpy_ts_fn)(const ct_tensor *, double);
 typedef ct_status (*ctpy_tt_ip)(ct_tensor *, const ct_tensor *);
 typedef ct_status (*ctpy_ts_ip)(ct_tensor *, double);
 
-static const ctpy_tt_fn ctpy_arith_tt[4] = {ct_add, ct_sub, ct_mul, ct_div};
-static const ctpy_ts_fn ctpy_arith_ts[4] = {ct_add_scalar, ct_sub_scalar, ct_mul_scalar, ct_div_scalar};
+/* + - * / // % and fmod (no operator: the package's fmod(); no scalar-on-the-left form) */
+static const ctpy_tt_fn ctpy_arith_tt[CTPY_NOPS] = {ct_add, ct_sub, ct_mul, ct_div, ct_floor_divide, ct_remainder, ct_fmod};
+static const ctpy_ts_fn ctpy_arith_ts[CTPY_NOPS] = {ct_add_scalar, ct_sub_scalar, ct_mul_scalar, ct_div_scalar,
+                                                   ct_floor_divide_scalar, ct_remainder_scalar, ct_fmod_scalar};
 /* s op t for a scalar on the left: + and * commute */
-static const ctpy_ts_fn ctpy_arith_st[4] = {ct_add_scalar, ct_rsub_scalar, ct_mul_scalar, ct_rdiv_scalar};
-static const ctpy_tt_ip ctpy_arith_tt_ip[4] = {ct_add_, ct_sub_, ct_mul_, ct_div_};
-static const ctpy_ts_ip ctpy_arith_ts_ip[4] = {ct_add_scalar_, ct_sub_scalar_, ct_mul_scalar_, ct_div_scalar_};
-static const char *const ctpy_arith_name[4] = {"ct_add", "ct_sub", "ct_mul", "ct_div"};
+static const ctpy_ts_fn ctpy_arith_st[CTPY_NOPS] = {ct_add_scalar, ct_rsub_scalar, ct_mul_scalar, ct_rdiv_scalar,
+                                                   ct_rfloor_divide_scalar, ct_rremainder_scalar, NULL};
+static const ctpy_tt_ip ctpy_arith_tt_ip[CTPY_NOPS] = {ct_add_, ct_sub_, ct_mul_, ct_div_, ct_floor_divide_, ct_remainder_,
+                                                      ct_fmod_};
+static const ctpy_ts_ip ctpy_arith_ts_ip[CTPY_NOPS] = {ct_add_scalar_, ct_sub_scalar_, ct_mul_scalar_, ct_div_scalar_,
+                                                      ct_floor_divide_scalar_, ct_remainder_scalar_, ct_fmod_scalar_};
+static const char *const ctpy_arith_name[CTPY_NOPS] = {"ct_add", "ct_sub", "ct_mul", "ct_div",
+                                                       "ct_floor_divide", "ct_remainder", "ct_fmod"};
 
 /* f(obj, array_ok) -> Tensor|int|float|NotImplemented; array_ok: an ndarray may become a tensor */
 static PyObject *ctpy_operand_hook = NULL;
@@ -1727,7 +1735,7 @@ static PyObject *ctpy_arith(PyObject *a, PyObject *b, int op, int flags) {
   int tensor_on_left = ha != NULL;
   ct_tensor *self = tensor_on_left ? ha : ctpy_handle(b);
   PyObject *other = tensor_on_left ? b : a;
-  if (!self || (inplace && !tensor_on_left)) Py_RETURN_NOTIMPLEMENTED;
+  if (!self || (inplace && !tensor_on_left) || (!tensor_on_left && !ctpy_arith_st[op])) Py_RETURN_NOTIMPLEMENTED;
   ctpy_operand o;
   PyObject *keep = NULL;
   /* torch 2.13: an ndarray is not an operand of + - * / (x + a, x += a: NotImplemented, so
@@ -1796,6 +1804,31 @@ static PyObject *ctpy_nb_iadd(PyObject *a, PyObject *b) { return ctpy_arith(a, b
 static PyObject *ctpy_nb_isub(PyObject *a, PyObject *b) { return ctpy_arith(a, b, CTPY_SUB, CTPY_INPLACE); }
 static PyObject *ctpy_nb_imul(PyObject *a, PyObject *b) { return ctpy_arith(a, b, CTPY_MUL, CTPY_INPLACE); }
 static PyObject *ctpy_nb_idiv(PyObject *a, PyObject *b) { return ctpy_arith(a, b, CTPY_DIV, CTPY_INPLACE); }
+static PyObject *ctpy_nb_floordiv(PyObject *a, PyObject *b) { return ctpy_arith(a, b, CTPY_FLOORDIV, 0); }
+static PyObject *ctpy_nb_mod(PyObject *a, PyObject *b) { return ctpy_arith(a, b, CTPY_MOD, 0); }
+static PyObject *ctpy_nb_ifloordiv(PyObject *a, PyObject *b) { return ctpy_arith(a, b, CTPY_FLOORDIV, CTPY_INPLACE); }
+static PyObject *ctpy_nb_imod(PyObject *a, PyObject *b) { return ctpy_arith(a, b, CTPY_MOD, CTPY_INPLACE); }
+
+/* ** and **=: the package's pow hook (_C._setup_pow), f(a, b, inplace) -> Tensor or
+   NotImplemented, which has torch's pow(Tensor, int) rules (ct_pow_int) next to the
+   wrapped-number ones.  A third argument (pow(x, y, m)) is not an operand, as in torch. */
+static PyObject *ctpy_pow_hook = NULL;
+static PyObject *ctpy_pow_call(PyObject *a, PyObject *b, PyObject *m, int inplace) {
+  if (m != Py_None || !ctpy_pow_hook) Py_RETURN_NOTIMPLEMENTED;
+  return PyObject_CallFunctionObjArgs(ctpy_pow_hook, a, b, inplace ? Py_True : Py_False, NULL);
+}
+static PyObject *ctpy_nb_pow(PyObject *a, PyObject *b, PyObject *m) { return ctpy_pow_call(a, b, m, 0); }
+static PyObject *ctpy_nb_ipow(PyObject *a, PyObject *b, PyObject *m) { return ctpy_pow_call(a, b, m, 1); }
+
+/* _C._setup_pow(hook): called once by the package. */
+static PyObject *ctpy_setup_pow(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *hook;
+  if (!PyArg_ParseTuple(args, "O:_setup_pow", &hook)) return NULL;
+  Py_INCREF(hook);
+  Py_XSETREF(ctpy_pow_hook, hook);
+  Py_RETURN_NONE;
+}
 
 /* _arith(a, b, op, flags) -> Tensor | NotImplemented: the same for the package's add/sub/
    mul/div methods and functions (flags: 1 in place, 2 no ndarray operand); the caller raises
@@ -1809,8 +1842,8 @@ static PyObject *ctpy_arith_fast(PyObject *self, PyObject *const *args, Py_ssize
   }
   long op = PyLong_AsLong(args[2]), flags = PyLong_AsLong(args[3]);
   if ((op == -1 || flags == -1) && PyErr_Occurred()) return NULL;
-  if (op < 0 || op > 3 || flags < 0 || flags > 3) {
-    PyErr_SetString(PyExc_ValueError, "_arith: op must be 0..3 and flags 0..3");
+  if (op < 0 || op >= CTPY_NOPS || flags < 0 || flags > 3) {
+    PyErr_SetString(PyExc_ValueError, "_arith: op must be 0..6 and flags 0..3");
     return NULL;
   }
   return ctpy_arith(args[0], args[1], (int)op, (int)flags);
@@ -1898,7 +1931,7 @@ static PyObject *ctpy_compare_fast(PyObject *self, PyObject *const *args, Py_ssi
 
 static PyMethodDef ctpy_compute_functions[] = {
     {"_arith", (PyCFunction)(void (*)(void))ctpy_arith_fast, METH_FASTCALL,
-     "_arith(a, b, op, flags): a op b with torch's scalar rules (op 0..3: + - * /; flags 1: in "
+     "_arith(a, b, op, flags): a op b with torch's scalar rules (op 0..6: + - * / // % fmod; flags 1: in "
      "place, 2: a method, for which an ndarray a of a / x is not an operand either); NotImplemented "
      "if b is not an operand"},
     {"_compare", (PyCFunction)(void (*)(void))ctpy_compare_fast, METH_FASTCALL,

@@ -1,5 +1,6 @@
 // Creation: every result is a new tensor on a new storage.
 #include "capi/guard.h"
+#include "core/linspace_eye.h"
 #include "core/factory.h"
 #include "core/shape.h"
 
@@ -47,6 +48,14 @@ ct_tensor* ct_arange(double start, double end, double step, ct_dtype dtype) {
   return guard<ct_tensor*>(nullptr, [&] {
     return to_handle(arange(start, end, step, dtype_arg(dtype, "ct_arange")));
   });
+}
+
+ct_tensor* ct_linspace(double start, double end, int64_t steps, ct_dtype dtype) {
+  return guard<ct_tensor*>(nullptr, [&] { return to_handle(linspace(start, end, steps, dtype_arg(dtype, "ct_linspace"))); });
+}
+
+ct_tensor* ct_eye(int64_t n, int64_t m, ct_dtype dtype) {
+  return guard<ct_tensor*>(nullptr, [&] { return to_handle(eye(n, m, dtype_arg(dtype, "ct_eye"))); });
 }
 
 ct_tensor* ct_from_data(const void* data, int ndim, const int64_t* sizes, ct_dtype dtype) {

@@ -45,6 +45,8 @@ from . import _compute, return_types  # noqa: E402
 # The operators' hook for operands that are not Tensor/bool/int/float (NumPy scalars, arrays);
 # it returns the C arithmetic/comparison entry points the compute methods call.
 _compute.install(*_C._setup_compute(_compute.operand_hook))
+from . import _pow_div  # noqa: E402
+_pow_div.install()
 
 from . import _autograd  # noqa: E402
 _autograd.install()
@@ -61,6 +63,8 @@ from ._compute import (add, sub, subtract, mul, multiply, div, divide, true_divi
                        where, equal, allclose, sum, mean, prod, amax, amin, argmax, argmin, max, min,
                        matmul, mm, cat, concat, stack, manual_seed, rand, randn, randint,
                        result_type)
+from ._pow_div import pow, floor_divide, remainder, fmod  # noqa: E402
+from ._ranges import linspace, eye  # noqa: E402
 
 __version__ = _C.ct_version()
 
@@ -229,3 +233,12 @@ from ._explain import explain, draw  # noqa: E402
 from . import _docs  # noqa: E402
 _docs.install(globals())
 del annotations  # the __future__ feature object, not part of the API
+
+def __getattr__(name):
+    """A torch function ctensor lacks: an AttributeError that says so (docs/coverage.md lists
+    what exists); any other name: Python's usual message."""
+    from ._torch_names import TORCH_FUNCTIONS
+    if name in TORCH_FUNCTIONS:
+        raise AttributeError(f"module 'ctensor' has no attribute '{name}': ctensor does not implement "
+                             f"torch.{name} (see docs/coverage.md for what it has)", name=name, obj=None)
+    raise AttributeError(f"module 'ctensor' has no attribute '{name}'", name=name, obj=None)

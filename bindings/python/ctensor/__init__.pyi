@@ -338,6 +338,15 @@ class Tensor:
     def __rmul__(self, other: _Operand) -> Tensor: ...
     def __imul__(self, other: _Operand) -> Tensor: ...
     def __truediv__(self, other: _Operand) -> Tensor: ...
+    def __floordiv__(self, other: _Operand) -> Tensor: ...
+    def __rfloordiv__(self, other: _Operand) -> Tensor: ...
+    def __ifloordiv__(self, other: _Operand) -> Tensor: ...
+    def __mod__(self, other: _Operand) -> Tensor: ...
+    def __rmod__(self, other: _Operand) -> Tensor: ...
+    def __imod__(self, other: _Operand) -> Tensor: ...
+    def __pow__(self, exponent: _Operand) -> Tensor: ...
+    def __rpow__(self, base: _Operand) -> Tensor: ...
+    def __ipow__(self, exponent: _Operand) -> Tensor: ...
     def __rtruediv__(self, other: _Operand) -> Tensor: ...
     def __itruediv__(self, other: _Operand) -> Tensor: ...
     def __matmul__(self, other: Tensor) -> Tensor: ...
@@ -384,6 +393,22 @@ class Tensor:
         """In place, returns self: every element set to value."""
     def zero_(self) -> Tensor:
         """In place, returns self: every element set to 0."""
+    def pow(self, exponent: _Operand) -> Tensor:
+        """self ** exponent elementwise (a copy; an int exponent keeps an integer dtype)."""
+    def pow_(self, exponent: _Operand) -> Tensor:
+        """In place: self ** exponent into self; returns self."""
+    def floor_divide(self, other: _Operand) -> Tensor:
+        """self // other elementwise, rounding toward -inf (a copy)."""
+    def floor_divide_(self, other: _Operand) -> Tensor:
+        """In place: self // other into self; returns self."""
+    def remainder(self, other: _Operand) -> Tensor:
+        """self % other elementwise, with other's sign (a copy)."""
+    def remainder_(self, other: _Operand) -> Tensor:
+        """In place: self % other into self; returns self."""
+    def fmod(self, other: _Operand) -> Tensor:
+        """C's fmod elementwise, with self's sign (a copy)."""
+    def fmod_(self, other: _Operand) -> Tensor:
+        """In place: fmod(self, other) into self; returns self."""
     # elementwise math
     def neg(self) -> Tensor:
         """A new tensor: -self."""
@@ -702,6 +727,21 @@ def argmax(input: Tensor, dim: Optional[_int] = ..., keepdim: _bool = ...) -> Te
     """A new int64 tensor: the index of the largest value (over dim, or flattened)."""
 def argmin(input: Tensor, dim: Optional[_int] = ..., keepdim: _bool = ...) -> Tensor:
     """A new int64 tensor: the index of the smallest value (over dim, or flattened)."""
+def pow(input: _Operand, exponent: _Operand) -> Tensor:
+    """input ** exponent elementwise (a new tensor); one of them may be a Python number."""
+def floor_divide(input: _Operand, other: _Operand) -> Tensor:
+    """input // other elementwise, rounding toward -inf (a new tensor)."""
+def remainder(input: _Operand, other: _Operand) -> Tensor:
+    """input % other elementwise, with other's sign (a new tensor)."""
+def fmod(input: Tensor, other: _Operand) -> Tensor:
+    """C's fmod elementwise, with input's sign (a new tensor)."""
+def linspace(start: Union[_Scalar, Tensor], end: Union[_Scalar, Tensor], steps: _int, *, dtype: Optional[dtype] = ...,
+             device: Any = ..., requires_grad: _bool = ..., out: None = ..., layout: Any = ...,
+             pin_memory: _bool = ...) -> Tensor:
+    """steps values from start to end inclusive (a new 1-D tensor; float32 unless dtype)."""
+def eye(n: _int, m: Optional[_int] = ..., *, dtype: Optional[dtype] = ..., device: Any = ...,
+        requires_grad: _bool = ..., out: None = ..., layout: Any = ..., pin_memory: _bool = ...) -> Tensor:
+    """The n x m identity matrix (a new tensor; m defaults to n; float32 unless dtype)."""
 @overload
 def max(input: Tensor) -> Tensor:
     """A new tensor: the largest element, (values, indices) over dim, or the elementwise maximum."""

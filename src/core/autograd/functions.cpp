@@ -573,6 +573,118 @@ ValuesIndices max_dim(const Tensor& t, int64_t dim, bool keepdim, bool max) {
   return r;
 }
 
+// ---- pow, remainder, fmod, floor_divide: one recorder for the four (names and formulas
+// from torch's derivatives.yaml: pow_backward, pow_backward_self, pow_backward_exponent;
+// remainder and fmod pass the gradient to self and give other -grad * self.div(other,
+// rounding_mode "floor" / "trunc")).  Operands are saved as given; a scalar has no slot.
+namespace {
+const char* math_node_name(MathOp op, bool a_tensor, bool b_tensor) {
+  switch (op) {
+    case MathOp::Pow: return !b_tensor ? "PowBackward0" : (a_tensor ? "PowBackward1" : "PowBackward2");
+    case MathOp::Remainder: return b_tensor ? "RemainderBackward1" : "RemainderBackward0";
+    case MathOp::Fmod: return b_tensor ? "FmodBackward1" : "FmodBackward0";
+    case MathOp::FloorDivide: return "NotImplemented";
+  }
+  return "?";
+}
+
+Ref<Tensor> math(MathOp op, const Tensor& a, const Tensor& b) {
+  return ct::math_binary(op, Operand::of(a), Operand::of(b));
+}
+Ref<Tensor> compare_scalar(CompareOp op, const Tensor& a, double s) {
+  return ct::compare(op, Operand::of(a), Operand::of(s));
+}
+
+// The node for a op b; a or b is null for a scalar operand (sa / sb its value).  Saves the
+// tensors the formulas read (slot 0: a_values, slot 1: b); a_values is a unless an in-place
+// op writes a (then a copy of a's old values).
+std::shared_ptr<FnNode> math_node(MathOp op, const Tensor* a, const Tensor* a_values, const Tensor* b, double sa,
+                                  double sb) {
+  auto n = std::make_shared<FnNode>(math_node_name(op, a, b), [op, a_t = a != nullptr, b_t = b != nullptr, sa, sb](
+                                                                  const Tensor& g, FnNode& s) -> Grads {
+    if (op == MathOp::FloorDivide) CT_FAIL(InvalidArgument, "derivative for aten::floor_divide is not implemented");
+    if (op != MathOp::Pow) {
+      if (!b_t) return {retained(g)};
+      Grads out(2);
+      if (s.wants(0)) out[0] = retained(g);
+      if (s.wants(1)) {  // other's gradient: -grad * self.div(other, floor / trunc)
+        const Tensor& x = s.use(0);
+        const Tensor& y = s.use(1);
+        Ref<Tensor> q;
+        if (op == MathOp::Remainder) {
+          q = math(MathOp::FloorDivide, x, y);
+        } else {
+          const OperandType types[2] = {{x.dtype(), OperandKind::Dimensioned}, {y.dtype(), OperandKind::Dimensioned}};
+          const DType d = result_type(types);
+          q = ct::div_trunc(*ct::to_dtype(x, d), *ct::to_dtype(y, d));
+        }
+        out[1] = neg(*mul(g, *q));
+      }
+      return out;
+    }
+    if (!b_t) {  // x ** e: e == 0 gives zeros, else grad * e * x ** (e - 1)
+      if (sb == 0.0) return {zeros_like(g)};
+      const Tensor& x = s.use(0);
+      return {mul(g, *mul(*ct::math_binary(MathOp::Pow, Operand::of(x), Operand::of(sb - 1.0)), sb))};
+    }
+    const Tensor& y = s.use(1);
+    Ref<Tensor> z = zero_like(g);
+    if (!a_t) {  // s ** y: grad * result * log(s), zero where s == 0 and y >= 0
+      Ref<Tensor> r = ct::math_binary(MathOp::Pow, Operand::of(sa), Operand::of(y));
+      Ref<Tensor> gr = mul(*r, std::log(sa));
+      if (sa == 0.0) gr = ct::where(*compare_scalar(CompareOp::Ge, y, 0.0), *z, *gr);
+      return {mul(g, *gr)};
+    }
+    const Tensor& x = s.use(0);
+    Grads out(2);
+    if (s.wants(0)) {  // where(y == 0, 0, grad * y * x ** (y - 1))
+      Ref<Tensor> ym1 = ct::binary(BinaryOp::Sub, Operand::of(y), Operand::of(1.0));
+      Ref<Tensor> d = mul(g, *mul(y, *math(MathOp::Pow, x, *ym1)));
+      out[0] = ct::where(*compare_scalar(CompareOp::Eq, y, 0.0), *z, *d);
+    }
+    if (s.wants(1)) {  // grad * where((x == 0) & (y >= 0), 0, result * log(x))
+      Ref<Tensor> cond = mul(*compare_scalar(CompareOp::Eq, x, 0.0), *compare_scalar(CompareOp::Ge, y, 0.0));
+      Ref<Tensor> d = mul(*math(MathOp::Pow, x, y), *ct::unary(UnaryOp::Log, x));
+      out[1] = mul(g, *ct::where(*cond, *z, *d));
+    }
+    return out;
+  });
+  if (a) n->add_input(*a);
+  if (b) n->add_input(*b);
+  if (op == MathOp::Pow || (b && op != MathOp::FloorDivide)) n->save({a_values, b});
+  return n;
+}
+}  // namespace
+
+Ref<Tensor> math_binary(MathOp op, Operand a, Operand b) {
+  Ref<Tensor> r = ct::math_binary(op, a, b);
+  if (__builtin_expect(any_needs({a.tensor, b.tensor}), 0)) {
+    set_history(*r, math_node(op, a.tensor, a.tensor, b.tensor, a.scalar, b.scalar));
+  }
+  return r;
+}
+
+void math_binary_(MathOp op, const Tensor& self, Operand other) {
+  const Tensor* to = other.tensor;
+  if (__builtin_expect(!any_needs({&self, to}), 1)) return ct::math_binary_(op, self, other);
+  check_inplace(self);
+  // The formulas read self's values from before the write: a copy of them.
+  Ref<Tensor> original = ct::clone(self);
+  std::shared_ptr<FnNode> n = math_node(op, &self, original.get(), to, 0.0, other.scalar);
+  ct::math_binary_(op, self, other);
+  rebase_history(self, std::move(n));
+}
+
+Ref<Tensor> pow_int(const Tensor& a, int64_t exponent) {
+  if (is_floating(a.dtype())) return ag::math_binary(MathOp::Pow, Operand::of(a), Operand::of(double(exponent)));
+  return ct::pow_int(a, exponent);  // integer and bool tensors never require grad
+}
+
+void pow_int_(const Tensor& self, int64_t exponent) {
+  if (is_floating(self.dtype())) return ag::math_binary_(MathOp::Pow, self, Operand::of(double(exponent)));
+  ct::pow_int_(self, exponent);
+}
+
 // torch.maximum / minimum: where the operands are equal each takes half the gradient; a NaN
 // compares false both ways, so both operands take all of it (torch's formula).
 Ref<Tensor> maximum(const Tensor& a, const Tensor& b, bool max) {

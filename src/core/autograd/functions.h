@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "core/ops/binary_math.h"
 #include "core/ops/elementwise.h"
 #include "core/ops/reduce.h"
 #include "core/tensor.h"
@@ -36,6 +37,12 @@ Ref<Tensor> amin(const Tensor& t, std::span<const int64_t> dims, bool keepdim);
 Ref<Tensor> max_all(const Tensor& t, bool max);
 ValuesIndices max_dim(const Tensor& t, int64_t dim, bool keepdim, bool max);
 Ref<Tensor> maximum(const Tensor& a, const Tensor& b, bool max);
+// pow (PowBackward0/1/2), remainder (RemainderBackward0/1), fmod (FmodBackward0/1) and
+// floor_divide (torch's "NotImplemented" node: backward through it refuses).
+Ref<Tensor> math_binary(MathOp op, Operand a, Operand b);
+void math_binary_(MathOp op, const Tensor& self, Operand other);
+Ref<Tensor> pow_int(const Tensor& a, int64_t exponent);
+void pow_int_(const Tensor& self, int64_t exponent);
 Ref<Tensor> matmul(const Tensor& a, const Tensor& b);
 
 Ref<Tensor> view(const Tensor& t, IntList shape);

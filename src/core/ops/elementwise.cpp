@@ -391,6 +391,13 @@ DType binary_compute_dtype(BinaryOp op, DType common) {
 
 }  // namespace
 
+OperandType operand_type(Operand x) { return type_of(x); }
+Ref<Tensor> operand_as(Operand x, DType d) { return as_dtype(x, d); }
+Ref<Tensor> elementwise_output(IntList sizes, std::span<const Tensor* const> inputs, DType d, const char* op) {
+  return new_output(sizes, inputs, d, op);
+}
+Ref<Tensor> unaliased(const Tensor& out, Ref<Tensor> input) { return unalias(out, std::move(input)); }
+
 void check_writable(const Tensor& self, const char* op) {
   CT_CHECK(!self.storage()->read_only(), ReadOnly,
            op << ": the tensor's storage is read-only (it was imported as a read-only DLPack tensor)");

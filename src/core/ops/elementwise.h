@@ -5,6 +5,7 @@
 
 #include <span>
 
+#include "core/ops/promote.h"
 #include "core/tensor.h"
 
 namespace ct {
@@ -43,5 +44,14 @@ Ref<Tensor> stack(std::span<const Tensor* const> tensors, int64_t dim);
 
 // Checks shared by every writer: no internal overlap (PyTorch's message), writable storage.
 void check_writable(const Tensor& self, const char* op);
+
+// The pieces every elementwise op shares, for the kernels in sibling files (binary_math.cpp):
+// an operand's promotion type, the operand converted to dtype d (a scalar as a 0-dim tensor),
+// a fresh output laid out as TensorIterator lays it out from the converted inputs, and an
+// input cloned when it partially overlaps the output an in-place op writes.
+OperandType operand_type(Operand x);
+Ref<Tensor> operand_as(Operand x, DType d);
+Ref<Tensor> elementwise_output(IntList sizes, std::span<const Tensor* const> inputs, DType d, const char* op);
+Ref<Tensor> unaliased(const Tensor& out, Ref<Tensor> input);
 
 }  // namespace ct

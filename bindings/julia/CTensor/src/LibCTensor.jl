@@ -367,6 +367,36 @@ function ct_arange(start, end_, step, dtype)
 end
 
 """
+    ct_linspace(start, end_, steps, dtype) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_linspace(double start, double end, int64_t steps, ct_dtype dtype);`
+
+1-D: steps values from start to end inclusive, as torch.linspace (torch 2.13's kernel: the
+first half start + i * step, the second half end - (steps - 1 - i) * step, so both ends
+are exact; integer dtypes step in double and truncate toward zero, e.g. 0..10 in 5 int64
+steps is 0 2 5 7 10).  steps 0: empty; steps 1: [start].  Errors: steps < 0
+(CT_ERR_INVALID_ARGUMENT, "number of steps must be non-negative"), bool (CT_ERR_DTYPE,
+"\\"linspace_cpu\\" not implemented for 'Bool'"), a non-finite start or end for an integer
+dtype (CT_ERR_INVALID_ARGUMENT).
+"""
+function ct_linspace(start, end_, steps, dtype)
+    ccall((:ct_linspace, libctensor()), Ptr{ct_tensor}, (Cdouble, Cdouble, Int64, Cint), start, end_, steps, dtype)
+end
+
+"""
+    ct_eye(n, m, dtype) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_eye(int64_t n, int64_t m, ct_dtype dtype);`
+
+An n x m matrix (contiguous) with 1 on the main diagonal and 0 elsewhere, as torch.eye(n, m)
+(pass m = n for the square one); any dtype.  Errors: n or m negative
+(CT_ERR_INVALID_ARGUMENT, "n must be greater or equal to 0, got -1").
+"""
+function ct_eye(n, m, dtype)
+    ccall((:ct_eye, libctensor()), Ptr{ct_tensor}, (Int64, Int64, Cint), n, m, dtype)
+end
+
+"""
     ct_from_data(data, ndim, sizes, dtype) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_from_data(const void *data, int ndim, const int64_t *sizes, ct_dtype dtype);`
@@ -1605,6 +1635,224 @@ end
 """
 function ct_minimum(a, b)
     ccall((:ct_minimum, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
+end
+
+"""
+    ct_pow(a, b) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_pow(const ct_tensor *a, const ct_tensor *b);`
+
+torch.pow: a ** b elementwise, broadcasting, promoted dtype (bool ** bool: CT_ERR_DTYPE,
+torch's "\\"pow\\" not implemented for 'Bool'").  Integer powers wrap (int8 3 ** 10 is -87),
+0 ** 0 is 1, and a negative integer exponent gives 0 except for bases 1 and -1, as torch's
+tensor ** tensor.  Floating powers are std::pow (a negative base with a fractional exponent
+is NaN).  ct_pow_scalar: a ** e for a Python-float e (an integer tensor gives float32), with
+torch's shortcuts for e = 2, 3, -2 (multiplies), 0.5 (sqrt), -0.5, -1 (reciprocals);
+float16 rounds e to float16 first, as torch 2.13.  ct_pow_int: a ** e for a Python-int e
+(torch's pow(Tensor, int)): an integer tensor keeps its dtype, bool gives int64, a floating
+tensor as ct_pow_scalar; an integer result refuses a negative e (CT_ERR_INVALID_ARGUMENT,
+"Integers to negative integer powers are not allowed.") and an e its dtype cannot hold
+("value cannot be converted to type int8_t without overflow").  ct_rpow_scalar: base ** a
+for a Python-float base (torch.pow(Scalar, Tensor)).  The _ forms write into self as the
+in-place arithmetic above.  Autograd: PowBackward0 (tensor ** scalar), PowBackward1
+(tensor ** tensor), PowBackward2 (scalar ** tensor), as torch's formulas.
+"""
+function ct_pow(a, b)
+    ccall((:ct_pow, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
+end
+
+"""
+    ct_pow_(self, exponent) -> Cint
+
+`ct_status ct_pow_(ct_tensor *self, const ct_tensor *exponent);`
+"""
+function ct_pow_(self, exponent)
+    ccall((:ct_pow_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), self, exponent)
+end
+
+"""
+    ct_pow_scalar(a, exponent) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_pow_scalar(const ct_tensor *a, double exponent);`
+"""
+function ct_pow_scalar(a, exponent)
+    ccall((:ct_pow_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble), a, exponent)
+end
+
+"""
+    ct_pow_scalar_(self, exponent) -> Cint
+
+`ct_status ct_pow_scalar_(ct_tensor *self, double exponent);`
+"""
+function ct_pow_scalar_(self, exponent)
+    ccall((:ct_pow_scalar_, libctensor()), Cint, (Ptr{ct_tensor}, Cdouble), self, exponent)
+end
+
+"""
+    ct_pow_int(a, exponent) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_pow_int(const ct_tensor *a, int64_t exponent);`
+"""
+function ct_pow_int(a, exponent)
+    ccall((:ct_pow_int, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Int64), a, exponent)
+end
+
+"""
+    ct_pow_int_(self, exponent) -> Cint
+
+`ct_status ct_pow_int_(ct_tensor *self, int64_t exponent);`
+"""
+function ct_pow_int_(self, exponent)
+    ccall((:ct_pow_int_, libctensor()), Cint, (Ptr{ct_tensor}, Int64), self, exponent)
+end
+
+"""
+    ct_rpow_scalar(a, base) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_rpow_scalar(const ct_tensor *a, double base);`
+"""
+function ct_rpow_scalar(a, base)
+    ccall((:ct_rpow_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble), a, base)
+end
+
+"""
+    ct_floor_divide(a, b) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_floor_divide(const ct_tensor *a, const ct_tensor *b);`
+
+torch.floor_divide (Python's //), torch.remainder (Python's %, the sign of the divisor) and
+torch.fmod (the sign of the dividend): elementwise, broadcasting, promoted dtype; bool
+operands are refused (CT_ERR_DTYPE, torch's "\\"div_floor_cpu\\" / \\"remainder_cpu\\" /
+\\"fmod_cpu\\" not implemented for 'Bool'").  Integers: -7 // 2 is -4, -7 % 2 is 1,
+fmod(-7, 2) is -1; INT_MIN // -1 wraps to INT_MIN; a zero divisor anywhere is
+CT_ERR_INVALID_ARGUMENT with torch's message "ZeroDivisionError" (an in-place self is then
+left unwritten).  Floats: division by zero gives +-inf / NaN; floor_divide is torch's
+(fmod, then the quotient rounded: 5.0 // 0.1 is 49, as Python).  _scalar: the other
+operand is a Python float; _rfloor_divide_scalar / _rremainder_scalar: s // a and s % a.
+Integer Python scalars go through a 0-dim tensor, as torch's wrapped numbers.  Autograd:
+RemainderBackward0/1 and FmodBackward0/1 (self takes the gradient, other -grad times the
+floor / truncated quotient); floor_divide records torch's "NotImplemented" node, whose
+backward fails with "derivative for aten::floor_divide is not implemented".
+"""
+function ct_floor_divide(a, b)
+    ccall((:ct_floor_divide, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
+end
+
+"""
+    ct_floor_divide_(self, other) -> Cint
+
+`ct_status ct_floor_divide_(ct_tensor *self, const ct_tensor *other);`
+"""
+function ct_floor_divide_(self, other)
+    ccall((:ct_floor_divide_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), self, other)
+end
+
+"""
+    ct_floor_divide_scalar(a, s) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_floor_divide_scalar(const ct_tensor *a, double s);`
+"""
+function ct_floor_divide_scalar(a, s)
+    ccall((:ct_floor_divide_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble), a, s)
+end
+
+"""
+    ct_floor_divide_scalar_(self, s) -> Cint
+
+`ct_status ct_floor_divide_scalar_(ct_tensor *self, double s);`
+"""
+function ct_floor_divide_scalar_(self, s)
+    ccall((:ct_floor_divide_scalar_, libctensor()), Cint, (Ptr{ct_tensor}, Cdouble), self, s)
+end
+
+"""
+    ct_rfloor_divide_scalar(a, s) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_rfloor_divide_scalar(const ct_tensor *a, double s);`
+"""
+function ct_rfloor_divide_scalar(a, s)
+    ccall((:ct_rfloor_divide_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble), a, s)
+end
+
+"""
+    ct_remainder(a, b) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_remainder(const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_remainder(a, b)
+    ccall((:ct_remainder, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
+end
+
+"""
+    ct_remainder_(self, other) -> Cint
+
+`ct_status ct_remainder_(ct_tensor *self, const ct_tensor *other);`
+"""
+function ct_remainder_(self, other)
+    ccall((:ct_remainder_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), self, other)
+end
+
+"""
+    ct_remainder_scalar(a, s) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_remainder_scalar(const ct_tensor *a, double s);`
+"""
+function ct_remainder_scalar(a, s)
+    ccall((:ct_remainder_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble), a, s)
+end
+
+"""
+    ct_remainder_scalar_(self, s) -> Cint
+
+`ct_status ct_remainder_scalar_(ct_tensor *self, double s);`
+"""
+function ct_remainder_scalar_(self, s)
+    ccall((:ct_remainder_scalar_, libctensor()), Cint, (Ptr{ct_tensor}, Cdouble), self, s)
+end
+
+"""
+    ct_rremainder_scalar(a, s) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_rremainder_scalar(const ct_tensor *a, double s);`
+"""
+function ct_rremainder_scalar(a, s)
+    ccall((:ct_rremainder_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble), a, s)
+end
+
+"""
+    ct_fmod(a, b) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_fmod(const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_fmod(a, b)
+    ccall((:ct_fmod, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
+end
+
+"""
+    ct_fmod_(self, other) -> Cint
+
+`ct_status ct_fmod_(ct_tensor *self, const ct_tensor *other);`
+"""
+function ct_fmod_(self, other)
+    ccall((:ct_fmod_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), self, other)
+end
+
+"""
+    ct_fmod_scalar(a, s) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_fmod_scalar(const ct_tensor *a, double s);`
+"""
+function ct_fmod_scalar(a, s)
+    ccall((:ct_fmod_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble), a, s)
+end
+
+"""
+    ct_fmod_scalar_(self, s) -> Cint
+
+`ct_status ct_fmod_scalar_(ct_tensor *self, double s);`
+"""
+function ct_fmod_scalar_(self, s)
+    ccall((:ct_fmod_scalar_, libctensor()), Cint, (Ptr{ct_tensor}, Cdouble), self, s)
 end
 
 """

@@ -37,8 +37,9 @@ Ref<Tensor> Tensor::make(Storage* storage, DType dtype, IntList sizes, IntList s
   const int ndim = int(sizes.size());
   const int64_t numel = check_geometry(dtype, sizes, strides, offset);
   // The shared counter first: creating it lazily may throw, and nothing is allocated yet.
-  if (!counter_from) counter_from = base;
-  VersionCounter* const counter = counter_from ? counter_from->version_counter() : nullptr;
+  // A view reads its base's counter (Tensor::version_counter); only a non-view that shares
+  // one (ct_alias) holds a reference.
+  VersionCounter* const counter = counter_from && !base ? counter_from->version_counter() : nullptr;
   // Default-initialized, not value-initialized: `new Tensor()` zeroes all 128 bytes first with
   // a `rep stos` (perf: about a third of Tensor::make's samples); the members have
   // initializers, and only the first 2 * ndim entries of inline_ are ever read.
@@ -75,6 +76,7 @@ Ref<Tensor> Tensor::make(Storage* storage, DType dtype, IntList sizes, IntList s
 }
 
 VersionCounter* Tensor::version_counter() const {
+  if (base_) return base_->version_counter();
   VersionCounter* v = version_.load(std::memory_order_acquire);
   if (__builtin_expect(v != nullptr, 1)) return v;
   VersionCounter* fresh = new VersionCounter;

@@ -111,7 +111,10 @@ class Tensor {
   Storage* storage() const { return storage_; }
 
   // The version of this tensor's family (Note [Version counters]); 0 before any write.
+  // A view uses its base's counter (Note [Version counters]): it holds no reference of its
+  // own, so taking a view costs no atomic operation on the counter.
   int64_t version() const {
+    if (base_) return base_->version();
     const VersionCounter* v = version_.load(std::memory_order_acquire);
     return v ? v->value() : 0;
   }

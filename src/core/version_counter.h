@@ -12,8 +12,8 @@
 //
 // The object is allocated lazily, the first time a tensor is viewed, aliased or written in
 // place (Tensor::version_counter()): out-of-place results never pay for it, and taking a
-// view of a tensor that already has one costs one atomic increment, not an allocation.  A
-// tensor without one reads version 0.
+// view costs nothing (it uses its base's counter), not even an atomic increment.  A
+// tensor without one reads version 0.  A view holds no reference: it reads its base's.
 #pragma once
 
 #include <atomic>

@@ -1063,6 +1063,87 @@ void op_nulls(FuzzedDataProvider& in, Pool& p) {
   }
 }
 
+// Tensor identity: .data, x.data = y, detach_ and the in-place metadata ops, with hostile
+// arguments.  Growth is bounded like creation (bound_shape), and only from small offsets: a
+// grown storage is a real allocation.
+void op_identity(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* t = p.pick(in);
+  ct_tensor* o = p.pick(in);
+  const int a = hostile_int(in), b = hostile_int(in);
+  const int64_t off = t ? CT(ct_tensor_offset(t)) : 0;
+  const bool may_grow = off >= 0 && off <= kBudgetBytes / 16;
+  const int n = hostile_ndim(in);
+  std::vector<int64_t> sizes = hostile_list(in, n);
+  bound_shape(sizes, n, 8);
+  const int64_t* sz = in.ConsumeIntegralInRange<int>(0, 15) == 0 ? nullptr : sizes.data();
+  const int64_t v0 = t ? CT(ct_tensor_version(t)) : -1;
+  ct_status st = CT_OK;
+  switch (pick_case(in, 16, "identity")) {
+    case 0: {
+      ct_tensor* d = CT(ct_data(t));
+      if (d) REQUIRE(CT(ct_same_version_counter(d, t)) == 0 && CT(ct_tensor_version(d)) == 0);
+      take(p, d);
+      return;
+    }
+    case 1: st = CT(ct_set_data(t, o)); break;
+    case 2: st = CT(ct_detach_(t)); break;
+    case 3: st = CT(ct_set_(t, o)); break;
+    case 4: {
+      ct_storage* s = p.s[in.ConsumeIntegralInRange<int>(0, kStorageSlots - 1)];
+      if (s && CT(ct_storage_nbytes(s)) > kBudgetBytes) return;
+      st = CT(ct_set_storage_(t, s));
+      break;
+    }
+    case 5: {
+      ct_storage* s = p.s[in.ConsumeIntegralInRange<int>(0, kStorageSlots - 1)];
+      std::vector<int64_t> strides = hostile_list(in, n);
+      for (auto& x : strides) x = x % 5;  // bounded: the storage may grow to fit them
+      const int64_t soff = in.ConsumeBool() ? hostile_i64(in) : in.ConsumeIntegralInRange<int64_t>(0, 64);
+      if (soff > 64) return;  // a large offset would be a large allocation
+      st = CT(ct_set_storage_strided_(t, s, soff, n, sz, in.ConsumeBool() ? -1 : n, strides.data()));
+      break;
+    }
+    case 6: st = CT(ct_set_empty_(t)); break;
+    case 7: {
+      const int r = CT(ct_is_set_to(t, o));
+      if (r < 0) expect_error_recorded();
+      if (r == 1) REQUIRE(CT(ct_shares_storage(t, o)) == 1);
+      return;
+    }
+    case 8:
+      if (!may_grow) return;
+      st = CT(ct_resize_(t, n, sz));
+      break;
+    case 9:
+      if (!may_grow || !small(o, kBudgetBytes / 8)) return;
+      st = CT(ct_resize_as_(t, o));
+      break;
+    case 10: {
+      std::vector<int64_t> strides = hostile_list(in, n);
+      st = CT(ct_as_strided_(t, n, sz, in.ConsumeBool() ? n : hostile_ndim(in), strides.data(), hostile_i64(in)));
+      break;
+    }
+    case 11: st = CT(ct_t_(t)); break;
+    case 12: st = CT(ct_transpose_(t, a, b)); break;
+    case 13: st = CT(ct_squeeze_(t)); break;
+    case 14: st = CT(ct_squeeze_dim_(t, a)); break;
+    case 15: st = CT(ct_unsqueeze_(t, a)); break;
+    case 16: {
+      ct_storage* s = p.s[in.ConsumeIntegralInRange<int>(0, kStorageSlots - 1)];
+      const int r = CT(ct_storage_is_resizable(s));
+      if (r < 0) expect_error_recorded();
+      if (s && in.ConsumeIntegralInRange<int>(0, 7) == 0) {
+        REQUIRE(CT(ct_storage_disable_resize(s)) == CT_OK);
+        REQUIRE(CT(ct_storage_is_resizable(s)) == 0);
+      }
+      return;
+    }
+  }
+  status_ok_or_error(st);
+  // A failed op changes nothing, not even the version (the strong guarantee of the header).
+  if (st != CT_OK && t) REQUIRE(CT(ct_tensor_version(t)) == v0);
+}
+
 void op_globals(FuzzedDataProvider& in) {
   const int raw = in.ConsumeIntegral<int>();
   ct_status st;
@@ -1127,7 +1208,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 10: op_lifetime(in, pool); break;
       case 11: op_relations(in, pool); break;
       case 12: op_dlpack(in, pool); break;
-      case 13: in.ConsumeBool() ? op_nulls(in, pool) : op_globals(in); break;
+      case 13:
+        switch (in.ConsumeIntegralInRange<int>(0, 3)) {
+          case 0: op_nulls(in, pool); break;
+          case 1: op_globals(in); break;
+          default: op_identity(in, pool); break;  // its own slot would shift every saved corpus input
+        }
+        break;
       case 14: op_multi_view(in, pool); break;
       case 15: op_autograd(in, pool); break;
     }

@@ -45,6 +45,11 @@
  *   Autograd state is mutable: changing it on one tensor from two threads at once (set
  *   requires_grad or grad, backward accumulating into it, an in-place op rebasing its
  *   history) is a data race, as in torch; grad mode is per thread (see "Autograd").
+ *   Metadata is mutable only through the in-place metadata ops ("Tensor identity"):
+ *   changing a tensor's metadata while another thread uses the same handle is the caller's
+ *   data race, as in torch; other handles, views taken before included, never change.  A
+ *   ct_resize_ or ct_set_storage_* that grows a storage moves its memory for every tensor on
+ *   it: doing that while another thread uses that storage is a data race too.
  */
 #ifndef CTENSOR_H
 #define CTENSOR_H
@@ -354,7 +359,10 @@ CT_API int ct_tensor_is_view(const ct_tensor *t);
 /* New reference to the root tensor t is a view of (PyTorch's ._base), or NULL without an
    error if t is not a view. */
 CT_API ct_tensor *ct_tensor_base(const ct_tensor *t);
-/* In-place writes to t's storage so far (shared by all views and aliases). */
+/* In-place writes through t's family so far: torch's t._version.  The counter belongs to a
+   tensor, not to its storage: t, every view of t (and views of those), ct_alias/ct_detach
+   share one; ct_data, ct_from_blob, DLPack imports and every new tensor get a fresh one (0),
+   even on a shared storage; ct_set_ and ct_set_data keep t's own.  See "Tensor identity". */
 CT_API int64_t ct_tensor_version(const ct_tensor *t);
 /* References to this tensor object (handles, plus views whose base it is). */
 CT_API int64_t ct_tensor_refcount(const ct_tensor *t);
@@ -733,6 +741,93 @@ CT_API const char *ct_grad_fn_name(const ct_tensor *t);
 CT_API int ct_set_grad_enabled(int enabled);
 /* 1 if grad mode is on for the calling thread, else 0. */
 CT_API int ct_is_grad_enabled(void);
+
+/* ---- Tensor identity and in-place metadata ops ----------------------------------------- */
+/* Version counters (torch's, see ct_tensor_version): SHARED by a tensor, its views
+   (differentiable or not: ct_view ... ct_alias_view, multi-output views) and ct_alias /
+   ct_detach; FRESH for ct_data, ct_from_blob, DLPack imports and new tensors.  Every in-place
+   write bumps the counter once; so does every metadata op below except ct_set_data,
+   ct_detach_, and ct_resize_/ct_resize_as_ that leave the sizes unchanged (torch 2.13).
+   Metadata ops change what `self` looks at (storage, sizes, strides, offset) and keep its
+   identity: the handle, its base (a view stays a view), autograd state and version counter.
+   Other tensors never change, except that a storage grown by ct_resize_ or ct_set_storage_*
+   moves its memory for every tensor on it (see "Threads").
+   Autograd: with grad mode on, a self requiring grad is refused as torch refuses it (a leaf:
+   "a leaf Variable that requires grad is being used in an in-place operation.", a view of
+   one, a view made in no_grad mode or by a multi-output op: torch's messages); the other
+   cases torch records in the graph (a non-leaf requiring grad) are refused too
+   (CT_ERR_INVALID_ARGUMENT): ctensor does not record TBackward1 and its kin.
+   Errors are CT_ERR_INVALID_ARGUMENT for a NULL handle unless stated. */
+
+/* torch's x.data: new reference to a tensor with t's storage, dtype, sizes, strides and
+   offset, requires_grad 0, not a view (base NULL), with its OWN version counter: writes
+   through it are not seen by t's counter, nor by autograd's saved-tensor checks. */
+CT_API ct_tensor *ct_data(const ct_tensor *t);
+/* torch's `self.data = new_data`: self takes new_data's storage, dtype, sizes, strides and
+   offset; it keeps its identity, requires_grad, grad_fn and version counter (no bump). */
+CT_API ct_status ct_set_data(ct_tensor *self, const ct_tensor *new_data);
+/* torch's t.detach_(): t loses its grad_fn and requires_grad (no bump).  A view is refused
+   (CT_ERR_INVALID_ARGUMENT, "Can't detach views in-place. Use detach() instead. ..."). */
+CT_API ct_status ct_detach_(ct_tensor *t);
+/* 1 if a and b share one version counter, 0 if not, -1 on error. */
+CT_API int ct_same_version_counter(const ct_tensor *a, const ct_tensor *b);
+/* 1 if s may be reallocated by a growing ct_resize_/ct_set_storage_*: memory owned by
+   ctensor, not read-only, never handed to NumPy (ct_storage_disable_resize) and with no live
+   DLPack export (ct_to_dlpack*); 0 if not; -1 on error. */
+CT_API int ct_storage_is_resizable(const ct_storage *s);
+/* Makes s non-resizable for good, as torch's Tensor.numpy() does: for exporters whose
+   consumers cannot be told that the memory moved. */
+CT_API ct_status ct_storage_disable_resize(ct_storage *s);
+
+/* torch's self.set_(source): self looks at source's storage, offset, sizes and strides;
+   self == source changes nothing but still bumps.  CT_ERR_INVALID_ARGUMENT if the dtypes differ
+   ("Could not set tensor of type double to a tensor of type float"). */
+CT_API ct_status ct_set_(ct_tensor *self, const ct_tensor *source);
+/* torch's self.set_(storage): 1-D, contiguous, over the whole storage (nbytes / itemsize
+   elements), offset 0.  The storage is borrowed; self takes its own reference. */
+CT_API ct_status ct_set_storage_(ct_tensor *self, ct_storage *storage);
+/* torch's self.set_(storage, storage_offset, sizes, strides): stride_ndim < 0 means
+   contiguous strides (strides may then be NULL).  A storage too small for the geometry is
+   GROWN if resizable (its memory moves for every tensor on it), else CT_ERR_INVALID_ARGUMENT
+   ("Trying to resize storage that is not resizable").  Errors: stride_ndim != ndim
+   (CT_ERR_SHAPE, "unequal size length (1) and stride length (2)"), offset < 0
+   ("Tensor: invalid storage offset -1"), negative strides, an element count or extent
+   that overflows int64 (CT_ERR_SHAPE), a byte count that overflows int64
+   (CT_ERR_INVALID_ARGUMENT, "Storage size calculation overflowed") or cannot be allocated
+   (CT_ERR_OUT_OF_MEMORY). */
+CT_API ct_status ct_set_storage_strided_(ct_tensor *self, ct_storage *storage, int64_t storage_offset, int ndim,
+                                         const int64_t *sizes, int stride_ndim, const int64_t *strides);
+/* torch's self.set_(): a new empty storage, sizes [0], strides [1], offset 0. */
+CT_API ct_status ct_set_empty_(ct_tensor *self);
+/* torch's self.is_set_to(other): 1 if both look at the same storage with the same offset,
+   sizes and strides, else 0; -1 on error. */
+CT_API int ct_is_set_to(const ct_tensor *self, const ct_tensor *other);
+/* torch's self.resize_(sizes): equal sizes change nothing (no bump); otherwise contiguous
+   strides from self's offset, and the storage grows if (offset + numel) elements do not fit
+   (never shrinks; the new bytes are uninitialized; a resize to 0 elements never touches the
+   storage).  Errors: self requires grad (CT_ERR_INVALID_ARGUMENT, "cannot resize variables
+   that require grad", even with grad mode off), negative sizes, an element count that
+   overflows int64 (CT_ERR_SHAPE), a storage that must grow but is not resizable (see
+   ct_storage_is_resizable), a byte count that overflows int64
+   (CT_ERR_INVALID_ARGUMENT, "Storage size calculation overflowed") or cannot be allocated
+   (CT_ERR_OUT_OF_MEMORY). */
+CT_API ct_status ct_resize_(ct_tensor *self, int ndim, const int64_t *sizes);
+/* torch's self.resize_as_(other): ct_resize_ to other's sizes (contiguous strides). */
+CT_API ct_status ct_resize_as_(ct_tensor *self, const ct_tensor *other);
+/* torch's self.as_strided_(sizes, strides, storage_offset): never grows the storage.
+   Errors: stride_ndim != ndim (CT_ERR_SHAPE, "mismatch in length of strides and shape"),
+   negative strides or offset, elements outside the storage (CT_ERR_INDEX, torch's
+   "setStorage: sizes [5], strides [1], ... out of bounds for storage of size 16"). */
+CT_API ct_status ct_as_strided_(ct_tensor *self, int ndim, const int64_t *sizes, int stride_ndim,
+                                const int64_t *strides, int64_t storage_offset);
+/* torch's t_, transpose_ (also swapdims_/swapaxes_), squeeze_ (every size-1 dim, or one dim),
+   unsqueeze_: self takes the geometry ct_t / ct_transpose / ct_squeeze / ct_unsqueeze would
+   give, with their errors; always one bump (even when nothing is squeezed). */
+CT_API ct_status ct_t_(ct_tensor *self);
+CT_API ct_status ct_transpose_(ct_tensor *self, int dim0, int dim1);
+CT_API ct_status ct_squeeze_(ct_tensor *self);
+CT_API ct_status ct_squeeze_dim_(ct_tensor *self, int dim);
+CT_API ct_status ct_unsqueeze_(ct_tensor *self, int dim);
 
 /* ---- DLPack ----------------------------------------------------------------------------- */
 /* The structs are those of the DLPack specification (dlpack.h, v1.0+); include dlpack.h (or

@@ -178,6 +178,7 @@
 /* autograd */
 %newobject ct_grad;
 %newobject ct_detach;
+%newobject ct_data;
 
 /* Copies of possibly large tensors run without the GIL. */
 %thread ct_clone;
@@ -287,6 +288,19 @@
       SWIG_fail;
     }
     $1 = tmp;
+  }
+}
+
+/* ct_as_strided_ / ct_set_storage_strided_: strides as a sequence, or None (contiguous). */
+%typemap(in) (int stride_ndim, const int64_t *strides) (int64_t tmp[CT_MAX_DIMS]) {
+  if ($input == Py_None) {
+    $1 = -1;
+    $2 = NULL;
+  } else {
+    int n = ctpy_int_seq($input, tmp, "$symname", "stride");
+    if (n < 0) SWIG_fail;
+    $1 = n;
+    $2 = tmp;
   }
 }
 

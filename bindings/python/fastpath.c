@@ -795,11 +795,31 @@ static PyObject *ctpy_get_version(PyObject *self, void *closure) {
   return PyLong_FromLongLong(ct_tensor_version(ctpy_handle(self)));
 }
 
-/* torch's .data: the same memory as a new tensor that is not a view and has no graph
-   (ct_detach) */
+/* torch's .data: the same memory as a new tensor that is not a view, has no graph and has
+   its own version counter (ct_data) */
 static PyObject *ctpy_get_data(PyObject *self, void *closure) {
   (void)closure;
-  CTPY_RETURN_TENSOR(ct_detach(ctpy_handle(self)), "ct_detach");
+  CTPY_RETURN_TENSOR(ct_data(ctpy_handle(self)), "ct_data");
+}
+
+/* torch's `x.data = y`: x takes y's storage and metadata, keeps its identity and counter */
+static int ctpy_set_data(PyObject *self, PyObject *value, void *closure) {
+  (void)closure;
+  if (value == NULL) {
+    PyErr_SetString(PyExc_TypeError, "cannot delete the data attribute of a tensor");
+    return -1;
+  }
+  ct_tensor *src = ctpy_handle(value);
+  if (!src) {
+    PyErr_Format(PyExc_TypeError, "Variable data has to be a tensor, but got %.100s", Py_TYPE(value)->tp_name);
+    return -1;
+  }
+  ct_clear_error();
+  if (ct_set_data(ctpy_handle(self), src) != CT_OK) {
+    ctpy_raise_last("ct_set_data");
+    return -1;
+  }
+  return 0;
 }
 
 /* ---- Autograd attributes ----------------------------------------------------------------- */
@@ -2046,8 +2066,11 @@ static PyGetSetDef ctpy_fast_getset[] = {
     {"ndim", ctpy_get_ndim, NULL, "number of dimensions", NULL},
     {"T", ctpy_get_T, NULL, "the dimensions reversed (a view)", NULL},
     {"_base", ctpy_get_base, NULL, "the root tensor this one is a view of, or None", NULL},
-    {"_version", ctpy_get_version, NULL, "in-place writes to this tensor's storage so far", NULL},
-    {"data", ctpy_get_data, NULL, "the same memory, as a tensor that is not a view and has no graph", NULL},
+    {"_version", ctpy_get_version, NULL,
+     "in-place writes through this tensor's family (itself, its views, detach()) so far", NULL},
+    {"data", ctpy_get_data, ctpy_set_data,
+     "the same memory, as a tensor that is not a view, has no graph and has its own version counter; "
+     "assigning a tensor makes this one look at its memory", NULL},
     {"requires_grad", ctpy_get_requires_grad, ctpy_set_requires_grad,
      "True if gradients are computed for this tensor (settable on leaves)", NULL},
     {"is_leaf", ctpy_get_is_leaf, NULL, "True if the tensor has no grad_fn", NULL},

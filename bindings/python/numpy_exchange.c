@@ -114,6 +114,9 @@ static PyObject *ctpy_get_array_interface(PyObject *self, void *closure) {
   }
   ct_storage *s = ct_tensor_storage(t);
   const int read_only = s ? ct_storage_is_read_only(s) == 1 : 0;
+  /* NumPy cannot be told that the memory moved: as torch's numpy(), the storage may never be
+     reallocated by resize_/set_ again */
+  if (s) ct_storage_disable_resize(s);
   ct_storage_release(s);
   void *data = ct_tensor_data(t);
   /* no elements, no memory: NumPy refuses a NULL address but never reads this one */

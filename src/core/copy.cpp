@@ -84,7 +84,7 @@ void copy_into(const Tensor& dst, const Tensor& src, const char* op) {
       }
     }
   }
-  dst.storage()->bump_version();
+  dst.bump_version();
 }
 
 Ref<Tensor> copy_to_new(const Tensor& t, DType dtype) {

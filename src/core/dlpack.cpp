@@ -167,8 +167,14 @@ template <class M>
 struct Export {
   M managed{};
   Ref<Tensor> tensor;
+  // The storage exported: the tensor's may change later (set_), and while the export lives
+  // the memory may not move (Storage::resizable).
+  Ref<Storage> storage;
   std::unique_ptr<int64_t[]> dims;
 
+  ~Export() {
+    if (storage) storage->add_export(-1);
+  }
   static void destroy(M* self) { delete static_cast<Export*>(self->manager_ctx); }
 };
 
@@ -193,6 +199,8 @@ M* export_tensor(const Tensor& t) {
   dl.byte_offset = 0;
   e->managed.manager_ctx = e.get();
   e->managed.deleter = &Export<M>::destroy;
+  e->storage = Ref<Storage>::retain(t.storage());
+  e->storage->add_export(1);
   return &e.release()->managed;
 }
 

@@ -154,7 +154,7 @@ void describe(std::ostringstream& os, const char* name, const Tensor& t) {
   os << ", " << (s.owns_memory() ? "memory owned by ctensor" : "foreign memory")
      << (s.read_only() ? ", read-only" : "") << "\n";
   os << "  storage refcount: " << s.refcount() << " (tensors and storage handles on it)\n";
-  os << "  version: " << s.version() << " (in-place writes to the storage)\n";
+  os << "  version: " << t.version() << " (in-place writes through this tensor, its views and detach())\n";
   // bytes as a wide product: an empty tensor's offset may be any int64 (its bytes overflow)
   const __int128 offset_bytes = static_cast<__int128>(t.offset()) * isz;
   os << "  storage offset: " << t.offset() << " elements (" << int128_str(offset_bytes) << " bytes)\n";

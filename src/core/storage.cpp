@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
 #include "buffer_cache.h"
@@ -76,6 +77,29 @@ Storage* Storage::allocate(int64_t nbytes, const char* op) {
 
 Storage* Storage::wrap(void* data, int64_t nbytes, Deleter deleter, void* ctx, bool read_only) {
   return new Storage(static_cast<char*>(data), nbytes, deleter, ctx, true, read_only);
+}
+
+void Storage::grow_to(int64_t nbytes, const char* op) {
+  if (nbytes <= nbytes_) return;
+  if (!resizable()) {
+    const char* why = foreign_     ? "its memory is foreign (from_blob, DLPack or NumPy)"
+                      : read_only_ ? "it is read-only"
+                      : exports_.load(std::memory_order_relaxed) > 0
+                          ? "a DLPack export of it is alive"
+                          : "its memory was handed to NumPy";
+    CT_FAIL(InvalidArgument, op << ": Trying to resize storage that is not resizable (" << why << ")");
+  }
+  if (nbytes <= capacity_) {  // the rounded-up allocation already has room
+    nbytes_ = nbytes;
+    return;
+  }
+  const Buffer buffer = allocate_bytes(nbytes, op);
+  if (nbytes_ > 0) std::memcpy(buffer.data, data_, size_t(nbytes_));
+  BufferCache::give({data_, capacity_});
+  data_ = buffer.data;
+  nbytes_ = nbytes;
+  capacity_ = buffer.capacity;
+  recycled_ = false;
 }
 
 int64_t live_storages() { return live_total(LiveKind::Storage); }

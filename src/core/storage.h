@@ -4,7 +4,10 @@
 //  - id_ is unique in the process and never reused (a counter, not an address), so
 //    comparing ids is safe even after a storage is freed and its memory reused.
 //  - refcount_ counts tensors on this storage plus storage handles held by users.
-//  - version_ counts in-place writes; every tensor on the storage sees the same counter.
+//  - the version counter is not here: it belongs to a tensor family (version_counter.h).
+//  - data_ and nbytes_ change only in resize_bytes() (torch's resize_/set_ growing a
+//    resizable storage): every tensor on the storage then sees the new memory.  Doing that
+//    while another thread uses the storage is the caller's data race, as in torch.
 //  - owned memory is 64-byte aligned; buffers of several MiB are 2 MiB aligned and advised
 //    as huge pages, so first touch costs one fault per 2 MiB instead of per 4 KiB, and are
 //    recycled through BufferCache (buffer_cache.h) when their storage dies.
@@ -49,8 +52,20 @@ class Storage {
   // building its first tensor leaves the memory with its owner (ct_from_blob's promise).
   void disarm_deleter() { deleter_ = nullptr; }
 
-  int64_t version() const { return version_.load(std::memory_order_relaxed); }
-  void bump_version() { version_.fetch_add(1, std::memory_order_relaxed); }
+  // torch's StorageImpl::resizable(): owned memory that was never handed to NumPy
+  // (disable_resize, as torch's Tensor.numpy()) and has no live DLPack export.
+  bool resizable() const {
+    return !foreign_ && !read_only_ && !resize_disabled_.load(std::memory_order_relaxed) &&
+           exports_.load(std::memory_order_relaxed) == 0;
+  }
+  void disable_resize() const { resize_disabled_.store(true, std::memory_order_relaxed); }
+  // DLPack exports alive: while any is, the memory may not move.
+  void add_export(int delta) const { exports_.fetch_add(delta, std::memory_order_relaxed); }
+  // Grows the memory to nbytes (never shrinks: torch's resize_bytes_cpu via
+  // maybe_resize_storage_cpu), copying the old bytes; the new tail is uninitialized.  Fails
+  // with InvalidArgument ("Trying to resize storage that is not resizable", naming why) or
+  // OutOfMemory; on failure nothing changed.
+  void grow_to(int64_t nbytes, const char* op);
 
  private:
   Storage(char* data, int64_t nbytes, Deleter deleter, void* ctx, bool foreign, bool read_only);
@@ -62,7 +77,8 @@ class Storage {
   bool foreign_;
   bool recycled_ = false;
   mutable std::atomic<int64_t> refcount_{1};
-  std::atomic<int64_t> version_{0};
+  mutable std::atomic<bool> resize_disabled_{false};
+  mutable std::atomic<int32_t> exports_{0};
   uint64_t id_;
   char* data_;
   int64_t nbytes_;

@@ -9,8 +9,9 @@ namespace ct {
 
 static_assert(sizeof(Tensor) <= 128, "Note [Tensor layout]: a Tensor fits in 128 bytes");
 
-Ref<Tensor> Tensor::make(Storage* storage, DType dtype, IntList sizes, IntList strides,
-                         int64_t offset, Tensor* base) {
+namespace {
+// The checks every geometry passes (make, set_geometry); returns numel.
+int64_t check_geometry(DType dtype, IntList sizes, IntList strides, int64_t offset) {
   const int ndim = int(sizes.size());
   CT_CHECK(ndim <= kMaxDims, InvalidArgument, "tensor: ndim must be at most " << kMaxDims << ", got " << ndim);
   const int64_t numel = checked_numel(sizes, "tensor");  // views of expanded tensors can overflow
@@ -27,24 +28,36 @@ Ref<Tensor> Tensor::make(Storage* storage, DType dtype, IntList sizes, IntList s
              "tensor: stride " << strides[size_t(i)] << " of dimension " << i << " times the item size " << item
                                << " overflows int64");
   }
+  return numel;
+}
+}  // namespace
+
+Ref<Tensor> Tensor::make(Storage* storage, DType dtype, IntList sizes, IntList strides,
+                         int64_t offset, Tensor* base, const Tensor* counter_from) {
+  const int ndim = int(sizes.size());
+  const int64_t numel = check_geometry(dtype, sizes, strides, offset);
+  // The shared counter first: creating it lazily may throw, and nothing is allocated yet.
+  // A view reads its base's counter (Tensor::version_counter); only a non-view that shares
+  // one (ct_alias) holds a reference.
+  VersionCounter* const counter = counter_from && !base ? counter_from->version_counter() : nullptr;
   // Default-initialized, not value-initialized: `new Tensor()` zeroes all 128 bytes first with
   // a `rep stos` (perf: about a third of Tensor::make's samples); the members have
   // initializers, and only the first 2 * ndim entries of inline_ are ever read.
   Tensor* t = new Tensor;
   if (ndim > kInlineDims) {
-    t->dims_ = new (std::nothrow) int64_t[size_t(2 * ndim)];
-    if (!t->dims_) {
-      t->dims_ = t->inline_;
-      delete t;
+    t->heap_ = new (std::nothrow) int64_t[size_t(2 * ndim)];
+    if (!t->heap_) {
+      delete t;  // ndim_ is still 0: nothing to free
       CT_FAIL(OutOfMemory, "tensor: out of memory for " << ndim << " dims");
     }
   }
   t->ndim_ = int16_t(ndim);
   t->dtype_ = dtype;
   t->offset_ = offset;
+  int64_t* dims = t->dims();
   for (int i = 0; i < ndim; ++i) {
-    t->dims_[i] = sizes[size_t(i)];
-    t->dims_[ndim + i] = strides[size_t(i)];
+    dims[i] = sizes[size_t(i)];
+    dims[ndim + i] = strides[size_t(i)];
   }
   t->numel_ = numel;
   t->contiguous_ = compute_contiguous(sizes, strides);
@@ -54,8 +67,49 @@ Ref<Tensor> Tensor::make(Storage* storage, DType dtype, IntList sizes, IntList s
     base->retain();
     t->base_ = base;
   }
+  if (counter) {
+    counter->retain();
+    t->version_.store(counter, std::memory_order_relaxed);
+  }
   live_add(LiveKind::Tensor, 1);
   return Ref<Tensor>::adopt(t);
+}
+
+VersionCounter* Tensor::version_counter() const {
+  if (base_) return base_->version_counter();
+  VersionCounter* v = version_.load(std::memory_order_acquire);
+  if (__builtin_expect(v != nullptr, 1)) return v;
+  VersionCounter* fresh = new VersionCounter;
+  if (version_.compare_exchange_strong(v, fresh, std::memory_order_acq_rel, std::memory_order_acquire)) return fresh;
+  delete fresh;  // another thread published one first: v is it
+  return v;
+}
+
+void Tensor::set_geometry(Storage* storage, DType dtype, IntList sizes, IntList strides, int64_t offset) {
+  const int ndim = int(sizes.size());
+  const int64_t numel = check_geometry(dtype, sizes, strides, offset);
+  // sizes/strides may point into this tensor's own dims: copy them before reusing them.
+  int64_t staged[2 * (kMaxDims + 1)];
+  std::copy(sizes.begin(), sizes.end(), staged);
+  std::copy(strides.begin(), strides.end(), staged + ndim);
+  int64_t* heap = nullptr;
+  if (ndim > kInlineDims) {
+    heap = new (std::nothrow) int64_t[size_t(2 * ndim)];
+    CT_CHECK(heap != nullptr, OutOfMemory, "tensor: out of memory for " << ndim << " dims");
+  }
+  if (ndim_ > kInlineDims) delete[] heap_;
+  ndim_ = int16_t(ndim);
+  if (heap) heap_ = heap;
+  std::copy(staged, staged + 2 * ndim, dims());
+  dtype_ = dtype;
+  offset_ = offset;
+  numel_ = numel;
+  contiguous_ = compute_contiguous(this->sizes(), this->strides());
+  if (storage != storage_) {
+    storage->retain();
+    storage_->release();
+    storage_ = storage;
+  }
 }
 
 Ref<Tensor> Tensor::empty(IntList sizes, DType dtype, const char* op) {
@@ -90,7 +144,8 @@ Tensor::~Tensor() {
   }
   if (autograd_) autograd::destroy_meta(autograd_);
   if (base_) base_->release();
-  if (dims_ != inline_) delete[] dims_;
+  if (VersionCounter* v = version_.load(std::memory_order_relaxed)) v->release();
+  if (ndim_ > kInlineDims) delete[] heap_;
   magic_ = 0;
 }
 

@@ -1,10 +1,20 @@
-// Tensor: an immutable view of a Storage (dtype, sizes, strides in elements, offset),
-// plus a pointer to its autograd state (nullptr unless it takes part in autograd).
+// Tensor: a view of a Storage (dtype, sizes, strides in elements, offset), plus a pointer
+// to its autograd state (nullptr unless it takes part in autograd) and one to its family's
+// version counter (Note [Version counters] in version_counter.h).
 //
 // Note [Tensor layout]
-// A Tensor is one allocation for up to 4 dims: sizes and strides live in inline_ and
-// dims_ points at them; more dims go to a heap array.  The object is 128 bytes.  Nothing in
-// it changes after make() except the refcount and the autograd state behind autograd_, so handles may be shared across threads.
+// A Tensor is one allocation for up to 4 dims: sizes and strides live in inline_; more
+// dims go to a heap array whose pointer takes inline_'s place (heap_; ndim_ says which one
+// is live, dims() picks it).  The object is 128 bytes.
+//
+// Note [Mutable metadata]
+// The geometry (storage, dtype, sizes, strides, offset) changes only through the in-place
+// metadata ops torch has (set_, resize_, as_strided_, t_, transpose_, squeeze_, unsqueeze_,
+// `x.data = y`), which call set_geometry().  As in torch, changing a tensor's metadata while
+// another thread uses the same tensor is the caller's data race; other tensors, views taken
+// before included, never change, so handles to them may be shared freely.  Besides that,
+// only the refcount, the autograd state behind autograd_ and the lazily created version
+// counter change after make().
 //
 // Note [Views and bases]
 // base_ is the root tensor of a view (PyTorch's _base): the tensor that is not itself a
@@ -21,6 +31,7 @@
 #include "dtype.h"
 #include "ref.h"
 #include "storage.h"
+#include "version_counter.h"
 
 namespace ct {
 
@@ -65,9 +76,10 @@ class DimBuf {
 class Tensor {
  public:
   // A new tensor on `storage` (takes its own reference to storage and base).  Checks
-  // nothing: callers (shape.h, views.h) validate the geometry first.
+  // nothing: callers (shape.h, views.h) validate the geometry first.  It shares the version
+  // counter of counter_from, or else of base (a view), or else gets a fresh one.
   static Ref<Tensor> make(Storage* storage, DType dtype, IntList sizes, IntList strides,
-                          int64_t offset, Tensor* base);
+                          int64_t offset, Tensor* base, const Tensor* counter_from = nullptr);
   // A new contiguous tensor on a new uninitialized storage; checks sizes (negative, overflow).
   static Ref<Tensor> empty(IntList sizes, DType dtype, const char* op);
   // A new tensor on a new storage just large enough for (sizes, strides); strides >= 0.
@@ -86,10 +98,10 @@ class Tensor {
   bool valid() const { return magic_ == kMagic; }
 
   int ndim() const { return ndim_; }
-  IntList sizes() const { return {dims_, size_t(ndim_)}; }
-  IntList strides() const { return {dims_ + ndim_, size_t(ndim_)}; }
-  int64_t size(int d) const { return dims_[d]; }
-  int64_t stride(int d) const { return dims_[ndim_ + d]; }
+  IntList sizes() const { return {dims(), size_t(ndim_)}; }
+  IntList strides() const { return {dims() + ndim_, size_t(ndim_)}; }
+  int64_t size(int d) const { return dims()[d]; }
+  int64_t stride(int d) const { return dims()[ndim_ + d]; }
   int64_t offset() const { return offset_; }
   int64_t numel() const { return numel_; }
   DType dtype() const { return dtype_; }
@@ -97,6 +109,27 @@ class Tensor {
   bool is_contiguous() const { return contiguous_; }
 
   Storage* storage() const { return storage_; }
+
+  // The version of this tensor's family (Note [Version counters]); 0 before any write.
+  // A view uses its base's counter (Note [Version counters]): it holds no reference of its
+  // own, so taking a view costs no atomic operation on the counter.
+  int64_t version() const {
+    if (base_) return base_->version();
+    const VersionCounter* v = version_.load(std::memory_order_acquire);
+    return v ? v->value() : 0;
+  }
+  void bump_version() const { version_counter()->bump(); }
+  // This tensor's counter, created on first use (thread-safe: the first to publish one wins).
+  VersionCounter* version_counter() const;
+  // Whether a and b share one version counter.
+  static bool same_version_counter(const Tensor& a, const Tensor& b) {
+    return a.version_counter() == b.version_counter();
+  }
+
+  // Note [Mutable metadata]: replaces storage, dtype and geometry, keeping identity, base,
+  // autograd state and version counter.  Checks what make() checks (ndim, numel and byte
+  // overflow); callers check bounds.  Strong guarantee: on failure nothing changed.
+  void set_geometry(Storage* storage, DType dtype, IntList sizes, IntList strides, int64_t offset);
   // Root tensor of this view, or nullptr if this is not a view.
   Tensor* base() const { return base_; }
   bool is_view() const { return base_ != nullptr; }
@@ -135,13 +168,19 @@ class Tensor {
   Tensor* base_ = nullptr;      // owned reference, or nullptr
   int64_t offset_ = 0;
   int64_t numel_ = 0;
-  int64_t* dims_ = inline_;     // sizes [0, ndim), strides [ndim, 2 ndim)
   mutable autograd::AutogradMeta* autograd_ = nullptr;  // owned; see autograd()
+  mutable std::atomic<VersionCounter*> version_{nullptr};  // owned reference, made lazily
   uint32_t magic_ = kMagic;
   int16_t ndim_ = 0;
   DType dtype_ = DType::Float32;
   bool contiguous_ = true;
-  int64_t inline_[2 * kInlineDims];
+  // sizes [0, ndim), strides [ndim, 2 ndim): inline_ up to kInlineDims dims, else heap_
+  union {
+    int64_t inline_[2 * kInlineDims];
+    int64_t* heap_;
+  };
+  const int64_t* dims() const { return ndim_ > kInlineDims ? heap_ : inline_; }
+  int64_t* dims() { return ndim_ > kInlineDims ? heap_ : inline_; }
 };
 
 int64_t live_tensors();

@@ -352,6 +352,10 @@ std::vector<Ref<Tensor>> chunk(const Tensor& t, int64_t chunks, int64_t dim) {
 Ref<Tensor> alias_view(const Tensor& t) { return make_view(t, t.sizes(), t.strides(), t.offset()); }
 
 Ref<Tensor> alias(const Tensor& t) {
+  return Tensor::make(t.storage(), t.dtype(), t.sizes(), t.strides(), t.offset(), nullptr, &t);
+}
+
+Ref<Tensor> data_of(const Tensor& t) {
   return Tensor::make(t.storage(), t.dtype(), t.sizes(), t.strides(), t.offset(), nullptr);
 }
 

@@ -23,8 +23,10 @@ Ref<Tensor> unsqueeze(const Tensor& t, int64_t dim);
 Ref<Tensor> diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2);
 Ref<Tensor> unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step);
 Ref<Tensor> as_strided(const Tensor& t, IntList sizes, IntList strides, int64_t storage_offset);
-// detach(): same storage and metadata, not a view (no base).
+// detach(): same storage, metadata and version counter, not a view (no base).
 Ref<Tensor> alias(const Tensor& t);
+// torch's x.data: same storage and metadata, not a view, with a fresh version counter.
+Ref<Tensor> data_of(const Tensor& t);
 // torch's aten::alias (x[...], x[()]): a view with t's geometry (base = t's root).
 Ref<Tensor> alias_view(const Tensor& t);
 

@@ -28,7 +28,7 @@ TEST_F(Explain, OneTensor) {
   EXPECT_TRUE(has(s, "  storage: id " + std::to_string(ct_tensor_storage_id(x)) +
                          ", 48 bytes (12 elements of 4 bytes), memory owned by ctensor\n")) << s;
   EXPECT_TRUE(has(s, "  storage offset: 0 elements (0 bytes)\n")) << s;
-  EXPECT_TRUE(has(s, "  version: 0 (in-place writes to the storage)\n")) << s;
+  EXPECT_TRUE(has(s, "  version: 0 (in-place writes through this tensor, its views and detach())\n")) << s;
   EXPECT_TRUE(has(s, "  tensor refcount: 1 ")) << s;
   EXPECT_TRUE(has(s, "  distinct memory locations: 12; internal overlap: no\n")) << s;
   EXPECT_FALSE(has(s, "a and b:")) << s;
@@ -42,7 +42,7 @@ TEST_F(Explain, TransposedViewAndItsBase) {
   EXPECT_TRUE(has(s, "b: tensor of shape [4, 3], dtype float32, 12 elements\n")) << s;
   EXPECT_TRUE(has(s, "  strides: [1, 4] elements\n")) << s;
   EXPECT_TRUE(has(s, "  contiguous: no\n")) << s;
-  EXPECT_TRUE(has(s, "  version: 1 (in-place writes to the storage)\n")) << s;
+  EXPECT_TRUE(has(s, "  version: 1 (in-place writes through this tensor, its views and detach())\n")) << s;
   EXPECT_TRUE(has(s, "  storage refcount: 2 ")) << s;
   EXPECT_TRUE(has(s, "  tensor refcount: 2 ")) << s;  // x: its handle and t's base reference
   EXPECT_TRUE(has(s, "  view: yes; base: tensor of shape [3, 4], dtype float32, on the same storage\n")) << s;

@@ -378,10 +378,10 @@ TEST(CopyRandom, ZeroDimAndEmpty) {
   const double v = 3.75;
   std::memcpy(s->data(), &v, 8);
   Ref<Tensor> d = empty({}, DType::Int16);
-  const int64_t before = d->storage()->version();
+  const int64_t before = d->version();
   copy_into(*d, *s);
   EXPECT_EQ(element<int16_t>(*d, 0), 3);
-  EXPECT_EQ(d->storage()->version(), before + 1);
+  EXPECT_EQ(d->version(), before + 1);
   // A 0-dim source broadcasts anywhere.
   Ref<Tensor> m = empty({3, 4}, DType::Float32);
   copy_into(*m, *s);
@@ -389,9 +389,9 @@ TEST(CopyRandom, ZeroDimAndEmpty) {
   // Empty tensors: nothing to copy, still valid, still a write (version moves).
   Ref<Tensor> e = empty({0, 5}, DType::Float32);
   Ref<Tensor> es = empty({5}, DType::Int8);
-  const int64_t ev = e->storage()->version();
+  const int64_t ev = e->version();
   copy_into(*e, *es);
-  EXPECT_EQ(e->storage()->version(), ev + 1);
+  EXPECT_EQ(e->version(), ev + 1);
   copy_into(*e, *empty({0, 1}, DType::Float32));
   Ref<Tensor> ce = clone(*e);
   EXPECT_EQ(ce->numel(), 0);
@@ -597,10 +597,10 @@ TEST(CopyOverlap, InterleavedViewsAndSelfCopy) {
   EXPECT_EQ(storage_bytes(*dst), expected);
   // A tensor copied onto itself: unchanged, but a write (the version moves once).
   const std::vector<char> before = storage_bytes(*base);
-  const int64_t v = base->storage()->version();
+  const int64_t v = base->version();
   copy_into(*base, *base);
   EXPECT_EQ(storage_bytes(*base), before);
-  EXPECT_EQ(base->storage()->version(), v + 1);
+  EXPECT_EQ(base->version(), v + 1);
   // A broadcast source overlapping its destination.
   Ref<Tensor> m = empty({4, 4}, DType::Float32);
   fill_iota(*m);
@@ -617,7 +617,7 @@ TEST(CopyOverlap, InterleavedViewsAndSelfCopy) {
 TEST(CopyErrors, InternalOverlapRefusedWithTorchMessage) {
   Ref<Tensor> base = empty({4}, DType::Float32);
   Ref<Tensor> expanded = view(base, {3, 4}, {0, 1}, 0);
-  const int64_t v = base->storage()->version();
+  const int64_t v = base->version();
   try {
     copy_into(*expanded, *empty({3, 4}, DType::Float32));
     FAIL() << "expected an Overlap error";
@@ -627,7 +627,7 @@ TEST(CopyErrors, InternalOverlapRefusedWithTorchMessage) {
                  "unsupported operation: more than one element of the written-to tensor refers to a single "
                  "memory location. Please clone() the tensor before performing the operation.");
   }
-  EXPECT_EQ(base->storage()->version(), v);
+  EXPECT_EQ(base->version(), v);
 }
 
 TEST(CopyErrors, ShapeMessages) {
@@ -652,7 +652,7 @@ TEST(CopyErrors, ShapeMessages) {
   } catch (const Error& e) {
     EXPECT_STREQ(e.what(), "index_put_: The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0");
   }
-  EXPECT_EQ(dst->storage()->version(), 0);
+  EXPECT_EQ(dst->version(), 0);
 }
 
 TEST(CopyErrors, ReadOnlyDestination) {
@@ -667,7 +667,7 @@ TEST(CopyErrors, ReadOnlyDestination) {
     EXPECT_EQ(e.kind(), ErrorKind::ReadOnly);
     EXPECT_NE(std::string(e.what()).find("copy_"), std::string::npos) << e.what();
   }
-  EXPECT_EQ(st->version(), 0);
+  EXPECT_EQ(ro->version(), 0);
   EXPECT_EQ(mem[0], 1.0f);
   // Reading from read-only memory is fine.
   Ref<Tensor> c = clone(*ro);
@@ -679,7 +679,7 @@ TEST(CopyErrors, ReadOnlyDestination) {
 TEST(CopySemantics, CloneContiguousToAndVersions) {
   Ref<Tensor> a = empty({3, 4}, DType::Float32);
   fill_iota(*a);
-  const int64_t v = a->storage()->version();
+  const int64_t v = a->version();
   // contiguous of a contiguous tensor: the tensor itself, one more reference.
   const int64_t rc = a->refcount();
   {
@@ -704,12 +704,12 @@ TEST(CopySemantics, CloneContiguousToAndVersions) {
   EXPECT_EQ(list_str(ct->strides()), "[3, 1]");
   EXPECT_EQ(element<float>(*ct, 1), element<float>(*a, 4));
   // None of these wrote to a.
-  EXPECT_EQ(a->storage()->version(), v);
-  EXPECT_EQ(c->storage()->version(), 0);
+  EXPECT_EQ(a->version(), v);
+  EXPECT_EQ(c->version(), 0);
   // copy_ bumps exactly once, seen through every view.
   copy_into(*t, *ct);
-  EXPECT_EQ(a->storage()->version(), v + 1);
-  EXPECT_EQ(t->storage()->version(), v + 1);
+  EXPECT_EQ(a->version(), v + 1);
+  EXPECT_EQ(t->version(), v + 1);
 }
 
 TEST(CopySemantics, CloneAndToKeepLayoutContiguousGivesCOrder) {
@@ -751,7 +751,7 @@ TEST(CopySemantics, CopyElementsWritesWithoutVersionBump) {
   const int8_t v[] = {1, -2, 3};
   std::memcpy(src->data(), v, 3);
   copy_elements(*dst, *src);
-  EXPECT_EQ(dst->storage()->version(), 0);
+  EXPECT_EQ(dst->version(), 0);
   for (int i = 0; i < 6; ++i) EXPECT_EQ(element<double>(*dst, i), double(v[i % 3]));
   copy_elements(*empty({0, 3}, DType::Float64), *src);  // empty: nothing to do
 }

@@ -108,7 +108,7 @@ void worker(Shared& s, int id, int ops, std::atomic<int64_t>& done) {
     const unsigned k = unsigned(rng());
     const int r = int(k % 3);
     ct_tensor* root = s.roots[r];
-    switch ((k >> 4) % 13) {
+    switch ((k >> 4) % 15) {
       case 0: {  // retain / release a shared handle
         ct_tensor* again = ct_tensor_retain(root);
         CHECK(ct_tensor_refcount(again) >= 2);
@@ -201,6 +201,36 @@ void worker(Shared& s, int id, int ops, std::atomic<int64_t>& done) {
         ct_tensor_release(count);
         ct_tensor_release(below);
         ct_tensor_release(u);
+        break;
+      }
+      case 12:
+      case 13: {  // in-place metadata ops on a handle of its own over a shared storage, while
+                  // other threads read views of that storage: only this handle changes
+        ct_tensor* own = ct_data(root);
+        ct_tensor* v = some_view(root, k >> 8);
+        CHECK(own != nullptr && v != nullptr);
+        const int64_t v_offset = ct_tensor_offset(v), v_numel = ct_tensor_numel(v);
+        CHECK(ct_set_(own, v) == CT_OK && ct_is_set_to(own, v) == 1);
+        CHECK(ct_tensor_version(own) == 1 && ct_same_version_counter(own, root) == 0);
+        if (ct_tensor_ndim(own) <= 2) CHECK(ct_t_(own) == CT_OK);
+        CHECK(ct_unsqueeze_(own, 0) == CT_OK && ct_squeeze_(own) == CT_OK);
+        const int64_t shrink[] = {2, 3};  // fits any root's storage: never reallocates it
+        CHECK(ct_resize_(own, 2, shrink) == CT_OK || ct_last_status() == CT_ERR_INVALID_ARGUMENT);
+        ct_clear_error();
+        const int64_t sz[] = {4, 4}, st[] = {1, 4};
+        CHECK(ct_as_strided_(own, 2, sz, 2, st, int64_t(k % 32)) == CT_OK);
+        CHECK(ct_set_storage_strided_(own, s.storages[r == 1 ? 1 : 0], int64_t(k % 64), 2, sz, 2, st) == CT_OK);
+        ct_tensor* sum = ct_sum(own, 0, nullptr, 0);  // reads the shared memory
+        CHECK(sum != nullptr);
+        ct_tensor_release(sum);
+        CHECK(ct_tensor_offset(v) == v_offset && ct_tensor_numel(v) == v_numel);  // untouched
+        // A tensor of its own storage grows (the memory moves) and is set_ back to nothing.
+        ct_tensor* priv = ct_clone(v);
+        const int64_t grow[] = {kRows * kCols * 2};
+        CHECK(priv != nullptr && ct_resize_(priv, 1, grow) == CT_OK && ct_set_empty_(priv) == CT_OK);
+        ct_tensor_release(priv);
+        ct_tensor_release(v);
+        ct_tensor_release(own);
         break;
       }
       default: {  // errors are per thread

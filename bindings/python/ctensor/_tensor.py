@@ -235,6 +235,132 @@ class _TensorMethods:
                                f"Got {self.dim()}-D tensor.")
         return _C.ct_transpose(self, -2, -1)
 
+    # ---- identity: detach_ and the in-place metadata ops (ctensor.h, "Tensor identity") ----
+    # Each returns self, as torch's; versions move as torch 2.13's (set_, as_strided_, t_,
+    # transpose_, squeeze_, unsqueeze_ bump once; resize_ only when the sizes change).
+
+    def detach_(self):
+        """Detaches self in place (no grad_fn, requires_grad False, same version counter); refuses a view. Returns self."""
+        _C.ct_detach_(self)
+        return self
+
+    def set_(self, source=None, storage_offset=0, size=None, stride=None):
+        """Makes self look at another tensor's memory, a storage (with offset, size, stride) or a new empty storage; keeps self's identity and version counter. Returns self."""
+        if source is None:
+            _C.ct_set_empty_(self)
+        elif isinstance(source, Tensor):
+            if size is None and storage_offset == 0 and stride is None:
+                _C.ct_set_(self, source)
+            else:  # torch 2.x: a contiguous tensor used as a storage, its own offset added
+                if not source.is_contiguous():
+                    raise RuntimeError("passed in tensor to be used as storage must be contiguous")
+                _set_storage(self, _C.ct_tensor_storage(source), storage_offset + source.storage_offset(),
+                             size, stride)
+        else:
+            st = _untyped(source)
+            if size is None:
+                if storage_offset != 0 or stride is not None:
+                    raise TypeError("set_(): size is required with storage_offset or stride")
+                _C.ct_set_storage_(self, st)
+            else:
+                _set_storage(self, st, storage_offset, size, stride)
+        return self
+
+    def is_set_to(self, tensor):
+        """True if self and tensor have the same storage, offset, sizes and strides."""
+        return bool(_C.ct_is_set_to(self, tensor))
+
+    def resize_(self, *sizes, memory_format=None):
+        """Resizes self in place to sizes (contiguous; grows the storage, for every tensor on it, when needed). Returns self."""
+        if memory_format is not None:
+            raise NotImplementedError("resize_(): ctensor has no memory formats (only the default contiguous one)")
+        _C.ct_resize_(self, _size_args(sizes, "resize_"))
+        return self
+
+    def resize_as_(self, the_template, memory_format=None):
+        """resize_ to the sizes of the_template. Returns self."""
+        if memory_format is not None:
+            raise NotImplementedError("resize_as_(): ctensor has no memory formats (only the default contiguous one)")
+        _C.ct_resize_as_(self, the_template)
+        return self
+
+    def as_strided_(self, size, stride, storage_offset=None):
+        """Gives self new sizes, strides and storage offset on the same storage. Returns self."""
+        if storage_offset is None:
+            storage_offset = self.storage_offset()
+        _C.ct_as_strided_(self, size, stride, storage_offset)
+        return self
+
+    def t_(self):
+        """Transposes a tensor of at most 2 dims in place (its metadata). Returns self."""
+        _C.ct_t_(self)
+        return self
+
+    def transpose_(self, dim0, dim1):
+        """Swaps dims dim0 and dim1 of self in place (its metadata). Returns self."""
+        _C.ct_transpose_(self, dim0, dim1)
+        return self
+
+    def swapdims_(self, dim0, dim1):
+        """transpose_: swaps dims dim0 and dim1 of self in place. Returns self."""
+        _C.ct_transpose_(self, dim0, dim1)
+        return self
+
+    swapaxes_ = swapdims_
+
+    def squeeze_(self, dim=None):
+        """Removes dims of size 1 (all, one, or a tuple) from self in place. Returns self."""
+        if dim is None:
+            _C.ct_squeeze_(self)
+        elif isinstance(dim, (tuple, list)):
+            # torch 2.x: every listed dim of size 1 goes, in one op (one bump)
+            n = self.ndim
+            drop = set()
+            for d in dim:
+                w = d + n if d < 0 else d
+                self.size(d)  # torch's "Dimension out of range" for a bad dim
+                if n > 0 and self.size(w) == 1:
+                    drop.add(w)
+            keep = [i for i in range(n) if i not in drop]
+            _C.ct_as_strided_(self, [self.size(i) for i in keep], [self.stride(i) for i in keep],
+                              self.storage_offset())
+        else:
+            _C.ct_squeeze_dim_(self, dim)
+        return self
+
+    def unsqueeze_(self, dim):
+        """Inserts a dim of size 1 at dim into self in place. Returns self."""
+        _C.ct_unsqueeze_(self, dim)
+        return self
+
+
+def _size_args(sizes, op):
+    """torch's *sizes: resize_(2, 3), resize_((2, 3)) or resize_(Size)."""
+    if len(sizes) == 1 and not isinstance(sizes[0], int) and hasattr(sizes[0], "__len__"):
+        return list(sizes[0])
+    return list(sizes)
+
+
+def _untyped(storage):
+    """The _C.UntypedStorage behind a storage argument of set_()."""
+    if isinstance(storage, UntypedStorage):
+        return storage
+    untyped = getattr(storage, "untyped", None)
+    if untyped is not None:
+        u = untyped()
+        if isinstance(u, UntypedStorage):
+            return u
+        inner = getattr(u, "_storage", None) or getattr(u, "_untyped", None)
+        if isinstance(inner, UntypedStorage):
+            return inner
+    raise TypeError(f"set_(): argument 'source' must be Tensor or Storage, not {type(storage).__name__}")
+
+
+def _set_storage(self, storage, storage_offset, size, stride):
+    size = list(size) if hasattr(size, "__len__") else [size]
+    if stride is not None and hasattr(stride, "__len__") and len(stride) == 0:
+        stride = None  # torch: stride=() means contiguous
+    _C.ct_set_storage_strided_(self, storage, storage_offset, size, None if stride is None else list(stride))
 
 # Inherited from SWIG's SwigPyObject base type: ownership switches that would let Python code
 # leak or double-free a handle.  Removed from the base type (neither callable nor in dir()).

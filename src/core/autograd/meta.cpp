@@ -138,7 +138,7 @@ std::shared_ptr<Node> grad_fn(const Tensor& t) {
   if (m->is_view && t.base()) {
     const Tensor& base = *t.base();
     if (!m->grad_fn && !requires_grad(base)) return nullptr;
-    const int64_t version = t.storage()->version();
+    const int64_t version = t.version();
     if (m->attr_version != version) {
       check_view_rebase(*m, /*indirect=*/true);
       m->attr_version = version;
@@ -176,6 +176,15 @@ void set_requires_grad(const Tensor& t, bool on) {
   AutogradMeta& m = meta_of(t);
   m.requires_grad = on;
   sync_history(m);
+}
+
+void detach_in_place(const Tensor& t) {
+  AutogradMeta* m = t.autograd();
+  if (!m) return;
+  set_grad_fn(*m, nullptr);
+  m->requires_grad = false;
+  m->accumulator.reset();
+  sync_history(*m);
 }
 
 Ref<Tensor> grad(const Tensor& t) {
@@ -289,7 +298,7 @@ std::shared_ptr<const HistoryRecord> history_of(const Tensor& t) {
 
 void SavedTensor::save(const Tensor& t, const Node* output_of) {
   data = alias(t);
-  version = t.storage()->version();
+  version = t.version();
   if (output_of) {
     fn_name = output_of->name();
   } else {
@@ -324,7 +333,7 @@ const char* legacy_type_name(DType d) {
 
 const Tensor& SavedTensor::unpack(const Node& owner) const {
   if (owner.released || !data) fail_released();
-  const int64_t now = data->storage()->version();
+  const int64_t now = data->version();
   if (now != version) {
     const char* name = fn_name;
     if (history) {  // the tensor's grad_fn now, as grad_fn() would give it (Note [Saved tensor names])
@@ -392,7 +401,7 @@ void set_view_meta(const Tensor& input, const Tensor& view, std::shared_ptr<Node
   m.creation = creation;
   m.output_nr = output_nr;
   m.grad_fn = std::move(fn);
-  m.attr_version = view.storage()->version();
+  m.attr_version = view.version();
 }
 
 }  // namespace ct::autograd

@@ -130,6 +130,8 @@ std::shared_ptr<Node> grad_fn(const Tensor& t);
 // Where the gradient of t goes: its grad_fn, or its leaf's AccumulateGrad, or nothing.
 Edge gradient_edge(const Tensor& t);
 void set_requires_grad(const Tensor& t, bool on);
+// torch's detach_() on a tensor that is not a view: no grad_fn, requires_grad false.
+void detach_in_place(const Tensor& t);
 Ref<Tensor> grad(const Tensor& t);
 void set_grad(const Tensor& t, const Tensor* g);
 void retain_grad(const Tensor& t);  // torch's t.retain_grad()

@@ -447,13 +447,13 @@ void binary_(BinaryOp op, const Tensor& self, Operand other) {
   float s = 0;
   if (compute == self.dtype() && reduced_scalar_operand(op, compute, other, &s)) {
     reduced_scalar_kernel(op, self, self, s);
-    self.storage()->bump_version();
+    self.bump_version();
     return;
   }
   Ref<Tensor> tother = unalias(self, as_dtype(other, compute));
   if (compute == self.dtype()) {
     binary_kernel(op, self, self, *tother);
-    self.storage()->bump_version();
+    self.bump_version();
   } else {  // e.g. int32 += int64: compute in int64, write back converted (one version bump)
     Ref<Tensor> tself = to_dtype(self, compute);
     binary_kernel(op, *tself, *tself, *tother);
@@ -580,7 +580,7 @@ void unary_(UnaryOp op, const Tensor& self) {
            "result type " << torch_scalar_type_name(d) << " can't be cast to the desired output type "
                           << torch_scalar_type_name(self.dtype()));
   unary_kernel(op, self, self);
-  self.storage()->bump_version();
+  self.bump_version();
 }
 
 namespace {
@@ -665,7 +665,7 @@ void fill_(const Tensor& self, double value) {
         },
         serial ? INT64_MAX : int64_t(1) << 16);
   });
-  self.storage()->bump_version();
+  self.bump_version();
 }
 
 bool equal(const Tensor& a, const Tensor& b) {

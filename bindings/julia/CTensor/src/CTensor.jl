@@ -31,6 +31,7 @@ include("memory.jl")
 include("foreign.jl")
 include("explain.jl")
 include("autograd.jl")
+include("identity.jl")
 
 # Every exported name is checked (bindings/julia/check/julia_check.py) against the names
 # Base, Core and the standard libraries export, and against a list of names too generic to
@@ -58,13 +59,16 @@ export explain
 # Autograd
 export requires_grad, requires_grad!, isleaf, grad!, backward!, retain_grad!, retains_grad,
        grad_fn_name, is_grad_enabled, set_grad_enabled!, no_grad, enable_grad
+# Identity: .data, version counters, in-place metadata ops (resize! is a method of Base's)
+export tensor_data, same_version_counter, detach!, set_data!, is_set_to, resize_as!,
+       as_strided!, t!, swapdims!, squeeze!, unsqueeze!
 
 # Public, not exported (Julia 1.11+ records that; `public` does not parse on 1.10).
 @static if VERSION >= v"1.11.0-DEV.469"
     eval(Expr(:public, :clone, :base, :version, :storage, :grad, :BFloat16, :LibCTensor, :own_handle,
               :handle, :dtype, :eltype_of, :dtype_name, :ELTYPES, :last_error, :clear_error,
               :status_name, :nbytes, :is_read_only, :drain_foreign_roots!, :foreign_roots,
-              :version_string, :num_threads, :set_num_threads!, :TensorStyle, :OOM_RETRIES))
+              :version_string, :set!, :num_threads, :set_num_threads!, :TensorStyle, :OOM_RETRIES))
 end
 
 function __init__()

@@ -934,7 +934,10 @@ end
 
 `int64_t ct_tensor_version(const ct_tensor *t);`
 
-In-place writes to t's storage so far (shared by all views and aliases).
+In-place writes through t's family so far: torch's t._version.  The counter belongs to a
+tensor, not to its storage: t, every view of t (and views of those), ct_alias/ct_detach
+share one; ct_data, ct_from_blob, DLPack imports and every new tensor get a fresh one (0),
+even on a shared storage; ct_set_ and ct_set_data keep t's own.  See "Tensor identity".
 """
 function ct_tensor_version(t)
     ccall((:ct_tensor_version, libctensor()), Int64, (Ptr{ct_tensor},), t)
@@ -2355,6 +2358,254 @@ end
 """
 function ct_is_grad_enabled()
     ccall((:ct_is_grad_enabled, libctensor()), Cint, ())
+end
+
+# ---- Tensor identity and in-place metadata ops -------------------------------------------
+# Version counters (torch's, see ct_tensor_version): SHARED by a tensor, its views
+# (differentiable or not: ct_view ... ct_alias_view, multi-output views) and ct_alias /
+# ct_detach; FRESH for ct_data, ct_from_blob, DLPack imports and new tensors.  Every in-place
+# write bumps the counter once; so does every metadata op below except ct_set_data,
+# ct_detach_, and ct_resize_/ct_resize_as_ that leave the sizes unchanged (torch 2.13).
+# Metadata ops change what `self` looks at (storage, sizes, strides, offset) and keep its
+# identity: the handle, its base (a view stays a view), autograd state and version counter.
+# Other tensors never change, except that a storage grown by ct_resize_ or ct_set_storage_*
+# moves its memory for every tensor on it (see "Threads").
+# Autograd: with grad mode on, a self requiring grad is refused as torch refuses it (a leaf:
+# "a leaf Variable that requires grad is being used in an in-place operation.", a view of
+# one, a view made in no_grad mode or by a multi-output op: torch's messages); the other
+# cases torch records in the graph (a non-leaf requiring grad) are refused too
+# (CT_ERR_INVALID_ARGUMENT): ctensor does not record TBackward1 and its kin.
+# Errors are CT_ERR_INVALID_ARGUMENT for a NULL handle unless stated.
+
+"""
+    ct_data(t) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_data(const ct_tensor *t);`
+
+torch's x.data: new reference to a tensor with t's storage, dtype, sizes, strides and
+offset, requires_grad 0, not a view (base NULL), with its OWN version counter: writes
+through it are not seen by t's counter, nor by autograd's saved-tensor checks.
+"""
+function ct_data(t)
+    ccall((:ct_data, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_set_data(self, new_data) -> Cint
+
+`ct_status ct_set_data(ct_tensor *self, const ct_tensor *new_data);`
+
+torch's `self.data = new_data`: self takes new_data's storage, dtype, sizes, strides and
+offset; it keeps its identity, requires_grad, grad_fn and version counter (no bump).
+"""
+function ct_set_data(self, new_data)
+    ccall((:ct_set_data, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), self, new_data)
+end
+
+"""
+    ct_detach_(t) -> Cint
+
+`ct_status ct_detach_(ct_tensor *t);`
+
+torch's t.detach_(): t loses its grad_fn and requires_grad (no bump).  A view is refused
+(CT_ERR_INVALID_ARGUMENT, "Can't detach views in-place. Use detach() instead. ...").
+"""
+function ct_detach_(t)
+    ccall((:ct_detach_, libctensor()), Cint, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_same_version_counter(a, b) -> Cint
+
+`int ct_same_version_counter(const ct_tensor *a, const ct_tensor *b);`
+
+1 if a and b share one version counter, 0 if not, -1 on error.
+"""
+function ct_same_version_counter(a, b)
+    ccall((:ct_same_version_counter, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
+end
+
+"""
+    ct_storage_is_resizable(s) -> Cint
+
+`int ct_storage_is_resizable(const ct_storage *s);`
+
+1 if s may be reallocated by a growing ct_resize_/ct_set_storage_*: memory owned by
+ctensor, not read-only, never handed to NumPy (ct_storage_disable_resize) and with no live
+DLPack export (ct_to_dlpack*); 0 if not; -1 on error.
+"""
+function ct_storage_is_resizable(s)
+    ccall((:ct_storage_is_resizable, libctensor()), Cint, (Ptr{ct_storage},), s)
+end
+
+"""
+    ct_storage_disable_resize(s) -> Cint
+
+`ct_status ct_storage_disable_resize(ct_storage *s);`
+
+Makes s non-resizable for good, as torch's Tensor.numpy() does: for exporters whose
+consumers cannot be told that the memory moved.
+"""
+function ct_storage_disable_resize(s)
+    ccall((:ct_storage_disable_resize, libctensor()), Cint, (Ptr{ct_storage},), s)
+end
+
+"""
+    ct_set_(self, source) -> Cint
+
+`ct_status ct_set_(ct_tensor *self, const ct_tensor *source);`
+
+torch's self.set_(source): self looks at source's storage, offset, sizes and strides;
+self == source changes nothing but still bumps.  CT_ERR_INVALID_ARGUMENT if the dtypes differ
+("Could not set tensor of type double to a tensor of type float").
+"""
+function ct_set_(self, source)
+    ccall((:ct_set_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), self, source)
+end
+
+"""
+    ct_set_storage_(self, storage) -> Cint
+
+`ct_status ct_set_storage_(ct_tensor *self, ct_storage *storage);`
+
+torch's self.set_(storage): 1-D, contiguous, over the whole storage (nbytes / itemsize
+elements), offset 0.  The storage is borrowed; self takes its own reference.
+"""
+function ct_set_storage_(self, storage)
+    ccall((:ct_set_storage_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_storage}), self, storage)
+end
+
+"""
+    ct_set_storage_strided_(self, storage, storage_offset, ndim, sizes, stride_ndim, strides) -> Cint
+
+`ct_status ct_set_storage_strided_(ct_tensor *self, ct_storage *storage, int64_t storage_offset, int ndim, const int64_t *sizes, int stride_ndim, const int64_t *strides);`
+
+torch's self.set_(storage, storage_offset, sizes, strides): stride_ndim < 0 means
+contiguous strides (strides may then be NULL).  A storage too small for the geometry is
+GROWN if resizable (its memory moves for every tensor on it), else CT_ERR_INVALID_ARGUMENT
+("Trying to resize storage that is not resizable").  Errors: stride_ndim != ndim
+(CT_ERR_SHAPE, "unequal size length (1) and stride length (2)"), offset < 0
+("Tensor: invalid storage offset -1"), negative strides, a byte count that overflows
+int64 (CT_ERR_INVALID_ARGUMENT, "Storage size calculation overflowed") or cannot be
+allocated (CT_ERR_OUT_OF_MEMORY).
+"""
+function ct_set_storage_strided_(self, storage, storage_offset, ndim, sizes, stride_ndim, strides)
+    ccall((:ct_set_storage_strided_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_storage}, Int64, Cint, Ptr{Int64}, Cint, Ptr{Int64}), self, storage, storage_offset, ndim, sizes, stride_ndim, strides)
+end
+
+"""
+    ct_set_empty_(self) -> Cint
+
+`ct_status ct_set_empty_(ct_tensor *self);`
+
+torch's self.set_(): a new empty storage, sizes [0], strides [1], offset 0.
+"""
+function ct_set_empty_(self)
+    ccall((:ct_set_empty_, libctensor()), Cint, (Ptr{ct_tensor},), self)
+end
+
+"""
+    ct_is_set_to(self, other) -> Cint
+
+`int ct_is_set_to(const ct_tensor *self, const ct_tensor *other);`
+
+torch's self.is_set_to(other): 1 if both look at the same storage with the same offset,
+sizes and strides, else 0; -1 on error.
+"""
+function ct_is_set_to(self, other)
+    ccall((:ct_is_set_to, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), self, other)
+end
+
+"""
+    ct_resize_(self, ndim, sizes) -> Cint
+
+`ct_status ct_resize_(ct_tensor *self, int ndim, const int64_t *sizes);`
+
+torch's self.resize_(sizes): equal sizes change nothing (no bump); otherwise contiguous
+strides from self's offset, and the storage grows if (offset + numel) elements do not fit
+(never shrinks; the new bytes are uninitialized; a resize to 0 elements never touches the
+storage).  Errors: self requires grad (CT_ERR_INVALID_ARGUMENT, "cannot resize variables
+that require grad", even with grad mode off), negative sizes, a storage that must grow but
+is not resizable (see ct_storage_is_resizable), a byte count that overflows int64
+(CT_ERR_INVALID_ARGUMENT, "Storage size calculation overflowed") or cannot be allocated
+(CT_ERR_OUT_OF_MEMORY).
+"""
+function ct_resize_(self, ndim, sizes)
+    ccall((:ct_resize_, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Ptr{Int64}), self, ndim, sizes)
+end
+
+"""
+    ct_resize_as_(self, other) -> Cint
+
+`ct_status ct_resize_as_(ct_tensor *self, const ct_tensor *other);`
+
+torch's self.resize_as_(other): ct_resize_ to other's sizes (contiguous strides).
+"""
+function ct_resize_as_(self, other)
+    ccall((:ct_resize_as_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), self, other)
+end
+
+"""
+    ct_as_strided_(self, ndim, sizes, stride_ndim, strides, storage_offset) -> Cint
+
+`ct_status ct_as_strided_(ct_tensor *self, int ndim, const int64_t *sizes, int stride_ndim, const int64_t *strides, int64_t storage_offset);`
+
+torch's self.as_strided_(sizes, strides, storage_offset): never grows the storage.
+Errors: stride_ndim != ndim (CT_ERR_SHAPE, "mismatch in length of strides and shape"),
+negative strides or offset, elements outside the storage (CT_ERR_INDEX, torch's
+"setStorage: sizes [5], strides [1], ... out of bounds for storage of size 16").
+"""
+function ct_as_strided_(self, ndim, sizes, stride_ndim, strides, storage_offset)
+    ccall((:ct_as_strided_, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Ptr{Int64}, Cint, Ptr{Int64}, Int64), self, ndim, sizes, stride_ndim, strides, storage_offset)
+end
+
+"""
+    ct_t_(self) -> Cint
+
+`ct_status ct_t_(ct_tensor *self);`
+
+torch's t_, transpose_ (also swapdims_/swapaxes_), squeeze_ (every size-1 dim, or one dim),
+unsqueeze_: self takes the geometry ct_t / ct_transpose / ct_squeeze / ct_unsqueeze would
+give, with their errors; always one bump (even when nothing is squeezed).
+"""
+function ct_t_(self)
+    ccall((:ct_t_, libctensor()), Cint, (Ptr{ct_tensor},), self)
+end
+
+"""
+    ct_transpose_(self, dim0, dim1) -> Cint
+
+`ct_status ct_transpose_(ct_tensor *self, int dim0, int dim1);`
+"""
+function ct_transpose_(self, dim0, dim1)
+    ccall((:ct_transpose_, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Cint), self, dim0, dim1)
+end
+
+"""
+    ct_squeeze_(self) -> Cint
+
+`ct_status ct_squeeze_(ct_tensor *self);`
+"""
+function ct_squeeze_(self)
+    ccall((:ct_squeeze_, libctensor()), Cint, (Ptr{ct_tensor},), self)
+end
+
+"""
+    ct_squeeze_dim_(self, dim) -> Cint
+
+`ct_status ct_squeeze_dim_(ct_tensor *self, int dim);`
+"""
+function ct_squeeze_dim_(self, dim)
+    ccall((:ct_squeeze_dim_, libctensor()), Cint, (Ptr{ct_tensor}, Cint), self, dim)
+end
+
+"""
+    ct_unsqueeze_(self, dim) -> Cint
+
+`ct_status ct_unsqueeze_(ct_tensor *self, int dim);`
+"""
+function ct_unsqueeze_(self, dim)
+    ccall((:ct_unsqueeze_, libctensor()), Cint, (Ptr{ct_tensor}, Cint), self, dim)
 end
 
 # ---- DLPack ------------------------------------------------------------------------------

@@ -42,9 +42,9 @@ copying from a Julia `Array` with `wrap_array(A)`.  Views and copies: see the pa
 mutable struct Tensor{T,N} <: AbstractArray{T,N}
     @atomic handle::_TensorHandle
     data::Ptr{T}                 # element [0,...,0]; C_NULL when empty or closed
-    # Never reassigned (the metadata is immutable).  Not declared `const` (Julia >= 1.8)
-    # because tree-sitter-julia, which checks these files where Julia is absent, cannot
-    # parse const fields.
+    # Reassigned only by the in-place metadata ops (identity.jl: _refresh!), which keep T and
+    # N.  Not declared `const` (Julia >= 1.8) because tree-sitter-julia, which checks these
+    # files where Julia is absent, cannot parse const fields.
     dims::NTuple{N,Int}
     strides::NTuple{N,Int}
     offset::Int                  # storage offset, in elements

@@ -938,6 +938,60 @@ end
     @test Array(x) == [1, 1] && is_grad_enabled()
 end
 
+@testset "identity: version counters, tensor_data, detach!" begin
+    x = tensor_zeros(Float32, 4, 3)
+    v = select_view(x, 1, 2)
+    a = alias(x)
+    d = CTensor.tensor_data(x)
+    @test same_version_counter(x, v) && same_version_counter(x, a)
+    @test !same_version_counter(x, d) && shares_storage(x, d) && !is_view(d)
+    fill!(v, 1f0)
+    @test CTensor.version(x) == CTensor.version(a) == 1 && CTensor.version(d) == 0
+    fill!(d, 2f0)                       # same memory, its own counter
+    @test CTensor.version(x) == 1 && CTensor.version(d) == 1 && x[1, 1] == 2f0
+    w = tensor_ones(Float32, 3)
+    requires_grad!(w, true)
+    y = w .* 2f0
+    @test detach!(y) === y && !requires_grad(y)
+    @test_throws CTensorError detach!(slice_view(w, 1, 2:3))
+end
+
+@testset "identity: in-place metadata ops" begin
+    x = tensor_arange(Float32, 0, 6)
+    y = reshape_view(tensor_arange(Float32, 0, 6), 2, 3)
+    t!(y)
+    @test size(y) == (3, 2) && strides(y) == (1, 3) && CTensor.version(y) == 1
+    @test y[2, 1] == 1f0
+    swapdims!(y, 1, 2)
+    @test size(y) == (2, 3) && CTensor.version(y) == 2
+    as_strided!(y, (2, 2), (1, 2), 1)
+    @test size(y) == (2, 2) && storage_offset(y) == 1 && y[1, 2] == 3f0
+    y = unsqueeze!(y, 1)
+    @test size(y) == (1, 2, 2) && CTensor.version(y) == 4
+    y = squeeze!(y)
+    @test size(y) == (2, 2)
+    src = tensor_arange(Float32, 1, 5)
+    CTensor.set!(x, src)
+    @test is_set_to(x, src) && Base.mightalias(x, src) && CTensor.version(src) == 0
+    @test CTensor.version(x) == 1 && collect(x) == Float32[1, 2, 3, 4]
+    z = tensor_zeros(Float32, 3)
+    resize!(z, 1000)                    # grows: the memory moves, z sees it
+    @test size(z) == (1000,) && CTensor.version(z) == 1 && !isempty(Base.dataids(z))
+    z[1000] = 7f0
+    @test z[1000] == 7f0
+    shared = tensor_zeros(Float32, 3)
+    keep = slice_view(shared, 1, 1:2)
+    @test_throws CTensorError resize!(shared, 100)   # a view's base: its storage may not change
+    @test_throws CTensorError CTensor.set!(shared, src)
+    @test size(keep) == (2,)
+    p = tensor_zeros(Float32, 2)
+    CTensor.set_data!(p, src)
+    @test is_set_to(p, src) && CTensor.version(p) == 0
+    w = tensor_ones(Float32, 3)
+    requires_grad!(w, true)
+    @test_throws CTensorError resize!(w, 4)
+end
+
 @testset "Aqua.jl" begin
     Aqua.test_all(CTensor; ambiguities = (recursive = false,))
 end

@@ -1,0 +1,42 @@
+// VersionCounter: the count of in-place writes shared by a tensor family (torch's
+// c10::VariableVersion).
+//
+// Note [Version counters]
+// The counter belongs to a tensor, not to its storage: a tensor, every view of it
+// (differentiable or not) and its detach() (ct_alias) share one counter object; `.data`
+// (ct_data), a tensor made by from_blob/DLPack/NumPy, and every new tensor have their own,
+// even on a shared storage.  set_ and `x.data = y` change what x looks at but keep x's
+// counter.  A view's counter is always its base's (a view shares its source's, and the
+// source of a view is either its base or another view of it), so Tensor::make takes it from
+// the base.
+//
+// The object is allocated lazily, the first time a tensor is viewed, aliased or written in
+// place (Tensor::version_counter()): out-of-place results never pay for it, and taking a
+// view costs nothing (it uses its base's counter), not even an atomic increment.  A
+// tensor without one reads version 0.  A view holds no reference: it reads its base's.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace ct {
+
+class VersionCounter {
+ public:
+  VersionCounter() = default;
+  VersionCounter(const VersionCounter&) = delete;
+  VersionCounter& operator=(const VersionCounter&) = delete;
+
+  void retain() { refs_.fetch_add(1, std::memory_order_relaxed); }
+  void release() {
+    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+  }
+  int64_t value() const { return value_.load(std::memory_order_relaxed); }
+  void bump() { value_.fetch_add(1, std::memory_order_relaxed); }
+
+ private:
+  std::atomic<int64_t> refs_{1};
+  std::atomic<int64_t> value_{0};
+};
+
+}  // namespace ct

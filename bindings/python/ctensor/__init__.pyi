@@ -85,13 +85,14 @@ class UntypedStorage:
         """ctensor: True if the memory is read-only (a read-only NumPy array's)."""
 
 class TypedStorage:
-    """torch's deprecated TypedStorage: a tensor's whole storage as elements of its dtype."""
+    """The storage of a tensor seen as elements of its dtype (torch.TypedStorage)."""
     dtype: dtype
     @property
     def device(self) -> device: ...
     @property
     def is_cuda(self) -> _bool: ...
-    def untyped(self) -> UntypedStorage: ...
+    def untyped(self) -> UntypedStorage:
+        """The UntypedStorage underneath (the same one tensor.untyped_storage() gives)."""
     def data_ptr(self) -> _int: ...
     def nbytes(self) -> _int: ...
     def element_size(self) -> _int: ...
@@ -193,7 +194,8 @@ class Tensor:
         """The address of the first element (an int)."""
     def untyped_storage(self) -> UntypedStorage:
         """The storage holding the elements (shares memory)."""
-    def storage(self) -> TypedStorage: ...
+    def storage(self) -> TypedStorage:
+        """The tensor's whole storage as elements of its dtype (torch's deprecated TypedStorage;"""
     def __reduce_ex__(self, proto: SupportsIndex) -> tuple[Any, ...]: ...
     def __deepcopy__(self, memo: dict[int, Any]) -> Tensor: ...
     def _is_view(self) -> _bool: ...
@@ -259,19 +261,31 @@ class Tensor:
         """A tuple of at most chunks views along dim."""
     def detach(self) -> Tensor:
         """A view sharing memory that records no graph (requires_grad=False)."""
-    def detach_(self) -> Tensor: ...
+    def detach_(self) -> Tensor:
+        """Detaches self in place (no grad_fn, requires_grad False, same version counter); refuses a view. Returns self."""
     def set_(self, source: Any = ..., storage_offset: _int = ..., size: Optional[Sequence[_int]] = ...,
-             stride: Optional[Sequence[_int]] = ...) -> Tensor: ...
-    def is_set_to(self, tensor: Tensor) -> _bool: ...
-    def resize_(self, *sizes: Union[_int, Sequence[_int]], memory_format: Any = ...) -> Tensor: ...
-    def resize_as_(self, the_template: Tensor, memory_format: Any = ...) -> Tensor: ...
-    def as_strided_(self, size: Sequence[_int], stride: Sequence[_int], storage_offset: Optional[_int] = ...) -> Tensor: ...
-    def t_(self) -> Tensor: ...
-    def transpose_(self, dim0: _int, dim1: _int) -> Tensor: ...
-    def swapdims_(self, dim0: _int, dim1: _int) -> Tensor: ...
-    def swapaxes_(self, dim0: _int, dim1: _int) -> Tensor: ...
-    def squeeze_(self, dim: Union[None, _int, Sequence[_int]] = ...) -> Tensor: ...
-    def unsqueeze_(self, dim: _int) -> Tensor: ...
+             stride: Optional[Sequence[_int]] = ...) -> Tensor:
+        """Makes self look at another tensor's memory, a storage (with offset, size, stride) or a new empty storage; keeps self's identity and version counter. Returns self."""
+    def is_set_to(self, tensor: Tensor) -> _bool:
+        """True if self and tensor have the same storage, offset, sizes and strides."""
+    def resize_(self, *sizes: Union[_int, Sequence[_int]], memory_format: Any = ...) -> Tensor:
+        """Resizes self in place to sizes (contiguous; grows the storage, for every tensor on it, when needed). Returns self."""
+    def resize_as_(self, the_template: Tensor, memory_format: Any = ...) -> Tensor:
+        """resize_ to the sizes of the_template. Returns self."""
+    def as_strided_(self, size: Sequence[_int], stride: Sequence[_int], storage_offset: Optional[_int] = ...) -> Tensor:
+        """Gives self new sizes, strides and storage offset on the same storage. Returns self."""
+    def t_(self) -> Tensor:
+        """Transposes a tensor of at most 2 dims in place (its metadata). Returns self."""
+    def transpose_(self, dim0: _int, dim1: _int) -> Tensor:
+        """Swaps dims dim0 and dim1 of self in place (its metadata). Returns self."""
+    def swapdims_(self, dim0: _int, dim1: _int) -> Tensor:
+        """transpose_: swaps dims dim0 and dim1 of self in place. Returns self."""
+    def swapaxes_(self, dim0: _int, dim1: _int) -> Tensor:
+        """transpose_: swaps dims dim0 and dim1 of self in place. Returns self."""
+    def squeeze_(self, dim: Union[None, _int, Sequence[_int]] = ...) -> Tensor:
+        """Removes dims of size 1 (all, one, or a tuple) from self in place. Returns self."""
+    def unsqueeze_(self, dim: _int) -> Tensor:
+        """Inserts a dim of size 1 at dim into self in place. Returns self."""
     # view when possible, copies
     def contiguous(self) -> Tensor:
         """self if already contiguous, else a C-contiguous copy."""
@@ -407,21 +421,21 @@ class Tensor:
     def zero_(self) -> Tensor:
         """In place, returns self: every element set to 0."""
     def pow(self, exponent: _Operand) -> Tensor:
-        """self ** exponent elementwise (a copy; an int exponent keeps an integer dtype)."""
+        """self ** exponent elementwise (a new tensor; torch's promotion)."""
     def pow_(self, exponent: _Operand) -> Tensor:
-        """In place: self ** exponent into self; returns self."""
+        """In place: writes self ** exponent into self and returns self."""
     def floor_divide(self, other: _Operand) -> Tensor:
-        """self // other elementwise, rounding toward -inf (a copy)."""
+        """self // other elementwise, rounding toward -inf (a new tensor)."""
     def floor_divide_(self, other: _Operand) -> Tensor:
-        """In place: self // other into self; returns self."""
+        """In place: writes self // other into self and returns self."""
     def remainder(self, other: _Operand) -> Tensor:
-        """self % other elementwise, with other's sign (a copy)."""
+        """self % other elementwise, with the sign of other (a new tensor)."""
     def remainder_(self, other: _Operand) -> Tensor:
-        """In place: self % other into self; returns self."""
+        """In place: writes self % other into self and returns self."""
     def fmod(self, other: _Operand) -> Tensor:
-        """C's fmod elementwise, with self's sign (a copy)."""
+        """C's fmod elementwise, with the sign of self (a new tensor)."""
     def fmod_(self, other: _Operand) -> Tensor:
-        """In place: fmod(self, other) into self; returns self."""
+        """In place: writes fmod(self, other) into self and returns self."""
     # elementwise math
     def neg(self) -> Tensor:
         """A new tensor: -self."""
@@ -741,20 +755,20 @@ def argmax(input: Tensor, dim: Optional[_int] = ..., keepdim: _bool = ...) -> Te
 def argmin(input: Tensor, dim: Optional[_int] = ..., keepdim: _bool = ...) -> Tensor:
     """A new int64 tensor: the index of the smallest value (over dim, or flattened)."""
 def pow(input: _Operand, exponent: _Operand) -> Tensor:
-    """input ** exponent elementwise (a new tensor); one of them may be a Python number."""
+    """torch.pow(input, exponent): input or exponent may be a Python number, not both."""
 def floor_divide(input: _Operand, other: _Operand) -> Tensor:
-    """input // other elementwise, rounding toward -inf (a new tensor)."""
+    """torch.floor_divide(input, other): input // other; input may be a Python number."""
 def remainder(input: _Operand, other: _Operand) -> Tensor:
-    """input % other elementwise, with other's sign (a new tensor)."""
+    """torch.remainder(input, other): input % other; input may be a Python number."""
 def fmod(input: Tensor, other: _Operand) -> Tensor:
-    """C's fmod elementwise, with input's sign (a new tensor)."""
+    """torch.fmod(input, other): C's fmod, the sign of input."""
 def linspace(start: Union[_Scalar, Tensor], end: Union[_Scalar, Tensor], steps: _int, *, dtype: Optional[dtype] = ...,
              device: Any = ..., requires_grad: _bool = ..., out: None = ..., layout: Any = ...,
              pin_memory: _bool = ...) -> Tensor:
-    """steps values from start to end inclusive (a new 1-D tensor; float32 unless dtype)."""
+    """steps values from start to end inclusive (1-D, a new tensor; float32 unless dtype)."""
 def eye(n: _int, m: Optional[_int] = ..., *, dtype: Optional[dtype] = ..., device: Any = ...,
         requires_grad: _bool = ..., out: None = ..., layout: Any = ..., pin_memory: _bool = ...) -> Tensor:
-    """The n x m identity matrix (a new tensor; m defaults to n; float32 unless dtype)."""
+    """The n x m (m defaults to n) identity matrix (a new tensor; float32 unless dtype)."""
 @overload
 def max(input: Tensor) -> Tensor:
     """A new tensor: the largest element, (values, indices) over dim, or the elementwise maximum."""

@@ -282,7 +282,7 @@ void in_place(const Tensor& self, DType d, const char* name, Fn fn) {
                           << torch_scalar_type_name(self.dtype()));
   if (d == self.dtype()) {
     fn(self, self);
-    self.storage()->bump_version();
+    self.bump_version();
   } else {
     Ref<Tensor> tmp = to_dtype(self, d);
     fn(*tmp, *tmp);

@@ -2485,9 +2485,10 @@ contiguous strides (strides may then be NULL).  A storage too small for the geom
 GROWN if resizable (its memory moves for every tensor on it), else CT_ERR_INVALID_ARGUMENT
 ("Trying to resize storage that is not resizable").  Errors: stride_ndim != ndim
 (CT_ERR_SHAPE, "unequal size length (1) and stride length (2)"), offset < 0
-("Tensor: invalid storage offset -1"), negative strides, a byte count that overflows
-int64 (CT_ERR_INVALID_ARGUMENT, "Storage size calculation overflowed") or cannot be
-allocated (CT_ERR_OUT_OF_MEMORY).
+("Tensor: invalid storage offset -1"), negative strides, an element count or extent
+that overflows int64 (CT_ERR_SHAPE), a byte count that overflows int64
+(CT_ERR_INVALID_ARGUMENT, "Storage size calculation overflowed") or cannot be allocated
+(CT_ERR_OUT_OF_MEMORY).
 """
 function ct_set_storage_strided_(self, storage, storage_offset, ndim, sizes, stride_ndim, strides)
     ccall((:ct_set_storage_strided_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_storage}, Int64, Cint, Ptr{Int64}, Cint, Ptr{Int64}), self, storage, storage_offset, ndim, sizes, stride_ndim, strides)
@@ -2525,8 +2526,9 @@ torch's self.resize_(sizes): equal sizes change nothing (no bump); otherwise con
 strides from self's offset, and the storage grows if (offset + numel) elements do not fit
 (never shrinks; the new bytes are uninitialized; a resize to 0 elements never touches the
 storage).  Errors: self requires grad (CT_ERR_INVALID_ARGUMENT, "cannot resize variables
-that require grad", even with grad mode off), negative sizes, a storage that must grow but
-is not resizable (see ct_storage_is_resizable), a byte count that overflows int64
+that require grad", even with grad mode off), negative sizes, an element count that
+overflows int64 (CT_ERR_SHAPE), a storage that must grow but is not resizable (see
+ct_storage_is_resizable), a byte count that overflows int64
 (CT_ERR_INVALID_ARGUMENT, "Storage size calculation overflowed") or cannot be allocated
 (CT_ERR_OUT_OF_MEMORY).
 """

@@ -3,6 +3,7 @@ argument errors."""
 
 from __future__ import annotations
 
+import inspect
 import builtins
 import numbers
 
@@ -66,3 +67,19 @@ def eye(n=_MISSING, m=None, *extra, dtype=None, device=None, requires_grad=False
     _check_device(device)
     dt = dtype if dtype is not None else D.default_float_dtype()
     return _requires_grad(_C.ct_eye(int(n), int(n) if m is None else int(m), dt), requires_grad)
+
+
+def _torch_signature(fn, positional):
+    """help() and inspect.signature show torch's signature, not the _MISSING sentinels that
+    let a call with missing arguments raise torch's TypeError."""
+    P = inspect.Parameter
+    params = [P(name, P.POSITIONAL_OR_KEYWORD, **({} if default is _MISSING else {"default": default}))
+              for name, default in positional]
+    params += [P(name, P.KEYWORD_ONLY, default=default) for name, default in (
+        ("out", None), ("dtype", None), ("layout", None), ("device", None), ("pin_memory", False),
+        ("requires_grad", False))]
+    fn.__signature__ = inspect.Signature(params)
+
+
+_torch_signature(linspace, (("start", _MISSING), ("end", _MISSING), ("steps", _MISSING)))
+_torch_signature(eye, (("n", _MISSING), ("m", None)))

@@ -42,7 +42,7 @@ def _warn_typed_storage_removal(stacklevel=2):
 class TypedStorage:
     """The storage of a tensor seen as elements of its dtype (torch.TypedStorage)."""
 
-    __slots__ = ("_alias", "dtype")
+    __slots__ = ("_alias", "_dtype")
 
     def __init__(self, *args, **kwargs):
         raise RuntimeError("ctensor.TypedStorage cannot be constructed directly: use tensor.storage()")
@@ -50,19 +50,26 @@ class TypedStorage:
     @classmethod
     def _of(cls, t):
         s = object.__new__(cls)
-        s._alias = _C.ct_detach(t)  # no graph; shares the storage (and follows it)
-        s.dtype = t.dtype
+        s._alias = _C.ct_data(t)  # no graph, its own version counter (writes through a storage do not move the tensor's, as in torch); shares the storage
+        s._dtype = t.dtype
         return s
 
     # ---- geometry ---------------------------------------------------------------------------
 
     @property
+    def dtype(self):
+        """The element type the storage is seen as (the tensor's dtype)."""
+        return self._dtype
+
+    @property
     def device(self):
+        """The device of the memory: always cpu."""
         from ._tensor import device
         return device("cpu")
 
     @property
     def is_cuda(self):
+        """False: ctensor's memory is on the CPU."""
         return False
 
     def untyped(self):
@@ -70,15 +77,19 @@ class TypedStorage:
         return self._alias.untyped_storage()
 
     def data_ptr(self):
+        """The address of the storage's first byte (an int)."""
         return self.untyped().data_ptr()
 
     def nbytes(self):
+        """The size of the storage in bytes."""
         return self.untyped().nbytes()
 
     def element_size(self):
+        """The size of one element of dtype in bytes."""
         return self.dtype.itemsize
 
     def size(self):
+        """The number of dtype elements the storage holds."""
         return self.nbytes() // self.element_size()
 
     def __len__(self):
@@ -111,6 +122,7 @@ class TypedStorage:
         self._flat()[idx] = value  # the tensor's rules: bounds message, conversions
 
     def tolist(self):
+        """Every element of the storage as a Python list (a copy)."""
         return _values.flat_values(self._flat())
 
     def __iter__(self):
@@ -126,8 +138,11 @@ class TypedStorage:
     # ---- copies -----------------------------------------------------------------------------
 
     def _tensor(self, offset, sizes, strides):
-        """A new tensor (not a view) over this storage with the given geometry."""
-        return _C.ct_detach(_C.ct_as_strided(self._alias, tuple(sizes), tuple(strides), offset))
+        """A new tensor (not a view) over this storage with the given geometry, made as torch
+        makes it (an empty tensor set_ to the storage): its own version counter, at 1."""
+        t = _C.ct_empty([0], self.dtype)
+        _C.ct_set_storage_strided_(t, self.untyped(), offset, list(sizes), list(strides))
+        return t
 
     def __reduce__(self):
         data = ctypes.string_at(self.data_ptr(), self.nbytes()) if self.nbytes() else b""
@@ -138,7 +153,6 @@ class TypedStorage:
         new = memo.get(key)
         if new is None:
             flat = _C.ct_clone(self._flat())
-            _bump_version(flat)
             new = TypedStorage._of(flat)
             memo[key] = new
         return new
@@ -151,18 +165,11 @@ class TypedStorage:
 TypedStorage.__module__ = "ctensor"  # exported as ctensor.TypedStorage (torch: torch.TypedStorage)
 
 
-def _bump_version(t):
-    """Moves t's version once without changing a byte: torch's copies are made by set_, which
-    counts as a write (their _version is 1)."""
-    _C.ct_copy_(t, t)
-
-
 def _storage_from_bytes(data, dtype_name):
     """pickle's rebuild of a TypedStorage: a new storage holding these bytes."""
     dtype = getattr(D, dtype_name)
     n = len(data) // dtype.itemsize
     flat = _C.ct_from_data(data, (n,), dtype)
-    _bump_version(flat)
     return TypedStorage._of(flat)
 
 

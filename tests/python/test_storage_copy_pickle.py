@@ -311,3 +311,24 @@ def test_pickled_tensor_is_independent():
         return x.tolist(), p.tolist(), same_memory(x, p)
 
     assert run(torch) == run(ct)
+
+
+def test_version_counters_of_storage_writes_and_copies_are_torchs():
+    """Tensors rebuilt from a storage (copy.copy, deepcopy, pickle) are made by set_: a counter
+    of their own, at 1; a write through storage() moves no tensor's version."""
+    def run(lib):
+        x = lib.zeros(4)
+        v = x[1:]
+        quietly(lambda: x.storage()).__setitem__(0, 1.0)
+        seen = [x._version, v._version]
+        c = copy.copy(v)
+        d = copy.deepcopy([x, v])
+        p = pickle.loads(pickle.dumps(v))
+        seen += [c._version, d[0]._version, d[1]._version, p._version]
+        c.add_(1)
+        d[1].add_(1)
+        p.add_(1)
+        seen += [x._version, v._version, c._version, d[0]._version, d[1]._version, p._version]
+        return seen, x.tolist(), d[0].tolist()
+
+    assert run(torch) == run(ct)

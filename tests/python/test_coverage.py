@@ -1,6 +1,7 @@
 """ctensor.<name> for a torch function ctensor lacks says so; docs/coverage.md and the name list
 behind that message are generated from the namespaces and must be current."""
 
+import os
 import pathlib
 import subprocess
 import sys
@@ -37,6 +38,8 @@ def test_the_new_ops_are_listed_as_present():
 
 @pytest.mark.skipif(torch is None, reason="needs torch")
 def test_coverage_files_are_current():
+    # the child imports the ctensor this test imported (conftest found it; CI sets no PYTHONPATH)
+    env = dict(os.environ, PYTHONPATH=str(pathlib.Path(ctensor.__file__).parents[1]))
     r = subprocess.run([sys.executable, str(ROOT / "tests" / "tools" / "gen_coverage.py"), "--check"],
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, env=env)
     assert r.returncode == 0, r.stderr

@@ -41,6 +41,13 @@ template <> struct TypeOf<DType::BFloat16> { using type = BFloat16; };
 template <> struct TypeOf<DType::Float32> { using type = float; };
 template <> struct TypeOf<DType::Float64> { using type = double; };
 
+// The type arithmetic on T is done in: float for float16/bfloat16 (as torch's CPU kernels),
+// T itself otherwise.
+template <class T> struct AccOf { using type = T; };
+template <> struct AccOf<Half> { using type = float; };
+template <> struct AccOf<BFloat16> { using type = float; };
+template <class T> using acc_t = typename AccOf<T>::type;
+
 // Reads one element of type T stored at p.  A bool element is read through its byte, any
 // non-zero byte being true (as torch reads them): bool storages can hold any byte (ct_empty,
 // ct_from_blob, DLPack), and loading a byte other than 0 or 1 as C++ bool is undefined

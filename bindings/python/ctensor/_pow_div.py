@@ -186,24 +186,24 @@ def pow(input, exponent):
     return r
 
 
-def floor_divide(input, other):
-    """torch.floor_divide(input, other): input // other; input may be a Python number."""
+def _function_with_number_input(name, op, input, other):
+    """torch.<name>(input, other) where input may be a Python number (other then a tensor)."""
     if not isinstance(input, Tensor):
         n = _number(input)
-        if n is not None and isinstance(other, Tensor):
-            return _arith("floor_divide", _FLOORDIV, n, other, False, True)
-        raise C._invalid_combination("floor_divide", (input, other), _OVERLOADS["floor_divide"])
-    return _arith("floor_divide", _FLOORDIV, input, other, False, True)
+        if n is None or not isinstance(other, Tensor):
+            raise C._invalid_combination(name, (input, other), _OVERLOADS[name])
+        input = n
+    return _arith(name, op, input, other, False, True)
+
+
+def floor_divide(input, other):
+    """torch.floor_divide(input, other): input // other; input may be a Python number."""
+    return _function_with_number_input("floor_divide", _FLOORDIV, input, other)
 
 
 def remainder(input, other):
     """torch.remainder(input, other): input % other; input may be a Python number."""
-    if not isinstance(input, Tensor):
-        n = _number(input)
-        if n is not None and isinstance(other, Tensor):
-            return _arith("remainder", _MOD, n, other, False, True)
-        raise C._invalid_combination("remainder", (input, other), _OVERLOADS["remainder"])
-    return _arith("remainder", _MOD, input, other, False, True)
+    return _function_with_number_input("remainder", _MOD, input, other)
 
 
 def fmod(input, other):

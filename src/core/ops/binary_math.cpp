@@ -19,11 +19,6 @@
 namespace ct {
 namespace {
 
-template <class T> struct AccOf { using type = T; };
-template <> struct AccOf<Half> { using type = float; };
-template <> struct AccOf<BFloat16> { using type = float; };
-template <class T> using acc_t = typename AccOf<T>::type;
-
 const char* op_name(MathOp op) {
   switch (op) {
     case MathOp::Pow: return "pow";

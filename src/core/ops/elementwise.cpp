@@ -19,12 +19,7 @@
 namespace ct {
 namespace {
 
-// ---- arithmetic in the "accumulate" type: float for float16/bfloat16 ------------------------
-
-template <class T> struct AccOf { using type = T; };
-template <> struct AccOf<Half> { using type = float; };
-template <> struct AccOf<BFloat16> { using type = float; };
-template <class T> using acc_t = typename AccOf<T>::type;
+// ---- arithmetic in the "accumulate" type acc_t<T> (dtype.h): float for float16/bfloat16 ------
 
 template <class T>
 inline acc_t<T> to_acc(T v) { return static_cast<acc_t<T>>(v); }

@@ -1,6 +1,7 @@
 #include "core/metadata_ops.h"
 
 #include "core/autograd/meta.h"
+#include "core/autograd/nodes.h"
 #include "core/error.h"
 #include "core/shape.h"
 #include "core/views.h"
@@ -16,15 +17,26 @@ const char* typemeta_name(DType d) {
   return names[int(d)];
 }
 
-// torch's check_inplace for an in-place op on self (only with grad mode on and self needing
-// grad), then the refusal of what ctensor cannot record (see metadata_ops.h).
-void check_autograd(const Tensor& self, const char* op, const Tensor* source = nullptr) {
+// Whether an in-place metadata op on self must be recorded in the graph (grad mode on and
+// self, or the tensor it is set to, requiring grad); torch's check_inplace runs first, so a
+// leaf requiring grad, a view of one, and views made in no_grad mode or by a multi-output op
+// are refused with torch's messages before anything changes.
+bool must_record(const Tensor& self, const Tensor* source = nullptr) {
   const bool self_needs = autograd::needs_grad(self);
   if (self_needs) autograd::check_inplace(self);
-  CT_CHECK(!self_needs && !(source && autograd::needs_grad(*source)), InvalidArgument,
-           op << ": recording this in-place metadata op in the autograd graph is not supported by ctensor "
-                 "(the tensor requires grad and grad mode is on); use the out-of-place op, or call it under "
-                 "no_grad or on x.detach()");
+  return self_needs || (source && autograd::needs_grad(*source));
+}
+
+// set_'s record step: torch has no derivative for it and records its NotImplemented node
+// (edges to self's old history and to source's), as an ordinary in-place op: on a view the
+// base's grad_fn becomes CopySlices.  `node` was made before self changed.
+void record_set(const Tensor& self, std::shared_ptr<autograd::Node> node) {
+  if (node) autograd::rebase_history(self, std::move(node));
+}
+std::shared_ptr<autograd::Node> set_node(const Tensor& self, const Tensor* source = nullptr) {
+  if (!must_record(self, source)) return nullptr;
+  if (source) return autograd::make_not_implemented("set_", {&self, source});
+  return autograd::make_not_implemented("set_", {&self});
 }
 
 // torch's setStrided/checkSetStorage bounds: every element inside the storage.
@@ -42,13 +54,24 @@ void check_in_bounds(const Storage& storage, DType dtype, IntList sizes, IntList
   }
 }
 
-// The geometry of a view op applied to self, then made self's own, with a bump.
-template <class MakeView>
-void inplace_view(Tensor& self, const char* op, MakeView&& make) {
-  check_autograd(self, op);
-  Ref<Tensor> r = make(static_cast<const Tensor&>(self));
-  self.set_geometry(self.storage(), self.dtype(), r->sizes(), r->strides(), r->offset());
+// New geometry over self's own storage, with a bump; recorded as torch's `node_name`
+// (TBackward1, ...) when `record` (must_record, asked before the op's own checks as torch
+// does): the gradient flows back through the positions self reached before.
+void restride_in_place(Tensor& self, bool record, const char* node_name, IntList sizes, IntList strides,
+                       int64_t offset) {
+  std::shared_ptr<autograd::Node> node;
+  if (record) node = autograd::make_strided_backward(node_name, self, sizes, strides, offset);
+  self.set_geometry(self.storage(), self.dtype(), sizes, strides, offset);
   self.bump_version();
+  if (node) autograd::set_inplace_view_history(self, std::move(node));
+}
+
+// The geometry of a view op applied to self, then made self's own.
+template <class MakeView>
+void inplace_view(Tensor& self, const char* node_name, MakeView&& make) {
+  const bool record = must_record(self);
+  Ref<Tensor> r = make(static_cast<const Tensor&>(self));
+  restride_in_place(self, record, node_name, r->sizes(), r->strides(), r->offset());
 }
 
 // The bytes (offset + numel) elements need, or fails as torch's resize does.
@@ -67,7 +90,7 @@ int64_t bytes_needed(IntList sizes, IntList strides, int64_t offset, DType dtype
 
 void set_storage_(Tensor& self, Storage& storage, int64_t offset, IntList sizes, const int64_t* strides) {
   const char* op = "set_";
-  check_autograd(self, op);
+  std::shared_ptr<autograd::Node> node = set_node(self);
   CT_CHECK(offset >= 0, InvalidArgument, "Tensor: invalid storage offset " << offset);
   CT_CHECK(sizes.size() <= size_t(kMaxDims), InvalidArgument,
            op << ": ndim must be in [0, " << kMaxDims << "], got " << sizes.size());
@@ -78,6 +101,7 @@ void set_storage_(Tensor& self, Storage& storage, int64_t offset, IntList sizes,
   storage.grow_to(need, op);  // torch: resize_impl_cpu_(resize_storage=true)
   self.set_geometry(&storage, self.dtype(), sizes, st, offset);
   self.bump_version();
+  record_set(self, std::move(node));
 }
 
 void set_storage_whole_(Tensor& self, Storage& storage) {
@@ -86,10 +110,10 @@ void set_storage_whole_(Tensor& self, Storage& storage) {
 }
 
 void set_(Tensor& self, const Tensor& source) {
-  const char* op = "set_";
-  check_autograd(self, op, &source);
+  std::shared_ptr<autograd::Node> node = set_node(self, &source);
   if (&self == &source) {  // torch's set_tensor_: nothing changes, but the op still bumps
     self.bump_version();
+    record_set(self, std::move(node));
     return;
   }
   CT_CHECK(self.dtype() == source.dtype(), InvalidArgument,
@@ -98,14 +122,16 @@ void set_(Tensor& self, const Tensor& source) {
   // source's geometry is valid for its storage: no growth, no bounds check needed
   self.set_geometry(source.storage(), self.dtype(), source.sizes(), source.strides(), source.offset());
   self.bump_version();
+  record_set(self, std::move(node));
 }
 
 void set_empty_(Tensor& self) {
-  check_autograd(self, "set_");
+  std::shared_ptr<autograd::Node> node = set_node(self);
   Ref<Storage> fresh = Ref<Storage>::adopt(Storage::allocate(0, "set_"));
   const int64_t zero = 0, one = 1;
   self.set_geometry(fresh.get(), self.dtype(), IntList(&zero, 1), IntList(&one, 1), 0);
   self.bump_version();
+  record_set(self, std::move(node));
 }
 
 bool is_set_to(const Tensor& self, const Tensor& other) {
@@ -136,33 +162,31 @@ void resize_(Tensor& self, IntList sizes) {
 void resize_as_(Tensor& self, const Tensor& other) { resize_(self, other.sizes()); }
 
 void as_strided_(Tensor& self, IntList sizes, IntList strides, int64_t offset) {
-  const char* op = "as_strided_";
-  check_autograd(self, op);
+  const bool record = must_record(self);
   CT_CHECK(sizes.size() == strides.size(), Shape, "mismatch in length of strides and shape");
   for (int64_t s : strides)
     CT_CHECK(s >= 0, InvalidArgument,
              "as_strided: Negative strides are not supported at the moment, got strides: " << list_str(strides));
   CT_CHECK(offset >= 0, InvalidArgument, "Tensor: invalid storage offset " << offset);
   check_in_bounds(*self.storage(), self.dtype(), sizes, strides, offset);
-  self.set_geometry(self.storage(), self.dtype(), sizes, strides, offset);
-  self.bump_version();
+  restride_in_place(self, record, "AsStridedBackward1", sizes, strides, offset);
 }
 
 void t_(Tensor& self) {
   CT_CHECK(self.ndim() <= 2, Shape, "t_() expects a tensor with <= 2 dimensions, but self is " << self.ndim() << "D");
-  inplace_view(self, "t_", [](const Tensor& x) { return ct::t(x); });
+  inplace_view(self, "TBackward1", [](const Tensor& x) { return ct::t(x); });
 }
 void transpose_(Tensor& self, int64_t dim0, int64_t dim1) {
-  inplace_view(self, "transpose_", [&](const Tensor& x) { return ct::transpose(x, dim0, dim1); });
+  inplace_view(self, "TransposeBackward1", [&](const Tensor& x) { return ct::transpose(x, dim0, dim1); });
 }
 void squeeze_(Tensor& self) {
-  inplace_view(self, "squeeze_", [](const Tensor& x) { return ct::squeeze_all(x); });
+  inplace_view(self, "SqueezeBackward3", [](const Tensor& x) { return ct::squeeze_all(x); });
 }
 void squeeze_dim_(Tensor& self, int64_t dim) {
-  inplace_view(self, "squeeze_", [&](const Tensor& x) { return ct::squeeze(x, dim); });
+  inplace_view(self, "SqueezeBackward4", [&](const Tensor& x) { return ct::squeeze(x, dim); });
 }
 void unsqueeze_(Tensor& self, int64_t dim) {
-  inplace_view(self, "unsqueeze_", [&](const Tensor& x) { return ct::unsqueeze(x, dim); });
+  inplace_view(self, "UnsqueezeBackward1", [&](const Tensor& x) { return ct::unsqueeze(x, dim); });
 }
 
 void set_data(Tensor& self, const Tensor& src) {

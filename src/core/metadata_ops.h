@@ -3,10 +3,14 @@
 // identity, base, autograd state and version counter (Note [Mutable metadata] in tensor.h).
 // Version bumps, checks and messages are torch 2.13's.
 //
-// Autograd: torch's check_inplace runs first (a leaf requiring grad, a view of one, a view
-// made in no_grad mode or by a multi-output op are refused with torch's messages).  An op
-// that would then have to be recorded in the graph (a non-leaf requiring grad, with grad
-// mode on) is refused too: ctensor does not record TBackward1 and its kin yet.
+// Autograd, as torch 2.13 with grad mode on: check_inplace runs first (a leaf requiring grad,
+// a view of one, a view made in no_grad mode or by a multi-output op are refused with torch's
+// messages).  A non-leaf that requires grad then records torch's node: t_ TBackward1,
+// transpose_ TransposeBackward1, squeeze_ SqueezeBackward3 / SqueezeBackward4 (with a dim),
+// unsqueeze_ UnsqueezeBackward1, as_strided_ AsStridedBackward1 — each becomes self's own
+// grad_fn, a view's base keeping its history — and set_ the NotImplemented node (also when
+// only the source requires grad), recorded as an ordinary in-place op (CopySlices on a view's
+// base); backward through it fails.  resize_ refuses any tensor that requires grad.
 #pragma once
 
 #include "core/tensor.h"

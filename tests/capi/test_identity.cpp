@@ -232,3 +232,41 @@ TEST_F(Identity, AutogradRules) {
   ct_set_grad_enabled(prev);
   EXPECT_EQ(ct_tensor_version(w.get()), 1);
 }
+
+// A non-leaf requiring grad records torch's node for each in-place metadata op; the gradient
+// goes back through the geometry before the op; set_ records NotImplemented and backward fails.
+TEST_F(Identity, MetadataOpsOnNonLeavesRecordTorchsNodes) {
+  CT_MAKE(w, ct_arange(0, 6, 1, CT_FLOAT32));
+  CT_ASSERT_OK(ct_set_requires_grad(w.get(), 1));
+  const int64_t shape[] = {2, 3};
+  CT_MAKE(y0, ct_mul_scalar(w.get(), 2));
+  CT_MAKE(y, ct_view(y0.get(), 2, shape));
+  CT_ASSERT_OK(ct_t_(y.get()));
+  EXPECT_STREQ(ct_grad_fn_name(y.get()), "TBackward1");
+  EXPECT_STREQ(ct_grad_fn_name(y0.get()), "MulBackward0");  // the base keeps its history
+  CT_ASSERT_OK(ct_transpose_(y.get(), 0, 1));
+  EXPECT_STREQ(ct_grad_fn_name(y.get()), "TransposeBackward1");
+  CT_ASSERT_OK(ct_unsqueeze_(y.get(), 0));
+  EXPECT_STREQ(ct_grad_fn_name(y.get()), "UnsqueezeBackward1");
+  CT_ASSERT_OK(ct_squeeze_dim_(y.get(), 0));
+  EXPECT_STREQ(ct_grad_fn_name(y.get()), "SqueezeBackward4");
+  CT_ASSERT_OK(ct_squeeze_(y.get()));
+  EXPECT_STREQ(ct_grad_fn_name(y.get()), "SqueezeBackward3");
+  const int64_t sz[] = {2}, st[] = {2};
+  CT_ASSERT_OK(ct_as_strided_(y.get(), 1, sz, 1, st, 1));  // elements 1 and 3 of w
+  EXPECT_STREQ(ct_grad_fn_name(y.get()), "AsStridedBackward1");
+  CT_MAKE(s, ct_sum(y.get(), 0, nullptr, 0));
+  CT_ASSERT_OK(ct_backward(s.get(), nullptr, 0));
+  CT_MAKE(g, ct_grad(w.get()));
+  const float* gd = static_cast<const float*>(ct_tensor_data(g.get()));
+  const float want[] = {0, 2, 0, 2, 0, 0};
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(gd[i], want[i]) << i;
+
+  CT_MAKE(z, ct_mul_scalar(w.get(), 3));
+  CT_MAKE(src, ones({2}));
+  CT_ASSERT_OK(ct_set_(z.get(), src.get()));
+  EXPECT_STREQ(ct_grad_fn_name(z.get()), "torch::autograd::NotImplemented");
+  CT_MAKE(zs, ct_sum(z.get(), 0, nullptr, 0));
+  CT_EXPECT_FAIL(ct_backward(zs.get(), nullptr, 0), CT_ERR_INVALID_ARGUMENT, CT_ERR_INVALID_ARGUMENT,
+                 "derivative for set_ is not implemented");
+}

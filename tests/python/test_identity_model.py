@@ -310,6 +310,96 @@ def test_autograd_rules_of_metadata_ops():
             assert a == b
 
 
+def _graph(t):
+    """The name of t's grad_fn (ctensor's nodes carry no next_functions yet: the gradients the
+    tests compare show where the edges go)."""
+    return None if t.grad_fn is None else t.grad_fn.name()
+
+
+INPLACE_VIEW_OPS = [
+    ("t_", lambda y: y.t_()),
+    ("transpose_", lambda y: y.transpose_(0, 1)),
+    ("swapdims_", lambda y: y.swapdims_(1, 0)),
+    ("squeeze_", lambda y: y.unsqueeze(0).squeeze_()),
+    ("squeeze_dim", lambda y: y.unsqueeze(1).squeeze_(1)),
+    ("unsqueeze_", lambda y: y.unsqueeze_(0)),
+    ("as_strided_", lambda y: y.as_strided_((2, 2), (1, 2), 1)),
+]
+
+
+@pytest.mark.parametrize("name,op", INPLACE_VIEW_OPS, ids=[n for n, _ in INPLACE_VIEW_OPS])
+@pytest.mark.parametrize("on_view", [False, True], ids=["tensor", "view"])
+def test_inplace_view_ops_record_torchs_nodes(name, op, on_view):
+    """A non-leaf requiring grad records TBackward1 and its kin as its own grad_fn (a view's base
+    keeps its history); the gradient flows back through the old geometry."""
+    def s(lib):
+        x = lib.arange(6.0, requires_grad=True)
+        y = (x * 2).view(2, 3)
+        target = y[:, 1:] if on_view else y
+        r = op(target)
+        out = [_graph(r), _graph(y), r._version, y._version, tuple(r.shape), tuple(r.stride()), r.storage_offset()]
+        w = lib.arange(float(r.numel())).view(r.shape) + 1
+        (r * w).sum().backward()
+        out.append(x.grad.tolist())
+        return out
+    c, t = both(s)
+    assert c == t
+
+
+def test_inplace_view_op_then_write_through_base():
+    """After y.t_() on a view, a write through the base makes the view's grad_fn stale: it is
+    regenerated from the base (CopySlices), as torch does."""
+    def s(lib):
+        x = lib.arange(6.0, requires_grad=True)
+        y = (x * 1).view(2, 3)
+        v = y[:, :2]
+        v.t_()
+        y.mul_(3)
+        out = [_graph(v), _graph(y)]
+        (v * lib.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+        out.append(x.grad.tolist())
+        return out
+    c, t = both(s)
+    assert c == t
+
+
+def test_set_records_not_implemented():
+    def s(lib):
+        out = []
+        x = lib.ones(3, requires_grad=True)
+        src = lib.zeros(3)
+        for make in (lambda y: y.set_(src), lambda y: y.set_(), lambda y: y.set_(src.untyped_storage()),
+                     lambda y: y.set_(src.untyped_storage(), 0, (2,), (1,))):
+            y = make(x * 2)
+            out.append((_graph(y), y.requires_grad, y._version, tuple(y.shape)))
+            out.append(errors(lambda: y.sum().backward()))
+        plain = lib.zeros(3)
+        plain.set_(x * 2)                       # only the source requires grad
+        out.append((_graph(plain), plain.requires_grad))
+        base = x * 2
+        v = base[1:]
+        v.set_(lib.zeros(2))                    # on a view: CopySlices on the base
+        out.append((_graph(v), _graph(base), v._base is base))
+        with lib.no_grad():
+            z = (x * 2).set_(src)
+        out.append((_graph(z), z.requires_grad))
+        return out
+    c, t = both(s)
+    assert c == t
+
+
+def test_retain_grad_stays_before_inplace_view_op():
+    def s(lib):
+        x = lib.arange(6.0, requires_grad=True)
+        y = (x * 2).view(2, 3)
+        y.retain_grad()
+        y.t_()
+        (y * lib.arange(6.0).view(3, 2)).sum().backward()
+        return y.grad.tolist(), x.grad.tolist()   # y.grad in y's shape before t_, as torch
+    c, t = both(s)
+    assert c == t
+
+
 # ---- random sequences -------------------------------------------------------------------------
 
 def _random_sequence(seed, steps=60):

@@ -583,7 +583,7 @@ const char* math_node_name(MathOp op, bool a_tensor, bool b_tensor) {
     case MathOp::Pow: return !b_tensor ? "PowBackward0" : (a_tensor ? "PowBackward1" : "PowBackward2");
     case MathOp::Remainder: return b_tensor ? "RemainderBackward1" : "RemainderBackward0";
     case MathOp::Fmod: return b_tensor ? "FmodBackward1" : "FmodBackward0";
-    case MathOp::FloorDivide: return "NotImplemented";
+    case MathOp::FloorDivide: return kNotImplementedNode;
   }
   return "?";
 }

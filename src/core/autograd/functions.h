@@ -38,7 +38,7 @@ Ref<Tensor> max_all(const Tensor& t, bool max);
 ValuesIndices max_dim(const Tensor& t, int64_t dim, bool keepdim, bool max);
 Ref<Tensor> maximum(const Tensor& a, const Tensor& b, bool max);
 // pow (PowBackward0/1/2), remainder (RemainderBackward0/1), fmod (FmodBackward0/1) and
-// floor_divide (torch's "NotImplemented" node: backward through it refuses).
+// floor_divide (torch's NotImplemented node, kNotImplementedNode: backward through it refuses).
 Ref<Tensor> math_binary(MathOp op, Operand a, Operand b);
 void math_binary_(MathOp op, const Tensor& self, Operand other);
 Ref<Tensor> pow_int(const Tensor& a, int64_t exponent);

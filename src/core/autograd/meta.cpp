@@ -383,6 +383,18 @@ void rebase_history(const Tensor& self, std::shared_ptr<Node> fn) {
   set_grad_fn(meta_of(self), std::move(fn));
 }
 
+void set_inplace_view_history(const Tensor& self, std::shared_ptr<Node> fn) {
+  AutogradMeta& m = meta_of(self);
+  // A retain_grad registration stays on the old grad_fn (now fn's input), so self.grad is the
+  // gradient in self's geometry before the op, as torch 2.13 leaves it.
+  m.grad_fn = std::move(fn);
+  sync_history(m);
+  if (self.base()) {
+    m.is_view = true;
+    m.attr_version = self.version();
+  }
+}
+
 void set_history(const Tensor& result, std::shared_ptr<Node> fn) { meta_of(result).grad_fn = std::move(fn); }
 
 void set_view_meta(const Tensor& input, const Tensor& view, std::shared_ptr<Node> fn, CreationMeta creation,

@@ -197,6 +197,14 @@ struct SavedTensor {
 // grad_fn, or, when self is a view, the base's CopySlices.
 void check_inplace(const Tensor& self);
 void rebase_history(const Tensor& self, std::shared_ptr<Node> fn);
+// The record step of an in-place view op (t_, transpose_, squeeze_, unsqueeze_, as_strided_):
+// fn, whose edge is self's grad_fn before the op, becomes self's grad_fn.  Unlike
+// rebase_history the base keeps its history (torch records no CopySlices for these), and a
+// view's grad_fn stays current for the version after the op's bump (call it after the bump).
+// A retain_grad registration stays where it was (torch's: self.grad has the old geometry).
+void set_inplace_view_history(const Tensor& self, std::shared_ptr<Node> fn);
+// The name torch gives the node of an op without a derivative formula.
+inline constexpr const char* kNotImplementedNode = "torch::autograd::NotImplemented";
 // Makes fn the grad_fn of a freshly created (non-view) result.
 void set_history(const Tensor& result, std::shared_ptr<Node> fn);
 // For a freshly created view of `input`: gives it a view meta and, with grad mode on and

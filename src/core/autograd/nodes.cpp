@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/copy.h"
+#include "core/error.h"
 #include "core/factory.h"
 #include "core/ops/elementwise.h"
 
@@ -121,16 +122,35 @@ Ref<Tensor> strided_backward(const Tensor& grad, const Geometry& in, const Geome
   return result;
 }
 
-class AsStridedBackward0 final : public Node {
+// The backward of an op that only changes which memory positions a tensor reaches (as_strided,
+// a regenerated view, an in-place view op such as t_): the gradient is scattered through the
+// output's positions and gathered through the input's.  `name` is the op's torch node name.
+class StridedBackward final : public Node {
  public:
-  AsStridedBackward0(const Tensor& input, Geometry out) : in_(Geometry::of(input)), out_(std::move(out)) {
+  StridedBackward(const char* name, const Tensor& input, Geometry out)
+      : name_(name), in_(Geometry::of(input)), out_(std::move(out)) {
     add_input(input);
   }
-  const char* name() const override { return "AsStridedBackward0"; }
+  const char* name() const override { return name_; }
   std::vector<Ref<Tensor>> apply(const Tensor& g) override { return {strided_backward(g, in_, out_)}; }
 
  private:
+  const char* name_;
   Geometry in_, out_;
+};
+
+// torch's NotImplemented node: recorded for ops without a derivative formula (set_,
+// floor_divide); the graph builds, backward through it refuses.
+class NotImplementedBackward final : public Node {
+ public:
+  explicit NotImplementedBackward(const char* op) : op_(op) {}
+  const char* name() const override { return kNotImplementedNode; }
+  std::vector<Ref<Tensor>> apply(const Tensor&) override {
+    CT_FAIL(InvalidArgument, "derivative for " << op_ << " is not implemented");
+  }
+
+ private:
+  const char* op_;
 };
 
 class CopySlices final : public Node {
@@ -178,12 +198,23 @@ class CopySlices final : public Node {
 std::shared_ptr<Node> make_accumulate_grad(const Tensor& leaf) { return std::make_shared<AccumulateGrad>(leaf); }
 
 std::shared_ptr<Node> make_as_strided_backward(const Tensor& base, const Tensor& view) {
-  return std::make_shared<AsStridedBackward0>(base, Geometry::of(view));
+  return std::make_shared<StridedBackward>("AsStridedBackward0", base, Geometry::of(view));
 }
 
 std::shared_ptr<Node> make_as_strided_backward(const Tensor& input, IntList sizes, IntList strides, int64_t offset) {
-  return std::make_shared<AsStridedBackward0>(
-      input, Geometry{Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end()), offset});
+  return make_strided_backward("AsStridedBackward0", input, sizes, strides, offset);
+}
+
+std::shared_ptr<Node> make_strided_backward(const char* name, const Tensor& input, IntList sizes, IntList strides,
+                                            int64_t offset) {
+  return std::make_shared<StridedBackward>(
+      name, input, Geometry{Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end()), offset});
+}
+
+std::shared_ptr<Node> make_not_implemented(const char* op, std::initializer_list<const Tensor*> inputs) {
+  auto n = std::make_shared<NotImplementedBackward>(op);
+  for (const Tensor* t : inputs) n->add_input(*t);
+  return n;
 }
 
 std::shared_ptr<Node> make_copy_slices(const Tensor& base, const Tensor& view, std::shared_ptr<Node> fn) {

@@ -4,6 +4,7 @@
 // (storage offsets) a view reaches, then gathered back through the input's positions.
 #pragma once
 
+#include <initializer_list>
 #include <memory>
 
 #include "meta.h"
@@ -15,6 +16,14 @@ std::shared_ptr<Node> make_accumulate_grad(const Tensor& leaf);
 std::shared_ptr<Node> make_as_strided_backward(const Tensor& base, const Tensor& view);
 // as_strided(input, sizes, strides, offset) as a user op.
 std::shared_ptr<Node> make_as_strided_backward(const Tensor& input, IntList sizes, IntList strides, int64_t offset);
+// The same backward under another torch name: the in-place view ops (t_ records TBackward1,
+// as_strided_ AsStridedBackward1, ...), whose result is input's memory seen through new geometry.
+std::shared_ptr<Node> make_strided_backward(const char* name, const Tensor& input, IntList sizes, IntList strides,
+                                            int64_t offset);
+// torch's NotImplemented node for `op` (named kNotImplementedNode): one edge per input (an
+// input that takes no gradient gets an empty edge); backward through it fails with torch's
+// "derivative for <op> is not implemented".
+std::shared_ptr<Node> make_not_implemented(const char* op, std::initializer_list<const Tensor*> inputs);
 // The base's new grad_fn after the in-place op `fn` wrote through `view`.
 std::shared_ptr<Node> make_copy_slices(const Tensor& base, const Tensor& view, std::shared_ptr<Node> fn);
 

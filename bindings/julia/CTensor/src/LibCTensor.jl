@@ -2370,11 +2370,16 @@ end
 # identity: the handle, its base (a view stays a view), autograd state and version counter.
 # Other tensors never change, except that a storage grown by ct_resize_ or ct_set_storage_*
 # moves its memory for every tensor on it (see "Threads").
-# Autograd: with grad mode on, a self requiring grad is refused as torch refuses it (a leaf:
-# "a leaf Variable that requires grad is being used in an in-place operation.", a view of
-# one, a view made in no_grad mode or by a multi-output op: torch's messages); the other
-# cases torch records in the graph (a non-leaf requiring grad) are refused too
-# (CT_ERR_INVALID_ARGUMENT): ctensor does not record TBackward1 and its kin.
+# Autograd, with grad mode on and self requiring grad: refused as torch refuses it
+# (CT_ERR_INVALID_ARGUMENT; a leaf: "a leaf Variable that requires grad is being used in an
+# in-place operation.", a view of one, a view made in no_grad mode or by a multi-output op:
+# torch's messages); otherwise recorded with torch's node names: ct_t_ TBackward1,
+# ct_transpose_ TransposeBackward1, ct_squeeze_ SqueezeBackward3, ct_squeeze_dim_
+# SqueezeBackward4, ct_unsqueeze_ UnsqueezeBackward1, ct_as_strided_ AsStridedBackward1 (self's
+# new grad_fn; a view's base keeps its own), and every ct_set_* torch's NotImplemented node
+# (also when only the source of ct_set_ requires grad; on a view the base's grad_fn becomes
+# CopySlices as for any in-place write), through which backward fails ("derivative for set_
+# is not implemented").
 # Errors are CT_ERR_INVALID_ARGUMENT for a NULL handle unless stated.
 
 """

@@ -990,6 +990,12 @@ end
     w = tensor_ones(Float32, 3)
     requires_grad!(w, true)
     @test_throws CTensorError resize!(w, 4)
+    @test_throws CTensorError t!(w)                 # a leaf that requires grad
+    y2 = _mul(w, w)                                 # a non-leaf: recorded as torch records it
+    t!(y2)
+    @test grad_fn_name(y2) == "TBackward1"
+    backward!(_sumall(y2))
+    @test Array(grad(w)) == Float32[2, 2, 2]
 end
 
 @testset "Aqua.jl" begin

@@ -123,14 +123,16 @@ Ref<Tensor> strided_backward(const Tensor& grad, const Geometry& in, const Geome
 
 class AsStridedBackward0 final : public Node {
  public:
-  AsStridedBackward0(const Tensor& input, Geometry out) : in_(Geometry::of(input)), out_(std::move(out)) {
+  AsStridedBackward0(const Tensor& input, Geometry out, const char* name = "AsStridedBackward0")
+      : in_(Geometry::of(input)), out_(std::move(out)), name_(name) {
     add_input(input);
   }
-  const char* name() const override { return "AsStridedBackward0"; }
+  const char* name() const override { return name_; }
   std::vector<Ref<Tensor>> apply(const Tensor& g) override { return {strided_backward(g, in_, out_)}; }
 
  private:
   Geometry in_, out_;
+  const char* name_;
 };
 
 class CopySlices final : public Node {
@@ -181,9 +183,10 @@ std::shared_ptr<Node> make_as_strided_backward(const Tensor& base, const Tensor&
   return std::make_shared<AsStridedBackward0>(base, Geometry::of(view));
 }
 
-std::shared_ptr<Node> make_as_strided_backward(const Tensor& input, IntList sizes, IntList strides, int64_t offset) {
+std::shared_ptr<Node> make_as_strided_backward(const Tensor& input, IntList sizes, IntList strides, int64_t offset,
+                                               const char* name) {
   return std::make_shared<AsStridedBackward0>(
-      input, Geometry{Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end()), offset});
+      input, Geometry{Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end()), offset}, name);
 }
 
 std::shared_ptr<Node> make_copy_slices(const Tensor& base, const Tensor& view, std::shared_ptr<Node> fn) {

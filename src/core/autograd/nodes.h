@@ -13,8 +13,10 @@ namespace ct::autograd {
 std::shared_ptr<Node> make_accumulate_grad(const Tensor& leaf);
 // grad_fn of a view whose base was modified in place: from base's geometry to view's.
 std::shared_ptr<Node> make_as_strided_backward(const Tensor& base, const Tensor& view);
-// as_strided(input, sizes, strides, offset) as a user op.
-std::shared_ptr<Node> make_as_strided_backward(const Tensor& input, IntList sizes, IntList strides, int64_t offset);
+// as_strided(input, sizes, strides, offset) as a user op (name: as_strided_copy's node is
+// "AsStridedBackward0_copy").
+std::shared_ptr<Node> make_as_strided_backward(const Tensor& input, IntList sizes, IntList strides, int64_t offset,
+                                               const char* name = "AsStridedBackward0");
 // The base's new grad_fn after the in-place op `fn` wrote through `view`.
 std::shared_ptr<Node> make_copy_slices(const Tensor& base, const Tensor& view, std::shared_ptr<Node> fn);
 

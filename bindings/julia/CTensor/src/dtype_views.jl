@@ -27,7 +27,7 @@ view_dtype(t::Tensor{T,N}, ::Type{S}) where {T,N,S} =
 `view_dtype(t, S)`'s elements in a new contiguous storage.
 """
 view_dtype_copy(t::Tensor{T,N}, ::Type{S}) where {T,N,S} =
-    own_handle(L.ct_view_dtype_copy(t, dtype(S)))::Tensor{S,N}
+    own_handle(() -> L.ct_view_dtype_copy(t, dtype(S)))::Tensor{S,N}
 
 const _MT_0D_WARNING = "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases."
 const _T_0D_WARNING = "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases."
@@ -73,7 +73,7 @@ end
 view_copy reshapes then).  Node ViewBackward0_copy.
 """
 reshape_copy(t::Tensor{T}, dims::Integer...) where {T} =
-    own_handle(L.ct_view_copy(t, length(dims), _shape(dims)))::Tensor{T,length(dims)}
+    own_handle(() -> L.ct_view_copy(t, length(dims), _shape(dims)))::Tensor{T,length(dims)}
 
 """
     transpose_copy(t, d1 = 1, d2 = 2) -> Tensor          (torch: torch.transpose_copy)
@@ -81,7 +81,7 @@ reshape_copy(t::Tensor{T}, dims::Integer...) where {T} =
 `transpose_view`'s elements in a new storage (TransposeBackward0_copy).
 """
 transpose_copy(t::Tensor{T,N}, d1::Integer = 1, d2::Integer = 2) where {T,N} =
-    own_handle(L.ct_transpose_copy(t, _cdim(t, d1, "transpose_copy"), _cdim(t, d2, "transpose_copy")))::Tensor{T,N}
+    own_handle(() -> L.ct_transpose_copy(t, _cdim(t, d1, "transpose_copy"), _cdim(t, d2, "transpose_copy")))::Tensor{T,N}
 
 """
     permute_copy(t, perm...) -> Tensor          (torch: torch.permute_copy)
@@ -92,7 +92,7 @@ function permute_copy(t::Tensor{T,N}, perm::Integer...) where {T,N}
     length(perm) == N || _julia_error(L.CT_ERR_INVALID_ARGUMENT,
         "permute_copy: got $(length(perm)) dimensions for a tensor with $N")
     dims = Cint[_cdim(t, p, "permute_copy") for p in perm]
-    return own_handle(L.ct_permute_copy(t, N, dims))::Tensor{T,N}
+    return own_handle(() -> L.ct_permute_copy(t, N, dims))::Tensor{T,N}
 end
 
 """
@@ -105,7 +105,7 @@ function narrow_copy(t::Tensor{T,N}, d::Integer, start::Integer, len::Integer) w
     1 <= start <= n + 1 || _julia_error(L.CT_ERR_INDEX,
         "narrow_copy: start $start is out of range for dimension $d with size $n " *
         "(expected to be in range of [1, $(n + 1)])")
-    return own_handle(L.ct_narrow_copy(t, _cdim(t, d, "narrow_copy"), Int64(start - 1), Int64(len)))::Tensor{T,N}
+    return own_handle(() -> L.ct_narrow_copy(t, _cdim(t, d, "narrow_copy"), Int64(start - 1), Int64(len)))::Tensor{T,N}
 end
 
 """
@@ -114,7 +114,7 @@ end
 `select_view`'s elements in a new storage (SelectBackward0_copy).
 """
 select_copy(t::Tensor{T,N}, d::Integer, i::Integer) where {T,N} =
-    own_handle(L.ct_select_copy(t, _cdim(t, d, "select_copy"), _cindex(t, d, i, "select_copy")))::Tensor{T,N - 1}
+    own_handle(() -> L.ct_select_copy(t, _cdim(t, d, "select_copy"), _cindex(t, d, i, "select_copy")))::Tensor{T,N - 1}
 
 """
     expand_copy(t, dims...) -> Tensor          (torch: torch.expand_copy)
@@ -122,14 +122,14 @@ select_copy(t::Tensor{T,N}, d::Integer, i::Integer) where {T,N} =
 `expand_view`'s elements in a new, dense storage (ExpandBackward0_copy).
 """
 expand_copy(t::Tensor{T}, dims::Integer...) where {T} =
-    own_handle(L.ct_expand_copy(t, length(dims), _shape(dims)))::Tensor{T,length(dims)}
+    own_handle(() -> L.ct_expand_copy(t, length(dims), _shape(dims)))::Tensor{T,length(dims)}
 
 """
     alias_copy(t) -> Tensor          (torch: torch.alias_copy)
 
 A copy of `t` in a new storage (AliasBackward0_copy).
 """
-alias_copy(t::Tensor{T,N}) where {T,N} = own_handle(L.ct_alias_copy(t))::Tensor{T,N}
+alias_copy(t::Tensor{T,N}) where {T,N} = own_handle(() -> L.ct_alias_copy(t))::Tensor{T,N}
 
 """
     detach_copy(t) -> Tensor          (torch: torch.detach_copy)
@@ -137,4 +137,4 @@ alias_copy(t::Tensor{T,N}) where {T,N} = own_handle(L.ct_alias_copy(t))::Tensor{
 A copy of `t` in a new storage that, unlike `alias` (detach), stays in the graph as torch's
 does: node NotImplemented, so backward through it fails.
 """
-detach_copy(t::Tensor{T,N}) where {T,N} = own_handle(L.ct_detach_copy(t))::Tensor{T,N}
+detach_copy(t::Tensor{T,N}) where {T,N} = own_handle(() -> L.ct_detach_copy(t))::Tensor{T,N}

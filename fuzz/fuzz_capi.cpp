@@ -369,7 +369,8 @@ void check_tensor(const ct_tensor* t) {
     ct_tensor* b = CT(ct_tensor_base(t));
     REQUIRE(b != nullptr);
     REQUIRE(CT(ct_tensor_is_view(b)) == 0);
-    REQUIRE(CT(ct_shares_storage(t, b)) == 1);
+    // No storage check: as in torch, set_ / `.data =` on the base moves the base to other
+    // memory while its views keep it as _base (x = zeros(3); v = x[1:]; x.set_()).
     CT(ct_tensor_release(b));
   } else {
     REQUIRE(CT(ct_tensor_base(t)) == nullptr);
@@ -1153,7 +1154,7 @@ void op_dtype_views(FuzzedDataProvider& in, Pool& p) {
   const ct_dtype dt = hostile_dtype(in);
   ct_tensor* r = nullptr;
   bool copy = true;
-  const int k = pick_case(in, 13, "dtype_views");
+  const int k = pick_case(in, 12, "dtype_views");  // cases 0..12
   if (k >= 3 && !small(t)) return;  // the copies copy
   switch (k) {
     case 0:

@@ -1154,6 +1154,86 @@ void op_identity(FuzzedDataProvider& in, Pool& p) {
   if (st == CT_OK && rebinds) p.views_rebound = true;
 }
 
+// view(dtype), T / mT and the copies of views (torch's *_copy ops).  A dtype view shares t's
+// storage and covers exactly t's bytes, and is no view (no base); a copy is contiguous on a
+// new storage, with the same elements as its view (equal counts).
+void op_dtype_views(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* t = p.pick(in);
+  const int a = hostile_int(in), b = hostile_int(in);
+  const ct_dtype dt = hostile_dtype(in);
+  ct_tensor* r = nullptr;
+  bool copy = true;
+  const int k = pick_case(in, 12, "dtype_views");  // cases 0..12
+  if (k >= 3 && !small(t)) return;  // the copies copy
+  switch (k) {
+    case 0:
+      copy = false;
+      r = CT(ct_view_dtype(t, dt));
+      if (r) {
+        REQUIRE(CT(ct_shares_storage(r, t)) == 1 && CT(ct_tensor_is_view(r)) == 0);
+        // the same bytes: same first address, same byte count
+        const void* rd = CT(ct_tensor_data(r));
+        const void* td = CT(ct_tensor_data(t));
+        if (CT(ct_tensor_numel(t)) > 0) REQUIRE(rd == td);
+        const int64_t rn = CT(ct_tensor_numel(r)), ri = CT(ct_dtype_itemsize(dt));
+        const int64_t tn = CT(ct_tensor_numel(t)), ti = CT(ct_dtype_itemsize(ct_tensor_dtype(t)));
+        REQUIRE(rn * ri == tn * ti, rn, tn);
+      }
+      break;
+    case 1: copy = false; r = CT(ct_matrix_transpose(t)); break;
+    case 2: copy = false; r = CT(ct_numpy_T(t)); break;
+    case 3: {
+      const int n = hostile_ndim(in);
+      std::vector<int64_t> shape = hostile_list(in, n);
+      r = CT(ct_view_copy(t, n, in.ConsumeBool() ? shape.data() : nullptr));
+      break;
+    }
+    case 4: r = CT(ct_view_dtype_copy(t, dt)); break;
+    case 5: r = CT(ct_transpose_copy(t, a, b)); break;
+    case 6: r = CT(ct_narrow_copy(t, a, hostile_i64(in), hostile_i64(in))); break;
+    case 7: r = CT(ct_slice_copy(t, a, hostile_i64(in), hostile_i64(in), hostile_i64(in))); break;
+    case 8: r = CT(ct_diagonal_copy(t, hostile_i64(in), a, b)); break;
+    case 9: r = CT(ct_unfold_copy(t, a, hostile_i64(in), hostile_i64(in))); break;
+    case 10: {
+      const int n = hostile_ndim(in);
+      std::vector<int64_t> sizes = hostile_list(in, n);
+      if (!small_output(t, kComputeElems)) return;
+      ct_tensor* v = CT(ct_expand(t, n, sizes.data()));  // the copy is as large as the view
+      if (!v) {
+        expect_error_recorded();
+        return;
+      }
+      const bool fits = small(v);
+      CT(ct_tensor_release(v));
+      if (!fits) return;
+      r = CT(ct_expand_copy(t, n, sizes.data()));
+      break;
+    }
+    case 11: r = in.ConsumeBool() ? CT(ct_detach_copy(t)) : CT(ct_alias_copy(t)); break;
+    case 12: {
+      ct_tensor* out[4] = {};
+      const int64_t n = in.ConsumeBool() ? CT(ct_unbind_copy(t, a, out, 4)) : CT(ct_split_copy(t, hostile_i64(in), a, out, 4));
+      if (n < 0) {
+        expect_error_recorded();
+        for (ct_tensor* x : out) REQUIRE(x == nullptr);
+        return;
+      }
+      for (int64_t i = 0; i < n && i < 4; ++i) {
+        REQUIRE(out[i] && CT(ct_tensor_is_view(out[i])) == 0 && CT(ct_tensor_is_contiguous(out[i])) == 1);
+        REQUIRE(CT(ct_shares_storage(out[i], t)) != 1);
+        p.put(out[i]);
+      }
+      return;
+    }
+  }
+  if (r && copy) {
+    REQUIRE(CT(ct_tensor_is_view(r)) == 0 && CT(ct_tensor_is_contiguous(r)) == 1);
+    REQUIRE(CT(ct_shares_storage(r, t)) != 1 && CT(ct_tensor_version(r)) == 0);
+  }
+  if (!t) REQUIRE(r == nullptr);
+  take(p, r);
+}
+
 void op_globals(FuzzedDataProvider& in) {
   const int raw = in.ConsumeIntegral<int>();
   ct_status st;
@@ -1219,9 +1299,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 11: op_relations(in, pool); break;
       case 12: op_dlpack(in, pool); break;
       case 13:
-        switch (in.ConsumeIntegralInRange<int>(0, 3)) {
+        switch (in.ConsumeIntegralInRange<int>(0, 4)) {
           case 0: op_nulls(in, pool); break;
           case 1: op_globals(in); break;
+          case 4: op_dtype_views(in, pool); break;
           default: op_identity(in, pool); break;  // its own slot would shift every saved corpus input
         }
         break;

@@ -297,6 +297,86 @@ CT_API int64_t ct_split_with_sizes(const ct_tensor *t, int64_t n, const int64_t 
    chunks <= 0. */
 CT_API int64_t ct_chunk(const ct_tensor *t, int64_t chunks, int dim, ct_tensor **out, int64_t cap);
 
+/* ---- dtype views and the rank-aware transposes T / mT ---------------------------------- */
+
+/* torch's t.view(dtype): t's bytes read as dtype, on t's storage (new reference).  The result
+   shares t's version counter but, as in torch, is NOT a view: ct_tensor_is_view() == 0,
+   ct_tensor_base() == NULL, no autograd history and requires_grad 0 even when t requires grad
+   (torch marks it non-differentiable).  Same item size: t's sizes, strides and offset.
+   Different item sizes (r = their ratio), torch 2.13's rules: t must have >= 1 dims and
+   stride(-1) == 1; the last size, the offset and the other strides are multiplied by r (to a
+   smaller item) or divided by r (to a larger one, each must divide; checked in the order
+   size(-1), offset, stride(-1), stride(0), stride(1), ...); the last stride becomes 1.  The
+   result covers exactly t's bytes.  Errors (CT_ERR_SHAPE, torch's messages): "self.dim()
+   cannot be 0 to view Float as Short (different element sizes)", "self.stride(-1) must be 1
+   to view Float as Short (different element sizes), but got 4", "self.size(-1) must be
+   divisible by 2 to view Float as Double (different element sizes), but got 3", "self.
+   storage_offset() must be divisible by 2 ...", "self.stride(0) must be divisible by 2 ...";
+   an invalid dtype (CT_ERR_DTYPE); a geometry that overflows int64 once scaled (only from
+   as_strided/from_blob with huge strides on size-1 dims or huge offsets of empty tensors;
+   CT_ERR_INVALID_ARGUMENT).  Bool results read any non-zero byte as true. */
+CT_API ct_tensor *ct_view_dtype(const ct_tensor *t, ct_dtype dtype);
+/* torch's t.mT: the last two dims swapped (a view, as ct_transpose(t, -2, -1):
+   TransposeBackward0) for t with >= 2 dims; t itself (retained) for a 0-dim t, where torch
+   also warns "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these
+   cases." (C has no warning channel: the bindings warn).  A 1-dim t: CT_ERR_SHAPE, "tensor.mT
+   is only supported on matrices or batches of matrices. Got 1-D tensor." */
+CT_API ct_tensor *ct_matrix_transpose(const ct_tensor *t);
+/* torch's t.T (aten numpy_T): every dim reversed, as ct_permute with (n-1, ..., 0), a view
+   recorded as PermuteBackward0, for any number of dims.  torch warns (once per process) when
+   ndim is not 2: for 0 dims "Tensor.T is deprecated on 0-D tensors. This function is the
+   identity in these cases.", otherwise "The use of `x.T` on tensors of dimension other than 2
+   to reverse their shape is deprecated and it will throw an error in a future release.
+   Consider `x.mT` to transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1,
+   -1))` to reverse the dimensions of a tensor."; the bindings warn, this function does not.
+   Fails only on a bad handle. */
+CT_API ct_tensor *ct_numpy_T(const ct_tensor *t);
+
+/* ---- Copies of views (torch's *_copy ops): new reference(s), NEW storage --------------- */
+/* ct_X_copy(t, args) takes the arguments of the view op ct_X, fails as it does (same
+   statuses and messages, except where noted), and returns what ct_X would return as a new
+   C-contiguous tensor on a new storage: not a view (ct_tensor_is_view() == 0, base NULL), its
+   own version counter at 0.  Autograd records torch's node "<ct_X's node>_copy" (e.g.
+   PermuteBackward0_copy), whose gradient is the view's.  The multi-output ones return counts
+   and fill out/cap exactly as ct_unbind / ct_split / ct_split_with_sizes, but the outputs are
+   ordinary tensors that may be written in place. */
+/* Unlike ct_view it never fails on strides (torch's view_copy reshapes then): CT_ERR_SHAPE
+   only when the element counts differ. */
+CT_API ct_tensor *ct_view_copy(const ct_tensor *t, int ndim, const int64_t *shape);
+/* ct_view_dtype's bytes copied: no autograd history (requires_grad 0), as view(dtype). */
+CT_API ct_tensor *ct_view_dtype_copy(const ct_tensor *t, ct_dtype dtype);
+CT_API ct_tensor *ct_permute_copy(const ct_tensor *t, int ndim, const int *dims);
+CT_API ct_tensor *ct_transpose_copy(const ct_tensor *t, int dim0, int dim1);
+CT_API ct_tensor *ct_t_copy(const ct_tensor *t);
+CT_API ct_tensor *ct_diagonal_copy(const ct_tensor *t, int64_t offset, int dim1, int dim2);
+CT_API ct_tensor *ct_expand_copy(const ct_tensor *t, int ndim, const int64_t *sizes);
+/* torch's narrow_copy, a op of its own: node NarrowCopyBackward0, and its checks are not
+   narrow's: a negative length fails as "start (0) + length (-1) exceeds dimension size (2)."
+   (CT_ERR_SHAPE), a dim >= ndim with torch's bare check "Expected dim <
+   static_cast<int64_t>(self_sizes.size()) to be true, but got false. ..." (CT_ERR_SHAPE). */
+CT_API ct_tensor *ct_narrow_copy(const ct_tensor *t, int dim, int64_t start, int64_t length);
+CT_API ct_tensor *ct_select_copy(const ct_tensor *t, int dim, int64_t index);
+CT_API ct_tensor *ct_slice_copy(const ct_tensor *t, int dim, int64_t start, int64_t stop, int64_t step);
+CT_API ct_tensor *ct_squeeze_copy(const ct_tensor *t, int dim);       /* SqueezeBackward1_copy */
+CT_API ct_tensor *ct_squeeze_all_copy(const ct_tensor *t);            /* SqueezeBackward0_copy */
+CT_API ct_tensor *ct_unsqueeze_copy(const ct_tensor *t, int dim);
+CT_API ct_tensor *ct_unfold_copy(const ct_tensor *t, int dim, int64_t size, int64_t step);
+/* the copy of ct_alias_view (torch's alias_copy: AliasBackward0_copy) */
+CT_API ct_tensor *ct_alias_copy(const ct_tensor *t);
+CT_API ct_tensor *ct_as_strided_copy(const ct_tensor *t, int ndim, const int64_t *sizes,
+                                     const int64_t *strides, int64_t storage_offset);
+/* torch's detach_copy: a copy of t that, unlike detach, stays in the graph: when t requires
+   grad the result does too, with torch's node NotImplemented, and backward through it fails
+   (CT_ERR_INVALID_ARGUMENT, "derivative for aten::detach_copy is not implemented"). */
+CT_API ct_tensor *ct_detach_copy(const ct_tensor *t);
+/* Each output i records its own node of torch's name (UnbindBackward0_copy, SplitBackward0_copy,
+   SplitWithSizesBackward0_copy) with output i's gradient; torch records one node for all. */
+CT_API int64_t ct_unbind_copy(const ct_tensor *t, int dim, ct_tensor **out, int64_t cap);
+CT_API int64_t ct_split_copy(const ct_tensor *t, int64_t split_size, int dim, ct_tensor **out,
+                             int64_t cap);
+CT_API int64_t ct_split_with_sizes_copy(const ct_tensor *t, int64_t n, const int64_t *split_sizes,
+                                        int dim, ct_tensor **out, int64_t cap);
+
 /* ---- View when possible, copy otherwise: new reference -------------------------------- */
 
 /* A view (as ct_view) when the strides allow one, else a contiguous copy; one -1 allowed. */

@@ -179,6 +179,27 @@
 %newobject ct_grad;
 %newobject ct_detach;
 %newobject ct_data;
+/* dtype views, T / mT, and the copies of views (torch's *_copy ops) */
+%newobject ct_view_dtype;
+%newobject ct_matrix_transpose;
+%newobject ct_numpy_T;
+%newobject ct_view_copy;
+%newobject ct_view_dtype_copy;
+%newobject ct_permute_copy;
+%newobject ct_transpose_copy;
+%newobject ct_t_copy;
+%newobject ct_diagonal_copy;
+%newobject ct_expand_copy;
+%newobject ct_narrow_copy;
+%newobject ct_select_copy;
+%newobject ct_slice_copy;
+%newobject ct_squeeze_copy;
+%newobject ct_squeeze_all_copy;
+%newobject ct_unsqueeze_copy;
+%newobject ct_unfold_copy;
+%newobject ct_alias_copy;
+%newobject ct_as_strided_copy;
+%newobject ct_detach_copy;
 
 /* Copies of possibly large tensors run without the GIL. */
 %thread ct_clone;
@@ -422,6 +443,12 @@
 %rename(ct_split) ctpy_split;
 %rename(ct_split_with_sizes) ctpy_split_with_sizes;
 %rename(ct_chunk) ctpy_chunk;
+%ignore ct_unbind_copy;
+%ignore ct_split_copy;
+%ignore ct_split_with_sizes_copy;
+%rename(ct_unbind_copy) ctpy_unbind_copy;
+%rename(ct_split_copy) ctpy_split_copy;
+%rename(ct_split_with_sizes_copy) ctpy_split_with_sizes_copy;
 
 /* ct_max_dim / ct_min_dim: Python gets (values, indices). */
 %typemap(in, numinputs=0) ct_tensor **indices (ct_tensor *tmp = NULL) {
@@ -609,6 +636,9 @@ PyObject *ctpy_unbind(const ct_tensor *t, int dim);
 PyObject *ctpy_split(const ct_tensor *t, int64_t split_size, int dim);
 PyObject *ctpy_split_with_sizes(const ct_tensor *t, PyObject *split_sizes, int dim);
 PyObject *ctpy_chunk(const ct_tensor *t, int64_t chunks, int dim);
+PyObject *ctpy_unbind_copy(const ct_tensor *t, int dim);
+PyObject *ctpy_split_copy(const ct_tensor *t, int64_t split_size, int dim);
+PyObject *ctpy_split_with_sizes_copy(const ct_tensor *t, PyObject *split_sizes, int dim);
 
 /* ---- Tensor methods ------------------------------------------------------------------------
    Named and behaving as torch.Tensor's.  Views and copies are the header's.  The hot view

@@ -459,9 +459,25 @@ static int ctpy_sizes_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 
 /* ---- Fast methods: view, reshape, expand, permute --------------------------------------- */
 
+/* The dtype of torch's view(dtype) overload, view(dtype) or view(dtype=...): its ct_dtype,
+   or -1 when the call is the view(*shape) one (no error set). */
+static int ctpy_view_dtype_arg(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  PyObject *o = NULL;
+  if (nargs == 1 && nkw == 0) o = args[0];
+  else if (nargs == 0 && nkw == 1 && PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "dtype") == 0)
+    o = args[0];
+  if (!o) return -1;
+  for (int i = 0; i < 10; ++i)
+    if (o == ctpy_dtypes[i]) return i;
+  return -1;
+}
+
 static PyObject *ctpy_m_view(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                              PyObject *kwnames) {
   int64_t s[CT_MAX_DIMS];
+  const int dt = ctpy_view_dtype_arg(args, nargs, kwnames);
+  if (dt >= 0) CTPY_RETURN_TENSOR(ct_view_dtype(ctpy_handle(self), (ct_dtype)dt), "ct_view_dtype");
   int n = ctpy_sizes_args(args, nargs, kwnames, s, "view", "size");
   if (n < 0) return NULL;
   CTPY_RETURN_TENSOR(ct_view(ctpy_handle(self), n, s), "ct_view");
@@ -705,6 +721,19 @@ static PyObject *ctpy_m_narrow(PyObject *self, PyObject *const *args, Py_ssize_t
   static const char *const names[] = {"dim", "start", "length"};
   int64_t v[3];
   int d;
+  /* torch's narrow(dim, Tensor start, length) overload takes a 0-dim integral tensor only
+     (a 1-element 1-D tensor, whose __index__ would do, is refused) */
+  PyObject *start = nargs >= 2 ? args[1] : NULL;
+  for (Py_ssize_t k = 0; !start && kwnames && k < PyTuple_GET_SIZE(kwnames); ++k)
+    if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, k), "start") == 0) start = args[nargs + k];
+  if (start && PyObject_TypeCheck(start, ctpy_tensor_type())) {
+    ct_tensor *st = ctpy_handle(start);
+    ct_dtype sd = ct_tensor_dtype(st);
+    if (ct_tensor_ndim(st) != 0 || sd == CT_BOOL || sd >= CT_FLOAT16) {
+      PyErr_SetString(PyExc_RuntimeError, "start must be an 0-dim integral Tensor.");
+      return NULL;
+    }
+  }
   if (ctpy_int_args("narrow", args, nargs, kwnames, 3, names, NULL, NULL, v) < 0 ||
       ctpy_dim(v[0], &d) < 0)
     return NULL;
@@ -776,13 +805,48 @@ static PyObject *ctpy_get_ndim(PyObject *self, void *closure) {
   return PyLong_FromLong(ct_tensor_ndim(ctpy_handle(self)));
 }
 
+/* torch's Tensor.T (ct_numpy_T), with its deprecation warnings: TORCH_WARN_ONCE, so once
+   per process each (a UserWarning at the caller's line; an error if warnings are errors). */
 static PyObject *ctpy_get_T(PyObject *self, void *closure) {
   (void)closure;
+  static int warned_0d = 0, warned_nd = 0;
   ct_tensor *h = ctpy_handle(self);
   int nd = ct_tensor_ndim(h);
-  int d[CT_MAX_DIMS];
-  for (int i = 0; i < nd; ++i) d[i] = nd - 1 - i;
-  CTPY_RETURN_TENSOR(ct_permute(h, nd, d), "ct_permute");
+  if (nd == 0 && !warned_0d) {
+    warned_0d = 1;
+    if (PyErr_WarnEx(PyExc_UserWarning,
+                     "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.", 1) < 0)
+      return NULL;
+  } else if (nd != 0 && nd != 2 && !warned_nd) {
+    warned_nd = 1;
+    if (PyErr_WarnEx(PyExc_UserWarning,
+                     "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
+                     "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
+                     "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
+                     "tensor.",
+                     1) < 0)
+      return NULL;
+  }
+  CTPY_RETURN_TENSOR(ct_numpy_T(h), "ct_numpy_T");
+}
+
+/* torch's Tensor.mT (ct_matrix_transpose): t itself for 0-D, with a once-per-process warning. */
+static PyObject *ctpy_get_mT(PyObject *self, void *closure) {
+  (void)closure;
+  static int warned = 0;
+  ct_tensor *h = ctpy_handle(self);
+  if (ct_tensor_ndim(h) == 0) {
+    if (!warned) {
+      warned = 1;
+      if (PyErr_WarnEx(PyExc_UserWarning,
+                       "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases.",
+                       1) < 0)
+        return NULL;
+    }
+    Py_INCREF(self); /* torch returns self itself */
+    return self;
+  }
+  CTPY_RETURN_TENSOR(ct_matrix_transpose(h), "ct_matrix_transpose");
 }
 
 static PyObject *ctpy_get_base(PyObject *self, void *closure) {
@@ -1447,8 +1511,38 @@ static PyObject *ctpy_split_with_sizes_call(const ct_tensor *t, int64_t k, const
 #undef CALL_
 }
 
-/* split_sizes: any sequence of ints (its length is not limited to CT_MAX_DIMS). */
+/* The copies of the multi-output views (ct_unbind_copy, ...): a tuple of new tensors. */
+static PyObject *ctpy_unbind_copy(const ct_tensor *t, int dim) {
+#define CALL_(out, cap) ct_unbind_copy(t, dim, out, cap)
+  CTPY_MULTI(CALL_);
+#undef CALL_
+}
+
+static PyObject *ctpy_split_copy(const ct_tensor *t, int64_t split_size, int dim) {
+#define CALL_(out, cap) ct_split_copy(t, split_size, dim, out, cap)
+  CTPY_MULTI(CALL_);
+#undef CALL_
+}
+
+static PyObject *ctpy_split_with_sizes_copy_call(const ct_tensor *t, int64_t k, const int64_t *sizes, int dim) {
+#define CALL_(out, cap) ct_split_with_sizes_copy(t, k, sizes, dim, out, cap)
+  CTPY_MULTI(CALL_);
+#undef CALL_
+}
+
+static PyObject *ctpy_split_sizes_any(const ct_tensor *t, PyObject *split_sizes, int dim, int copy);
+
+static PyObject *ctpy_split_with_sizes_copy(const ct_tensor *t, PyObject *split_sizes, int dim) {
+  return ctpy_split_sizes_any(t, split_sizes, dim, 1);
+}
+
 static PyObject *ctpy_split_with_sizes(const ct_tensor *t, PyObject *split_sizes, int dim) {
+  return ctpy_split_sizes_any(t, split_sizes, dim, 0);
+}
+
+/* split_sizes: any sequence of ints (its length is not limited to CT_MAX_DIMS); copy: the
+   split_with_sizes_copy call instead of the view. */
+static PyObject *ctpy_split_sizes_any(const ct_tensor *t, PyObject *split_sizes, int dim, int copy) {
   PyObject *fast = PySequence_Fast(split_sizes, "");
   if (!fast) {
     PyErr_Format(PyExc_TypeError,
@@ -1482,7 +1576,8 @@ static PyObject *ctpy_split_with_sizes(const ct_tensor *t, PyObject *split_sizes
     }
     if (ctpy_as_int64(item, &sizes[i], "split_sizes") < 0) goto done;
   }
-  r = ctpy_split_with_sizes_call(t, (int64_t)k, sizes, dim);
+  r = copy ? ctpy_split_with_sizes_copy_call(t, (int64_t)k, sizes, dim)
+           : ctpy_split_with_sizes_call(t, (int64_t)k, sizes, dim);
 done:
   PyMem_Free(sizes);
   Py_DECREF(fast);
@@ -2064,7 +2159,8 @@ static PyGetSetDef ctpy_fast_getset[] = {
     {"shape", ctpy_get_shape, NULL, "the sizes, as a ctensor.Size", NULL},
     {"dtype", ctpy_get_dtype, NULL, "the element type, a ctensor.dtype", NULL},
     {"ndim", ctpy_get_ndim, NULL, "number of dimensions", NULL},
-    {"T", ctpy_get_T, NULL, "the dimensions reversed (a view)", NULL},
+    {"T", ctpy_get_T, NULL, "the dimensions reversed (a view; torch warns for ndim other than 2)", NULL},
+    {"mT", ctpy_get_mT, NULL, "the last two dimensions swapped (a view); a 0-D tensor itself", NULL},
     {"_base", ctpy_get_base, NULL, "the root tensor this one is a view of, or None", NULL},
     {"_version", ctpy_get_version, NULL,
      "in-place writes through this tensor's family (itself, its views, detach()) so far", NULL},

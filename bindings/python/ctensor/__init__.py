@@ -225,6 +225,10 @@ def live_storages():
     return _C.ct_live_storages()
 
 
+# torch's *_copy functions (permute_copy, view_copy, ...), generated from a table
+from . import _view_copies  # noqa: E402
+_view_copies.install(globals())
+
 del _builtins
 
 from ._explain import explain, draw  # noqa: E402

@@ -124,10 +124,10 @@ class Tensor:
         """The number of dimensions."""
     @property
     def T(self) -> Tensor:
-        """The dimensions reversed (a view)."""
+        """The dimensions reversed (a view); torch warns when ndim is not 2."""
     @property
     def mT(self) -> Tensor:
-        """The last two dimensions swapped (a view)."""
+        """The last two dimensions swapped (a view); self itself for a 0-dim tensor."""
     @property
     def data(self) -> Tensor:
         """The same memory as a tensor that is not a view and records no graph (shares memory)."""
@@ -216,8 +216,13 @@ class Tensor:
     def has_internal_overlap(self) -> _bool:
         """ctensor: True if two elements of self share memory."""
     # views
-    def view(self, *shape: Union[_int, Sequence[_int]]) -> Tensor:
-        """A view with another shape (same elements, no copy); -1 infers a size."""
+    @overload
+    def view(self, dtype: dtype) -> Tensor:
+        """A view with another shape (same elements, no copy); -1 infers a size. view(dtype): the same bytes as another dtype (shares memory and version, not a view)."""
+    @overload
+    def view(self, *shape: Union[_int, Sequence[_int]]) -> Tensor: ...
+    def narrow_copy(self, dim: _int, start: _int, length: _int) -> Tensor:
+        """narrow(dim, start, length) of self, copied: a new tensor (NarrowCopyBackward0)."""
     def view_as(self, other: Tensor) -> Tensor:
         """A view with other's shape."""
     def reshape(self, *shape: Union[_int, Sequence[_int]]) -> Tensor:
@@ -639,6 +644,45 @@ def movedim(input: Tensor, source: Union[_int, Sequence[_int]], destination: Uni
     """A view with dims moved from source to destination positions."""
 def moveaxis(input: Tensor, source: Union[_int, Sequence[_int]], destination: Union[_int, Sequence[_int]]) -> Tensor:
     """A view with dims moved from source to destination positions."""
+# torch's *_copy functions: the view op's result in a new contiguous storage (_view_copies.py)
+def view_copy(input: Tensor, size: Union[dtype, Sequence[_int]]) -> Tensor:
+    """view(size) or view(dtype) of input, copied (never fails on strides: reshapes instead)."""
+def permute_copy(input: Tensor, dims: Sequence[_int]) -> Tensor:
+    """permute(dims) of input, copied."""
+def transpose_copy(input: Tensor, dim0: _int, dim1: _int) -> Tensor:
+    """transpose(dim0, dim1) of input, copied."""
+def t_copy(input: Tensor) -> Tensor:
+    """t() of input, copied."""
+def diagonal_copy(input: Tensor, offset: _int = ..., dim1: _int = ..., dim2: _int = ...) -> Tensor:
+    """diagonal(offset, dim1, dim2) of input, copied."""
+def expand_copy(input: Tensor, size: Sequence[_int], *, implicit: _bool = ...) -> Tensor:
+    """expand(size) of input, copied (dense: no stride 0)."""
+def narrow_copy(input: Tensor, dim: _int, start: _int, length: _int) -> Tensor:
+    """narrow(dim, start, length) of input, copied: a new tensor (NarrowCopyBackward0)."""
+def select_copy(input: Tensor, dim: _int, index: _int) -> Tensor:
+    """select(dim, index) of input, copied."""
+def slice_copy(input: Tensor, dim: _int = ..., start: Optional[_int] = ..., end: Optional[_int] = ...,
+               step: _int = ...) -> Tensor:
+    """input[start:end:step] along dim, copied."""
+def squeeze_copy(input: Tensor, dim: Optional[_int] = ...) -> Tensor:
+    """squeeze(dim) of input, copied."""
+def unsqueeze_copy(input: Tensor, dim: _int) -> Tensor:
+    """unsqueeze(dim) of input, copied."""
+def unfold_copy(input: Tensor, dimension: _int, size: _int, step: _int) -> Tensor:
+    """unfold(dimension, size, step) of input, copied."""
+def alias_copy(input: Tensor) -> Tensor:
+    """A copy of input (AliasBackward0_copy)."""
+def as_strided_copy(input: Tensor, size: Sequence[_int], stride: Sequence[_int],
+                    storage_offset: Optional[_int] = ...) -> Tensor:
+    """as_strided(size, stride, storage_offset) of input, copied."""
+def detach_copy(input: Tensor) -> Tensor:
+    """A copy of input that stays in the graph (node NotImplemented: no derivative, as torch)."""
+def unbind_copy(input: Tensor, dim: _int = ...) -> Tuple[Tensor, ...]:
+    """unbind(dim) of input, each piece copied (a tuple)."""
+def split_copy(input: Tensor, split_size: _int, dim: _int = ...) -> Tuple[Tensor, ...]:
+    """split(split_size, dim) of input, each piece copied (a tuple)."""
+def split_with_sizes_copy(input: Tensor, split_sizes: Sequence[_int], dim: _int = ...) -> Tuple[Tensor, ...]:
+    """split_with_sizes(split_sizes, dim) of input, each piece copied (a tuple)."""
 def clone(input: Tensor) -> Tensor:
     """A copy of input with a new storage (C-contiguous); records a graph."""
 def index_select(input: Tensor, dim: _int, index: Tensor) -> Tensor:

@@ -16,8 +16,8 @@ from . import _C
 # name -> (text signature of a C method, or None for a Python function or attribute; the line)
 TENSOR = {
     # ---- introspection (no tensor result) ----
-    "T": (None, "The dimensions reversed (a view)."),
-    "mT": (None, "The last two dimensions swapped (a view)."),
+    "T": (None, "The dimensions reversed (a view); torch warns when ndim is not 2."),
+    "mT": (None, "The last two dimensions swapped (a view); self itself for a 0-dim tensor."),
     "shape": (None, "The sizes, as a ctensor.Size."),
     "dtype": (None, "The element type, a ctensor.dtype."),
     "device": (None, "device(type='cpu'): ctensor tensors live in host memory."),
@@ -51,7 +51,9 @@ TENSOR = {
     "equal": (None, "True if self and other have the same shape and elements (a bool)."),
     "allclose": (None, "True if |self - other| <= atol + rtol * |other| everywhere (a bool)."),
     # ---- views ----
-    "view": ("($self, /, *shape)", "A view with another shape (same elements, no copy); -1 infers a size."),
+    "view": ("($self, /, *shape)", "A view with another shape (same elements, no copy); -1 infers a size. "
+             "view(dtype): the same bytes as another dtype (shares memory and version, not a view)."),
+    "narrow_copy": (None, "narrow(dim, start, length) of self, copied: a new tensor (NarrowCopyBackward0)."),
     "view_as": ("($self, /, other)", "A view with other's shape."),
     "reshape": ("($self, /, *shape)", "A view with another shape when the strides allow one, else a copy."),
     "reshape_as": ("($self, /, other)", "reshape(other.shape): a view when the strides allow one, else a copy."),

@@ -227,13 +227,7 @@ class _TensorMethods:
 
     moveaxis = movedim
 
-    @property
-    def mT(self):
-        """The last two dimensions swapped (a view)."""
-        if self.dim() < 2:
-            raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
-                               f"Got {self.dim()}-D tensor.")
-        return _C.ct_transpose(self, -2, -1)
+    # (T and mT are fastpath.c's getters, over ct_numpy_T and ct_matrix_transpose)
 
     # ---- identity: detach_ and the in-place metadata ops (ctensor.h, "Tensor identity") ----
     # Each returns self, as torch's; versions move as torch 2.13's (set_, as_strided_, t_,

@@ -953,4 +953,29 @@ Ref<Tensor> index_select(const Tensor& t, int64_t dim, const Tensor& index) {
   return r;
 }
 
+// Note [Copies of views]
+// torch generates, for each view op, a *_copy op whose kernel is the view followed by
+// clone(memory_format=contiguous) (torchgen's gen_functionalization_type), and whose
+// derivative is the view's, recorded as "<node>_copy" (e.g. PermuteBackward0_copy).  The
+// result is no view: new storage, own version counter, no base.
+Ref<Tensor> copy_of_view(const char* name, const Tensor& t, const std::function<Ref<Tensor>(const Tensor&)>& view) {
+  Ref<Tensor> v = view(t);
+  Ref<Tensor> r = copy_to_new(*v, v->dtype());
+  if (__builtin_expect(needs_grad(t), 0)) set_history(*r, view_node(name, t, Replay(view)));
+  return r;
+}
+
+Ref<Tensor> as_strided_copy(const Tensor& t, IntList sizes, IntList strides, int64_t storage_offset) {
+  Ref<Tensor> r = copy_to_new(*ct::as_strided(t, sizes, strides, storage_offset), t.dtype());
+  if (__builtin_expect(needs_grad(t), 0))
+    set_history(*r, make_strided_backward("AsStridedBackward0_copy", t, sizes, strides, storage_offset));
+  return r;
+}
+
+Ref<Tensor> detach_copy(const Tensor& t) {
+  Ref<Tensor> r = copy_to_new(t, t.dtype());
+  if (__builtin_expect(needs_grad(t), 0)) set_history(*r, make_not_implemented("aten::detach_copy", {&t}));
+  return r;
+}
+
 }  // namespace ct::ag

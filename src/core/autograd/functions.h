@@ -5,6 +5,7 @@
 // calls these; the core ops themselves never record anything (backward uses them).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -73,5 +74,14 @@ Ref<Tensor> contiguous(const Tensor& t);
 Ref<Tensor> to_dtype(const Tensor& t, DType dtype);
 Ref<Tensor> index_select(const Tensor& t, int64_t dim, const Tensor& index);
 void copy_into(const Tensor& dst, const Tensor& src, const char* op = "copy_");
+
+// torch's *_copy ops (view_copy, permute_copy, ...; Note [Copies of views] in functions.cpp):
+// what view(t) returns, as a new contiguous tensor on a new storage.  Autograd records
+// `name`, torch's "<view's node>_copy", whose backward is the view's.
+Ref<Tensor> copy_of_view(const char* name, const Tensor& t, const std::function<Ref<Tensor>(const Tensor&)>& view);
+Ref<Tensor> as_strided_copy(const Tensor& t, IntList sizes, IntList strides, int64_t storage_offset);
+// torch's detach_copy: a copy of t that requires grad when t does, with the node torch
+// records, NotImplemented (backward through it fails: torch has no derivative for it).
+Ref<Tensor> detach_copy(const Tensor& t);
 
 }  // namespace ct::ag

@@ -32,6 +32,7 @@ include("foreign.jl")
 include("explain.jl")
 include("autograd.jl")
 include("identity.jl")
+include("dtype_views.jl")
 
 # Every exported name is checked (bindings/julia/check/julia_check.py) against the names
 # Base, Core and the standard libraries export, and against a list of names too generic to
@@ -54,6 +55,9 @@ export index_select_copy, copy_into!
 export storage_id, storage_offset, shares_storage, may_overlap, overlaps,
        has_internal_overlap, is_contiguous, is_column_major, is_view, data_address,
        refcount, same_tensor, live_tensors, live_storages, torch_repr
+# dtype views, T / mT, copies of views
+export view_dtype, view_dtype_copy, matrix_transpose_view, reverse_dims_view, reshape_copy,
+       transpose_copy, permute_copy, narrow_copy, select_copy, expand_copy, alias_copy, detach_copy
 # Explanations
 export explain
 # Autograd

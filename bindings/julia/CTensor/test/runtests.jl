@@ -998,6 +998,53 @@ end
     @test Array(grad(w)) == Float32[2, 2, 2]
 end
 
+@testset "dtype views (view_dtype), T / mT, copies of views" begin
+    x = tensor_arange(Float32, 0, 6)                  # Python: torch.arange(6.)
+    m = reshape_view(x, 2, 3)
+    v = view_dtype(m, Int32)                          # Python: m.view(torch.int32)
+    @test v isa Tensor{Int32,2} && size(v) == (2, 3) && strides(v) == strides(m)
+    @test !is_view(v) && CTensor.base(v) === nothing && shares_storage(v, x)
+    @test v[1, 2] == reinterpret(Int32, 1f0)
+    h = view_dtype(m, Float16)                        # the LAST dim grows, unlike reinterpret
+    @test size(h) == (2, 6) && strides(h) == (6, 1)
+    d = view_dtype(reshape_view(tensor_arange(Float32, 0, 8), 2, 4), Float64)
+    @test size(d) == (2, 2) && strides(d) == (2, 1)
+    e = caught(() -> view_dtype(m, Float64))
+    @test e isa CTensorError && e.status == L.CT_ERR_SHAPE &&
+          e.message == "self.size(-1) must be divisible by 2 to view Float as Double (different element sizes), but got 3"
+    e = caught(() -> view_dtype(transpose_view(m), Int16))
+    @test e isa CTensorError && e.message ==
+          "self.stride(-1) must be 1 to view Float as Short (different element sizes), but got 3"
+    v0 = CTensor.version(x)
+    v[1, 1] = 7
+    @test CTensor.version(x) == v0 + 1                # one version counter
+    a = requires_grad!(tensor_ones(Float32, 4))
+    @test !requires_grad(view_dtype(a, Int32))
+    c = view_dtype_copy(m, Int32)
+    @test !shares_storage(c, x) && collect(c) == collect(v)
+    b = tensor_zeros(Float32, 2, 3, 4)
+    @test size(matrix_transpose_view(b)) == (2, 4, 3) && is_view(matrix_transpose_view(b))
+    e = caught(() -> matrix_transpose_view(tensor_zeros(Float32, 3)))
+    @test e isa CTensorError && e.message ==
+          "tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor."
+    @test size(reverse_dims_view(m)) == (3, 2)
+    @test size(@test_logs (:warn,) match_mode = :any reverse_dims_view(b)) == (4, 3, 2)
+    g = requires_grad!(tensor_ones(Float32, 2, 3))
+    @test grad_fn_name(reverse_dims_view(g)) == "PermuteBackward0"
+    for (f, node) in ((t -> reshape_copy(t, 3, 2), "ViewBackward0_copy"),
+                      (t -> transpose_copy(t), "TransposeBackward0_copy"),
+                      (t -> permute_copy(t, 2, 1), "PermuteBackward0_copy"),
+                      (t -> narrow_copy(t, 2, 2, 2), "NarrowCopyBackward0"),
+                      (t -> select_copy(t, 1, 2), "SelectBackward0_copy"),
+                      (t -> expand_copy(t, 4, 2, 3), "ExpandBackward0_copy"),
+                      (t -> alias_copy(t), "AliasBackward0_copy"),
+                      (t -> detach_copy(t), "torch::autograd::NotImplemented"))
+        r = f(g)
+        @test !is_view(r) && !shares_storage(r, g) && is_contiguous(r) && grad_fn_name(r) == node
+    end
+    @test collect(narrow_copy(m, 2, 2, 2)) == collect(narrow_view(m, 2, 2, 2))
+end
+
 @testset "Aqua.jl" begin
     Aqua.test_all(CTensor; ambiguities = (recursive = false,))
 end

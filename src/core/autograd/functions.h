@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/ops/binary_math.h"
@@ -73,5 +74,16 @@ Ref<Tensor> contiguous(const Tensor& t);
 Ref<Tensor> to_dtype(const Tensor& t, DType dtype);
 Ref<Tensor> index_select(const Tensor& t, int64_t dim, const Tensor& index);
 void copy_into(const Tensor& dst, const Tensor& src, const char* op = "copy_");
+
+// std / var (StdBackward0 / VarBackward0); std_mean / var_mean return {std or var, mean},
+// each output with its own StdMeanBackward0 / VarMeanBackward0 node (torch records one node
+// with two outputs; the engine here runs single-output nodes, and the two gradients add up
+// to torch's, as in Note [Multi-output views]); linalg.vector_norm (LinalgVectorNormBackward0,
+// torch's norm_backward, with its subgradient 0 where the norm is 0).
+Ref<Tensor> var(const Tensor& t, std::span<const int64_t> dims, double correction, bool keepdim, bool take_sqrt);
+std::pair<Ref<Tensor>, Ref<Tensor>> var_mean(const Tensor& t, std::span<const int64_t> dims, double correction,
+                                             bool keepdim, bool take_sqrt);
+Ref<Tensor> vector_norm(const Tensor& t, double ord, std::span<const int64_t> dims, bool keepdim,
+                        std::optional<DType> dtype);
 
 }  // namespace ct::ag

@@ -145,7 +145,8 @@ def test_no_degrees_of_freedom_values_and_warning(call):
 ERROR_CALLS = [
     "x.std(5)", "x.var(-4)", "x.std((0, 0))", "x.std((1, -1))", "x.std(0.5)", "x.std('a')", "x.std(dim='a')",
     "x.std(0, 1)", "x.std(True, keepdim=True)", "x.std(0, unbiased=True, correction=1)", "x.std(unbiased=2)",
-    "x.std(0, correction='a')", "m.std(x, unbiased=2)", "m.std_mean(x, unbiased=2)", "i.std()", "i.var(dim=5)",
+    "x.std(0, correction='a')", "x.std(unbiased=True, keepdim=True)", "x.std(0, True, False, correction=1)",
+    "x.var(foo=1)", "m.std(x, unbiased=2)", "m.std_mean(x, unbiased=2)", "i.std()", "i.var(dim=5)",
     "m.var_mean(i)", "m.std_mean(i)", "b.var()", "m.tensor(5.).std(1)",
 ]
 

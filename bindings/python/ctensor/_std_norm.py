@@ -77,7 +77,8 @@ def _spread_args(fn, function, args, kwargs):
             raise bad()
         return [], (1.0 if dim else 0.0), False
     if unbiased is not _UNSET:
-        if "correction" in named or not isinstance(unbiased, builtins.bool):
+        # (dim, unbiased, keepdim) needs its dim; without one only std(unbiased) is left
+        if "correction" in named or not isinstance(unbiased, builtins.bool) or ("dim" not in named and len(named) > 1):
             raise bad()
         corr = 1.0 if unbiased else 0.0
     elif correction is None:
@@ -153,7 +154,7 @@ def _vector_norm(input, ord, dim, keepdim, dtype):
     if not _is_number(ord):
         raise TypeError(f"linalg_vector_norm(): argument 'ord' must be Number, not {type(ord).__name__}")
     if dtype is not None and not isinstance(dtype, D.dtype):
-        raise TypeError(f"linalg_vector_norm(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
+        raise TypeError(f"linalg_vector_norm(): argument 'dtype' must be ctensor.dtype, not {type(dtype).__name__}")
     code = -1 if dtype is None else dtype._code
     return _C.ct_vector_norm(input, float(ord), _norm_dims(dim), builtins.bool(keepdim), code)
 

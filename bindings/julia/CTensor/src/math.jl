@@ -46,6 +46,8 @@ Base.:^(x::Real, b::Tensor{<:Any,2}) = _rpow(x, b)
 Base.:^(a::Tensor{<:Any,2}, b::Tensor) = _pow(a, b)
 Base.:^(a::Tensor, b::Tensor{<:Any,2}) = _pow(a, b)
 Base.:^(a::Tensor{<:Any,2}, b::Tensor{<:Any,2}) = _pow(a, b)
+# LinearAlgebra's ℯ ^ A (the matrix exponential) would be as specific as x ^ t for a matrix.
+Base.:^(x::Irrational{:ℯ}, b::Tensor{<:Any,2}) = _rpow(x, b)
 
 # ---- fld, mod, rem ------------------------------------------------------------------------------
 

@@ -1234,6 +1234,54 @@ void op_dtype_views(FuzzedDataProvider& in, Pool& p) {
   take(p, r);
 }
 
+// ct_var / ct_std / ct_var_mean / ct_std_mean / ct_vector_norm: hostile dims, corrections
+// (nan, inf), orders and dtypes (-1: t's own); *mean is written only on success; results
+// keep t's dtype unless a dtype was asked for.
+void op_std_norm(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* a = p.pick(in);
+  if (!small_output(a, 4096)) return;
+  const int n = hostile_ndim(in);
+  std::vector<int> dims(size_t(n < 0 ? 0 : n > kArgArray ? kArgArray : n));
+  for (auto& x : dims) x = hostile_int(in);
+  const int* d = in.ConsumeIntegralInRange<int>(0, 7) == 0 ? nullptr : dims.data();
+  const int keep = in.ConsumeIntegral<int>();
+  const double x = hostile_double(in);  // the correction or the order
+  ct_tensor* r = nullptr;
+  int dt = -1;
+  switch (in.ConsumeIntegralInRange<int>(0, 2)) {
+    case 0: r = CT((in.ConsumeBool() ? ct_var : ct_std)(a, n, d, x, keep)); break;
+    case 1: {
+      ct_tensor* m = reinterpret_cast<ct_tensor*>(&p);  // a sentinel it must not touch on failure
+      ct_tensor** want = in.ConsumeBool() ? &m : nullptr;
+      r = CT((in.ConsumeBool() ? ct_var_mean : ct_std_mean)(a, n, d, x, keep, want));
+      if (!r) REQUIRE(m == reinterpret_cast<ct_tensor*>(&p));
+      if (r && want) {
+        REQUIRE(m != nullptr);
+        const int64_t nm = CT(ct_tensor_numel(m)), nr = CT(ct_tensor_numel(r));
+        REQUIRE(nm == nr, nm, nr);
+        const ct_dtype dm = CT(ct_tensor_dtype(m)), dr = CT(ct_tensor_dtype(r));
+        REQUIRE(dm == dr, dm, dr);
+        p.put(m);
+      }
+      break;
+    }
+    default: {
+      if (in.ConsumeBool()) {
+        const ct_dtype want = hostile_dtype(in);
+        std::memcpy(&dt, &want, sizeof dt);
+      }
+      r = CT(ct_vector_norm(a, x, n, d, keep, dt));
+      break;
+    }
+  }
+  if (r && dt == -1) {
+    const ct_dtype dr = CT(ct_tensor_dtype(r)), da = CT(ct_tensor_dtype(a));
+    REQUIRE(dr == da, dr, da);
+  }
+  if (r) REQUIRE(CT(ct_shares_storage(r, a)) == 0);
+  take(p, r);
+}
+
 void op_globals(FuzzedDataProvider& in) {
   const int raw = in.ConsumeIntegral<int>();
   ct_status st;
@@ -1299,10 +1347,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 11: op_relations(in, pool); break;
       case 12: op_dlpack(in, pool); break;
       case 13:
-        switch (in.ConsumeIntegralInRange<int>(0, 4)) {
+        switch (in.ConsumeIntegralInRange<int>(0, 5)) {
           case 0: op_nulls(in, pool); break;
           case 1: op_globals(in); break;
           case 4: op_dtype_views(in, pool); break;
+          case 5: op_std_norm(in, pool); break;
           default: op_identity(in, pool); break;  // its own slot would shift every saved corpus input
         }
         break;

@@ -677,6 +677,49 @@ CT_API ct_tensor *ct_min_all(const ct_tensor *t);
 CT_API ct_tensor *ct_max_dim(const ct_tensor *t, int dim, int keepdim, ct_tensor **indices);
 CT_API ct_tensor *ct_min_dim(const ct_tensor *t, int dim, int keepdim, ct_tensor **indices);
 
+/* Spread over the ndim dims in dims (ndim 0: over all dims), as torch.var / torch.std with
+   correction= : sum((x - mean)^2) / max(0, N - correction), N the number of elements reduced
+   into each result; std is its square root.  correction 1 is torch's default (Bessel's,
+   unbiased=True), 0 the population value (unbiased=False); any real is taken, as torch.
+   Computed with Welford's algorithm in double and rounded once to t's dtype, which the
+   result keeps (float16/bfloat16 too), so data far from 0 (1e4 + small noise) keep their
+   digits.  No degrees of freedom left (N - correction <= 0): nan or inf, as torch (torch
+   also warns "std(): degrees of freedom is <= 0. ..."; the C API cannot, the Python
+   binding does); an empty reduction gives nan.  Returns a new tensor (new reference; it
+   shares no memory with t), or NULL on error: t not floating (CT_ERR_DTYPE, torch's "std
+   and var only support floating point and complex dtypes"), a dim out of range
+   (CT_ERR_INDEX, "Dimension out of range ..."), a repeated dim (CT_ERR_INVALID_ARGUMENT,
+   "dim 0 appears multiple times in the list of dims"), ndim outside [0, CT_MAX_DIMS] or
+   dims NULL with ndim > 0 (CT_ERR_INVALID_ARGUMENT).  Autograd: VarBackward0 /
+   StdBackward0 (torch's formulas; std's gradient is 0 where std is 0). */
+CT_API ct_tensor *ct_var(const ct_tensor *t, int ndim, const int *dims, double correction, int keepdim);
+CT_API ct_tensor *ct_std(const ct_tensor *t, int ndim, const int *dims, double correction, int keepdim);
+/* torch.var_mean / torch.std_mean: returns the variance / std (new reference, as ct_var /
+   ct_std) and, if mean is not NULL, stores in *mean a new reference to the mean (as
+   ct_mean); *mean is written only on success.  Errors as ct_var, naming var_mean / std_mean
+   ("var_mean only support floating point and complex dtypes").  Autograd: both outputs
+   record VarMeanBackward0 / StdMeanBackward0; backward through either or both gives torch's
+   gradient. */
+CT_API ct_tensor *ct_var_mean(const ct_tensor *t, int ndim, const int *dims, double correction, int keepdim,
+                              ct_tensor **mean);
+CT_API ct_tensor *ct_std_mean(const ct_tensor *t, int ndim, const int *dims, double correction, int keepdim,
+                              ct_tensor **mean);
+/* torch.linalg.vector_norm(t, ord, dims, keepdim, dtype=): over the ndim dims in dims (ndim
+   0: all dims), ord 2 is sqrt(sum x^2), 1 sum |x|, 0 the number of non-zero elements,
+   INFINITY / -INFINITY the largest / smallest |x| (nan propagates), any other p (nan too)
+   (sum |x|^p)^(1/p).  torch.norm(t, p) and t.norm(p) for a number p or "fro" are this with
+   ord 2.  dtype: -1 keeps t's dtype; else a floating ct_dtype t converts to without narrowing
+   (float32 -> float64, not float64 -> float32): t is converted first and the result has it.
+   Sums in float for float16/bfloat16 (as torch), pairwise.  Returns a new tensor (new
+   reference, sharing no memory with t) or NULL on error: t not floating (CT_ERR_DTYPE,
+   "linalg.vector_norm: Expected a floating point or complex tensor as input. Got Long"),
+   a dtype not floating or narrowing (CT_ERR_DTYPE, torch's texts), an empty reduction for
+   ord < 0 or INFINITY, which has no identity (CT_ERR_INVALID_ARGUMENT, "linalg.vector_norm
+   cannot compute the inf norm on an empty tensor ..."), dims as ct_var.  Autograd:
+   LinalgVectorNormBackward0 with torch's subgradients (0 where the norm is 0; for ord 0 the
+   gradient is 0; for +-INFINITY shared among the elements at the norm). */
+CT_API ct_tensor *ct_vector_norm(const ct_tensor *t, double ord, int ndim, const int *dims, int keepdim, int dtype);
+
 /* Matrix product with torch.matmul's rules (1-D dot, 2-D mm, batched with broadcasting of
    the batch dims); a new contiguous tensor.  Operands must have the same dtype; bool is
    refused (CT_ERR_DTYPE); each case checks and words its errors as PyTorch 2.13's kernel for

@@ -154,6 +154,11 @@
 %newobject ct_min_all;
 %newobject ct_max_dim;
 %newobject ct_min_dim;
+%newobject ct_var;
+%newobject ct_std;
+%newobject ct_var_mean;
+%newobject ct_std_mean;
+%newobject ct_vector_norm;
 %newobject ct_maximum;
 %newobject ct_linspace;
 %newobject ct_eye;
@@ -463,6 +468,8 @@
 %typemap(freearg) ct_tensor **indices {
   ct_tensor_release(tmp$argnum); /* only when the call failed after writing it (never) */
 }
+/* ct_var_mean / ct_std_mean: Python gets (var or std, mean), as indices above. */
+%apply ct_tensor **indices { ct_tensor **mean };
 
 /* ct_item: the value is the result. */
 %typemap(in, numinputs=0) double *out (double tmp) {

@@ -47,6 +47,8 @@ from . import _compute, return_types  # noqa: E402
 _compute.install(*_C._setup_compute(_compute.operand_hook))
 from . import _pow_div  # noqa: E402
 _pow_div.install()
+from . import _std_norm  # noqa: E402
+_std_norm.install()
 
 from . import _autograd  # noqa: E402
 _autograd.install()
@@ -65,6 +67,8 @@ from ._compute import (add, sub, subtract, mul, multiply, div, divide, true_divi
                        result_type)
 from ._pow_div import pow, floor_divide, remainder, fmod  # noqa: E402
 from ._ranges import linspace, eye  # noqa: E402
+from ._std_norm import std, var, std_mean, var_mean, norm  # noqa: E402
+from . import linalg  # noqa: E402
 
 __version__ = _C.ct_version()
 

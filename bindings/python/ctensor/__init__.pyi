@@ -3,6 +3,7 @@ from typing import Any, Iterator, List, SupportsIndex, Optional, Sequence, Tuple
 
 from . import return_types as return_types
 from . import autograd as autograd
+from . import linalg as linalg
 from .autograd import Node as _Node
 
 import builtins
@@ -448,6 +449,16 @@ class Tensor:
         """C's fmod elementwise, with the sign of self (a new tensor)."""
     def fmod_(self, other: _Operand) -> Tensor:
         """In place: writes fmod(self, other) into self and returns self."""
+    # spread and norms
+    def std(self, dim: Union[_Dims, _bool] = ..., unbiased: _bool = ..., keepdim: _bool = ..., *,
+            correction: Optional[_Scalar] = ...) -> Tensor:
+        """A new tensor: the standard deviation over dim (all elements by default); floating dtypes."""
+    def var(self, dim: Union[_Dims, _bool] = ..., unbiased: _bool = ..., keepdim: _bool = ..., *,
+            correction: Optional[_Scalar] = ...) -> Tensor:
+        """A new tensor: the variance over dim (all elements by default); floating dtypes."""
+    def norm(self, p: Union[_Scalar, str, None] = ..., dim: _Dims = ..., keepdim: _bool = ...,
+             dtype: Optional[dtype] = ...) -> Tensor:
+        """A new tensor: the vector norm of order p over dim (all elements by default)."""
     # elementwise math
     def neg(self) -> Tensor:
         """A new tensor: -self."""
@@ -813,6 +824,21 @@ def remainder(input: _Operand, other: _Operand) -> Tensor:
     """torch.remainder(input, other): input % other; input may be a Python number."""
 def fmod(input: Tensor, other: _Operand) -> Tensor:
     """torch.fmod(input, other): C's fmod, the sign of input."""
+def std(input: Tensor, dim: Union[_Dims, _bool] = ..., unbiased: _bool = ..., keepdim: _bool = ..., *,
+        correction: Optional[_Scalar] = ...) -> Tensor:
+    """A new tensor: the standard deviation over dim (all elements by default); floating dtypes."""
+def var(input: Tensor, dim: Union[_Dims, _bool] = ..., unbiased: _bool = ..., keepdim: _bool = ..., *,
+        correction: Optional[_Scalar] = ...) -> Tensor:
+    """A new tensor: the variance over dim (all elements by default); floating dtypes."""
+def std_mean(input: Tensor, dim: Union[_Dims, _bool] = ..., unbiased: _bool = ..., keepdim: _bool = ..., *,
+             correction: Optional[_Scalar] = ...) -> Tuple[Tensor, Tensor]:
+    """A tuple of two new tensors: the standard deviation and the mean of input over dim."""
+def var_mean(input: Tensor, dim: Union[_Dims, _bool] = ..., unbiased: _bool = ..., keepdim: _bool = ..., *,
+             correction: Optional[_Scalar] = ...) -> Tuple[Tensor, Tensor]:
+    """A tuple of two new tensors: the variance and the mean of input over dim."""
+def norm(input: Tensor, p: Union[_Scalar, str, None] = ..., dim: _Dims = ..., keepdim: _bool = ...,
+         dtype: Optional[dtype] = ...) -> Tensor:
+    """A new tensor: the vector norm of order p over dim (all elements by default)."""
 def linspace(start: Union[_Scalar, Tensor], end: Union[_Scalar, Tensor], steps: _int, *, dtype: Optional[dtype] = ...,
              device: Any = ..., requires_grad: _bool = ..., out: None = ..., layout: Any = ...,
              pin_memory: _bool = ...) -> Tensor:

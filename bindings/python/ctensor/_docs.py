@@ -145,6 +145,9 @@ TENSOR = {
     "min": (None, "A new tensor: the smallest element, (values, indices) over dim, or the elementwise minimum."),
     "matmul": (None, "A new tensor: the matrix product of self and other (broadcasting batch dims)."),
     "mm": (None, "A new tensor: the product of two matrices."),
+    "std": (None, "A new tensor: the standard deviation over dim (all elements by default); floating dtypes."),
+    "var": (None, "A new tensor: the variance over dim (all elements by default); floating dtypes."),
+    "norm": (None, "A new tensor: the vector norm of order p over dim (all elements by default)."),
     # ---- in place: self ----
     "add_": (None, "In place, returns self: self += alpha * other."),
     "sub_": (None, "In place, returns self: self -= alpha * other."),
@@ -189,6 +192,8 @@ _MODULE_SPECIFIC = {
     "numel": "The number of elements of input.",
     "broadcast_to": "A broadcast view of input with the given shape (stride 0 on expanded dims).",
     "true_divide": "div(): a new tensor, input / other.",
+    "std_mean": "A tuple of two new tensors: the standard deviation and the mean of input over dim.",
+    "var_mean": "A tuple of two new tensors: the variance and the mean of input over dim.",
 }
 
 

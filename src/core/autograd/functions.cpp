@@ -978,4 +978,125 @@ Ref<Tensor> detach_copy(const Tensor& t) {
   return r;
 }
 
+// ---- std / var and vector norms -------------------------------------------------------------
+
+namespace {
+
+// The reduced dims as a list (every dim when dims is empty), for ct::mean / ct::sum.
+std::vector<int64_t> reduced_list(const ReduceInfo& ri) {
+  std::vector<int64_t> r;
+  for (size_t d = 0; d < ri.reduced.size(); ++d)
+    if (ri.reduced[d]) r.push_back(int64_t(d));
+  return r;
+}
+
+// torch's var_backward: (2 / (N - correction)) * grad * (x - x.mean(dims, keepdim=True)),
+// grad shaped with the reduced dims kept.  N - correction = 0 gives inf (and nan), as torch.
+Ref<Tensor> var_backward(const Tensor& gk, const Tensor& x, const ReduceInfo& ri, double correction) {
+  const std::vector<int64_t> rd = reduced_list(ri);
+  Ref<Tensor> centred = ct::binary(BinaryOp::Sub, Operand::of(x), Operand::of(*ct::mean(x, rd, true)));
+  return mul(*mul(gk, 2.0 / (double(ri.count) - correction)), *centred);
+}
+
+// torch's std_backward: var_backward of grad / (2 std), 0 where std is 0.
+Ref<Tensor> std_backward(const Tensor& gk, const Tensor& x, const Tensor& std_k, const ReduceInfo& ri,
+                         double correction) {
+  Ref<Tensor> gvar = div(gk, *mul(std_k, 2.0));
+  Ref<Tensor> zero = ct::compare(CompareOp::Eq, Operand::of(std_k), Operand::of(0.0));
+  return var_backward(*ct::where(*zero, *zero_like(*gvar), *gvar), x, ri, correction);
+}
+
+Ref<Tensor> var_node_grad(const Tensor& g, FnNode& s, const ReduceInfo& ri, double correction, bool take_sqrt) {
+  Ref<Tensor> gk = keepdim_grad(g, ri.kept);
+  if (!take_sqrt) return var_backward(*gk, s.use(0), ri, correction);
+  return std_backward(*gk, s.use(0), *keepdim_grad(s.use(1), ri.kept), ri, correction);
+}
+
+// sgn(x): -1, 0 or 1 (nan for nan), in x's dtype.
+Ref<Tensor> sgn(const Tensor& x) {
+  Ref<Tensor> q = div(x, *ct::unary(UnaryOp::Abs, x));
+  Ref<Tensor> zero = ct::compare(CompareOp::Eq, Operand::of(x), Operand::of(0.0));
+  return ct::where(*zero, *zero_like(*q), *q);
+}
+
+Ref<Tensor> pow_scalar(const Tensor& x, double e) { return ct::math_binary(MathOp::Pow, Operand::of(x), Operand::of(e)); }
+
+// where(mask, 0, t)
+Ref<Tensor> zero_where(const Tensor& mask, const Tensor& t) { return ct::where(mask, *zero_like(t), t); }
+
+// torch's norm_backward (FunctionsManual.cpp) for the gradient gk and the norm nk, both
+// shaped with the reduced dims kept.
+Ref<Tensor> norm_backward(const Tensor& gk, const Tensor& x, const Tensor& nk, double p, const ReduceInfo& ri) {
+  auto eq0 = [](const Tensor& t) { return ct::compare(CompareOp::Eq, Operand::of(t), Operand::of(0.0)); };
+  if (p == 0.0) return Ref<Tensor>();  // no gradient at all (x.grad stays None), as torch
+  if (p == 1.0) return mul(*sgn(x), gk);
+  if (p == 2.0) return mul(gk, *zero_where(*eq0(nk), *div(x, nk)));
+  Ref<Tensor> ax = ct::unary(UnaryOp::Abs, x);
+  if (std::isinf(p)) {
+    // the gradient shared evenly among the elements equal to the norm, or that are nan
+    Ref<Tensor> hit = ct::compare(CompareOp::Eq, Operand::of(*ax), Operand::of(nk));
+    Ref<Tensor> nan = ct::compare(CompareOp::Ne, Operand::of(*ax), Operand::of(*ax));
+    Ref<Tensor> mask = ct::where(*nan, *nan, *hit);
+    Ref<Tensor> count = ct::to_dtype(*ct::sum(*mask, reduced_list(ri), true), gk.dtype());
+    return mul(*sgn(x), *mul(*div(gk, *count), *ct::to_dtype(*mask, gk.dtype())));
+  }
+  if (p < 1.0) {
+    Ref<Tensor> scaled = zero_where(*eq0(x), *mul(*sgn(x), *pow_scalar(*ax, p - 1.0)));
+    return mul(*mul(*scaled, gk), *pow_scalar(nk, 1.0 - p));
+  }
+  Ref<Tensor> scaled = p < 2.0 ? mul(*sgn(x), *pow_scalar(*ax, p - 1.0)) : mul(x, *pow_scalar(*ax, p - 2.0));
+  Ref<Tensor> scale = zero_where(*eq0(nk), *div(gk, *pow_scalar(nk, p - 1.0)));
+  return mul(*scaled, *scale);
+}
+
+}  // namespace
+
+Ref<Tensor> var(const Tensor& t, std::span<const int64_t> dims, double correction, bool keepdim, bool take_sqrt) {
+  Ref<Tensor> r = ct::var(t, dims, correction, keepdim, take_sqrt);
+  if (__builtin_expect(needs_grad(t), 0)) {
+    ReduceInfo ri = reduce_info(t, dims);
+    auto n = node(take_sqrt ? "StdBackward0" : "VarBackward0", {&t},
+                  [ri, correction, take_sqrt](const Tensor& g, FnNode& s) -> Grads {
+                    return {var_node_grad(g, s, ri, correction, take_sqrt)};
+                  });
+    n->save({&t}, take_sqrt ? r.get() : nullptr);
+    set_history(*r, std::move(n));
+  }
+  return r;
+}
+
+std::pair<Ref<Tensor>, Ref<Tensor>> var_mean(const Tensor& t, std::span<const int64_t> dims, double correction,
+                                             bool keepdim, bool take_sqrt) {
+  const char* name = take_sqrt ? "std_mean" : "var_mean";
+  Ref<Tensor> v = ct::var(t, dims, correction, keepdim, take_sqrt, name);
+  Ref<Tensor> m = ct::mean(t, dims, keepdim);
+  if (__builtin_expect(needs_grad(t), 0)) {
+    const char* node_name = take_sqrt ? "StdMeanBackward0" : "VarMeanBackward0";
+    ReduceInfo ri = reduce_info(t, dims);
+    auto nv = node(node_name, {&t}, [ri, correction, take_sqrt](const Tensor& g, FnNode& s) -> Grads {
+      return {var_node_grad(g, s, ri, correction, take_sqrt)};
+    });
+    nv->save({&t}, take_sqrt ? v.get() : nullptr);
+    set_history(*v, std::move(nv));
+    set_history(*m, node(node_name, {&t}, [ri](const Tensor& g, FnNode&) -> Grads {
+                  return {ct::expand(*div(*keepdim_grad(g, ri.kept), double(ri.count)), ri.in_sizes)};
+                }));
+  }
+  return {std::move(v), std::move(m)};
+}
+
+Ref<Tensor> vector_norm(const Tensor& t, double ord, std::span<const int64_t> dims, bool keepdim,
+                        std::optional<DType> dtype) {
+  Ref<Tensor> r = ct::vector_norm(t, ord, dims, keepdim, dtype);
+  if (__builtin_expect(needs_grad(t), 0)) {
+    ReduceInfo ri = reduce_info(t, dims);
+    auto n = node("LinalgVectorNormBackward0", {&t}, [ri, ord](const Tensor& g, FnNode& s) -> Grads {
+      return {norm_backward(*keepdim_grad(g, ri.kept), s.use(0), *keepdim_grad(s.use(1), ri.kept), ord, ri)};
+    });
+    n->save({&t}, r.get());
+    set_history(*r, std::move(n));
+  }
+  return r;
+}
+
 }  // namespace ct::ag

@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/ops/binary_math.h"
@@ -83,5 +84,15 @@ Ref<Tensor> as_strided_copy(const Tensor& t, IntList sizes, IntList strides, int
 // torch's detach_copy: a copy of t that requires grad when t does, with the node torch
 // records, NotImplemented (backward through it fails: torch has no derivative for it).
 Ref<Tensor> detach_copy(const Tensor& t);
+// std / var (StdBackward0 / VarBackward0); std_mean / var_mean return {std or var, mean},
+// each output with its own StdMeanBackward0 / VarMeanBackward0 node (torch records one node
+// with two outputs; the engine here runs single-output nodes, and the two gradients add up
+// to torch's, as in Note [Multi-output views]); linalg.vector_norm (LinalgVectorNormBackward0,
+// torch's norm_backward, with its subgradient 0 where the norm is 0).
+Ref<Tensor> var(const Tensor& t, std::span<const int64_t> dims, double correction, bool keepdim, bool take_sqrt);
+std::pair<Ref<Tensor>, Ref<Tensor>> var_mean(const Tensor& t, std::span<const int64_t> dims, double correction,
+                                             bool keepdim, bool take_sqrt);
+Ref<Tensor> vector_norm(const Tensor& t, double ord, std::span<const int64_t> dims, bool keepdim,
+                        std::optional<DType> dtype);
 
 }  // namespace ct::ag

@@ -561,7 +561,7 @@ constexpr bool sequential() {
 }
 
 template <class Op>
-typename Op::acc_t inner_block(const char* base, const Geo& g, int64_t lo, int64_t hi) {
+typename Op::acc_t inner_block(const Op& op, const char* base, const Geo& g, int64_t lo, int64_t hi) {
   using in_t = typename Op::in_t;
   using acc_t = typename Op::acc_t;
   const in_t* p0 = reinterpret_cast<const in_t*>(base);
@@ -575,38 +575,38 @@ typename Op::acc_t inner_block(const char* base, const Geo& g, int64_t lo, int64
     for_each_run(g.R, lo, hi, [&](int64_t off, int64_t cnt, int64_t) { lanes.run(p0 + off, s, cnt); });
     return lanes.finish();
   } else if constexpr (sequential<Op>()) {
-    acc_t a = Op::identity();
+    acc_t a = op.identity();
     for_each_run(g.R, lo, hi, [&](int64_t off, int64_t cnt, int64_t flat) {
-      for (int64_t i = 0; i < cnt; ++i) a = Op::reduce(a, load<in_t>(p0 + off + i * s), flat + i);
+      for (int64_t i = 0; i < cnt; ++i) a = op.reduce(a, load<in_t>(p0 + off + i * s), flat + i);
     });
     return a;
   } else {
     constexpr int kL = 8;
     acc_t l[kL];
-    for (auto& x : l) x = Op::identity();
+    for (auto& x : l) x = op.identity();
     for_each_run(g.R, lo, hi, [&](int64_t off, int64_t cnt, int64_t flat) {
       const in_t* p = p0 + off;
       int64_t i = 0;
       if (s == 1) {
         for (; i + kL <= cnt; i += kL) {
-          for (int j = 0; j < kL; ++j) l[j] = Op::reduce(l[j], load<in_t>(p + i + j), flat + i + j);
+          for (int j = 0; j < kL; ++j) l[j] = op.reduce(l[j], load<in_t>(p + i + j), flat + i + j);
         }
       } else {
         for (; i + kL <= cnt; i += kL) {
-          for (int j = 0; j < kL; ++j) l[j] = Op::reduce(l[j], load<in_t>(p + (i + j) * s), flat + i + j);
+          for (int j = 0; j < kL; ++j) l[j] = op.reduce(l[j], load<in_t>(p + (i + j) * s), flat + i + j);
         }
       }
-      for (int j = 0; i < cnt; ++i, ++j) l[j] = Op::reduce(l[j], load<in_t>(p + i * s), flat + i);
+      for (int j = 0; i < cnt; ++i, ++j) l[j] = op.reduce(l[j], load<in_t>(p + i * s), flat + i);
     });
     for (int w = kL / 2; w >= 1; w /= 2) {
-      for (int j = 0; j < w; ++j) l[j] = Op::combine(l[j], l[j + w]);
+      for (int j = 0; j < w; ++j) l[j] = op.combine(l[j], l[j + w]);
     }
     return l[0];
   }
 }
 
 template <class Op>
-void run_inner(const Tensor& in, const Tensor& out, const Geo& g) {
+void run_inner(const Op& op, const Tensor& in, const Tensor& out, const Geo& g) {
   using in_t = typename Op::in_t;
   using acc_t = typename Op::acc_t;
   using out_t = typename Op::out_t;
@@ -614,11 +614,11 @@ void run_inner(const Tensor& in, const Tensor& out, const Geo& g) {
   out_t* ob = reinterpret_cast<out_t*>(out.data());
   const int64_t N = g.N, M = g.M;
   const int64_t nb = (N + kInnerLeaf - 1) / kInnerLeaf;
-  auto comb = [](const acc_t& a, const acc_t& b) { return Op::combine(a, b); };
+  auto comb = [&op](const acc_t& a, const acc_t& b) { return op.combine(a, b); };
   auto reduce_one = [&](const in_t* base, bool parallel) {
     const char* cb = reinterpret_cast<const char*>(base);
     auto leaf = [&](int64_t b) {
-      return inner_block<Op>(cb, g, b * kInnerLeaf, std::min(N, (b + 1) * kInnerLeaf));
+      return inner_block<Op>(op, cb, g, b * kInnerLeaf, std::min(N, (b + 1) * kInnerLeaf));
     };
     return parallel ? tree_parallel<acc_t>(nb, leaf, comb) : tree<acc_t>(0, nb, leaf, comb);
   };
@@ -626,11 +626,11 @@ void run_inner(const Tensor& in, const Tensor& out, const Geo& g) {
   if (M >= 4 * int64_t(threads) || nb <= 2 * kMinNodeBlocks) {
     parallel_for(M, std::max<int64_t>(1, kGrain / N), [&](int64_t u0, int64_t u1) {
       KCursor c(g.K, u0);
-      for (int64_t u = u0; u < u1; ++u, c.next()) ob[c.out] = Op::project(reduce_one(ib + c.in, false), N);
+      for (int64_t u = u0; u < u1; ++u, c.next()) ob[c.out] = op.project(reduce_one(ib + c.in, false), N);
     });
   } else {
     KCursor c(g.K, 0);
-    for (int64_t u = 0; u < M; ++u, c.next()) ob[c.out] = Op::project(reduce_one(ib + c.in, true), N);
+    for (int64_t u = 0; u < M; ++u, c.next()) ob[c.out] = op.project(reduce_one(ib + c.in, true), N);
   }
 }
 
@@ -670,12 +670,12 @@ inline void prefetch_row(const T* p, int w) {
 
 // Reduces positions [lo, hi) of R for the w outputs at base, base + sk, ...
 template <class Op>
-TileAcc<Op> tile_block(const typename Op::in_t* base, int64_t sk, int w, const Geo& g, int64_t lo,
+TileAcc<Op> tile_block(const Op& op, const typename Op::in_t* base, int64_t sk, int w, const Geo& g, int64_t lo,
                        int64_t hi) {
   using in_t = typename Op::in_t;
   using acc_t = typename Op::acc_t;
   alignas(64) acc_t a[kTile];
-  for (auto& x : a) x = Op::identity();
+  for (auto& x : a) x = op.identity();
   const int64_t rs = g.R.empty() ? 0 : g.R.back().in;
   for_each_run(g.R, lo, hi, [&](int64_t off, int64_t cnt, int64_t flat) {
     for (int64_t r = 0; r < cnt; ++r) {
@@ -686,12 +686,12 @@ TileAcc<Op> tile_block(const typename Op::in_t* base, int64_t sk, int w, const G
         if constexpr (Op::kFastSum || Op::kFastExtreme) {
           vector_row<Op>(a, p);
         } else {
-          for (int j = 0; j < kTile; ++j) a[j] = Op::reduce(a[j], load<in_t>(p + j), f);
+          for (int j = 0; j < kTile; ++j) a[j] = op.reduce(a[j], load<in_t>(p + j), f);
         }
       } else if (sk == 1) {
-        for (int j = 0; j < w; ++j) a[j] = Op::reduce(a[j], load<in_t>(p + j), f);
+        for (int j = 0; j < w; ++j) a[j] = op.reduce(a[j], load<in_t>(p + j), f);
       } else {
-        for (int j = 0; j < w; ++j) a[j] = Op::reduce(a[j], load<in_t>(p + j * sk), f);
+        for (int j = 0; j < w; ++j) a[j] = op.reduce(a[j], load<in_t>(p + j * sk), f);
       }
     }
   });
@@ -701,7 +701,7 @@ TileAcc<Op> tile_block(const typename Op::in_t* base, int64_t sk, int w, const G
 }
 
 template <class Op>
-void run_outer(const Tensor& in, const Tensor& out, const Geo& g) {
+void run_outer(const Op& op, const Tensor& in, const Tensor& out, const Geo& g) {
   using in_t = typename Op::in_t;
   using out_t = typename Op::out_t;
   using Val = TileAcc<Op>;
@@ -713,9 +713,9 @@ void run_outer(const Tensor& in, const Tensor& out, const Geo& g) {
   const int64_t ntiles = (k0.size + kTile - 1) / kTile;
   const int64_t units = (g.M / k0.size) * ntiles;
   const int64_t nb = (N + kOuterLeaf - 1) / kOuterLeaf;
-  auto comb = [](const Val& a, const Val& b) {
+  auto comb = [&op](const Val& a, const Val& b) {
     Val r;
-    for (size_t j = 0; j < size_t(kTile); ++j) r[j] = Op::combine(a[j], b[j]);
+    for (size_t j = 0; j < size_t(kTile); ++j) r[j] = op.combine(a[j], b[j]);
     return r;
   };
   auto do_unit = [&](int64_t u, bool parallel) {
@@ -724,11 +724,11 @@ void run_outer(const Tensor& in, const Tensor& out, const Geo& g) {
     const int w = int(std::min<int64_t>(kTile, k0.size - tile * kTile));
     const in_t* base = ib + c.in + tile * kTile * k0.in;
     auto leaf = [&](int64_t b) {
-      return tile_block<Op>(base, k0.in, w, g, b * kOuterLeaf, std::min(N, (b + 1) * kOuterLeaf));
+      return tile_block<Op>(op, base, k0.in, w, g, b * kOuterLeaf, std::min(N, (b + 1) * kOuterLeaf));
     };
     const Val acc = parallel ? tree_parallel<Val>(nb, leaf, comb) : tree<Val>(0, nb, leaf, comb);
     out_t* o = ob + c.out + tile * kTile * k0.out;
-    for (int j = 0; j < w; ++j) o[j * k0.out] = Op::project(acc[size_t(j)], N);
+    for (int j = 0; j < w; ++j) o[j * k0.out] = op.project(acc[size_t(j)], N);
   };
   const int threads = get_num_threads();
   if (units >= 4 * int64_t(threads) || nb <= 2 * kMinNodeBlocks) {
@@ -743,11 +743,12 @@ void run_outer(const Tensor& in, const Tensor& out, const Geo& g) {
 // ---- driver ----------------------------------------------------------------------------
 
 template <class Op>
-void execute(const Tensor& in, const Tensor& out, const std::vector<bool>& mask, bool sort_reduced) {
+// op: the operation, an object so that it can carry parameters (var's correction, a norm's order).
+void execute(const Tensor& in, const Tensor& out, const std::vector<bool>& mask, bool sort_reduced, const Op& op = Op{}) {
   using out_t = typename Op::out_t;
   if (out.numel() == 0) return;
   if (in.numel() == 0) {  // empty reduction: the identity (sum 0, prod 1, mean 0/0 = nan)
-    const out_t v = Op::project(Op::identity(), 0);
+    const out_t v = op.project(op.identity(), 0);
     out_t* o = reinterpret_cast<out_t*>(out.data());
     for (int64_t i = 0; i < out.numel(); ++i) o[i] = v;
     return;
@@ -762,9 +763,9 @@ void execute(const Tensor& in, const Tensor& out, const std::vector<bool>& mask,
     inner = g.R.back().size >= kShortRow && g.R.back().in <= g.K.back().in;
   }
   if (inner) {
-    run_inner<Op>(in, out, g);
+    run_inner<Op>(op, in, out, g);
   } else {
-    run_outer<Op>(in, out, g);
+    run_outer<Op>(op, in, out, g);
   }
 }
 
@@ -936,6 +937,190 @@ ValuesIndices max_dim(const Tensor& t, int64_t dim, bool keepdim, bool max) {
   // The same order as a uint8 copy of a bool t (false < true), which argmax accepts.
   Ref<Tensor> src = t.dtype() == DType::Bool ? to_dtype(t, DType::UInt8) : Ref<Tensor>::retain(const_cast<Tensor*>(&t));
   r.indices = arg_reduce(max ? Kind::ArgMax : Kind::ArgMin, *src, w, keepdim);
+  return r;
+}
+
+// ---- var / std and vector norms ------------------------------------------------------------
+// Ops with parameters (the correction, the order), run by the same engine as sum.
+
+namespace {
+
+// Welford's running (count, mean, sum of squared deviations) in double, as torch's WelfordOps
+// on CPU; partial results are merged with Chan et al.'s formula, so the pairwise tree and the
+// lanes of the engine keep its accuracy.
+template <class In>
+struct VarOp {
+  using in_t = In;
+  struct acc_t {
+    double n, mean, m2;
+  };
+  using out_t = In;
+  static constexpr bool kFastSum = false;
+  static constexpr bool kFastExtreme = false;
+  double correction;
+  bool take_sqrt;
+  static acc_t identity() { return {0.0, 0.0, 0.0}; }
+  static acc_t reduce(acc_t a, In x, int64_t) {
+    const double v = convert<double>(x);
+    a.n += 1.0;
+    const double d = v - a.mean;
+    a.mean += d / a.n;
+    a.m2 += d * (v - a.mean);
+    return a;
+  }
+  static acc_t combine(acc_t a, acc_t b) {
+    if (a.n == 0.0) return b;
+    if (b.n == 0.0) return a;
+    const double n = a.n + b.n, d = b.mean - a.mean;
+    return {n, a.mean + d * (b.n / n), a.m2 + b.m2 + d * d * (a.n * (b.n / n))};
+  }
+  out_t project(acc_t a, int64_t n) const {
+    const double divisor = std::max(0.0, double(n) - correction);
+    const double v = a.m2 / divisor;  // 0/0 = nan, x/0 = inf: torch's answer without dof
+    return convert<out_t>(take_sqrt ? std::sqrt(v) : v);
+  }
+};
+
+enum class NormKind { Zero, One, Two, Inf, NegInf, General };
+
+template <class In, NormKind K>
+struct NormOp {
+  using in_t = In;
+  using acc_t = ct::acc_t<In>;
+  using out_t = In;
+  static constexpr bool kFastSum = false;
+  static constexpr bool kFastExtreme = false;
+  acc_t p;  // the order (General)
+  static acc_t identity() { return K == NormKind::NegInf ? std::numeric_limits<acc_t>::infinity() : acc_t(0); }
+  acc_t reduce(acc_t a, In x, int64_t) const {
+    const acc_t v = acc_t(x);
+    if constexpr (K == NormKind::Zero) return a + acc_t(v != acc_t(0));
+    else if constexpr (K == NormKind::One) return a + std::abs(v);
+    else if constexpr (K == NormKind::Two) return a + v * v;
+    else if constexpr (K == NormKind::General) return a + std::pow(std::abs(v), p);
+    else return combine(a, std::abs(v));
+  }
+  static acc_t combine(acc_t a, acc_t b) {
+    if constexpr (K == NormKind::Inf) return (is_nan(a) || b > a || is_nan(b)) ? (is_nan(a) ? a : b) : a;
+    else if constexpr (K == NormKind::NegInf) return (is_nan(a) || b < a || is_nan(b)) ? (is_nan(a) ? a : b) : a;
+    else return a + b;
+  }
+  out_t project(acc_t a, int64_t) const {
+    if constexpr (K == NormKind::Two) return convert<out_t>(std::sqrt(a));
+    else if constexpr (K == NormKind::General) return convert<out_t>(std::pow(a, acc_t(1) / p));
+    else return convert<out_t>(a);
+  }
+};
+
+Shape reduced_shape(const Tensor& t, const std::vector<bool>& mask, bool keepdim) {
+  Shape out;
+  for (int i = 0; i < t.ndim(); ++i) {
+    if (!mask[size_t(i)]) out.push_back(t.size(i));
+    else if (keepdim) out.push_back(1);
+  }
+  return out;
+}
+
+template <class Op>
+Ref<Tensor> run_op(const Tensor& t, const std::vector<bool>& mask, bool keepdim, const Op& op, const char* name) {
+  Ref<Tensor> out = Tensor::empty(reduced_shape(t, mask, keepdim), t.dtype(), name);
+  execute<Op>(t, *out, mask, true, op);
+  return out;
+}
+
+template <class T>
+Ref<Tensor> norm_typed(const Tensor& t, NormKind k, double ord, const std::vector<bool>& mask, bool keepdim) {
+  const char* name = "linalg.vector_norm";
+  using A = acc_t<T>;
+  switch (k) {
+    case NormKind::Zero: return run_op(t, mask, keepdim, NormOp<T, NormKind::Zero>{}, name);
+    case NormKind::One: return run_op(t, mask, keepdim, NormOp<T, NormKind::One>{}, name);
+    case NormKind::Two: return run_op(t, mask, keepdim, NormOp<T, NormKind::Two>{}, name);
+    case NormKind::Inf: return run_op(t, mask, keepdim, NormOp<T, NormKind::Inf>{}, name);
+    case NormKind::NegInf: return run_op(t, mask, keepdim, NormOp<T, NormKind::NegInf>{}, name);
+    case NormKind::General: return run_op(t, mask, keepdim, NormOp<T, NormKind::General>{A(ord)}, name);
+  }
+  CT_FAIL(Internal, "unknown norm kind");
+}
+
+}  // namespace
+
+std::vector<bool> reduced_dims_mask(const Tensor& t, std::span<const int64_t> dims) {
+  const int nd = t.ndim();
+  std::vector<bool> seen(size_t(std::max(nd, 1)), dims.empty());
+  for (int64_t d : dims) {
+    const int w = wrap_dim(d, nd, /*scalar_ok=*/true);
+    CT_CHECK(!seen[size_t(w)], InvalidArgument, "dim " << w << " appears multiple times in the list of dims");
+    seen[size_t(w)] = true;
+  }
+  seen.resize(size_t(nd));
+  return seen;
+}
+
+Ref<Tensor> var(const Tensor& t, std::span<const int64_t> dims, double correction, bool keepdim, bool take_sqrt,
+                const char* name) {
+  if (name) {
+    CT_CHECK(is_floating(t.dtype()), DType, name << " only support floating point and complex dtypes");
+  } else {
+    CT_CHECK(is_floating(t.dtype()), DType, "std and var only support floating point and complex dtypes");
+  }
+  const std::vector<bool> mask = reduced_dims_mask(t, dims);
+  const char* op = name ? name : (take_sqrt ? "std" : "var");
+  Ref<Tensor> r;
+  CT_DISPATCH_ALL(t.dtype(), [&] {
+    if constexpr (std::is_floating_point_v<acc_t<scalar_t>>) {
+      r = run_op(t, mask, keepdim, VarOp<scalar_t>{correction, take_sqrt}, op);
+    } else {
+      CT_FAIL(Internal, "var of an integer dtype reached the kernel");
+    }
+  });
+  return r;
+}
+
+Ref<Tensor> vector_norm(const Tensor& t, double ord, std::span<const int64_t> dims, bool keepdim,
+                        std::optional<DType> dtype) {
+  CT_CHECK(is_floating(t.dtype()), DType,
+           "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+               << torch_scalar_type_name(t.dtype()));
+  if (t.numel() == 0 && (ord < 0.0 || ord == INFINITY)) {
+    CT_CHECK(!dims.empty(), InvalidArgument,
+             "linalg.vector_norm cannot compute the " << ord
+                 << " norm on an empty tensor because the operation does not have an identity");
+    for (int64_t d : dims) {
+      const int w = wrap_dim(d, t.ndim(), /*scalar_ok=*/true);
+      CT_CHECK(t.ndim() == 0 || t.size(w) != 0, InvalidArgument,
+               "linalg.vector_norm cannot compute the "
+                   << ord << " norm on the dimension " << d
+                   << "because this dimension is empty and the operation does not have an identity");
+    }
+  }
+  if (dtype) {
+    CT_CHECK(is_floating(*dtype), DType,
+             "linalg.vector_norm: dtype should be floating point or complex, but got " << torch_scalar_type_name(*dtype));
+    CT_CHECK(promote_types(t.dtype(), *dtype) == *dtype, DType,
+             "linalg.vector_norm: the dtype of the input (" << torch_scalar_type_name(t.dtype())
+                 << ") should be convertible without narrowing to the specified dtype ("
+                 << torch_scalar_type_name(*dtype) << ")");
+  }
+  const std::vector<bool> mask = reduced_dims_mask(t, dims);
+  Ref<Tensor> src = dtype && *dtype != t.dtype() ? to_dtype(t, *dtype) : Ref<Tensor>::retain(const_cast<Tensor*>(&t));
+  // Reducing only size-1 dims is |x| (x != 0 for ord 0), exactly, as torch's shortcut.
+  bool single = true;
+  for (int i = 0; i < t.ndim(); ++i) single = single && (!mask[size_t(i)] || t.size(i) == 1);
+  NormKind k = NormKind::General;
+  if (ord == 0.0) k = NormKind::Zero;
+  else if (single || ord == 1.0) k = NormKind::One;
+  else if (ord == 2.0) k = NormKind::Two;
+  else if (ord == INFINITY) k = NormKind::Inf;
+  else if (ord == -INFINITY) k = NormKind::NegInf;
+  Ref<Tensor> r;
+  CT_DISPATCH_ALL(src->dtype(), [&] {
+    if constexpr (std::is_floating_point_v<acc_t<scalar_t>>) {
+      r = norm_typed<scalar_t>(*src, k, ord, mask, keepdim);
+    } else {
+      CT_FAIL(Internal, "vector_norm of an integer dtype reached the kernel");
+    }
+  });
   return r;
 }
 

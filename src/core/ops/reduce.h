@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "core/tensor.h"
 
@@ -42,5 +43,29 @@ struct ValuesIndices {
   Ref<Tensor> values, indices;
 };
 ValuesIndices max_dim(const Tensor& t, int64_t dim, bool keepdim, bool max);
+
+// var / std over dims (empty: every dim) with torch's correction (1: Bessel's, 0: the
+// population value; any real number): sum((x - mean)^2) / max(0, N - correction), N the
+// count of reduced elements, and its square root for std.  Welford's algorithm in double
+// (torch's CPU kernel), so ill-conditioned data (1e4 + small noise in float32) keep their
+// digits; the result has t's dtype (rounded once).  Floating t only: DType error with torch's
+// "std and var only support floating point and complex dtypes" (`name` var_mean / std_mean
+// gives torch's "var_mean only support ...").  No degrees of freedom left (N - correction
+// <= 0) gives nan (0/0) or inf, as torch; an empty reduction gives nan.
+Ref<Tensor> var(const Tensor& t, std::span<const int64_t> dims, double correction, bool keepdim, bool take_sqrt,
+                const char* name = nullptr);
+// The mask of reduced dims as torch's make_dim_mask (empty dims: every dim), with torch's
+// plain messages ("Dimension out of range ...", "dim 0 appears multiple times in the list of
+// dims"); exposed for the backward formulas.
+std::vector<bool> reduced_dims_mask(const Tensor& t, std::span<const int64_t> dims);
+
+// torch.linalg.vector_norm(t, ord, dims, keepdim): ord 0 counts the non-zero elements, 1 sums
+// |x|, 2 is sqrt(sum x^2), +inf / -inf the largest / smallest |x|, any other p
+// (sum |x|^p)^(1/p).  Accumulates in acc_t<T> (float for float16/bfloat16, as torch), pairwise.
+// dtype (optional): t is converted to it first; it must be floating and t must convert to it
+// without narrowing.  Errors as torch's "linalg.vector_norm: ..." (floating input; an empty
+// reduction for ord < 0 or inf, which has no identity).
+Ref<Tensor> vector_norm(const Tensor& t, double ord, std::span<const int64_t> dims, bool keepdim,
+                        std::optional<DType> dtype);
 
 }  // namespace ct

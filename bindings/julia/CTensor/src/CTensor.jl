@@ -33,6 +33,7 @@ include("explain.jl")
 include("autograd.jl")
 include("identity.jl")
 include("dtype_views.jl")
+include("math.jl")
 
 # Every exported name is checked (bindings/julia/check/julia_check.py) against the names
 # Base, Core and the standard libraries export, and against a list of names too generic to
@@ -66,6 +67,9 @@ export requires_grad, requires_grad!, isleaf, grad!, backward!, retain_grad!, re
 # Identity: .data, version counters, in-place metadata ops (resize! is a method of Base's)
 export tensor_data, same_version_counter, detach!, set_data!, is_set_to, resize_as!,
        as_strided!, t!, swapdims!, squeeze!, unsqueeze!
+
+# Elementwise ^, fld, mod, rem are methods of Base's (math.jl); spread reductions and norms
+export tensor_var, tensor_std, tensor_var_mean, tensor_std_mean, tensor_norm
 
 # Public, not exported (Julia 1.11+ records that; `public` does not parse on 1.10).
 @static if VERSION >= v"1.11.0-DEV.469"

@@ -8,6 +8,7 @@
 using Test
 using LinearAlgebra
 using Serialization
+using Statistics
 using CTensor, Test
 using CTensor: clone, base, version      # generic names: public, not exported
 using CTensor: LibCTensor, own_handle, grad
@@ -1043,6 +1044,63 @@ end
         @test !is_view(r) && !shares_storage(r, g) && is_contiguous(r) && grad_fn_name(r) == node
     end
     @test collect(narrow_copy(m, 2, 2, 2)) == collect(narrow_view(m, 2, 2, 2))
+end
+
+@testset "^, fld, mod, rem: torch's pow, floor_divide, remainder, fmod" begin
+    a = Tensor(Int64[-7, 7, -8])
+    @test a ^ 2 isa Tensor{Int64,1} && Array(a ^ 2) == [49, 49, 64]      # an Integer keeps the dtype
+    @test Array(a ^ 0.5) isa Vector{Float32}                             # a float: float32, as torch
+    @test Array(2 ^ Tensor(Int64[0, 3])) == [1, 8]
+    @test Array(Tensor(Float32[1 2; 3 4]) ^ 2) == Float32[1 4; 9 16]     # elementwise, not matrix power
+    @test_throws CTensorError a ^ -1                                     # integers to negative powers
+    @test Array(fld(a, 2)) == fld.([-7, 7, -8], 2) == [-4, 3, -4]        # floor_divide is fld, not div
+    @test Array(mod(a, 2)) == mod.([-7, 7, -8], 2) == [1, 1, 0]          # remainder: sign of the divisor
+    @test Array(rem(a, 2)) == rem.([-7, 7, -8], 2) == [-1, 1, 0]         # fmod: sign of the dividend
+    @test Array(mod(a, Tensor(Int64[-2, -2, 3]))) == mod.([-7, 7, -8], [-2, -2, 3])
+    @test Array(fld(7, Tensor(Int64[2, -2]))) == [3, -4]
+    @test Array(mod(Tensor(Float32[-7.5]), 2.0)) == Float32[0.5]
+    @test Array(rem(Tensor(Float64[-7.5]), 2.0)) == [-1.5]
+    e = caught(() -> fld(a, 0))
+    @test e isa CTensorError && occursin("ZeroDivisionError", e.message)
+    x = requires_grad!(Tensor(Float64[1, 2, 3]))
+    y = x ^ 2
+    @test grad_fn_name(y) == "PowBackward0" && grad_fn_name(mod(x, 2.0)) == "RemainderBackward0"
+    backward!(_sumall(y))
+    @test Array(grad(x)) == [2.0, 4.0, 6.0]
+end
+
+@testset "std, var, norm: torch.std / var / var_mean / linalg.vector_norm" begin
+    x = Tensor(Float64[1 2 3; 4 5 6])
+    v = tensor_var(x)
+    @test v isa Tensor{Float64,0} && v[] ≈ 3.5 && tensor_var(x; corrected = false)[] ≈ 17.5 / 6
+    @test tensor_var(x; correction = 0.5)[] ≈ 17.5 / 5.5
+    s = tensor_std(x; dims = 2)
+    @test size(s) == (2, 1) && Array(s) ≈ reshape([1.0, 1.0], 2, 1)
+    @test Statistics.var(x) ≈ Statistics.var(Float64[1 2 3; 4 5 6])       # a number, as for an Array
+    @test Array(Statistics.std(x; dims = 1)) ≈ Statistics.std(Float64[1 2 3; 4 5 6]; dims = 1)
+    @test Statistics.std(x; corrected = false) ≈ Statistics.std(Float64[1 2 3; 4 5 6]; corrected = false)
+    sv, m = tensor_std_mean(x; dims = 1)
+    @test Array(m) ≈ [2.5 3.5 4.5] && Array(sv) ≈ Statistics.std(Float64[1 2 3; 4 5 6]; dims = 1)
+    @test isnan(tensor_var(Tensor(Float32[5]))[])                          # no degrees of freedom
+    e = caught(() -> tensor_var(Tensor(Int64[1, 2])))
+    @test e isa CTensorError && e.message == "std and var only support floating point and complex dtypes"
+    @test_throws CTensorError tensor_var(x; dims = 3)
+    @test LinearAlgebra.norm(x) ≈ LinearAlgebra.norm(Float64[1 2 3; 4 5 6])
+    for p in (1, 2, 3, 0.5, Inf, -Inf, 0)
+        @test LinearAlgebra.norm(x, p) ≈ LinearAlgebra.norm(Float64[1 2 3; 4 5 6], p)
+    end
+    @test size(tensor_norm(x, 2; dims = 1)) == (1, 3)
+    g = requires_grad!(Tensor(Float64[3, 4]))
+    n = tensor_norm(g)
+    @test grad_fn_name(n) == "LinalgVectorNormBackward0" && n[] == 5.0
+    backward!(n)
+    @test Array(grad(g)) ≈ [0.6, 0.8]
+    w = requires_grad!(Tensor(Float64[1, 2, 4, 0]))
+    @test grad_fn_name(tensor_std(w)) == "StdBackward0"
+    vw, mw = tensor_var_mean(w)
+    @test grad_fn_name(vw) == "VarMeanBackward0" && grad_fn_name(mw) == "VarMeanBackward0"
+    backward!(tensor_var(w))
+    @test Array(grad(w)) ≈ (2 / 3) .* ([1, 2, 4, 0] .- 1.75)
 end
 
 @testset "Aqua.jl" begin

@@ -78,6 +78,17 @@ TENSOR = {
     "unbind": (None, "A tuple of views, one per index of dim, without dim."),
     "split": (None, "A tuple of views along dim, of split_size (or the given sizes) each."),
     "chunk": (None, "A tuple of at most chunks views along dim."),
+    # the split family (_view_family.py)
+    "tensor_split": (None, "A tuple of views along dim: sections pieces, or the pieces between indices."),
+    "hsplit": (None, "tensor_split along dim 1 (dim 0 of a 1-d tensor): a tuple of views."),
+    "vsplit": (None, "tensor_split along dim 0: a tuple of views."),
+    "dsplit": (None, "tensor_split along dim 2: a tuple of views."),
+    "split_with_sizes": (None, "A tuple of views along dim, of the given lengths."),
+    "unsafe_split": (None, "split's pieces sharing self's memory, but not views (own version counters)."),
+    "unsafe_split_with_sizes": (None, "split_with_sizes' pieces sharing self's memory, but not views."),
+    "unsafe_chunk": (None, "chunk's pieces sharing self's memory, but not views."),
+    "unflatten": (None, "A view with dim replaced by the dims of sizes (-1 infers one)."),
+    "broadcast_to": (None, "A broadcast view with the given shape (stride 0 on expanded dims)."),
     "detach": ("($self, /)", "A view sharing memory that records no graph (requires_grad=False)."),
     "contiguous": ("($self, /)", "self if already contiguous, else a C-contiguous copy."),
     # ---- copies ----
@@ -186,6 +197,11 @@ _MODULE_SPECIFIC = {
     "t": "A view of input with the two dims of a matrix swapped.",
     "numel": "The number of elements of input.",
     "broadcast_to": "A broadcast view of input with the given shape (stride 0 on expanded dims).",
+    "broadcast_tensors": "A tuple: each tensor itself if it has the common shape, else a broadcast view of it.",
+    "broadcast_shapes": "The shape (a Size) the given shapes broadcast to.",
+    "atleast_1d": "Each tensor itself if it has >= 1 dims, else a view of shape (1,); a tuple for several.",
+    "atleast_2d": "Each tensor itself if it has >= 2 dims, else a view with dims of size 1 added.",
+    "atleast_3d": "Each tensor itself if it has >= 3 dims, else a view with dims of size 1 added.",
     "true_divide": "div(): a new tensor, input / other.",
 }
 

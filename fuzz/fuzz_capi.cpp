@@ -369,7 +369,9 @@ void check_tensor(const ct_tensor* t) {
     ct_tensor* b = CT(ct_tensor_base(t));
     REQUIRE(b != nullptr);
     REQUIRE(CT(ct_tensor_is_view(b)) == 0);
-    REQUIRE(CT(ct_shares_storage(t, b)) == 1);
+    // A view keeps the storage it was made on, and its base may since have been given another
+    // by set_ (torch too: b = a[:]; a.set_() leaves b._base is a, on different storages).
+    REQUIRE(CT(ct_shares_storage(t, b)) >= 0);
     CT(ct_tensor_release(b));
   } else {
     REQUIRE(CT(ct_tensor_base(t)) == nullptr);

@@ -634,6 +634,118 @@ void op_multi_view(FuzzedDataProvider& in, Pool& p) {
   for (int64_t i = 0; i < n; ++i) p.put(out[size_t(i)]);
 }
 
+// The split family and the other composite views (ctensor.h, "The split family and other
+// composite views"): the multi-output ones under the same protocol checks as op_multi_view
+// (count, short array, full array; the unsafe splits share the storage without being views,
+// broadcast_tensors may return an input itself), the single ones on hostile dims and lists.
+void op_view_family(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* t = p.pick(in);
+  ct_tensor* u = p.pick(in);
+  const int dim = hostile_int(in);
+  const int64_t arg = hostile_i64(in);
+  const int n_list = hostile_ndim(in);
+  std::vector<int64_t> list = hostile_list(in, n_list);
+  const int64_t n_values = n_list < 0 ? n_list : int64_t(list.size());  // what the array holds
+  const int64_t* list_arg = in.ConsumeIntegralInRange<int>(0, 7) == 0 ? nullptr : list.data();
+  const int kind = pick_case(in, 22, "view family");
+  // tensor_split's tensor form reads every index of u: a huge (expanded) u would be a huge
+  // allocation, which libFuzzer's malloc limit reports as a crash
+  if (kind == 2 && !small(u)) return;
+  if (kind <= 13) {
+    const ct_tensor* pair[2] = {t, u};
+    auto call = [&](ct_tensor** out, int64_t cap) -> int64_t {
+      switch (kind) {
+        case 0: return CT(ct_tensor_split(t, arg, dim, out, cap));
+        case 1: return CT(ct_tensor_split_indices(t, n_values, list_arg, dim, out, cap));
+        case 2: return CT(ct_tensor_split_tensor(t, u, dim, out, cap));
+        case 3: return CT(ct_hsplit(t, arg, out, cap));
+        case 4: return CT(ct_vsplit(t, arg, out, cap));
+        case 5: return CT(ct_dsplit(t, arg, out, cap));
+        case 6: return CT(ct_hsplit_indices(t, n_values, list_arg, out, cap));
+        case 7: return CT(ct_vsplit_indices(t, n_values, list_arg, out, cap));
+        case 8: return CT(ct_dsplit_indices(t, n_values, list_arg, out, cap));
+        case 9: return CT(ct_unsafe_split(t, arg, dim, out, cap));
+        case 10: return CT(ct_unsafe_split_with_sizes(t, n_values, list_arg, dim, out, cap));
+        case 11: return CT(ct_unsafe_chunk(t, arg, dim, out, cap));
+        case 12: return CT(ct_broadcast_tensors(2, pair, out, cap));
+        default: return CT(ct_broadcast_tensors(in.ConsumeIntegralInRange<int>(-1, 1), pair, out, cap));
+      }
+    };
+    // kind 13 consumes input per call: decide its n once
+    const int64_t n = call(nullptr, 0);
+    if (n < 0) {
+      expect_error_recorded();
+      return;
+    }
+    if (n > 64 || kind == 13) return;  // a real request, but not one this pool can hold
+    if (kind == 12 && !(small(t) && small(u))) return;
+    std::vector<ct_tensor*> out(size_t(n) + 1, reinterpret_cast<ct_tensor*>(&p));
+    const int64_t cap = in.ConsumeBool() ? n : in.ConsumeIntegralInRange<int64_t>(-2, n);
+    const int64_t m = call(out.data(), cap);
+    if (cap < n || m < 0) {
+      REQUIRE(m == -1, m, n);
+      expect_error_recorded();
+      for (ct_tensor* x : out) REQUIRE(x == reinterpret_cast<ct_tensor*>(&p));
+      return;
+    }
+    REQUIRE(m == n, m, n);
+    REQUIRE(out[size_t(n)] == reinterpret_cast<ct_tensor*>(&p));
+    for (int64_t i = 0; i < n; ++i) {
+      ct_tensor* o = out[size_t(i)];
+      REQUIRE(o != nullptr);
+      const ct_tensor* src = kind == 12 ? pair[i] : t;
+      REQUIRE(CT(ct_shares_storage(o, src)) == 1);
+      if (kind >= 9 && kind <= 11) REQUIRE(CT(ct_tensor_is_view(o)) == 0);
+      else if (kind != 12) REQUIRE(CT(ct_tensor_is_view(o)) == 1);
+      else REQUIRE(o == src || CT(ct_tensor_is_view(o)) == 1);
+    }
+    for (int64_t i = 0; i < n; ++i) p.put(out[size_t(i)]);
+    return;
+  }
+  ct_tensor* r = nullptr;
+  switch (kind) {
+    case 14: r = CT(ct_unflatten(t, dim, n_list, list_arg)); break;
+    case 15: {
+      std::vector<int> src(list.size()), dst(list.size());
+      for (size_t i = 0; i < list.size(); ++i) {
+        src[i] = int(list[i] % 70);
+        dst[i] = int((list[i] / 3) % 70);
+      }
+      r = CT(ct_movedim(t, n_list, list_arg ? src.data() : nullptr, dst.data()));
+      break;
+    }
+    case 16: r = CT(in.ConsumeBool() ? ct_swapaxes(t, dim, int(arg)) : ct_swapdims(t, dim, int(arg))); break;
+    case 17: r = CT(ct_expand_as(t, u)); break;
+    case 18: r = CT(ct_view_as(t, u)); break;
+    case 19:
+      if (!small(t)) return;  // may copy
+      r = CT(ct_reshape_as(t, u));
+      break;
+    case 20: r = CT(ct_broadcast_to(t, n_list, list_arg)); break;
+    case 21: {
+      const int rank = in.ConsumeIntegralInRange<int>(1, 3);
+      r = CT(rank == 1 ? ct_atleast_1d(t) : rank == 2 ? ct_atleast_2d(t) : ct_atleast_3d(t));
+      if (r) REQUIRE(CT(ct_tensor_ndim(r)) >= rank);
+      break;
+    }
+    default: {
+      const int64_t* shapes[3] = {list_arg, list_arg, list_arg};
+      int nd[3] = {n_list, t ? CT(ct_tensor_ndim(t)) : 0, u ? CT(ct_tensor_ndim(u)) : 0};
+      if (t) shapes[1] = CT(ct_tensor_sizes(t));
+      if (u) shapes[2] = CT(ct_tensor_sizes(u));
+      int64_t res[CT_MAX_DIMS];
+      const int k = in.ConsumeIntegralInRange<int>(0, 3);
+      const int got = CT(ct_broadcast_shapes(k, nd, shapes, res, CT_MAX_DIMS));
+      if (got < 0) expect_error_recorded();
+      else REQUIRE(got <= CT_MAX_DIMS);
+      return;
+    }
+  }
+  if (!t) REQUIRE(r == nullptr);
+  if (r && t && CT(ct_tensor_is_view(r)) == 1) REQUIRE(CT(ct_shares_storage(r, t)) == 1);
+  take(p, r);
+}
+
 // Autograd on the pool: requires_grad (refused for non-floating dtypes and non-leaves),
 // retain_grad, backward with or without a gradient (shapes and dtypes from the pool: mostly
 // wrong), grad / set_grad, detach, node names, grad mode.  Compute and view steps after
@@ -1347,11 +1459,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 11: op_relations(in, pool); break;
       case 12: op_dlpack(in, pool); break;
       case 13:
-        switch (in.ConsumeIntegralInRange<int>(0, 5)) {
+        switch (in.ConsumeIntegralInRange<int>(0, 6)) {
           case 0: op_nulls(in, pool); break;
           case 1: op_globals(in); break;
           case 4: op_dtype_views(in, pool); break;
           case 5: op_std_norm(in, pool); break;
+          case 6: op_view_family(in, pool); break;
           default: op_identity(in, pool); break;  // its own slot would shift every saved corpus input
         }
         break;

@@ -455,6 +455,244 @@
 %rename(ct_split_copy) ctpy_split_copy;
 %rename(ct_split_with_sizes_copy) ctpy_split_with_sizes_copy;
 
+/* The split family (ctensor.h, "The split family and other composite views"): the same
+   calls without (out, cap), returning tuples (ctpy_tensor_split, ... below).  Lists of
+   indices and lengths are any sequences of ints; ct_movedim takes two sequences. */
+%ignore ct_tensor_split;
+%ignore ct_tensor_split_indices;
+%ignore ct_tensor_split_tensor;
+%ignore ct_hsplit;
+%ignore ct_vsplit;
+%ignore ct_dsplit;
+%ignore ct_hsplit_indices;
+%ignore ct_vsplit_indices;
+%ignore ct_dsplit_indices;
+%ignore ct_unsafe_split;
+%ignore ct_unsafe_split_with_sizes;
+%ignore ct_unsafe_chunk;
+%ignore ct_broadcast_tensors;
+%ignore ct_broadcast_shapes;
+%ignore ct_movedim;
+%ignore ct_moveaxis;
+%rename(ct_tensor_split) ctpy_tensor_split;
+%rename(ct_tensor_split_indices) ctpy_tensor_split_indices;
+%rename(ct_tensor_split_tensor) ctpy_tensor_split_tensor;
+%rename(ct_hsplit) ctpy_hsplit;
+%rename(ct_vsplit) ctpy_vsplit;
+%rename(ct_dsplit) ctpy_dsplit;
+%rename(ct_hsplit_indices) ctpy_hsplit_indices;
+%rename(ct_vsplit_indices) ctpy_vsplit_indices;
+%rename(ct_dsplit_indices) ctpy_dsplit_indices;
+%rename(ct_unsafe_split) ctpy_unsafe_split;
+%rename(ct_unsafe_split_with_sizes) ctpy_unsafe_split_with_sizes;
+%rename(ct_unsafe_chunk) ctpy_unsafe_chunk;
+%rename(ct_broadcast_tensors) ctpy_broadcast_tensors;
+%rename(ct_broadcast_shapes) ctpy_broadcast_shapes;
+%rename(ct_movedim) ctpy_movedim;
+%newobject ctpy_movedim;
+%newobject ct_unflatten;
+%newobject ct_swapaxes;
+%newobject ct_swapdims;
+%newobject ct_expand_as;
+%newobject ct_view_as;
+%newobject ct_reshape_as;
+%newobject ct_broadcast_to;
+%newobject ct_atleast_1d;
+%newobject ct_atleast_2d;
+%newobject ct_atleast_3d;
+%{
+/* A sequence of ints as a PyMem array (*n entries; free with PyMem_Free); -1 with a
+   TypeError naming fn and arg otherwise. */
+static int ctpy_int64_array(PyObject *seq, int64_t **out, int64_t *n, const char *fn, const char *arg) {
+  PyObject *fast = PySequence_Fast(seq, "");
+  if (!fast) {
+    PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be tuple of ints, not %.100s", fn, arg,
+                 Py_TYPE(seq)->tp_name);
+    return -1;
+  }
+  Py_ssize_t k = PySequence_Fast_GET_SIZE(fast);
+  int64_t *v = (int64_t *)PyMem_Malloc(sizeof(int64_t) * (size_t)(k ? k : 1));
+  if (!v) {
+    Py_DECREF(fast);
+    PyErr_NoMemory();
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < k; ++i) {
+    if (ctpy_as_int64(PySequence_Fast_GET_ITEM(fast, i), &v[i], arg) < 0) {
+      PyMem_Free(v);
+      Py_DECREF(fast);
+      return -1;
+    }
+  }
+  Py_DECREF(fast);
+  *out = v;
+  *n = (int64_t)k;
+  return 0;
+}
+
+static PyObject *ctpy_tensor_split(const ct_tensor *t, int64_t sections, int dim) {
+#define CALL_(out, cap) ct_tensor_split(t, sections, dim, out, cap)
+  CTPY_MULTI(CALL_);
+#undef CALL_
+}
+static PyObject *ctpy_tensor_split_tensor(const ct_tensor *t, const ct_tensor *indices_or_sections, int dim) {
+#define CALL_(out, cap) ct_tensor_split_tensor(t, indices_or_sections, dim, out, cap)
+  CTPY_MULTI(CALL_);
+#undef CALL_
+}
+static PyObject *ctpy_unsafe_split(const ct_tensor *t, int64_t split_size, int dim) {
+#define CALL_(out, cap) ct_unsafe_split(t, split_size, dim, out, cap)
+  CTPY_MULTI(CALL_);
+#undef CALL_
+}
+static PyObject *ctpy_unsafe_chunk(const ct_tensor *t, int64_t chunks, int dim) {
+#define CALL_(out, cap) ct_unsafe_chunk(t, chunks, dim, out, cap)
+  CTPY_MULTI(CALL_);
+#undef CALL_
+}
+#define CALL_hsplit(out, cap) ct_hsplit(t, sections, out, cap)
+#define CALL_vsplit(out, cap) ct_vsplit(t, sections, out, cap)
+#define CALL_dsplit(out, cap) ct_dsplit(t, sections, out, cap)
+static PyObject *ctpy_hsplit(const ct_tensor *t, int64_t sections) { CTPY_MULTI(CALL_hsplit); }
+static PyObject *ctpy_vsplit(const ct_tensor *t, int64_t sections) { CTPY_MULTI(CALL_vsplit); }
+static PyObject *ctpy_dsplit(const ct_tensor *t, int64_t sections) { CTPY_MULTI(CALL_dsplit); }
+
+/* The forms taking a list: the list is read into vals (k entries) first. */
+#define CTPY_LIST_FORM(name, fn, arg, CALL)                                      \
+  static PyObject *name##_call(const ct_tensor *t, const int64_t *vals, int64_t k, int dim) { \
+    (void)dim;                                                                   \
+    CTPY_MULTI(CALL);                                                            \
+  }                                                                              \
+  static PyObject *name##_list(const ct_tensor *t, PyObject *seq, int dim) {     \
+    int64_t *vals = NULL, k = 0;                                                 \
+    if (ctpy_int64_array(seq, &vals, &k, fn, arg) < 0) return NULL;              \
+    PyObject *r = name##_call(t, vals, k, dim);                                  \
+    PyMem_Free(vals);                                                            \
+    return r;                                                                    \
+  }
+#define CALL_tsi(out, cap) ct_tensor_split_indices(t, k, vals, dim, out, cap)
+#define CALL_hsi(out, cap) ct_hsplit_indices(t, k, vals, out, cap)
+#define CALL_vsi(out, cap) ct_vsplit_indices(t, k, vals, out, cap)
+#define CALL_dsi(out, cap) ct_dsplit_indices(t, k, vals, out, cap)
+#define CALL_usws(out, cap) ct_unsafe_split_with_sizes(t, k, vals, dim, out, cap)
+CTPY_LIST_FORM(ctpy_tsi, "tensor_split", "indices", CALL_tsi)
+CTPY_LIST_FORM(ctpy_hsi, "hsplit", "indices", CALL_hsi)
+CTPY_LIST_FORM(ctpy_vsi, "vsplit", "indices", CALL_vsi)
+CTPY_LIST_FORM(ctpy_dsi, "dsplit", "indices", CALL_dsi)
+CTPY_LIST_FORM(ctpy_usws, "unsafe_split_with_sizes", "split_size", CALL_usws)
+static PyObject *ctpy_tensor_split_indices(const ct_tensor *t, PyObject *indices, int dim) {
+  return ctpy_tsi_list(t, indices, dim);
+}
+static PyObject *ctpy_hsplit_indices(const ct_tensor *t, PyObject *indices) { return ctpy_hsi_list(t, indices, 0); }
+static PyObject *ctpy_vsplit_indices(const ct_tensor *t, PyObject *indices) { return ctpy_vsi_list(t, indices, 0); }
+static PyObject *ctpy_dsplit_indices(const ct_tensor *t, PyObject *indices) { return ctpy_dsi_list(t, indices, 0); }
+static PyObject *ctpy_unsafe_split_with_sizes(const ct_tensor *t, PyObject *split_sizes, int dim) {
+  return ctpy_usws_list(t, split_sizes, dim);
+}
+
+static PyObject *ctpy_bt_call(int n, const ct_tensor *const *hs) {
+#define CALL_bt(out, cap) ct_broadcast_tensors(n, hs, out, cap)
+  CTPY_MULTI(CALL_bt);
+#undef CALL_bt
+}
+
+/* broadcast_tensors: a sequence of Tensors (possibly empty). */
+static PyObject *ctpy_broadcast_tensors(PyObject *tensors) {
+  PyObject *fast = PySequence_Fast(tensors, "broadcast_tensors(): expected a sequence of Tensors");
+  if (!fast) return NULL;
+  Py_ssize_t k = PySequence_Fast_GET_SIZE(fast);
+  const ct_tensor **hs = (const ct_tensor **)PyMem_Malloc(sizeof(ct_tensor *) * (size_t)(k ? k : 1));
+  PyObject *r = NULL;
+  if (!hs) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  if (k > INT_MAX) {
+    PyErr_SetString(PyExc_ValueError, "broadcast_tensors(): too many tensors");
+    goto done;
+  }
+  for (Py_ssize_t i = 0; i < k; ++i) {
+    PyObject *o = PySequence_Fast_GET_ITEM(fast, i);
+    if (!PyObject_TypeCheck(o, ctpy_tensor_type())) {
+      PyErr_Format(PyExc_TypeError, "expected Tensor as element %zd in argument 0, but got %.100s", i,
+                   Py_TYPE(o)->tp_name);
+      goto done;
+    }
+    hs[i] = ctpy_handle(o);
+  }
+  r = ctpy_bt_call((int)k, hs);
+done:
+  PyMem_Free(hs);
+  Py_DECREF(fast);
+  return r;
+}
+
+/* broadcast_shapes: a sequence of sequences of ints; returns a tuple of ints. */
+static PyObject *ctpy_broadcast_shapes(PyObject *shapes) {
+  PyObject *fast = PySequence_Fast(shapes, "broadcast_shapes(): expected a sequence of shapes");
+  if (!fast) return NULL;
+  Py_ssize_t k = PySequence_Fast_GET_SIZE(fast);
+  if (k > INT_MAX) {
+    Py_DECREF(fast);
+    PyErr_SetString(PyExc_ValueError, "broadcast_shapes(): too many shapes");
+    return NULL;
+  }
+  int64_t *store = (int64_t *)PyMem_Malloc(sizeof(int64_t) * CT_MAX_DIMS * (size_t)(k ? k : 1));
+  int *ndims = (int *)PyMem_Malloc(sizeof(int) * (size_t)(k ? k : 1));
+  const int64_t **ptrs = (const int64_t **)PyMem_Malloc(sizeof(int64_t *) * (size_t)(k ? k : 1));
+  PyObject *r = NULL;
+  if (!store || !ndims || !ptrs) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  for (Py_ssize_t i = 0; i < k; ++i) {
+    int n = ctpy_int_seq(PySequence_Fast_GET_ITEM(fast, i), store + i * CT_MAX_DIMS, "broadcast_shapes", "shapes");
+    if (n < 0) goto done;
+    ndims[i] = n;
+    ptrs[i] = store + i * CT_MAX_DIMS;
+  }
+  {
+    int64_t out[CT_MAX_DIMS];
+    int m = ct_broadcast_shapes((int)k, ndims, ptrs, out, CT_MAX_DIMS);
+    if (m < 0) goto done; /* the %exception raises from the C error */
+    r = PyTuple_New(m);
+    for (int i = 0; r && i < m; ++i) {
+      PyObject *v = PyLong_FromLongLong((long long)out[i]);
+      if (!v) {
+        Py_CLEAR(r);
+        break;
+      }
+      PyTuple_SET_ITEM(r, i, v);
+    }
+  }
+done:
+  PyMem_Free(store);
+  PyMem_Free(ndims);
+  PyMem_Free(ptrs);
+  Py_DECREF(fast);
+  return r;
+}
+
+/* movedim: source and destination as sequences of ints of the same length (the Python layer
+   turns an int into a one-element list and checks the lengths with torch's message). */
+static ct_tensor *ctpy_movedim(const ct_tensor *t, PyObject *source, PyObject *destination) {
+  int64_t s[CT_MAX_DIMS], d[CT_MAX_DIMS];
+  int si[CT_MAX_DIMS], di[CT_MAX_DIMS];
+  int ns = ctpy_int_seq(source, s, "movedim", "source");
+  if (ns < 0) return NULL;
+  int nd = ctpy_int_seq(destination, d, "movedim", "destination");
+  if (nd < 0) return NULL;
+  if (ns != nd) {
+    PyErr_SetString(PyExc_RuntimeError, "movedim: source and destination differ in length");
+    return NULL;
+  }
+  for (int i = 0; i < ns; ++i) {
+    if (ctpy_dim(s[i], &si[i]) < 0 || ctpy_dim(d[i], &di[i]) < 0) return NULL;
+  }
+  return ct_movedim(t, ns, si, di);
+}
+%}
+
 /* ct_max_dim / ct_min_dim: Python gets (values, indices). */
 %typemap(in, numinputs=0) ct_tensor **indices (ct_tensor *tmp = NULL) {
   $1 = &tmp;
@@ -646,6 +884,21 @@ PyObject *ctpy_chunk(const ct_tensor *t, int64_t chunks, int dim);
 PyObject *ctpy_unbind_copy(const ct_tensor *t, int dim);
 PyObject *ctpy_split_copy(const ct_tensor *t, int64_t split_size, int dim);
 PyObject *ctpy_split_with_sizes_copy(const ct_tensor *t, PyObject *split_sizes, int dim);
+PyObject *ctpy_tensor_split(const ct_tensor *t, int64_t sections, int dim);
+PyObject *ctpy_tensor_split_indices(const ct_tensor *t, PyObject *indices, int dim);
+PyObject *ctpy_tensor_split_tensor(const ct_tensor *t, const ct_tensor *indices_or_sections, int dim);
+PyObject *ctpy_hsplit(const ct_tensor *t, int64_t sections);
+PyObject *ctpy_vsplit(const ct_tensor *t, int64_t sections);
+PyObject *ctpy_dsplit(const ct_tensor *t, int64_t sections);
+PyObject *ctpy_hsplit_indices(const ct_tensor *t, PyObject *indices);
+PyObject *ctpy_vsplit_indices(const ct_tensor *t, PyObject *indices);
+PyObject *ctpy_dsplit_indices(const ct_tensor *t, PyObject *indices);
+PyObject *ctpy_unsafe_split(const ct_tensor *t, int64_t split_size, int dim);
+PyObject *ctpy_unsafe_split_with_sizes(const ct_tensor *t, PyObject *split_sizes, int dim);
+PyObject *ctpy_unsafe_chunk(const ct_tensor *t, int64_t chunks, int dim);
+PyObject *ctpy_broadcast_tensors(PyObject *tensors);
+PyObject *ctpy_broadcast_shapes(PyObject *shapes);
+ct_tensor *ctpy_movedim(const ct_tensor *t, PyObject *source, PyObject *destination);
 
 /* ---- Tensor methods ------------------------------------------------------------------------
    Named and behaving as torch.Tensor's.  Views and copies are the header's.  The hot view
@@ -756,10 +1009,10 @@ PyObject *ctpy_split_with_sizes_copy(const ct_tensor *t, PyObject *split_sizes, 
     return ct_as_strided($self, n, sz, st, off);
   }
   ct_tensor *expand_as(const ct_tensor *other) {
-    return ct_expand($self, ct_tensor_ndim(other), ct_tensor_sizes(other));
+    return ct_expand_as($self, other);
   }
   ct_tensor *view_as(const ct_tensor *other) {
-    return ct_view($self, ct_tensor_ndim(other), ct_tensor_sizes(other));
+    return ct_view_as($self, other);
   }
   ct_tensor *detach() { return ct_detach($self); }
 
@@ -773,7 +1026,7 @@ PyObject *ctpy_split_with_sizes_copy(const ct_tensor *t, PyObject *split_sizes, 
     return r;
   }
   ct_tensor *reshape_as(const ct_tensor *other) {
-    return ct_reshape($self, ct_tensor_ndim(other), ct_tensor_sizes(other));
+    return ct_reshape_as($self, other);
   }
   ct_tensor *contiguous() { return ct_contiguous($self); }
 

@@ -678,8 +678,8 @@ static PyObject *ctpy_m_t(PyObject *self, PyObject *unused) {
     CTPY_RETURN_TENSOR(cname(ctpy_handle(self), a, b), #cname);                                \
   }
 CTPY_DIMS2(transpose, ct_transpose, "dim0", "dim1")
-CTPY_DIMS2(swapdims, ct_transpose, "dim0", "dim1")
-CTPY_DIMS2(swapaxes, ct_transpose, "axis0", "axis1")
+CTPY_DIMS2(swapdims, ct_swapdims, "dim0", "dim1")
+CTPY_DIMS2(swapaxes, ct_swapaxes, "axis0", "axis1")
 
 static PyObject *ctpy_m_unsqueeze(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                   PyObject *kwnames) {

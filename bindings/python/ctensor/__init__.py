@@ -69,6 +69,12 @@ from ._pow_div import pow, floor_divide, remainder, fmod  # noqa: E402
 from ._ranges import linspace, eye  # noqa: E402
 from ._std_norm import std, var, std_mean, var_mean, norm  # noqa: E402
 from . import linalg  # noqa: E402
+from . import _view_family  # noqa: E402
+_view_family.install()
+from ._view_family import (tensor_split, hsplit, vsplit, dsplit, split_with_sizes,  # noqa: E402
+                           unsafe_split, unsafe_split_with_sizes, unsafe_chunk, unflatten, movedim,
+                           moveaxis, swapaxes, swapdims, broadcast_to, broadcast_tensors,
+                           broadcast_shapes, atleast_1d, atleast_2d, atleast_3d)
 
 __version__ = _C.ct_version()
 
@@ -100,8 +106,6 @@ def transpose(input, dim0, dim1):
     return input.transpose(dim0, dim1)
 
 
-swapaxes = transpose
-swapdims = transpose
 
 
 def t(input):
@@ -136,10 +140,6 @@ def as_strided(input, size, stride, storage_offset=None):
     return input.as_strided(size, stride, storage_offset)
 
 
-def broadcast_to(input, size):
-    return input.expand(size)
-
-
 def unbind(input, dim=0):
     return input.unbind(dim)
 
@@ -150,13 +150,6 @@ def split(tensor, split_size_or_sections, dim=0):
 
 def chunk(input, chunks, dim=0):
     return input.chunk(chunks, dim)
-
-
-def movedim(input, source, destination):
-    return input.movedim(source, destination)
-
-
-moveaxis = movedim
 
 
 def clone(input):

@@ -272,6 +272,26 @@ class Tensor:
         """A tuple of views along dim, of split_size (or the given sizes) each."""
     def chunk(self, chunks: _int, dim: _int = ...) -> Tuple[Tensor, ...]:
         """A tuple of at most chunks views along dim."""
+    def tensor_split(self, indices_or_sections: Union[_int, Sequence[_int], Tensor] = ..., dim: _int = ..., *, sections: Optional[_int] = ..., indices: Optional[Sequence[_int]] = ..., tensor_indices_or_sections: Optional[Tensor] = ...) -> Tuple[Tensor, ...]:
+        """A tuple of views along dim: sections pieces, or the pieces between indices."""
+    def hsplit(self, split_size_or_sections: Union[_int, Sequence[_int]] = ..., *, sections: Optional[_int] = ..., indices: Optional[Sequence[_int]] = ...) -> Tuple[Tensor, ...]:
+        """tensor_split along dim 1 (dim 0 of a 1-d tensor): a tuple of views."""
+    def vsplit(self, split_size_or_sections: Union[_int, Sequence[_int]] = ..., *, sections: Optional[_int] = ..., indices: Optional[Sequence[_int]] = ...) -> Tuple[Tensor, ...]:
+        """tensor_split along dim 0: a tuple of views."""
+    def dsplit(self, split_size_or_sections: Union[_int, Sequence[_int]] = ..., *, sections: Optional[_int] = ..., indices: Optional[Sequence[_int]] = ...) -> Tuple[Tensor, ...]:
+        """tensor_split along dim 2: a tuple of views."""
+    def split_with_sizes(self, split_sizes: Sequence[_int], dim: _int = ...) -> Tuple[Tensor, ...]:
+        """A tuple of views along dim, of the given lengths."""
+    def unsafe_split(self, split_size: _int, dim: _int = ...) -> Tuple[Tensor, ...]:
+        """split's pieces sharing self's memory, but not views (own version counters)."""
+    def unsafe_split_with_sizes(self, split_sizes: Sequence[_int], dim: _int = ...) -> Tuple[Tensor, ...]:
+        """split_with_sizes' pieces sharing self's memory, but not views."""
+    def unsafe_chunk(self, chunks: _int, dim: _int = ...) -> Tuple[Tensor, ...]:
+        """chunk's pieces sharing self's memory, but not views."""
+    def unflatten(self, dim: _int, sizes: Sequence[_int]) -> Tensor:
+        """A view with dim replaced by the dims of sizes (-1 infers one)."""
+    def broadcast_to(self, size: Union[_int, Sequence[_int]], *more: _int) -> Tensor:
+        """A broadcast view with the given shape (stride 0 on expanded dims)."""
     def detach(self) -> Tensor:
         """A view sharing memory that records no graph (requires_grad=False)."""
     def detach_(self) -> Tensor:
@@ -293,7 +313,7 @@ class Tensor:
         """Swaps dims dim0 and dim1 of self in place (its metadata). Returns self."""
     def swapdims_(self, dim0: _int, dim1: _int) -> Tensor:
         """transpose_: swaps dims dim0 and dim1 of self in place. Returns self."""
-    def swapaxes_(self, dim0: _int, dim1: _int) -> Tensor:
+    def swapaxes_(self, axis0: _int, axis1: _int) -> Tensor:
         """transpose_: swaps dims dim0 and dim1 of self in place. Returns self."""
     def squeeze_(self, dim: Union[None, _int, Sequence[_int]] = ...) -> Tensor:
         """Removes dims of size 1 (all, one, or a tuple) from self in place. Returns self."""
@@ -623,10 +643,10 @@ def ravel(input: Tensor) -> Tensor:
     """A 1-d view when input is contiguous, else a 1-d copy."""
 def transpose(input: Tensor, dim0: _int, dim1: _int) -> Tensor:
     """A view with dim0 and dim1 swapped."""
-def swapaxes(input: Tensor, dim0: _int, dim1: _int) -> Tensor:
-    """A view with dim0 and dim1 swapped."""
+def swapaxes(input: Tensor, axis0: _int, axis1: _int) -> Tensor:
+    """transpose(axis0, axis1): a view with two dims swapped."""
 def swapdims(input: Tensor, dim0: _int, dim1: _int) -> Tensor:
-    """A view with dim0 and dim1 swapped."""
+    """transpose(dim0, dim1): a view with two dims swapped."""
 def t(input: Tensor) -> Tensor:
     """A view of input with the two dims of a matrix swapped."""
 def permute(input: Tensor, dims: Sequence[_int]) -> Tensor:
@@ -651,6 +671,34 @@ def split(tensor: Tensor, split_size_or_sections: Union[_int, Sequence[_int]], d
     """A tuple of views along dim, of split_size (or the given sizes) each."""
 def chunk(input: Tensor, chunks: _int, dim: _int = ...) -> Tuple[Tensor, ...]:
     """A tuple of at most chunks views along dim."""
+def tensor_split(input: Tensor, indices_or_sections: Union[_int, Sequence[_int], Tensor] = ..., dim: _int = ..., *, sections: Optional[_int] = ..., indices: Optional[Sequence[_int]] = ..., tensor_indices_or_sections: Optional[Tensor] = ...) -> Tuple[Tensor, ...]:
+    """A tuple of views along dim: sections pieces, or the pieces between indices."""
+def hsplit(input: Tensor, indices_or_sections: Union[_int, Sequence[_int]] = ..., *, sections: Optional[_int] = ..., indices: Optional[Sequence[_int]] = ...) -> Tuple[Tensor, ...]:
+    """tensor_split along dim 1 (dim 0 of a 1-d tensor): a tuple of views."""
+def vsplit(input: Tensor, indices_or_sections: Union[_int, Sequence[_int]] = ..., *, sections: Optional[_int] = ..., indices: Optional[Sequence[_int]] = ...) -> Tuple[Tensor, ...]:
+    """tensor_split along dim 0: a tuple of views."""
+def dsplit(input: Tensor, indices_or_sections: Union[_int, Sequence[_int]] = ..., *, sections: Optional[_int] = ..., indices: Optional[Sequence[_int]] = ...) -> Tuple[Tensor, ...]:
+    """tensor_split along dim 2: a tuple of views."""
+def split_with_sizes(input: Tensor, split_sizes: Sequence[_int], dim: _int = ...) -> Tuple[Tensor, ...]:
+    """A tuple of views along dim, of the given lengths."""
+def unsafe_split(tensor: Tensor, split_size_or_sections: _int, dim: _int = ...) -> Tuple[Tensor, ...]:
+    """split's pieces sharing input's memory, but not views (own version counters)."""
+def unsafe_split_with_sizes(input: Tensor, split_sizes: Sequence[_int], dim: _int = ...) -> Tuple[Tensor, ...]:
+    """split_with_sizes' pieces sharing input's memory, but not views."""
+def unsafe_chunk(input: Tensor, chunks: _int, dim: _int = ...) -> Tuple[Tensor, ...]:
+    """chunk's pieces sharing input's memory, but not views."""
+def unflatten(input: Tensor, dim: _int, sizes: Sequence[_int]) -> Tensor:
+    """A view with dim replaced by the dims of sizes (-1 infers one)."""
+def broadcast_tensors(*tensors: Tensor) -> Tuple[Tensor, ...]:
+    """A tuple: each tensor itself if it has the common shape, else a broadcast view of it."""
+def broadcast_shapes(*shapes: Union[None, _int, Sequence[_int]]) -> Size:
+    """The shape (a Size) the given shapes broadcast to."""
+def atleast_1d(*tensors: Union[Tensor, Sequence[Tensor]]) -> Union[Tensor, Tuple[Tensor, ...]]:
+    """Each tensor itself if it has >= 1 dims, else a view of shape (1,); a tuple for several."""
+def atleast_2d(*tensors: Union[Tensor, Sequence[Tensor]]) -> Union[Tensor, Tuple[Tensor, ...]]:
+    """Each tensor itself if it has >= 2 dims, else a view with dims of size 1 added."""
+def atleast_3d(*tensors: Union[Tensor, Sequence[Tensor]]) -> Union[Tensor, Tuple[Tensor, ...]]:
+    """Each tensor itself if it has >= 3 dims, else a view with dims of size 1 added."""
 def movedim(input: Tensor, source: Union[_int, Sequence[_int]], destination: Union[_int, Sequence[_int]]) -> Tensor:
     """A view with dims moved from source to destination positions."""
 def moveaxis(input: Tensor, source: Union[_int, Sequence[_int]], destination: Union[_int, Sequence[_int]]) -> Tensor:

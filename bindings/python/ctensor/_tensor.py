@@ -195,38 +195,6 @@ class _TensorMethods:
         """Up to `chunks` views along dim, each ceil(size / chunks) long (ct_chunk)."""
         return _C.ct_chunk(self, chunks, dim)
 
-    def movedim(self, source, destination):
-        """A view with dims moved from source to destination positions (permute)."""
-        nd = self.dim()
-        src = [source] if isinstance(source, int) else list(source)
-        dst = [destination] if isinstance(destination, int) else list(destination)
-        if len(src) != len(dst):
-            raise RuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) should "
-                               f"contain the same number of dims as destination ({dst} dims)")
-
-        def wrap(d):
-            if not -max(nd, 1) <= d < max(nd, 1):
-                raise IndexError(f"Dimension out of range (expected to be in range of [{-max(nd, 1)}, "
-                                 f"{max(nd, 1) - 1}], but got {d})")
-            return d % nd if nd else 0
-        given_src, given_dst = src, dst
-        src = [wrap(d) for d in src]
-        dst = [wrap(d) for d in dst]
-        if len(set(src)) != len(src):
-            raise RuntimeError(f"movedim: repeated dim in `source` ({given_src})")
-        if len(set(dst)) != len(dst):
-            raise RuntimeError(f"movedim: repeated dim in `destination` ({given_dst})")
-        if nd == 0:
-            return _C.ct_permute(self, [])
-        order = [-1] * nd
-        for s, d in zip(src, dst):
-            order[d] = s
-        rest = iter(d for d in range(nd) if d not in src)
-        order = [o if o != -1 else next(rest) for o in order]
-        return _C.ct_permute(self, order)
-
-    moveaxis = movedim
-
     # (T and mT are fastpath.c's getters, over ct_numpy_T and ct_matrix_transpose)
 
     # ---- identity: detach_ and the in-place metadata ops (ctensor.h, "Tensor identity") ----
@@ -294,13 +262,6 @@ class _TensorMethods:
         """Swaps dims dim0 and dim1 of self in place (its metadata). Returns self."""
         _C.ct_transpose_(self, dim0, dim1)
         return self
-
-    def swapdims_(self, dim0, dim1):
-        """transpose_: swaps dims dim0 and dim1 of self in place. Returns self."""
-        _C.ct_transpose_(self, dim0, dim1)
-        return self
-
-    swapaxes_ = swapdims_
 
     def squeeze_(self, dim=None):
         """Removes dims of size 1 (all, one, or a tuple) from self in place. Returns self."""

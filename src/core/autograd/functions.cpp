@@ -887,6 +887,43 @@ std::vector<Ref<Tensor>> chunk(const Tensor& t, int64_t chunks, int64_t dim) {
   return record_split(with_sizes ? "SplitWithSizesBackward0" : "SplitBackward0", t, dim, ct::chunk(t, chunks, dim));
 }
 
+// torch's unsafe_split / unsafe_split_with_sizes / unsafe_chunk: the pieces of split on t's
+// storage, but NOT views: no base, a fresh version counter at 0 each (torch resets it), so
+// autograd's checks for in-place writes to multi-output views do not apply.  Each records
+// torch's node (UnsafeSplitBackward0, UnsafeSplitWithSizesBackward0) as a plain output.
+namespace {
+std::vector<Ref<Tensor>> record_unsafe_split(const char* name, const Tensor& t, int64_t dim,
+                                             std::vector<Ref<Tensor>> pieces) {
+  const int64_t d = wrap_dim(dim, t.ndim());
+  const bool recording = needs_grad(t);
+  std::vector<Ref<Tensor>> outs;
+  outs.reserve(pieces.size());
+  int64_t at = 0;
+  for (const Ref<Tensor>& p : pieces) {
+    Ref<Tensor> o = ct::data_of(*p);
+    const int64_t start = at, length = p->size(int(d));
+    if (recording)
+      set_history(*o, view_node(name, t, [=](const Tensor& x) { return ct::narrow(x, d, start, length); }));
+    at += length;
+    outs.push_back(std::move(o));
+  }
+  return outs;
+}
+}  // namespace
+
+std::vector<Ref<Tensor>> unsafe_split(const Tensor& t, int64_t split_size, int64_t dim) {
+  return record_unsafe_split("UnsafeSplitBackward0", t, dim, ct::split(t, split_size, dim));
+}
+std::vector<Ref<Tensor>> unsafe_split_with_sizes(const Tensor& t, IntList split_sizes, int64_t dim) {
+  return record_unsafe_split("UnsafeSplitWithSizesBackward0", t, dim, ct::split_with_sizes(t, split_sizes, dim));
+}
+std::vector<Ref<Tensor>> unsafe_chunk(const Tensor& t, int64_t chunks, int64_t dim) {
+  int64_t split_size = 0;
+  const bool with_sizes = ct::chunk_is_split_with_sizes(t, chunks, dim, split_size);
+  return record_unsafe_split(with_sizes ? "UnsafeSplitWithSizesBackward0" : "UnsafeSplitBackward0", t, dim,
+                             ct::chunk(t, chunks, dim));
+}
+
 namespace {
 // reshape/flatten: ViewBackward0 when the result is a view, UnsafeViewBackward0 when it
 // copied (torch 2.x's view and _unsafe_view; torch 1.13 said ReshapeAliasBackward0 for the view).

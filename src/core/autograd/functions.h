@@ -67,6 +67,10 @@ std::vector<Ref<Tensor>> unbind(const Tensor& t, int64_t dim);
 std::vector<Ref<Tensor>> split(const Tensor& t, int64_t split_size, int64_t dim);
 std::vector<Ref<Tensor>> split_with_sizes(const Tensor& t, IntList split_sizes, int64_t dim);
 std::vector<Ref<Tensor>> chunk(const Tensor& t, int64_t chunks, int64_t dim);
+// torch's unsafe_* forms: the same pieces, not views (Note in functions.cpp).
+std::vector<Ref<Tensor>> unsafe_split(const Tensor& t, int64_t split_size, int64_t dim);
+std::vector<Ref<Tensor>> unsafe_split_with_sizes(const Tensor& t, IntList split_sizes, int64_t dim);
+std::vector<Ref<Tensor>> unsafe_chunk(const Tensor& t, int64_t chunks, int64_t dim);
 Ref<Tensor> reshape(const Tensor& t, IntList shape);
 Ref<Tensor> flatten(const Tensor& t, int64_t start_dim, int64_t end_dim);
 

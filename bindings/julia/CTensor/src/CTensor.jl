@@ -27,6 +27,7 @@ include("dtypes.jl")
 include("tensor.jl")
 include("creation.jl")
 include("views.jl")
+include("view_family.jl")
 include("memory.jl")
 include("foreign.jl")
 include("explain.jl")
@@ -47,6 +48,11 @@ export tensor_zeros, tensor_ones, tensor_full, tensor_arange, wrap_array
 export reshape_view, transpose_view, t_view, permute_view, slice_view, narrow_view, select_view,
        expand_view, squeeze_view, unsqueeze_view, diagonal_view, unfold_view,
        as_strided_view, alias, alias_view, unbind_views, split_views, chunk_views
+# The split family and the other composite views (view_family.jl)
+export tensor_split_views, hsplit_views, vsplit_views, dsplit_views, unsafe_split_shared,
+       unsafe_chunk_shared, unflatten_view, movedim_view, swapdims_view, expand_as_view, view_as_view,
+       reshape_as_view_or_copy, broadcast_to_view, broadcast_views, broadcast_dims, atleast_1d_view,
+       atleast_2d_view, atleast_3d_view
 # View when possible, copy otherwise
 export reshape_view_or_copy, reshape_is_view, flatten_view_or_copy, contiguous_or_self,
        to_eltype_or_self

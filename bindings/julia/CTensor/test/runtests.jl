@@ -564,6 +564,60 @@ end
     @test Array(grad(a)) == Float32[0 0 0; 6 6 6]
 end
 
+@testset "the split family and the other composite views" begin
+    x, root = grid()                           # Python: x = torch.arange(12.).view(3, 4)
+    p = tensor_split_views(x, 2, 3)            # Python: x.tensor_split(3, 1): lengths 2, 1, 1
+    @test size.(p) == [(3, 2), (3, 1), (3, 1)] && storage_offset.(p) == [0, 2, 3]
+    @test all(v -> is_view(v) && same_tensor(base(v), root), p)
+    q = tensor_split_views(x, 2, [1, 3])       # Python: x.tensor_split([1, 3], 1)
+    @test size.(q) == [(3, 1), (3, 2), (3, 1)]
+    @test size.(hsplit_views(x, 2)) == [(3, 2), (3, 2)]
+    @test size.(vsplit_views(x, [1])) == [(1, 4), (2, 4)]
+    e = caught(() -> hsplit_views(x, 3))
+    @test e isa CTensorError && e.status == L.CT_ERR_INVALID_ARGUMENT &&
+          e.message == "torch.hsplit attempted to split along dimension 1, but the size of the dimension 4 " *
+                       "is not divisible by the split_size 3!"
+    e = caught(() -> dsplit_views(x, 2))
+    @test e isa CTensorError && startswith(e.message, "torch.dsplit requires a tensor with at least 3 dimension")
+    u = unsafe_split_shared(x, 2, 3)           # Python: x.unsafe_split(3, 1)
+    @test size.(u) == [(3, 3), (3, 1)] && !any(is_view, u) && all(v -> shares_storage(v, x), u)
+    @test all(v -> version(v) == 0, u)
+    @test size.(unsafe_split_shared(x, 1, [2, 1])) == [(2, 4), (1, 4)]
+    @test size.(unsafe_chunk_shared(x, 1, 2)) == [(2, 4), (1, 4)]
+    f = unflatten_view(x, 2, 2, -1)            # Python: x.unflatten(1, (2, -1))
+    @test f isa Tensor{Float32,3} && size(f) == (3, 2, 2) && strides(f) == (4, 2, 1)
+    e = caught(() -> unflatten_view(x, 2, 3, 3))
+    @test e isa CTensorError && e.message ==
+          "unflatten: Provided sizes [3, 3] don't multiply up to the size of dim 1 (4) in the input tensor"
+    c = reshape_view(root, 2, 3, 2)
+    m = movedim_view(c, 1, 3)                  # Python: c.movedim(0, 2)
+    @test size(m) == (3, 2, 2) && strides(m) == (2, 1, 6)
+    @test size(movedim_view(c, (1, 2), (3, 1))) == (3, 2, 2)
+    @test size(swapdims_view(c, 1, 3)) == (2, 3, 2) && strides(swapdims_view(c, 1, 3)) == (1, 2, 6)
+    @test size(expand_as_view(slice_view(x, 1, 1:1), x)) == (3, 4)
+    @test size(view_as_view(x, c)) == (2, 3, 2)
+    @test size(reshape_as_view_or_copy(transpose_view(x), c)) == (2, 3, 2)
+    b = broadcast_to_view(x, 2, 3, 4)
+    @test size(b) == (2, 3, 4) && strides(b) == (0, 4, 1)
+    bs = broadcast_views(x, slice_view(x, 1, 1:1))
+    @test same_tensor(bs[1], x) && size(bs[2]) == (3, 4) && strides(bs[2]) == (0, 1)
+    @test broadcast_dims((2, 1), (3,)) == (2, 3) && broadcast_dims() == ()
+    e = caught(() -> broadcast_dims((2, 3), (4,)))
+    @test e isa CTensorError && e.status == L.CT_ERR_SHAPE && startswith(e.message, "Attempting to broadcast a dimension of length 4")
+    s = select_view(select_view(x, 1, 2), 1, 3)   # a 0-D view: x[1, 2] in Python
+    @test size(atleast_1d_view(s)) == (1,) && size(atleast_2d_view(s)) == (1, 1)
+    @test size(atleast_3d_view(select_view(x, 1, 1))) == (1, 4, 1)
+    @test same_tensor(atleast_2d_view(x), x)
+    # autograd node names, as torch records them
+    a = requires_grad!(tensor_ones(Float32, 2, 3))
+    y = _mulk(a, 2)
+    @test grad_fn_name.(tensor_split_views(y, 2, 2)) == ["SliceBackward0", "SliceBackward0"]
+    @test grad_fn_name.(unsafe_chunk_shared(y, 2, 2)) == ["UnsafeSplitBackward0", "UnsafeSplitBackward0"]
+    @test grad_fn_name(unflatten_view(y, 2, 3, 1)) == "ViewBackward0"
+    @test grad_fn_name(movedim_view(y, 1, 2)) == "PermuteBackward0"
+    @test grad_fn_name(broadcast_to_view(y, 4, 2, 3)) == "ExpandBackward0"
+end
+
 @testset "autograd: retain_grad! keeps a non-leaf's gradient" begin
     x = requires_grad!(Tensor(Float32[1, 2, 3]))
     y = _mulk(x, 2)

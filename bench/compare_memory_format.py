@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Channels-last from Python: ctensor vs PyTorch (and NumPy where it means the same), in one run.
 
-    PYTHONPATH=<build>/python <venv>/bin/python bench/compare_memory_format.py [--repetitions 15] [--markdown]
+    PYTHONPATH=<build>/python <venv>/bin/python bench/compare_memory_format.py [--repetitions 15] [--threads N]
+                                                                               [--markdown]
 
 Rows (issue 18's measurement), on a [32, 64, 56, 56] float32 tensor (25.7 M elements, 103 MB):
   - x.contiguous(memory_format=channels_last) of a contiguous x (NumPy: the same bytes
@@ -11,7 +12,9 @@ Rows (issue 18's measurement), on a [32, 64, 56, 56] float32 tensor (25.7 M elem
 Each repetition times every library once, in turn (timeit, a loop count sized to --budget), so
 that the other load of a shared machine falls on all alike; the table gives the median per
 library over the repetitions, the median of the per-repetition ratios ct/torch and ct/NumPy
-(below 1: ctensor faster), and their spread (min-max).
+(below 1: ctensor faster), and their spread (min-max).  NumPy runs on one thread; --threads N
+sets ctensor's and torch's thread counts alike (on a shared, overloaded machine a 2-thread run of
+either is slower than a 1-thread one: the parallel region waits for a descheduled thread).
 """
 
 import argparse
@@ -119,8 +122,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repetitions", type=int, default=15)
     ap.add_argument("--budget", type=float, default=0.3, help="seconds per timing")
+    ap.add_argument("--threads", type=int, default=0,
+                    help="threads for ctensor and torch alike (0: each library's default)")
     ap.add_argument("--markdown", action="store_true")
     args = ap.parse_args()
+    if args.threads > 0:
+        ctensor._C.ct_set_num_threads(args.threads)
+        torch.set_num_threads(args.threads)
     print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__} "
           f"({torch.get_num_threads()} threads), ctensor {ctensor.__version__} "
           f"({ctensor._C.ct_get_num_threads()} threads), NumPy {np.__version__}; "

@@ -2311,7 +2311,8 @@ end
 `int64_t ct_explain(const ct_tensor *a, const ct_tensor *b, char *buf, int64_t cap);`
 
 Everything about a's memory, in words: shape, dtype, storage (id, size in bytes, refcount,
-version, owned or foreign), storage offset, strides, contiguity, data pointer, whether it is
+version, owned or foreign), storage offset, strides, contiguity, memory format (the formats
+its strides match exactly and ct_suggest_memory_format's), data pointer, whether it is
 a view and of what base, its own refcount, its distinct memory locations and internal
 overlap.  With b (b may be NULL) also b's, then their relation: same tensor object, same
 storage, base relations, whether their elements overlap (exact, as ct_overlaps) and how

@@ -1232,8 +1232,10 @@ void op_memory_format(FuzzedDataProvider& in, Pool& p) {
         default: r = CT(ct_full_like(t, hostile_double(in), dt, f)); break;
       }
       if (r) {
-        REQUIRE(CT(ct_tensor_ndim(r)) == CT(ct_tensor_ndim(t)));
-        REQUIRE(CT(ct_tensor_numel(r)) == CT(ct_tensor_numel(t)));
+        const int nd = CT(ct_tensor_ndim(t));
+        const int64_t numel = CT(ct_tensor_numel(t));
+        REQUIRE(CT(ct_tensor_ndim(r)) == nd);
+        REQUIRE(CT(ct_tensor_numel(r)) == numel);
         REQUIRE(CT(ct_tensor_is_view(r)) == 0);
         if (exact_format) REQUIRE(CT(ct_is_contiguous_format(r, f)) == 1);
       }

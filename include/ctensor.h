@@ -373,9 +373,10 @@ CT_API int ct_is_contiguous_format(const ct_tensor *t, ct_memory_format fmt);
 /* torch's t.suggest_memory_format(): CT_CHANNELS_LAST (4-d) / CT_CHANNELS_LAST_3D (5-d) when
    t's strides order its dims as that format does, gaps allowed (c10's
    is_channels_last_strides_2d/3d: a 0 channel stride, a size-0 dim, or a batch dim whose
-   stride equals the channel's, as in N111, give contiguous), else CT_CONTIGUOUS_FORMAT.
-   (ct_memory_format)-1 on a bad handle. */
-CT_API ct_memory_format ct_suggest_memory_format(const ct_tensor *t);
+   stride equals the channel's, as in N111, give contiguous), else CT_CONTIGUOUS_FORMAT.  An
+   int (a ct_memory_format value), so that the error sentinel -1 (a bad handle) is no value
+   outside the enum. */
+CT_API int ct_suggest_memory_format(const ct_tensor *t);
 /* torch's t.contiguous(memory_format=fmt): t itself (retained) if ct_is_contiguous_format(t,
    fmt), else ct_clone_format(t, fmt) (a copy; autograd: CloneBackward0).  Preserve is refused
    only when a copy is needed (CT_ERR_INVALID_ARGUMENT, "preserve memory format is unsupported by

@@ -37,10 +37,8 @@ int ct_is_contiguous_format(const ct_tensor* t, ct_memory_format fmt) {
   });
 }
 
-ct_memory_format ct_suggest_memory_format(const ct_tensor* t) {
-  return guard<ct_memory_format>(static_cast<ct_memory_format>(-1), [&] {
-    return static_cast<ct_memory_format>(suggest_memory_format(tensor_arg(t, "ct_suggest_memory_format")));
-  });
+int ct_suggest_memory_format(const ct_tensor* t) {
+  return guard<int>(-1, [&] { return int(suggest_memory_format(tensor_arg(t, "ct_suggest_memory_format"))); });
 }
 
 ct_tensor* ct_contiguous_format(const ct_tensor* t, ct_memory_format fmt) {

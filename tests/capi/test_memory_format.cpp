@@ -41,7 +41,7 @@ TEST(MemoryFormat, NamesAndBadValues) {
   EXPECT_TRUE(expect_error(CT_ERR_INVALID_ARGUMENT, "invalid memory format -1"));
   EXPECT_EQ(ct_clone_format(nullptr, CT_CHANNELS_LAST), nullptr);
   EXPECT_TRUE(expect_error(CT_ERR_INVALID_ARGUMENT));
-  EXPECT_EQ(int(ct_suggest_memory_format(nullptr)), -1);
+  EXPECT_EQ(ct_suggest_memory_format(nullptr), -1);
 }
 
 TEST(MemoryFormat, ChannelsLastStridesAndRankErrors) {

@@ -858,13 +858,14 @@ end
 """
     ct_suggest_memory_format(t) -> Cint
 
-`ct_memory_format ct_suggest_memory_format(const ct_tensor *t);`
+`int ct_suggest_memory_format(const ct_tensor *t);`
 
 torch's t.suggest_memory_format(): CT_CHANNELS_LAST (4-d) / CT_CHANNELS_LAST_3D (5-d) when
 t's strides order its dims as that format does, gaps allowed (c10's
 is_channels_last_strides_2d/3d: a 0 channel stride, a size-0 dim, or a batch dim whose
-stride equals the channel's, as in N111, give contiguous), else CT_CONTIGUOUS_FORMAT.
-(ct_memory_format)-1 on a bad handle.
+stride equals the channel's, as in N111, give contiguous), else CT_CONTIGUOUS_FORMAT.  An
+int (a ct_memory_format value), so that the error sentinel -1 (a bad handle) is no value
+outside the enum.
 """
 function ct_suggest_memory_format(t)
     ccall((:ct_suggest_memory_format, libctensor()), Cint, (Ptr{ct_tensor},), t)

@@ -1394,6 +1394,108 @@ void op_std_norm(FuzzedDataProvider& in, Pool& p) {
   take(p, r);
 }
 
+// Memory formats: hostile format values (outside the enum too), the format factories over
+// hostile shapes and strides, and the copies that take a format.  What each result must be:
+// laid out in the format asked for (a contiguous_format / channels-last copy is contiguous in
+// it), a *_like result of t's sizes, never a view.
+ct_memory_format hostile_format(FuzzedDataProvider& in) {
+  int raw;
+  switch (in.ConsumeIntegralInRange<int>(0, 11)) {
+    case 0: raw = in.ConsumeIntegral<int>(); break;
+    case 1: raw = -1; break;
+    case 2: raw = 4; break;
+    default: raw = in.ConsumeIntegralInRange<int>(0, 3); break;
+  }
+  ct_memory_format f;
+  std::memcpy(&f, &raw, sizeof f);
+  return f;
+}
+
+void op_memory_format(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* t = p.pick(in);
+  const ct_memory_format f = hostile_format(in);
+  int raw;
+  std::memcpy(&raw, &f, sizeof raw);
+  const bool exact_format = raw >= 0 && raw <= 2;  // a format a layout can be checked against
+  ct_tensor* r = nullptr;
+  const int k = pick_case(in, 7, "memory_format");
+  switch (k) {
+    case 0: {
+      const int c = CT(ct_is_contiguous_format(t, f));
+      if (c < 0) expect_error_recorded();
+      const int s = CT(ct_suggest_memory_format(t));
+      if (s < 0) expect_error_recorded();
+      else REQUIRE(s <= 2, s);
+      const char* name = CT(ct_memory_format_name(f));
+      if (!name) expect_error_recorded();
+      return;
+    }
+    case 1: {
+      const int ndim = hostile_ndim(in);
+      const ct_dtype dt = hostile_dtype(in);
+      std::vector<int64_t> sizes = hostile_list(in, ndim);
+      bound_shape(sizes, ndim, itemsize_of(dtype_raw(dt)));
+      const ct_dtype safe = dtype_raw(dt) == CT_BOOL ? CT_UINT8 : dt;  // uninitialized bytes are not bools
+      r = CT(ct_empty_format(ndim, sizes.data(), safe, f));
+      // (an empty tensor whose other sizes multiply past int64 has saturated strides)
+      if (r && exact_format && extent_or_big(r) < INT64_MAX) REQUIRE(CT(ct_is_contiguous_format(r, f)) == 1);
+      break;
+    }
+    case 2: {
+      const int ndim = in.ConsumeIntegralInRange<int>(-1, 4);
+      std::vector<int64_t> sizes = hostile_list(in, ndim);
+      std::vector<int64_t> strides = hostile_list(in, ndim);
+      // Bound the storage the strides reach, as the other factories bound their elements.
+      int64_t reach = 1;
+      for (int d = 0; d < ndim && d < int(sizes.size()); ++d) {
+        if (sizes[size_t(d)] < 0 || sizes[size_t(d)] > 64) sizes[size_t(d)] = in.ConsumeIntegralInRange<int64_t>(0, 4);
+        if (strides[size_t(d)] > 64) strides[size_t(d)] = in.ConsumeIntegralInRange<int64_t>(0, 64);
+        reach += sizes[size_t(d)] > 0 ? (sizes[size_t(d)] - 1) * std::max<int64_t>(strides[size_t(d)], 0) : 0;
+      }
+      if (reach > kComputeElems * 4) return;
+      r = CT(ct_empty_strided(ndim, sizes.data(), strides.data(), CT_UINT8));
+      break;
+    }
+    case 3:
+      if (!small(t)) return;
+      r = CT(ct_contiguous_format(t, f));
+      if (r && exact_format) REQUIRE(CT(ct_is_contiguous_format(r, f)) == 1);
+      break;
+    case 4:
+      if (!small(t)) return;
+      r = CT(ct_clone_format(t, f));
+      if (r && exact_format) REQUIRE(CT(ct_is_contiguous_format(r, f)) == 1);
+      if (r) REQUIRE(CT(ct_shares_storage(r, t)) == 0);
+      break;
+    case 5:
+      if (!small(t)) return;
+      r = CT(ct_to_format(t, hostile_dtype(in), f, in.ConsumeBool()));
+      break;
+    case 6:
+    case 7: {
+      if (!small(t)) return;
+      const ct_dtype dt = hostile_dtype(in);
+      switch (in.ConsumeIntegralInRange<int>(0, 3)) {
+        case 0: r = CT(ct_empty_like(t, dtype_raw(dt) == CT_BOOL ? CT_UINT8 : dt, f)); break;
+        case 1: r = CT(ct_zeros_like(t, dt, f)); break;
+        case 2: r = CT(ct_ones_like(t, dt, f)); break;
+        default: r = CT(ct_full_like(t, hostile_double(in), dt, f)); break;
+      }
+      if (r) {
+        const int nd = CT(ct_tensor_ndim(t));
+        const int64_t numel = CT(ct_tensor_numel(t));
+        REQUIRE(CT(ct_tensor_ndim(r)) == nd);
+        REQUIRE(CT(ct_tensor_numel(r)) == numel);
+        REQUIRE(CT(ct_tensor_is_view(r)) == 0);
+        if (exact_format) REQUIRE(CT(ct_is_contiguous_format(r, f)) == 1);
+      }
+      break;
+    }
+  }
+  if (k >= 3 && !t) REQUIRE(r == nullptr);  // cases 3-7 take t
+  take(p, r);
+}
+
 void op_globals(FuzzedDataProvider& in) {
   const int raw = in.ConsumeIntegral<int>();
   ct_status st;
@@ -1459,12 +1561,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 11: op_relations(in, pool); break;
       case 12: op_dlpack(in, pool); break;
       case 13:
-        switch (in.ConsumeIntegralInRange<int>(0, 6)) {
+        switch (in.ConsumeIntegralInRange<int>(0, 7)) {
           case 0: op_nulls(in, pool); break;
           case 1: op_globals(in); break;
           case 4: op_dtype_views(in, pool); break;
           case 5: op_std_norm(in, pool); break;
           case 6: op_view_family(in, pool); break;
+          case 7: op_memory_format(in, pool); break;
           default: op_identity(in, pool); break;  // its own slot would shift every saved corpus input
         }
         break;

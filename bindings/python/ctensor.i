@@ -98,6 +98,15 @@
 %newobject ct_flatten;
 %newobject ct_contiguous;
 %newobject ct_clone;
+%newobject ct_contiguous_format;
+%newobject ct_clone_format;
+%newobject ct_to_format;
+%newobject ct_empty_format;
+%newobject ct_empty_strided;
+%newobject ct_empty_like;
+%newobject ct_zeros_like;
+%newobject ct_ones_like;
+%newobject ct_full_like;
 %newobject ct_index_select;
 %newobject ct_to;
 %newobject ct_tensor_base;
@@ -209,6 +218,12 @@
 /* Copies of possibly large tensors run without the GIL. */
 %thread ct_clone;
 %thread ct_contiguous;
+%thread ct_contiguous_format;
+%thread ct_clone_format;
+%thread ct_to_format;
+%thread ct_zeros_like;
+%thread ct_ones_like;
+%thread ct_full_like;
 %thread ct_reshape;
 %thread ct_flatten;
 %thread ct_to;
@@ -315,6 +330,19 @@
     }
     $1 = tmp;
   }
+}
+
+/* ct_empty_strided's stride: a sequence as long as its sizes (argument 1, `ndim`), with
+   torch.empty_strided's message otherwise. */
+%typemap(in) const int64_t *stride (int64_t tmp[CT_MAX_DIMS]) {
+  int n = ctpy_int_seq($input, tmp, "$symname", "stride");
+  if (n < 0) SWIG_fail;
+  if (n != arg1) {
+    PyErr_Format(PyExc_RuntimeError, "dimensionality of sizes (%d) must match dimensionality of strides (%d)",
+                 (int)arg1, n);
+    SWIG_fail;
+  }
+  $1 = tmp;
 }
 
 /* ct_as_strided_ / ct_set_storage_strided_: strides as a sequence, or None (contiguous). */

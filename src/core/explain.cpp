@@ -8,10 +8,25 @@
 #include <vector>
 
 #include "error.h"
+#include "memory_format.h"
 #include "overlap.h"
 
 namespace ct {
 namespace {
+
+// The memory formats t's strides match exactly (torch's is_contiguous(memory_format=)), and the
+// one torch would suggest for new tensors made like it (suggest_memory_format).
+std::string memory_format_words(const Tensor& t) {
+  std::string exact;
+  for (MemoryFormat f : {MemoryFormat::Contiguous, MemoryFormat::ChannelsLast, MemoryFormat::ChannelsLast3d}) {
+    if (!is_contiguous_as(t.sizes(), t.strides(), f)) continue;
+    exact += exact.empty() ? "" : " and ";
+    exact += memory_format_name(f);
+  }
+  if (exact.empty()) exact = "none exactly";
+  else if (exact.find(" and ") != std::string::npos) exact += " (size-1 dims make both match)";
+  return exact + "; suggested for new tensors like it: " + memory_format_name(suggest_memory_format(t));
+}
 
 using i128 = __int128;
 
@@ -160,6 +175,7 @@ void describe(std::ostringstream& os, const char* name, const Tensor& t) {
   os << "  storage offset: " << t.offset() << " elements (" << int128_str(offset_bytes) << " bytes)\n";
   os << "  strides: " << list_str(t.strides()) << " elements\n";
   os << "  contiguous: " << yes_no(t.is_contiguous()) << "\n";
+  os << "  memory format: " << memory_format_words(t) << "\n";
   os << "  data pointer: " << address(t.raw_data()) << " = storage start + " << int128_str(offset_bytes)
      << " bytes\n";
   if (t.is_view()) {

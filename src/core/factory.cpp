@@ -12,7 +12,9 @@ void fill_elements(const Tensor& t, double value) {
   if (t.numel() == 0) return;
   CT_DISPATCH_ALL(t.dtype(), [&] {
     const scalar_t v = convert<scalar_t>(value);
-    if (t.is_contiguous()) {
+    // Dense and non-overlapping (contiguous, channels-last, any permutation): the elements are
+    // exactly the numel slots from element [0,...,0] on (strides are never negative).
+    if (t.is_contiguous() || is_non_overlapping_and_dense(t.sizes(), t.strides())) {
       scalar_t* p = reinterpret_cast<scalar_t*>(t.data());
       std::fill(p, p + t.numel(), v);
       return;

@@ -189,8 +189,6 @@ ALL = ARITHMETIC + UNARY + REDUCTIONS + MATMUL + VIEWS + INDEXING + COPIES + IN_
 # "Differences from torch 2.13", generated from this dict: run tests/tools/gen_python_docs.py after a change):
 # the grad_fn name differs; the values, requires_grad, is_leaf and gradients still match.
 NAME_DIFFERENCES = {
-    # to(copy=True) with the same dtype is a clone
-    "a.to(copy=True)": ("ToCopyBackward0", "CloneBackward0"),
     # advanced indexing is index_select (+ reshape) in Python; advanced assignment writes
     # through copy_ (torch: index / index_put_)
     "a[[0, 2]]": ("IndexBackward0", "IndexSelectBackward0"),

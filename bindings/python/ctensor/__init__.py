@@ -230,6 +230,14 @@ del _builtins
 
 from ._explain import explain, draw  # noqa: E402
 
+# ---- memory formats: torch.channels_last & co., contiguous/is_contiguous/clone(memory_format=),
+# empty/empty_strided and the *_like factories with torch's preserve rule -----------------------
+from . import _memory_format  # noqa: E402
+_memory_format.install()
+from ._memory_format import (memory_format, contiguous_format, channels_last, channels_last_3d,  # noqa: E402
+                             preserve_format, empty, empty_strided, empty_like, zeros_like, ones_like,
+                             full_like, clone)
+
 # Docstrings that say view, copy or self, on every public method and function (_docs.py).
 from . import _docs  # noqa: E402
 _docs.install(globals())

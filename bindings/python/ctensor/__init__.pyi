@@ -15,6 +15,14 @@ _bool = builtins.bool
 
 __version__: str
 
+class memory_format:
+    """torch.memory_format: one of four module-level objects, compared by identity."""
+
+contiguous_format: memory_format
+channels_last: memory_format
+channels_last_3d: memory_format
+preserve_format: memory_format
+
 class dtype:
     """An element type.  ``ctensor.float32`` is ``ct_dtype`` ``CT_FLOAT32`` (8)."""
     itemsize: _int
@@ -194,8 +202,8 @@ class Tensor:
         """The number of elements (numel())."""
     def element_size(self) -> _int:
         """The size of one element in bytes."""
-    def is_contiguous(self) -> _bool:
-        """True if the elements are in C order with no gaps."""
+    def is_contiguous(self, memory_format: memory_format = ...) -> _bool:
+        """True if the strides are exactly memory_format's for this shape (size-1 dims ignored)."""
     def is_floating_point(self) -> _bool:
         """True for float16, bfloat16, float32 and float64."""
     def data_ptr(self) -> _int:
@@ -320,10 +328,10 @@ class Tensor:
     def unsqueeze_(self, dim: _int) -> Tensor:
         """Inserts a dim of size 1 at dim into self in place. Returns self."""
     # view when possible, copies
-    def contiguous(self) -> Tensor:
-        """self if already contiguous, else a C-contiguous copy."""
-    def clone(self) -> Tensor:
-        """A copy with a new storage (C-contiguous); records a graph."""
+    def contiguous(self, memory_format: memory_format = ...) -> Tensor:
+        """self if already laid out in memory_format (contiguous_format by default), else a copy laid out so."""
+    def clone(self, *, memory_format: Optional[memory_format] = ...) -> Tensor:
+        """A copy with a new storage laid out as memory_format says (by default self's strides when dense); records a graph."""
     def index_select(self, dim: _int, index: Tensor) -> Tensor:
         """A copy of the entries of dim at the indices in index."""
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
@@ -604,8 +612,11 @@ def ones(*size: Union[_int, Sequence[_int]], dtype: Optional[dtype] = ..., devic
          requires_grad: _bool = ...) -> Tensor:
     """ones(*size, dtype=None) -> Tensor filled with 1 (float32 by default)."""
 def empty(*size: Union[_int, Sequence[_int]], dtype: Optional[dtype] = ..., device: Any = ...,
-          requires_grad: _bool = ...) -> Tensor:
-    """empty(*size, dtype=None) -> Tensor with uninitialized memory (float32 by default)."""
+          requires_grad: _bool = ..., memory_format: Optional[memory_format] = ...) -> Tensor:
+    """empty(*size, dtype=None, memory_format=torch.contiguous_format): uninitialized memory laid out in"""
+def empty_strided(size: _Shape, stride: Sequence[_int], *, dtype: Optional[dtype] = ..., device: Any = ...,
+                  requires_grad: _bool = ...) -> Tensor:
+    """empty_strided(size, stride, dtype=None): uninitialized, with exactly these strides; the storage"""
 def full(size: _Shape, fill_value: Union[_Scalar, Tensor], dtype: Optional[dtype] = ..., device: Any = ...,
          requires_grad: _bool = ...) -> Tensor:
     """full(size, fill_value, dtype=None): every element fill_value.  Without dtype: bool for a"""
@@ -613,18 +624,18 @@ def arange(start: Union[_Scalar, Tensor], end: Optional[Union[_Scalar, Tensor]] 
            step: Union[_Scalar, Tensor] = ..., dtype: Optional[dtype] = ..., device: Any = ...,
            requires_grad: _bool = ...) -> Tensor:
     """arange(end) / arange(start, end, step=1): 1-D, start + k*step while < end.  Without dtype:"""
-def zeros_like(input: Tensor, dtype: Optional[dtype] = ..., device: Any = ..., requires_grad: _bool = ...,
-               memory_format: Any = ...) -> Tensor:
-    """zeros_like(input, dtype=None): zeros of input's shape (C-contiguous)."""
-def ones_like(input: Tensor, dtype: Optional[dtype] = ..., device: Any = ..., requires_grad: _bool = ...,
-              memory_format: Any = ...) -> Tensor:
-    """ones_like(input, dtype=None): ones of input's shape (C-contiguous)."""
-def empty_like(input: Tensor, dtype: Optional[dtype] = ..., device: Any = ..., requires_grad: _bool = ...,
-               memory_format: Any = ...) -> Tensor:
-    """empty_like(input, dtype=None): uninitialized, input's shape (C-contiguous)."""
-def full_like(input: Tensor, fill_value: _Scalar, dtype: Optional[dtype] = ..., device: Any = ...,
-              requires_grad: _bool = ..., memory_format: Any = ...) -> Tensor:
-    """full_like(input, fill_value, dtype=None): fill_value in input's shape (C-contiguous)."""
+def zeros_like(input: Tensor, *, dtype: Optional[dtype] = ..., device: Any = ..., requires_grad: _bool = ...,
+               memory_format: Optional[memory_format] = ...) -> Tensor:
+    """zeros_like(input, dtype=None, memory_format=torch.preserve_format): zeros laid out as empty_like."""
+def ones_like(input: Tensor, *, dtype: Optional[dtype] = ..., device: Any = ..., requires_grad: _bool = ...,
+              memory_format: Optional[memory_format] = ...) -> Tensor:
+    """ones_like(input, dtype=None, memory_format=torch.preserve_format): ones laid out as empty_like."""
+def empty_like(input: Tensor, *, dtype: Optional[dtype] = ..., device: Any = ..., requires_grad: _bool = ...,
+               memory_format: Optional[memory_format] = ...) -> Tensor:
+    """empty_like(input, dtype=None, memory_format=torch.preserve_format): uninitialized, input's shape,"""
+def full_like(input: Tensor, fill_value: _Scalar, *, dtype: Optional[dtype] = ..., device: Any = ...,
+              requires_grad: _bool = ..., memory_format: Optional[memory_format] = ...) -> Tensor:
+    """full_like(input, fill_value, dtype=None, memory_format=torch.preserve_format): fill_value laid out"""
 def from_numpy(ndarray: Any) -> Tensor:
     """A tensor sharing ndarray's memory (no copy).  The tensor keeps the array alive until the"""
 

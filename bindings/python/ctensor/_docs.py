@@ -37,7 +37,7 @@ TENSOR = {
     "nelement": ("($self, /)", "The number of elements (numel())."),
     "element_size": ("($self, /)", "The size of one element in bytes."),
     "storage_offset": ("($self, /)", "The offset of the first element in the storage, in elements."),
-    "is_contiguous": ("($self, /)", "True if the elements are in C order with no gaps."),
+    "is_contiguous": (None, "True if the strides are exactly memory_format's for this shape (size-1 dims ignored)."),
     "is_floating_point": ("($self, /)", "True for float16, bfloat16, float32 and float64."),
     "data_ptr": ("($self, /)", "The address of the first element (an int)."),
     "untyped_storage": ("($self, /)", "The storage holding the elements (shares memory)."),
@@ -92,9 +92,9 @@ TENSOR = {
     "unflatten": (None, "A view with dim replaced by the dims of sizes (-1 infers one)."),
     "broadcast_to": (None, "A broadcast view with the given shape (stride 0 on expanded dims)."),
     "detach": ("($self, /)", "A view sharing memory that records no graph (requires_grad=False)."),
-    "contiguous": ("($self, /)", "self if already contiguous, else a C-contiguous copy."),
+    "contiguous": (None, "self if already laid out in memory_format (contiguous_format by default), else a copy laid out so."),
     # ---- copies ----
-    "clone": ("($self, /)", "A copy with a new storage (C-contiguous); records a graph."),
+    "clone": (None, "A copy with a new storage laid out as memory_format says (by default self's strides when dense); records a graph."),
     "index_select": ("($self, dim, index, /)", "A copy of the entries of dim at the indices in index."),
     "to": (None, "self if dtype and device already match (unless copy=True), else a converted copy."),
     "type_as": (None, "self if other has self's dtype, else a copy converted to other's dtype."),
@@ -198,7 +198,7 @@ STORAGE = {
 # Module functions that are torch.op(input, ...) for a Tensor.op: the method's line, with input.
 _MODULE_SPECIFIC = {
     "as_strided": "A view of input with the given sizes, strides and offset on the same storage.",
-    "clone": "A copy of input with a new storage (C-contiguous); records a graph.",
+    "clone": "A copy of input with a new storage laid out as memory_format says (by default input's strides when dense); records a graph.",
     "t": "A view of input with the two dims of a matrix swapped.",
     "numel": "The number of elements of input.",
     "broadcast_to": "A broadcast view of input with the given shape (stride 0 on expanded dims).",

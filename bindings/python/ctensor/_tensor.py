@@ -124,7 +124,7 @@ class _TensorMethods:
         dtype = kwargs.pop("dtype", None)
         copy = kwargs.pop("copy", False)
         kwargs.pop("non_blocking", None)
-        kwargs.pop("memory_format", None)
+        memory_format = kwargs.pop("memory_format", None)
         dev = kwargs.pop("device", None)
         if kwargs:
             raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
@@ -145,8 +145,11 @@ class _TensorMethods:
             copy = positional_bools[1]
         if dev is not None:
             device(dev)  # only the host is supported
+        if memory_format is not None or copy:  # torch's _to_copy (ToCopyBackward0), laid out as asked
+            from ._memory_format import to_memory_format
+            return to_memory_format(self, dtype, memory_format, copy)
         if dtype is None or dtype is self.dtype:
-            return _C.ct_clone(self) if copy else self
+            return self
         return _C.ct_to(self, dtype)
 
     def type_as(self, other):

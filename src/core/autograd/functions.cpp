@@ -11,6 +11,7 @@
 #include <numeric>
 
 #include "core/copy.h"
+#include "core/memory_format.h"
 #include "core/error.h"
 #include "core/factory.h"
 #include "core/ops/matmul.h"
@@ -961,6 +962,17 @@ Ref<Tensor> record_copy(const char* name, const Tensor& t, Ref<Tensor> r) {
 Ref<Tensor> clone(const Tensor& t) { return record_copy("CloneBackward0", t, ct::clone(t)); }
 Ref<Tensor> contiguous(const Tensor& t) { return record_copy("CloneBackward0", t, ct::contiguous(t)); }
 Ref<Tensor> to_dtype(const Tensor& t, DType dtype) { return record_copy("ToCopyBackward0", t, ct::to_dtype(t, dtype)); }
+// Memory formats: torch's clone(memory_format=) is CloneBackward0, contiguous(memory_format=)
+// goes through clone (so CloneBackward0 too), to(memory_format=) through _to_copy.
+Ref<Tensor> clone_format(const Tensor& t, MemoryFormat f) {
+  return record_copy("CloneBackward0", t, ct::clone_format(t, f));
+}
+Ref<Tensor> contiguous_format(const Tensor& t, MemoryFormat f) {
+  return record_copy("CloneBackward0", t, ct::contiguous_format(t, f));
+}
+Ref<Tensor> to_format(const Tensor& t, DType dtype, MemoryFormat f, bool copy) {
+  return record_copy("ToCopyBackward0", t, ct::to_format(t, dtype, f, copy));
+}
 
 Ref<Tensor> index_select(const Tensor& t, int64_t dim, const Tensor& index) {
   Ref<Tensor> r = ct::index_select(t, dim, index);

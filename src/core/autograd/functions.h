@@ -14,6 +14,7 @@
 #include "core/ops/binary_math.h"
 #include "core/ops/elementwise.h"
 #include "core/ops/reduce.h"
+#include "core/memory_format.h"
 #include "core/tensor.h"
 
 namespace ct::ag {
@@ -77,6 +78,9 @@ Ref<Tensor> flatten(const Tensor& t, int64_t start_dim, int64_t end_dim);
 Ref<Tensor> clone(const Tensor& t);
 Ref<Tensor> contiguous(const Tensor& t);
 Ref<Tensor> to_dtype(const Tensor& t, DType dtype);
+Ref<Tensor> clone_format(const Tensor& t, MemoryFormat f);       // CloneBackward0
+Ref<Tensor> contiguous_format(const Tensor& t, MemoryFormat f);  // CloneBackward0 when it copies
+Ref<Tensor> to_format(const Tensor& t, DType dtype, MemoryFormat f, bool copy);  // ToCopyBackward0
 Ref<Tensor> index_select(const Tensor& t, int64_t dim, const Tensor& index);
 void copy_into(const Tensor& dst, const Tensor& src, const char* op = "copy_");
 

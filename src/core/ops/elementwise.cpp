@@ -11,6 +11,7 @@
 #include "core/copy.h"
 #include "core/copy_kernels.h"
 #include "core/iter.h"
+#include "core/memory_format.h"
 #include "core/ops/promote.h"
 #include "core/overlap.h"
 #include "core/shape.h"
@@ -193,19 +194,6 @@ IntList shape_of(Operand x) { return x.tensor ? x.tensor->sizes() : IntList(); }
 
 bool same_sizes(IntList a, IntList b) { return std::equal(a.begin(), a.end(), b.begin(), b.end()); }
 
-// PyTorch's is_contiguous(MemoryFormat::ChannelsLast) for a 4-d tensor.
-bool is_channels_last(const Tensor& t) {
-  if (t.ndim() != 4) return false;
-  int64_t expected = 1;
-  bool past_int64 = false;  // an empty tensor's sizes may multiply past int64: no stride matches
-  for (int d : {1, 3, 2, 0}) {
-    if (t.size(d) == 1) continue;
-    if (past_int64 || t.stride(d) != expected) return false;
-    past_int64 = __builtin_mul_overflow(expected, t.size(d), &expected);
-  }
-  return true;
-}
-
 // Strides of a new output of `sizes` whose inputs are `inputs` (already converted to the
 // compute dtype, as torch converts them before laying out the output), by the rules of
 // PyTorch's TensorIterator:
@@ -224,18 +212,11 @@ Shape output_strides(IntList sizes, std::span<const Tensor* const> inputs) {
     bool contiguous = true, channels_last = true, dense = true;
     for (const Tensor* t : inputs) {
       contiguous = contiguous && t->is_contiguous();
-      channels_last = channels_last && is_channels_last(*t);
+      channels_last = channels_last && is_contiguous_as(t->sizes(), t->strides(), MemoryFormat::ChannelsLast);
       dense = dense && is_non_overlapping_and_dense(t->sizes(), t->strides());
     }
     if (contiguous) return contiguous_strides(sizes);
-    if (channels_last) {
-      Shape s(4);
-      s[1] = 1;
-      s[3] = sizes[1];
-      s[2] = s[3] * sizes[3];
-      s[0] = s[2] * sizes[2];
-      return s;
-    }
+    if (channels_last) return format_strides(sizes, MemoryFormat::ChannelsLast);
     if (dense) {
       const Tensor* last = inputs.back();
       bool same_strides = true;

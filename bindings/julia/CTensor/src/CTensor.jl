@@ -35,6 +35,7 @@ include("autograd.jl")
 include("identity.jl")
 include("dtype_views.jl")
 include("math.jl")
+include("memory_format.jl")
 
 # Every exported name is checked (bindings/julia/check/julia_check.py) against the names
 # Base, Core and the standard libraries export, and against a list of names too generic to
@@ -73,6 +74,10 @@ export requires_grad, requires_grad!, isleaf, grad!, backward!, retain_grad!, re
 # Identity: .data, version counters, in-place metadata ops (resize! is a method of Base's)
 export tensor_data, same_version_counter, detach!, set_data!, is_set_to, resize_as!,
        as_strided!, t!, swapdims!, squeeze!, unsqueeze!
+# Memory formats (keyword memory_format= on is_contiguous, contiguous_or_self, clone,
+# to_eltype_or_self, Tensor{T}(undef, ...))
+export suggest_memory_format, tensor_empty_strided, tensor_empty_like, tensor_zeros_like,
+       tensor_ones_like, tensor_full_like
 
 # Elementwise ^, fld, mod, rem are methods of Base's (math.jl); spread reductions and norms
 export tensor_var, tensor_std, tensor_var_mean, tensor_std_mean, tensor_norm

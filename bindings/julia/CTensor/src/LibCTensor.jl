@@ -137,6 +137,32 @@ const CT_ERR_OUT_OF_MEMORY = Cint(7)
 const CT_ERR_READ_ONLY = Cint(8)
 const CT_ERR_INTERNAL = Cint(9)
 
+# ---- enum ct_memory_format ---------------------------------------------------------------
+# PyTorch's memory formats: the dim orders a NEW tensor may be laid out in (torch's
+# contiguous_format, channels_last, channels_last_3d, preserve_format).  A format is not a
+# property of a tensor: it is read off its strides (ct_is_contiguous_format,
+# ct_suggest_memory_format) and asked of the functions that make one.  For sizes (N, C, H, W)
+# channels-last strides are (H*W*C, 1, W*C, C) (C innermost, then W, H, N); for (N, C, D, H, W)
+# channels_last_3d strides are (D*H*W*C, 1, H*W*C, W*C, C).  Channels-last formats need rank 4 /
+# rank 5: other ranks fail with CT_ERR_INVALID_ARGUMENT and torch's "required rank 4 tensor to
+# use channels_last format" / "required rank 5 tensor to use channels_last_3d format".
+# THE PRESERVE RULE (torch's empty_like/clone/to with preserve_format): a t whose elements
+# fill their memory without gaps or repeats (any permutation of a contiguous layout, e.g. a
+# transpose or a channels-last tensor) gives a result with t's exact strides; any other t
+# (sliced, stepped, expanded) gives dense strides in the order of t's strides (ties and
+# broadcast dims in C order).  empty_like(zeros(2,3,4).permute(2,0,1)) has strides (1, 12, 4).
+# Elementwise results (ct_add, ct_exp, ct_where, ...) are laid out by torch's TensorIterator
+# rule: the first input whose strides order two dims decides (a channels-last a + contiguous b
+# is channels-last, contiguous a + channels-last b contiguous); when every input has the
+# output's shape and all are contiguous, or all channels-last, the output is too.  Reductions
+# (ct_sum, ct_amax, ...) give contiguous results, as torch's.  A bad format value is
+# CT_ERR_INVALID_ARGUMENT.  The numbers are ABI and never change.
+const ct_memory_format = Cint
+const CT_CONTIGUOUS_FORMAT = Cint(0)
+const CT_CHANNELS_LAST = Cint(1)
+const CT_CHANNELS_LAST_3D = Cint(2)
+const CT_PRESERVE_FORMAT = Cint(3)
+
 # ---- Errors, version, process-wide state -------------------------------------------------
 
 """
@@ -1067,6 +1093,165 @@ CT_ERR_READ_ONLY if dst's storage is read-only.
 """
 function ct_copy_(dst, src)
     ccall((:ct_copy_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), dst, src)
+end
+
+# ---- Memory formats ----------------------------------------------------------------------
+
+"""
+    ct_memory_format_name(fmt) -> Ptr{UInt8}
+
+`const char *ct_memory_format_name(ct_memory_format fmt);`
+
+"contiguous_format", "channels_last", "channels_last_3d", "preserve_format" (torch's names
+without "torch.").  Static; NULL (CT_ERR_INVALID_ARGUMENT) for a value outside the enum.
+"""
+function ct_memory_format_name(fmt)
+    ccall((:ct_memory_format_name, libctensor()), Ptr{UInt8}, (Cint,), fmt)
+end
+
+"""
+    ct_is_contiguous_format(t, fmt) -> Cint
+
+`int ct_is_contiguous_format(const ct_tensor *t, ct_memory_format fmt);`
+
+torch's t.is_contiguous(memory_format=fmt): 1 if t's strides are exactly fmt's for its sizes,
+size-1 dims ignored (so an (N, C, 1, 1) or (N, 1, 1, 1) tensor may be both contiguous and
+channels-last); a tensor with no elements is contiguous, and channels-last only if its
+strides say so.  Preserve reads as contiguous; channels-last formats give 0 for other ranks.
+-1 on error.
+"""
+function ct_is_contiguous_format(t, fmt)
+    ccall((:ct_is_contiguous_format, libctensor()), Cint, (Ptr{ct_tensor}, Cint), t, fmt)
+end
+
+"""
+    ct_suggest_memory_format(t) -> Cint
+
+`int ct_suggest_memory_format(const ct_tensor *t);`
+
+torch's t.suggest_memory_format(): CT_CHANNELS_LAST (4-d) / CT_CHANNELS_LAST_3D (5-d) when
+t's strides order its dims as that format does, gaps allowed (c10's
+is_channels_last_strides_2d/3d: a 0 channel stride, a size-0 dim, or a batch dim whose
+stride equals the channel's, as in N111, give contiguous), else CT_CONTIGUOUS_FORMAT.  An
+int (a ct_memory_format value), so that the error sentinel -1 (a bad handle) is no value
+outside the enum.
+"""
+function ct_suggest_memory_format(t)
+    ccall((:ct_suggest_memory_format, libctensor()), Cint, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_contiguous_format(t, fmt) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_contiguous_format(const ct_tensor *t, ct_memory_format fmt);`
+
+torch's t.contiguous(memory_format=fmt): t itself (retained) if ct_is_contiguous_format(t,
+fmt), else ct_clone_format(t, fmt) (a copy; autograd: CloneBackward0).  Preserve is refused
+only when a copy is needed (CT_ERR_INVALID_ARGUMENT, "preserve memory format is unsupported by
+the contiguous operator").  ct_contiguous(t) is ct_contiguous_format(t, CT_CONTIGUOUS_FORMAT).
+"""
+function ct_contiguous_format(t, fmt)
+    ccall((:ct_contiguous_format, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint), t, fmt)
+end
+
+"""
+    ct_clone_format(t, fmt) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_clone_format(const ct_tensor *t, ct_memory_format fmt);`
+
+torch's t.clone(memory_format=fmt): a copy on a new storage laid out in fmt (Preserve: the
+preserve rule, as ct_clone).  Autograd: CloneBackward0.
+"""
+function ct_clone_format(t, fmt)
+    ccall((:ct_clone_format, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint), t, fmt)
+end
+
+"""
+    ct_to_format(t, dtype, fmt, copy) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_to_format(const ct_tensor *t, ct_dtype dtype, ct_memory_format fmt, int copy);`
+
+torch's t.to(dtype, memory_format=fmt, copy=copy): t itself (retained) when dtype is t's,
+copy is 0, and fmt is Preserve or t's ct_suggest_memory_format (so a transposed 2-d t asked
+for CT_CONTIGUOUS_FORMAT comes back as is, as in torch); else a converted copy on a new
+storage, laid out as ct_empty_like(t, dtype, fmt) (conversions as ct_to).  Autograd:
+ToCopyBackward0.
+"""
+function ct_to_format(t, dtype, fmt, copy)
+    ccall((:ct_to_format, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Cint, Cint), t, dtype, fmt, copy)
+end
+
+"""
+    ct_empty_format(ndim, sizes, dtype, fmt) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_empty_format(int ndim, const int64_t *sizes, ct_dtype dtype, ct_memory_format fmt);`
+
+torch.empty(sizes, memory_format=fmt): uninitialized, new storage, offset 0, as ct_empty but
+with fmt's strides; channels-last strides use the raw sizes (sizes (2, 0, 4, 5) give strides
+(0, 1, 0, 0), as torch).  Preserve is refused (CT_ERR_INVALID_ARGUMENT, "unsupported memory
+format Preserve"); other errors as ct_empty.
+"""
+function ct_empty_format(ndim, sizes, dtype, fmt)
+    ccall((:ct_empty_format, libctensor()), Ptr{ct_tensor}, (Cint, Ptr{Int64}, Cint, Cint), ndim, sizes, dtype, fmt)
+end
+
+"""
+    ct_empty_strided(ndim, sizes, stride, dtype) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t *stride, ct_dtype dtype);`
+
+torch.empty_strided(sizes, stride): uninitialized, new storage, offset 0, with exactly these
+strides (stride has ndim entries) (repeats and gaps allowed: strides (0, 0) give a one-element storage); the storage
+holds the bytes they reach (none if a size is 0).
+Errors in torch's order: a negative size (CT_ERR_SHAPE), a byte count that overflows,
+negative strides included (CT_ERR_INVALID_ARGUMENT, "Storage size calculation overflowed with
+sizes=[2, 3] and strides=[-1, 1]"), a failed allocation (CT_ERR_OUT_OF_MEMORY).  A negative
+stride that reaches no memory (on a size-1 dim, or in an empty tensor) is replaced as torch
+replaces it: 1 on the last dim, else the next dim's stride times its size.
+"""
+function ct_empty_strided(ndim, sizes, stride, dtype)
+    ccall((:ct_empty_strided, libctensor()), Ptr{ct_tensor}, (Cint, Ptr{Int64}, Ptr{Int64}, Cint), ndim, sizes, stride, dtype)
+end
+
+"""
+    ct_empty_like(t, dtype, fmt) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_empty_like(const ct_tensor *t, ct_dtype dtype, ct_memory_format fmt);`
+
+torch's empty_like / zeros_like / ones_like / full_like(t, value, dtype=dtype,
+memory_format=fmt): t's sizes, dtype `dtype` (pass ct_tensor_dtype(t) to keep t's), new
+storage, laid out as fmt says (Preserve: the preserve rule above).  Never a view of t, never
+in t's graph.  ct_full_like refuses a value dtype cannot hold, as ct_full.
+"""
+function ct_empty_like(t, dtype, fmt)
+    ccall((:ct_empty_like, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Cint), t, dtype, fmt)
+end
+
+"""
+    ct_zeros_like(t, dtype, fmt) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_zeros_like(const ct_tensor *t, ct_dtype dtype, ct_memory_format fmt);`
+"""
+function ct_zeros_like(t, dtype, fmt)
+    ccall((:ct_zeros_like, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Cint), t, dtype, fmt)
+end
+
+"""
+    ct_ones_like(t, dtype, fmt) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_ones_like(const ct_tensor *t, ct_dtype dtype, ct_memory_format fmt);`
+"""
+function ct_ones_like(t, dtype, fmt)
+    ccall((:ct_ones_like, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Cint), t, dtype, fmt)
+end
+
+"""
+    ct_full_like(t, value, dtype, fmt) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_full_like(const ct_tensor *t, double value, ct_dtype dtype, ct_memory_format fmt);`
+"""
+function ct_full_like(t, value, dtype, fmt)
+    ccall((:ct_full_like, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble, Cint, Cint), t, value, dtype, fmt)
 end
 
 # ---- Introspection: borrowed results; -1 / NULL on a bad handle --------------------------
@@ -2479,7 +2664,8 @@ end
 `int64_t ct_explain(const ct_tensor *a, const ct_tensor *b, char *buf, int64_t cap);`
 
 Everything about a's memory, in words: shape, dtype, storage (id, size in bytes, refcount,
-version, owned or foreign), storage offset, strides, contiguity, data pointer, whether it is
+version, owned or foreign), storage offset, strides, contiguity, memory format (the formats
+its strides match exactly and ct_suggest_memory_format's), data pointer, whether it is
 a view and of what base, its own refcount, its distinct memory locations and internal
 overlap.  With b (b may be NULL) also b's, then their relation: same tensor object, same
 storage, base relations, whether their elements overlap (exact, as ct_overlaps) and how

@@ -10,13 +10,17 @@ _csizes(dims) = Int64[Int64(d) for d in dims]
     Tensor{T,N}(undef, dims...)
     Tensor{T,N}(undef, dims::Dims{N})
 
-A new uninitialized contiguous tensor (`ct_empty`).
+A new uninitialized contiguous tensor (`ct_empty`); with `memory_format=:channels_last`
+(4 dims) or `:channels_last_3d` (5 dims) laid out so (`ct_empty_format`, torch's
+`torch.empty(..., memory_format=...)`).
 """
-function Tensor{T}(::UndefInitializer, dims::Dims{N}) where {T,N}
+function Tensor{T}(::UndefInitializer, dims::Dims{N}; memory_format::Symbol = :contiguous_format) where {T,N}
     dt = dtype(T)
+    memory_format === :contiguous_format || return _empty_format(T, dims, memory_format)
     return own_handle(() -> L.ct_empty(N, _csizes(dims), dt))::Tensor{T,N}
 end
-Tensor{T}(::UndefInitializer, dims::Integer...) where {T} = Tensor{T}(undef, map(Int, dims))
+Tensor{T}(::UndefInitializer, dims::Integer...; memory_format::Symbol = :contiguous_format) where {T} =
+    Tensor{T}(undef, map(Int, dims); memory_format = memory_format)
 Tensor{T,N}(::UndefInitializer, dims::Dims{N}) where {T,N} = Tensor{T}(undef, dims)
 Tensor{T,N}(::UndefInitializer, dims::Vararg{Integer,N}) where {T,N} = Tensor{T}(undef, map(Int, dims))
 

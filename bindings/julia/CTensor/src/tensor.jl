@@ -384,14 +384,18 @@ Offset of `t[1, 1, ...]` in its storage, in elements (0-based, as in C and PyTor
 storage_offset(t::Tensor) = t.offset
 
 """
-    is_contiguous(t) -> Bool
+    is_contiguous(t; memory_format=:contiguous_format) -> Bool
 
 Whether `t`'s elements are laid out in C (row-major) order without gaps, by PyTorch's rule
 (dimensions of size 1 are ignored; an empty tensor is contiguous).  A Julia `Array` wrapped
 by `wrap_array` is column-major, so it is contiguous only when it has at most one dimension
-of size above 1.
+of size above 1.  With `memory_format` (`:channels_last`, `:channels_last_3d`,
+`:preserve_format`): whether the strides are exactly that format's (torch's
+`t.is_contiguous(memory_format=...)`).
 """
-is_contiguous(t::Tensor) = check_bool(L.ct_tensor_is_contiguous(t))
+is_contiguous(t::Tensor; memory_format::Symbol = :contiguous_format) =
+    memory_format === :contiguous_format ? check_bool(L.ct_tensor_is_contiguous(t)) :
+    _is_contiguous_format(t, memory_format)
 
 """
     torch_repr(t) -> String

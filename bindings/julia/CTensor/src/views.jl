@@ -283,21 +283,28 @@ function flatten_view_or_copy(t::Tensor{T,N}, first_dim::Integer = 1, last_dim::
 end
 
 """
-    contiguous_or_self(t) -> Tensor          (torch: t.contiguous())
+    contiguous_or_self(t; memory_format=:contiguous_format) -> Tensor          (torch: t.contiguous(memory_format=...))
 
 `t` itself (the same C tensor, `handle` equal) when `t` is contiguous (row-major), else a
-contiguous COPY.
+contiguous COPY.  With `memory_format` (see memory_format.jl): `t` itself when it is laid out
+so, else a COPY laid out so (`:preserve_format` is refused when a copy is needed).
 """
-contiguous_or_self(t::Tensor{T,N}) where {T,N} = own_handle(() -> L.ct_contiguous(t))::Tensor{T,N}
+contiguous_or_self(t::Tensor{T,N}; memory_format::Symbol = :contiguous_format) where {T,N} =
+    memory_format === :contiguous_format ? own_handle(() -> L.ct_contiguous(t))::Tensor{T,N} :
+    _contiguous_format(t, memory_format)
 
 """
-    to_eltype_or_self(t, S) -> Tensor{S}          (torch: t.to(dtype))
+    to_eltype_or_self(t, S; memory_format=:preserve_format, copy=false) -> Tensor{S}          (torch: t.to(dtype, memory_format=..., copy=...))
 
 `t` converted to element type `S` in a new storage (float to integer truncates toward zero,
-x != 0 to Bool), or `t` itself when its element type is already `S`.
+x != 0 to Bool), or `t` itself when its element type is already `S`, `copy` is false and
+`memory_format` is `:preserve_format` or `suggest_memory_format(t)`.  The copy is laid out as
+`memory_format` says (`:preserve_format`: as `clone`).
 """
-function to_eltype_or_self(t::Tensor{T,N}, ::Type{S}) where {T,N,S}
+function to_eltype_or_self(t::Tensor{T,N}, ::Type{S}; memory_format::Symbol = :preserve_format,
+                           copy::Bool = false) where {T,N,S}
     dt = dtype(S)
+    (memory_format === :preserve_format && !copy) || return _to_format(t, S, memory_format, copy)
     return own_handle(() -> L.ct_to(t, dt))::Tensor{S,N}
 end
 
@@ -309,9 +316,12 @@ end
 A COPY of `t` in a new storage, laid out as PyTorch's `clone()` (preserve_format): with
 `t`'s own strides when `t` is dense (a transpose's clone is still transposed), else densely
 in the order of `t`'s strides.  `contiguous_or_self` gives C order.  Also what `copy(t)`
-returns.  Not exported (a generic name): `using CTensor: clone`.
+returns.  Not exported (a generic name): `using CTensor: clone`.  With `memory_format`
+(`:contiguous_format`, `:channels_last`, `:channels_last_3d`): laid out so.
 """
-clone(t::Tensor{T,N}) where {T,N} = own_handle(() -> L.ct_clone(t))::Tensor{T,N}
+clone(t::Tensor{T,N}; memory_format::Symbol = :preserve_format) where {T,N} =
+    memory_format === :preserve_format ? own_handle(() -> L.ct_clone(t))::Tensor{T,N} :
+    _clone_format(t, memory_format)
 
 """
     index_select_copy(t, d, indices) -> Tensor          (torch: t.index_select(d-1, idx .- 1))

@@ -316,6 +316,28 @@ end
     @test e2 isa CTensorError && e2.status == L.CT_ERR_INDEX
 end
 
+@testset "memory formats (keyword memory_format=, torch's strides)" begin
+    x = tensor_zeros(Float32, 2, 3, 4, 5)
+    cl = contiguous_or_self(x; memory_format = :channels_last)
+    @test strides(cl) == (60, 1, 15, 3)
+    @test is_contiguous(cl; memory_format = :channels_last) && !is_contiguous(cl)
+    @test suggest_memory_format(cl) == :channels_last && suggest_memory_format(x) == :contiguous_format
+    @test same_tensor(contiguous_or_self(cl; memory_format = :channels_last), cl)
+    @test strides(clone(cl)) == (60, 1, 15, 3)                              # preserve
+    @test strides(clone(cl; memory_format = :contiguous_format)) == (60, 20, 5, 1)
+    @test strides(to_eltype_or_self(x, Float64; memory_format = :channels_last)) == (60, 1, 15, 3)
+    @test strides(Tensor{Float32}(undef, 2, 3, 4, 5; memory_format = :channels_last)) == (60, 1, 15, 3)
+    @test strides(tensor_empty_like(permute_view(tensor_zeros(Float32, 2, 3, 4), 3, 1, 2))) == (1, 12, 4)
+    @test strides(tensor_zeros_like(cl; eltype = Int64)) == (60, 1, 15, 3)
+    @test eltype(tensor_ones_like(cl; eltype = Int64)) == Int64
+    @test all(==(2.5f0), tensor_full_like(cl, 2.5))
+    @test strides(tensor_empty_strided(Float32, (2, 3), (1, 2))) == (1, 2)
+    e = caught(() -> contiguous_or_self(tensor_zeros(Float32, 2, 3); memory_format = :channels_last))
+    @test e isa CTensorError && occursin("required rank 4 tensor to use channels_last format", e.message)
+    e = caught(() -> clone(x; memory_format = :nchw))
+    @test e isa CTensorError && e.status == L.CT_ERR_INVALID_ARGUMENT
+end
+
 @testset "errors carry the C status and message" begin
     x, root = grid()
     e = caught(() -> reshape_view(x, 5))

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Channels-last from Python: ctensor vs PyTorch (and NumPy where it means the same), in one run.
+
+    PYTHONPATH=<build>/python <venv>/bin/python bench/compare_memory_format.py [--repetitions 15] [--threads N]
+                                                                               [--markdown]
+
+Rows (issue 18's measurement), on a [32, 64, 56, 56] float32 tensor (25.7 M elements, 103 MB):
+  - x.contiguous(memory_format=channels_last) of a contiguous x (NumPy: the same bytes
+    moved, np.ascontiguousarray(x.transpose(0, 2, 3, 1)));
+  - a + b of two channels-last tensors (a channels-last result; NumPy: a + b of two
+    C-contiguous (N, H, W, C) arrays, the same memory walk).
+Each repetition times every library once, in turn (timeit, a loop count sized to --budget), so
+that the other load of a shared machine falls on all alike; the table gives the median per
+library over the repetitions, the median of the per-repetition ratios ct/torch and ct/NumPy
+(below 1: ctensor faster), and their spread (min-max).  NumPy runs on one thread; --threads N
+sets ctensor's and torch's thread counts alike (on a shared, overloaded machine a 2-thread run of
+either is slower than a 1-thread one: the parallel region waits for a descheduled thread).
+"""
+
+import argparse
+import os
+import platform
+import statistics
+import timeit
+
+import numpy as np
+import torch
+
+import ctensor
+
+SHAPE = (32, 64, 56, 56)
+
+ROWS = [
+    ("contiguous(channels_last) [32,64,56,56] f32",
+     "x.contiguous(memory_format=ctensor.channels_last)",
+     "x.contiguous(memory_format=torch.channels_last)",
+     "np.ascontiguousarray(x.transpose(0, 2, 3, 1))"),
+    ("a + b, both channels_last [32,64,56,56] f32", "a + b", "a + b", "a + b"),
+]
+
+
+def setups():
+    rng = np.random.default_rng(0)
+    x = rng.random(SHAPE, dtype=np.float32)
+    a = rng.random(SHAPE, dtype=np.float32)
+    b = rng.random(SHAPE, dtype=np.float32)
+    nhwc = (0, 2, 3, 1)
+    envs = {
+        "ctensor": {"ctensor": ctensor, "x": ctensor.tensor(x),
+                    "a": ctensor.tensor(a).contiguous(memory_format=ctensor.channels_last),
+                    "b": ctensor.tensor(b).contiguous(memory_format=ctensor.channels_last)},
+        "torch": {"torch": torch, "x": torch.tensor(x),
+                  "a": torch.tensor(a).contiguous(memory_format=torch.channels_last),
+                  "b": torch.tensor(b).contiguous(memory_format=torch.channels_last)},
+        "numpy": {"np": np, "x": x, "a": np.ascontiguousarray(a.transpose(nhwc)),
+                  "b": np.ascontiguousarray(b.transpose(nhwc))},
+    }
+    # the same layouts and values everywhere
+    for name in ("a", "b"):
+        assert envs["ctensor"][name].stride() == envs["torch"][name].stride()
+        assert envs["ctensor"][name].is_contiguous(memory_format=ctensor.channels_last)
+    return envs
+
+
+def check_results(envs):
+    """The rows compute the same thing: same strides and values in ctensor and torch."""
+    for _, ct_stmt, t_stmt, _ in ROWS:
+        c = eval(ct_stmt, envs["ctensor"])  # noqa: S307 - our own statements
+        t = eval(t_stmt, envs["torch"])  # noqa: S307
+        assert c.stride() == t.stride(), (c.stride(), t.stride())
+        assert np.array_equal(c.numpy(), t.numpy())
+
+
+def per_call_s(stmt, env, budget):
+    timer = timeit.Timer(stmt, globals=env)
+    number, elapsed = timer.autorange()
+    number = max(1, int(number * budget / max(elapsed, 1e-9)))
+    return timer.timeit(number=number) / number
+
+
+def measure(repetitions, budget):
+    envs = setups()
+    check_results(envs)
+    libs = ["ctensor", "torch", "numpy"]
+    out = []
+    for label, ct_stmt, t_stmt, np_stmt in ROWS:
+        stmts = {"ctensor": ct_stmt, "torch": t_stmt, "numpy": np_stmt}
+        times = {lib: [] for lib in libs}
+        for _ in range(repetitions):
+            for lib in libs:
+                times[lib].append(per_call_s(stmts[lib], envs[lib], budget))
+        out.append((label, times))
+    return out
+
+
+def ms(s):
+    return f"{s * 1e3:.2f} ms"
+
+
+def report(results, markdown):
+    head = ["operation", "ctensor", "PyTorch", "NumPy", "ct/PyTorch (min-max)", "ct/NumPy (min-max)"]
+    rows = []
+    for label, t in results:
+        r_t = [c / x for c, x in zip(t["ctensor"], t["torch"])]
+        r_n = [c / x for c, x in zip(t["ctensor"], t["numpy"])]
+        rows.append([label, ms(statistics.median(t["ctensor"])), ms(statistics.median(t["torch"])),
+                     ms(statistics.median(t["numpy"])),
+                     f"{statistics.median(r_t):.2f} ({min(r_t):.2f}-{max(r_t):.2f})",
+                     f"{statistics.median(r_n):.2f} ({min(r_n):.2f}-{max(r_n):.2f})"])
+    if markdown:
+        print("| " + " | ".join(head) + " |")
+        print("|" + "|".join("---" for _ in head) + "|")
+        for r in rows:
+            print("| " + " | ".join(r) + " |")
+    else:
+        widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
+        for r in [head] + rows:
+            print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repetitions", type=int, default=15)
+    ap.add_argument("--budget", type=float, default=0.3, help="seconds per timing")
+    ap.add_argument("--threads", type=int, default=0,
+                    help="threads for ctensor and torch alike (0: each library's default)")
+    ap.add_argument("--markdown", action="store_true")
+    args = ap.parse_args()
+    if args.threads > 0:
+        ctensor._C.ct_set_num_threads(args.threads)
+        torch.set_num_threads(args.threads)
+    print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__} "
+          f"({torch.get_num_threads()} threads), ctensor {ctensor.__version__} "
+          f"({ctensor._C.ct_get_num_threads()} threads), NumPy {np.__version__}; "
+          f"medians of {args.repetitions} alternated repetitions")
+    report(measure(args.repetitions, args.budget), args.markdown)
+
+
+if __name__ == "__main__":
+    main()

@@ -74,4 +74,10 @@ Ref<Tensor> to_dtype(const Tensor& t, DType dtype);
 Ref<Tensor> index_select(const Tensor& t, int64_t dim, const Tensor& index);
 void copy_into(const Tensor& dst, const Tensor& src, const char* op = "copy_");
 
+// repeat / tile (RepeatBackward0), flip (FlipBackward0), roll (RollBackward0).
+Ref<Tensor> repeat(const Tensor& t, IntList reps);
+Ref<Tensor> tile(const Tensor& t, IntList reps);
+Ref<Tensor> flip(const Tensor& t, IntList dims);
+Ref<Tensor> roll(const Tensor& t, IntList shifts, IntList dims);
+
 }  // namespace ct::ag

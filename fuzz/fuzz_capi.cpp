@@ -1496,6 +1496,64 @@ void op_memory_format(FuzzedDataProvider& in, Pool& p) {
   take(p, r);
 }
 
+// ct_repeat, ct_tile, ct_flip, ct_fliplr, ct_flipud, ct_roll: hostile counts, dims and
+// shifts.  A result is always a new storage.  Repeats whose result would have between 2^16
+// and 2^56 elements are left out: they may allocate (or fail to) slowly, and prove nothing
+// the small and the impossible ones do not.
+void op_rearrange(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* t = p.pick(in);
+  if (!small(t)) return;
+  ct_tensor* r = nullptr;
+  switch (pick_case(in, 5, "rearrange")) {
+    case 0:
+    case 1: {
+      const int n = hostile_ndim(in);
+      std::vector<int64_t> reps = hostile_list(in, n);
+      if (t && n >= 0 && n <= CT_MAX_DIMS) {
+        const int nd = int(CT(ct_tensor_ndim(t)));
+        const bool tile = in.ConsumeBool();
+        __int128 out = 1;
+        bool negative = false, zero = false;
+        const int m = std::max(n, nd);
+        for (int i = 0; i < m; ++i) {
+          const int ri = i - (m - n), si = i - (m - nd);
+          const __int128 rv = ri >= 0 ? reps[size_t(ri)] : 1, sv = si >= 0 ? CT(ct_tensor_size(t, si)) : 1;
+          const __int128 o = rv * sv;
+          negative = negative || o < 0;
+          zero = zero || o == 0;
+          if (o > 0 && out < (__int128(1) << 100)) out *= o;
+        }
+        if (!negative && !zero && out > (1 << 16) && out < (__int128(1) << 56)) return;
+        r = tile ? CT(ct_tile(t, n, reps.data())) : CT(ct_repeat(t, n, reps.data()));
+      } else {
+        r = CT(ct_repeat(t, n, reps.data()));
+      }
+      break;
+    }
+    case 2: {
+      const int n = hostile_ndim(in);
+      std::vector<int64_t> dims(size_t(std::clamp(n, 0, int(kArgArray))));
+      for (auto& d : dims) d = hostile_int(in);
+      r = CT(ct_flip(t, n, in.ConsumeIntegralInRange<int>(0, 15) == 0 ? nullptr : dims.data()));
+      break;
+    }
+    case 3: r = CT(in.ConsumeBool() ? ct_fliplr(t) : ct_flipud(t)); break;
+    case 4:
+    case 5: {
+      const int ns = in.ConsumeIntegralInRange<int>(0, 3) == 0 ? hostile_ndim(in) : in.ConsumeIntegralInRange<int>(0, 3);
+      const int nd = in.ConsumeIntegralInRange<int>(0, 3) == 0 ? hostile_ndim(in) : in.ConsumeIntegralInRange<int>(0, 3);
+      std::vector<int64_t> shifts = hostile_list(in, ns);
+      std::vector<int64_t> dims(size_t(std::clamp(nd, 0, int(kArgArray))));
+      for (auto& d : dims) d = hostile_int(in);
+      r = CT(ct_roll(t, ns, shifts.data(), nd, dims.data()));
+      break;
+    }
+  }
+  if (r && t) REQUIRE(CT(ct_shares_storage(r, t)) == 0);
+  if (r && t) REQUIRE(CT(ct_tensor_is_view(r)) == 0);
+  take(p, r);
+}
+
 void op_globals(FuzzedDataProvider& in) {
   const int raw = in.ConsumeIntegral<int>();
   ct_status st;
@@ -1560,15 +1618,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 10: op_lifetime(in, pool); break;
       case 11: op_relations(in, pool); break;
       case 12: op_dlpack(in, pool); break;
-      case 13:
-        switch (in.ConsumeIntegralInRange<int>(0, 7)) {
+      case 13:  // the newer op groups: adding one remaps saved inputs of this group only
+        switch (in.ConsumeIntegralInRange<int>(0, 8)) {
           case 0: op_nulls(in, pool); break;
           case 1: op_globals(in); break;
           case 4: op_dtype_views(in, pool); break;
           case 5: op_std_norm(in, pool); break;
           case 6: op_view_family(in, pool); break;
           case 7: op_memory_format(in, pool); break;
-          default: op_identity(in, pool); break;  // its own slot would shift every saved corpus input
+          case 8: op_rearrange(in, pool); break;
+          default: op_identity(in, pool); break;  // 2 and 3
         }
         break;
       case 14: op_multi_view(in, pool); break;

@@ -510,6 +510,39 @@ CT_API ct_tensor *ct_index_select(const ct_tensor *t, int dim, const ct_tensor *
    that range give INT64_MIN / INT32_MIN, then wrap: nan to int16 is 0), narrowing integers
    wrap, anything to bool is x != 0. */
 CT_API ct_tensor *ct_to(const ct_tensor *t, ct_dtype dtype);
+/* Rearranging copies: repeat, tile, flip, fliplr, flipud, roll.  Each returns a new reference
+   on a NEW storage, even when no element moves (repeat of all ones, flip of no dims, a zero
+   shift): the result never shares memory with t.  Arrays are borrowed for the call only; a
+   NULL array is allowed when its count is 0; counts outside [0, CT_MAX_DIMS] or a NULL array
+   with a positive count give CT_ERR_INVALID_ARGUMENT.  Autograd nodes are torch's
+   (RepeatBackward0 for repeat and tile, FlipBackward0 for the flips, RollBackward0).
+
+   ct_repeat: t tiled repeats[i] times along dim i, as torch's Tensor.repeat.  n >= t's ndim
+   (t gets leading size-1 dims), else CT_ERR_SHAPE ("Number of dimensions of repeat dims can
+   not be smaller than number of dimensions of tensor"); a negative count gives CT_ERR_SHAPE
+   ("Trying to create tensor with negative dimension"), a result size overflowing int64
+   CT_ERR_SHAPE, one too large to allocate CT_ERR_OUT_OF_MEMORY.  Result in C order. */
+CT_API ct_tensor *ct_repeat(const ct_tensor *t, int n, const int64_t *repeats);
+/* torch.tile: as ct_repeat, but dims shorter than t's ndim is padded with leading 1s. */
+CT_API ct_tensor *ct_tile(const ct_tensor *t, int n, const int64_t *dims);
+/* torch.flip: t reversed along each of dims (negative dims count from the end).  Laid out as
+   ct_clone.  CT_ERR_INDEX for a dim out of range, CT_ERR_SHAPE for a repeated dim ("dim 0
+   appears multiple times in the list of dims").  n == 0 is a plain copy. */
+CT_API ct_tensor *ct_flip(const ct_tensor *t, int n, const int64_t *dims);
+/* torch.fliplr (flip dim 1; CT_ERR_SHAPE "Input must be >= 2-d.") and torch.flipud (flip dim
+   0; CT_ERR_SHAPE "Input must be >= 1-d."). */
+CT_API ct_tensor *ct_fliplr(const ct_tensor *t);
+CT_API ct_tensor *ct_flipud(const ct_tensor *t);
+/* torch.roll: element i along dims[k] moves to (i + shifts[k]) mod size; ndims == 0 with one
+   shift rolls the flattened tensor and restores the shape.  Shifts may be any int64 (taken
+   modulo the size).  CT_ERR_SHAPE if nshifts == 0 ("`shifts` required") or the counts differ
+   ("shifts and dimensions must align"), CT_ERR_INDEX for a dim out of range.  Layout as
+   torch 2.13 (dims rolled one after the other, each pass from the previous result): a pass
+   whose shift is a multiple of the size gives C order, others keep a contiguous input's
+   strides, keep channels_last for a 4-D channels_last input and give C order otherwise;
+   without dims, C order; an empty t gives a copy laid out as ct_clone. */
+CT_API ct_tensor *ct_roll(const ct_tensor *t, int nshifts, const int64_t *shifts, int ndims,
+                          const int64_t *dims);
 /* Writes src into dst's elements, broadcasting src to dst's shape and converting dtype.
    When src and dst overlap, the result is that of copying a clone of src (PyTorch 1.13
    refuses partial overlap with "unsupported operation: some elements of the input tensor and

@@ -303,6 +303,19 @@
   $1 = n;
   $2 = tmp;
 }
+/* repeat, tile, flip, roll (copies on a new storage): their int64 lists take the shape typemap. */
+%newobject ct_repeat;
+%newobject ct_tile;
+%newobject ct_flip;
+%newobject ct_fliplr;
+%newobject ct_flipud;
+%newobject ct_roll;
+%thread ct_repeat;
+%thread ct_tile;
+%thread ct_flip;
+%thread ct_roll;
+%apply (int ndim, const int64_t *sizes) { (int n, const int64_t *repeats), (int n, const int64_t *dims),
+                                         (int nshifts, const int64_t *shifts), (int ndims, const int64_t *dims) };
 %typemap(in) (int ndim, const int *dims) (int64_t tmp[CT_MAX_DIMS], int dtmp[CT_MAX_DIMS]) {
   int n = ctpy_int_seq($input, tmp, "$symname", "$2_name");
   if (n < 0) SWIG_fail;

@@ -52,6 +52,10 @@ _std_norm.install()
 
 from . import _autograd  # noqa: E402
 _autograd.install()
+
+from . import _repeat_flip_roll  # noqa: E402
+_repeat_flip_roll.install()
+from ._repeat_flip_roll import tile, flip, fliplr, flipud, roll  # noqa: E402
 from . import autograd  # noqa: E402
 from ._autograd import no_grad, enable_grad, set_grad_enabled, is_grad_enabled  # noqa: E402
 

@@ -334,6 +334,18 @@ class Tensor:
         """A copy with a new storage laid out as memory_format says (by default self's strides when dense); records a graph."""
     def index_select(self, dim: _int, index: Tensor) -> Tensor:
         """A copy of the entries of dim at the indices in index."""
+    def repeat(self, *repeats: Union[_int, Sequence[_int]]) -> Tensor:
+        """A copy (new storage, C order): self tiled repeats[i] times along dim i."""
+    def tile(self, *dims: Union[_int, Sequence[_int]]) -> Tensor:
+        """A copy (new storage): repeat with dims padded by leading 1s."""
+    def flip(self, *dims: Union[_int, Sequence[_int]]) -> Tensor:
+        """A copy (new storage, laid out as clone()): self reversed along dims."""
+    def fliplr(self) -> Tensor:
+        """A copy (new storage): self reversed along dim 1."""
+    def flipud(self) -> Tensor:
+        """A copy (new storage): self reversed along dim 0."""
+    def roll(self, shifts: Union[_int, Sequence[_int]], dims: Union[_int, Sequence[_int], None] = ...) -> Tensor:
+        """A copy (new storage): self's elements shifted along dims, wrapping around."""
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
         """self if dtype and device already match (unless copy=True), else a converted copy."""
     def type_as(self, other: Tensor) -> Tensor:
@@ -757,6 +769,16 @@ def clone(input: Tensor) -> Tensor:
     """A copy of input with a new storage (C-contiguous); records a graph."""
 def index_select(input: Tensor, dim: _int, index: Tensor) -> Tensor:
     """A copy of the entries of dim at the indices in index."""
+def tile(input: Tensor, dims: Union[_int, Sequence[_int]]) -> Tensor:
+    """A copy (new storage): repeat with dims padded by leading 1s."""
+def flip(input: Tensor, dims: Sequence[_int]) -> Tensor:
+    """A copy (new storage, laid out as clone()): input reversed along dims."""
+def fliplr(input: Tensor) -> Tensor:
+    """A copy (new storage): input reversed along dim 1."""
+def flipud(input: Tensor) -> Tensor:
+    """A copy (new storage): input reversed along dim 0."""
+def roll(input: Tensor, shifts: Union[_int, Sequence[_int]], dims: Union[_int, Sequence[_int], None] = ...) -> Tensor:
+    """A copy (new storage): input's elements shifted along dims, wrapping around."""
 def numel(input: Tensor) -> _int:
     """The number of elements of input."""
 def is_floating_point(input: Tensor) -> _bool:

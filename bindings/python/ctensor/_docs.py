@@ -185,6 +185,13 @@ TENSOR = {
     "requires_grad_": (None, "In place, returns self: sets requires_grad."),
     "retain_grad": (None, "Keeps .grad for this non-leaf tensor in backward(); returns None."),
     "backward": (None, "Accumulates d(self)/d(leaf) into every leaf's .grad; returns None."),
+    # ---- rearranging copies (_repeat_flip_roll.py) ----
+    "repeat": (None, "A copy (new storage, C order): self tiled repeats[i] times along dim i."),
+    "tile": (None, "A copy (new storage): repeat with dims padded by leading 1s."),
+    "flip": (None, "A copy (new storage, laid out as clone()): self reversed along dims."),
+    "fliplr": (None, "A copy (new storage): self reversed along dim 1."),
+    "flipud": (None, "A copy (new storage): self reversed along dim 0."),
+    "roll": (None, "A copy (new storage): self's elements shifted along dims, wrapping around."),
 }
 
 STORAGE = {

@@ -16,6 +16,7 @@
 #include "core/factory.h"
 #include "core/ops/matmul.h"
 #include "core/ops/reduce.h"
+#include "core/repeat_flip_roll.h"
 #include "core/shape.h"
 #include "core/views.h"
 #include "meta.h"
@@ -1114,6 +1115,50 @@ Ref<Tensor> var(const Tensor& t, std::span<const int64_t> dims, double correctio
   return r;
 }
 
+// ---- repeat, flip, roll ------------------------------------------------------------------
+
+namespace {
+// repeat's gradient: g viewed with each repeated dim split into (reps[i], size_i), summed
+// over the repeat parts; leading padded dims are summed away.
+Ref<Tensor> repeat_backward(const Tensor& g, const Shape& in_sizes, const Shape& reps) {
+  const size_t pad = reps.size() - in_sizes.size();
+  Shape split;
+  std::vector<int64_t> rdims;
+  for (size_t i = 0; i < reps.size(); ++i) {
+    const int64_t s = i < pad ? 1 : in_sizes[i - pad];
+    if (i < pad || reps[i] != 1) rdims.push_back(int64_t(split.size())), split.push_back(reps[i]);
+    if (i >= pad) split.push_back(s);
+  }
+  if (rdims.empty()) return retained(g);
+  Ref<Tensor> r = ct::sum(*ct::reshape(*ct::contiguous(g), split), rdims, false);
+  return ct::reshape(*r, in_sizes);
+}
+
+Ref<Tensor> record_repeat(const Tensor& t, IntList reps, Ref<Tensor> r) {
+  if (__builtin_expect(!needs_grad(t), 1)) return r;
+  Shape in_sizes(t.sizes().begin(), t.sizes().end());
+  Shape padded_reps(reps.begin(), reps.end());
+  if (padded_reps.size() < in_sizes.size()) padded_reps.insert(padded_reps.begin(), in_sizes.size() - reps.size(), 1);
+  set_history(*r, node("RepeatBackward0", {&t}, [in_sizes, padded_reps](const Tensor& g, FnNode&) -> Grads {
+                return {repeat_backward(g, in_sizes, padded_reps)};
+              }));
+  return r;
+}
+}  // namespace
+
+Ref<Tensor> repeat(const Tensor& t, IntList reps) { return record_repeat(t, reps, ct::repeat(t, reps)); }
+Ref<Tensor> tile(const Tensor& t, IntList reps) { return record_repeat(t, reps, ct::tile(t, reps)); }
+
+Ref<Tensor> flip(const Tensor& t, IntList dims) {
+  Ref<Tensor> r = ct::flip(t, dims);
+  if (__builtin_expect(needs_grad(t), 0)) {
+    Shape d(dims.begin(), dims.end());
+    set_history(*r, node("FlipBackward0", {&t},
+                         [d](const Tensor& g, FnNode&) -> Grads { return {ct::flip(g, d)}; }));
+  }
+  return r;
+}
+
 std::pair<Ref<Tensor>, Ref<Tensor>> var_mean(const Tensor& t, std::span<const int64_t> dims, double correction,
                                              bool keepdim, bool take_sqrt) {
   const char* name = take_sqrt ? "std_mean" : "var_mean";
@@ -1144,6 +1189,22 @@ Ref<Tensor> vector_norm(const Tensor& t, double ord, std::span<const int64_t> di
     });
     n->save({&t}, r.get());
     set_history(*r, std::move(n));
+  }
+  return r;
+}
+
+Ref<Tensor> roll(const Tensor& t, IntList shifts, IntList dims) {
+  Ref<Tensor> r = ct::roll(t, shifts, dims);
+  if (__builtin_expect(needs_grad(t), 0)) {
+    // The gradient rolls back: shifts reduced modulo the rolled size first, so negating
+    // one never overflows (INT64_MIN).
+    Shape back, d(dims.begin(), dims.end());
+    for (size_t k = 0; k < shifts.size(); ++k) {
+      const int64_t n = dims.empty() ? t.numel() : t.size(wrap_dim(dims[k], t.ndim()));
+      back.push_back(n == 0 ? 0 : n - ((shifts[k] % n) + n) % n);
+    }
+    set_history(*r, node("RollBackward0", {&t},
+                         [back, d](const Tensor& g, FnNode&) -> Grads { return {ct::roll(g, back, d)}; }));
   }
   return r;
 }

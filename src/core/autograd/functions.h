@@ -102,5 +102,10 @@ std::pair<Ref<Tensor>, Ref<Tensor>> var_mean(const Tensor& t, std::span<const in
                                              bool keepdim, bool take_sqrt);
 Ref<Tensor> vector_norm(const Tensor& t, double ord, std::span<const int64_t> dims, bool keepdim,
                         std::optional<DType> dtype);
+// repeat / tile (RepeatBackward0), flip (FlipBackward0), roll (RollBackward0).
+Ref<Tensor> repeat(const Tensor& t, IntList reps);
+Ref<Tensor> tile(const Tensor& t, IntList reps);
+Ref<Tensor> flip(const Tensor& t, IntList dims);
+Ref<Tensor> roll(const Tensor& t, IntList shifts, IntList dims);
 
 }  // namespace ct::ag

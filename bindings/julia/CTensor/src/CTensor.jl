@@ -28,6 +28,7 @@ include("tensor.jl")
 include("creation.jl")
 include("views.jl")
 include("view_family.jl")
+include("rearrange.jl")
 include("memory.jl")
 include("foreign.jl")
 include("explain.jl")
@@ -59,6 +60,8 @@ export reshape_view_or_copy, reshape_is_view, flatten_view_or_copy, contiguous_o
        to_eltype_or_self
 # Copies and writes
 export index_select_copy, copy_into!
+# Rearranging copies (rearrange.jl)
+export repeat_copy, tile_copy, flip_copy, fliplr_copy, flipud_copy, roll_copy
 # Memory introspection
 export storage_id, storage_offset, shares_storage, may_overlap, overlaps,
        has_internal_overlap, is_contiguous, is_column_major, is_view, data_address,

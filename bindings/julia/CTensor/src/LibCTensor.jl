@@ -1079,6 +1079,91 @@ function ct_to(t, dtype)
 end
 
 """
+    ct_repeat(t, n, repeats) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_repeat(const ct_tensor *t, int n, const int64_t *repeats);`
+
+Rearranging copies: repeat, tile, flip, fliplr, flipud, roll.  Each returns a new reference
+on a NEW storage, even when no element moves (repeat of all ones, flip of no dims, a zero
+shift): the result never shares memory with t.  Arrays are borrowed for the call only; a
+NULL array is allowed when its count is 0; counts outside [0, CT_MAX_DIMS] or a NULL array
+with a positive count give CT_ERR_INVALID_ARGUMENT.  Autograd nodes are torch's
+(RepeatBackward0 for repeat and tile, FlipBackward0 for the flips, RollBackward0).
+
+ct_repeat: t tiled repeats[i] times along dim i, as torch's Tensor.repeat.  n >= t's ndim
+(t gets leading size-1 dims), else CT_ERR_SHAPE ("Number of dimensions of repeat dims can
+not be smaller than number of dimensions of tensor"); a negative count gives CT_ERR_SHAPE
+("Trying to create tensor with negative dimension"), a result size overflowing int64
+CT_ERR_SHAPE, one too large to allocate CT_ERR_OUT_OF_MEMORY.  Result in C order.
+"""
+function ct_repeat(t, n, repeats)
+    ccall((:ct_repeat, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Int64}), t, n, repeats)
+end
+
+"""
+    ct_tile(t, n, dims) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_tile(const ct_tensor *t, int n, const int64_t *dims);`
+
+torch.tile: as ct_repeat, but dims shorter than t's ndim is padded with leading 1s.
+"""
+function ct_tile(t, n, dims)
+    ccall((:ct_tile, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Int64}), t, n, dims)
+end
+
+"""
+    ct_flip(t, n, dims) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_flip(const ct_tensor *t, int n, const int64_t *dims);`
+
+torch.flip: t reversed along each of dims (negative dims count from the end).  Laid out as
+ct_clone.  CT_ERR_INDEX for a dim out of range, CT_ERR_SHAPE for a repeated dim ("dim 0
+appears multiple times in the list of dims").  n == 0 is a plain copy.
+"""
+function ct_flip(t, n, dims)
+    ccall((:ct_flip, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Int64}), t, n, dims)
+end
+
+"""
+    ct_fliplr(t) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_fliplr(const ct_tensor *t);`
+
+torch.fliplr (flip dim 1; CT_ERR_SHAPE "Input must be >= 2-d.") and torch.flipud (flip dim
+0; CT_ERR_SHAPE "Input must be >= 1-d.").
+"""
+function ct_fliplr(t)
+    ccall((:ct_fliplr, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_flipud(t) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_flipud(const ct_tensor *t);`
+"""
+function ct_flipud(t)
+    ccall((:ct_flipud, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_roll(t, nshifts, shifts, ndims, dims) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_roll(const ct_tensor *t, int nshifts, const int64_t *shifts, int ndims, const int64_t *dims);`
+
+torch.roll: element i along dims[k] moves to (i + shifts[k]) mod size; ndims == 0 with one
+shift rolls the flattened tensor and restores the shape.  Shifts may be any int64 (taken
+modulo the size).  CT_ERR_SHAPE if nshifts == 0 ("`shifts` required") or the counts differ
+("shifts and dimensions must align"), CT_ERR_INDEX for a dim out of range.  Layout as
+torch 2.13 (dims rolled one after the other, each pass from the previous result): a pass
+whose shift is a multiple of the size gives C order, others keep a contiguous input's
+strides, keep channels_last for a 4-D channels_last input and give C order otherwise;
+without dims, C order; an empty t gives a copy laid out as ct_clone.
+"""
+function ct_roll(t, nshifts, shifts, ndims, dims)
+    ccall((:ct_roll, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Int64}, Cint, Ptr{Int64}), t, nshifts, shifts, ndims, dims)
+end
+
+"""
     ct_copy_(dst, src) -> Cint
 
 `ct_status ct_copy_(ct_tensor *dst, const ct_tensor *src);`

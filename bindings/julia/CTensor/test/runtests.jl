@@ -241,6 +241,31 @@ end
     @test e isa CTensorError && e.status == L.CT_ERR_INDEX
 end
 
+@testset "repeat, tile, flip, roll copies" begin
+    x, root = grid()                          # x[i, j] == 4(i - 1) + (j - 1)
+    r = repeat_copy(x, 2, 1)
+    @test size(r) == (6, 4) && !shares_storage(r, x) && !is_view(r)
+    @test [r[i + 3, j] for i in 1:3, j in 1:4] == [x[i, j] for i in 1:3, j in 1:4]
+    @test size(repeat_copy(x, 2, 1, 3)) == (2, 3, 12)
+    @test size(tile_copy(x, 2)) == (3, 8)
+    e = caught(() -> repeat_copy(x, 2))
+    @test e isa CTensorError && e.status == L.CT_ERR_SHAPE
+    f = flip_copy(x, 1)
+    @test !shares_storage(f, x) && [f[i, j] for i in 1:3, j in 1:4] == [x[4 - i, j] for i in 1:3, j in 1:4]
+    @test [fliplr_copy(x)[i, j] for i in 1:3, j in 1:4] == [x[i, 5 - j] for i in 1:3, j in 1:4]
+    @test [flipud_copy(x)[i, j] for i in 1:3, j in 1:4] == [x[4 - i, j] for i in 1:3, j in 1:4]
+    e = caught(() -> flip_copy(x, 1, 1))
+    @test e isa CTensorError && e.status == L.CT_ERR_SHAPE
+    e = caught(() -> flip_copy(x, 3))
+    @test e isa CTensorError && e.status == L.CT_ERR_INDEX
+    g = roll_copy(x, [1], [2])
+    @test !shares_storage(g, x) && [g[i, mod(j, 4) + 1] for i in 1:3, j in 1:4] == [x[i, j] for i in 1:3, j in 1:4]
+    h = roll_copy(x, 1)                       # row-major flattened: element 12 comes first
+    @test h[1, 1] == x[3, 4] && h[1, 2] == x[1, 1]
+    e = caught(() -> roll_copy(x, [1, 2], [1]))
+    @test e isa CTensorError && e.status == L.CT_ERR_SHAPE
+end
+
 @testset "reshape of a contiguous tensor keeps the data pointer" begin
     x, root = grid()
     @test reshape_is_view(x, 2, 6)

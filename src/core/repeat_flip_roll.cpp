@@ -1,0 +1,185 @@
+// repeat, tile, flip and roll as single passes of the strided copy engine (copy_kernels.h):
+// no per-op loops.  repeat writes the input, broadcast with stride 0, into the output viewed
+// as [r0, s0, r1, s1, ...]; flip reads the input through negated strides starting at its
+// last element; roll writes two narrowed blocks per rolled dim.
+#include "repeat_flip_roll.h"
+
+#include <vector>
+
+#include "copy.h"
+#include "copy_kernels.h"
+#include "error.h"
+#include "shape.h"
+#include "views.h"
+
+namespace ct {
+namespace {
+
+// dst (just created here) = src read at src_data with src_strides over dst's sizes.
+void engine_copy(const Tensor& dst, const char* src_data, DType src_dtype, int ndim, const int64_t* sizes,
+                 const int64_t* dst_strides, const int64_t* src_strides) {
+  kernels::CopyArgs a;
+  a.dst = dst.data();
+  a.dst_dtype = dst.dtype();
+  a.src = src_data;
+  a.src_dtype = src_dtype;
+  a.ndim = ndim;
+  a.sizes = sizes;
+  a.dst_strides = dst_strides;
+  a.src_strides = src_strides;
+  a.dst_is_new = true;
+  a.dst_recycled = dst.storage()->recycled();
+  kernels::run_copy(a, get_num_threads());
+}
+
+// clone()'s layout (PyTorch's preserve_format) for t's sizes.
+Ref<Tensor> empty_like_preserve(const Tensor& t, const char* op) {
+  const Shape strides = is_non_overlapping_and_dense(t.sizes(), t.strides())
+                            ? Shape(t.strides().begin(), t.strides().end())
+                            : dense_strides_like(t.sizes(), t.strides());
+  return Tensor::empty_strided(t.sizes(), strides, t.dtype(), op);
+}
+
+}  // namespace
+
+Ref<Tensor> repeat(const Tensor& t, IntList reps) {
+  const int nd = t.ndim();
+  CT_CHECK(int64_t(reps.size()) >= nd, Shape,
+           "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
+  CT_CHECK(reps.size() <= size_t(kMaxDims), Shape, "repeat(): at most " << kMaxDims << " dims, got " << reps.size());
+  const int n = int(reps.size()), pad = n - nd;
+  Shape out_sizes(static_cast<size_t>(n));
+  bool overflow = false;
+  for (int i = 0; i < n; ++i) {
+    const int64_t s = i < pad ? 1 : t.size(i - pad);
+    overflow = __builtin_mul_overflow(s, reps[size_t(i)], &out_sizes[size_t(i)]) || overflow;
+  }
+  CT_CHECK(!overflow, Shape, "Storage size calculation overflowed with sizes=" << list_str(out_sizes));
+  // torch's own check (computeStorageNbytes) and message, before the allocation's: the byte
+  // count of a non-empty result must fit in int64.  Negative sizes are left to empty().
+  bool any_zero_or_negative = false;
+  int64_t nbytes = t.itemsize();
+  for (int64_t s : out_sizes) {
+    any_zero_or_negative = any_zero_or_negative || s <= 0;
+    overflow = __builtin_mul_overflow(nbytes, s, &nbytes) || overflow;
+  }
+  CT_CHECK(any_zero_or_negative || !overflow, Shape,
+           "Storage size calculation overflowed with sizes=" << list_str(out_sizes));
+  Ref<Tensor> out = Tensor::empty(out_sizes, t.dtype(), "repeat");
+  if (out->numel() == 0) return out;
+  // Output dim i of stride S splits into (reps[i], s_i) with strides (s_i * S, S) when both
+  // exceed 1; the source has stride 0 on the repeat part.
+  std::vector<int64_t> sizes, dst_strides, src_strides;
+  for (int i = 0; i < n; ++i) {
+    const int64_t s = i < pad ? 1 : t.size(i - pad), r = reps[size_t(i)], S = out->stride(i);
+    const int64_t st = i < pad || s == 1 ? 0 : t.stride(i - pad);
+    if (r != 1 && s != 1) {
+      sizes.push_back(r), dst_strides.push_back(s * S), src_strides.push_back(0);
+      sizes.push_back(s), dst_strides.push_back(S), src_strides.push_back(st);
+    } else {
+      sizes.push_back(r * s), dst_strides.push_back(S), src_strides.push_back(r != 1 ? 0 : st);
+    }
+  }
+  // Both factors >= 2 on a split dim, so more than kMaxDims dims means > 2^64 elements,
+  // which empty() above could not have allocated.
+  CT_CHECK(sizes.size() <= size_t(kMaxDims), OutOfMemory, "repeat(): result too large");
+  engine_copy(*out, t.data(), t.dtype(), int(sizes.size()), sizes.data(), dst_strides.data(), src_strides.data());
+  return out;
+}
+
+Ref<Tensor> tile(const Tensor& t, IntList reps) {
+  if (int64_t(reps.size()) >= t.ndim()) return repeat(t, reps);
+  Shape padded(size_t(t.ndim()) - reps.size(), 1);
+  padded.insert(padded.end(), reps.begin(), reps.end());
+  return repeat(t, padded);
+}
+
+Ref<Tensor> flip(const Tensor& t, IntList dims) {
+  const int nd = t.ndim();
+  std::vector<bool> flipped(size_t(std::max(nd, 1)), false);
+  for (int64_t d : dims) {
+    const int w = wrap_dim(d, nd);
+    CT_CHECK(!flipped[size_t(w)], Shape, "dim " << w << " appears multiple times in the list of dims");
+    flipped[size_t(w)] = true;
+  }
+  Ref<Tensor> out = empty_like_preserve(t, "flip");
+  if (out->numel() == 0) return out;
+  Shape src_strides(t.strides().begin(), t.strides().end());
+  int64_t start = 0;  // element offset of the source's last element along flipped dims
+  for (int i = 0; i < nd; ++i) {
+    if (!flipped[size_t(i)]) continue;
+    start += (t.size(i) - 1) * t.stride(i);
+    src_strides[size_t(i)] = -t.stride(i);
+  }
+  engine_copy(*out, t.data() + start * t.itemsize(), t.dtype(), nd, t.sizes().data(), out->strides().data(),
+              src_strides.data());
+  return out;
+}
+
+namespace {
+// The layout of torch 2.13's roll of t along one dim of size n (n > 0) by shift: a shift
+// that is a multiple of n gives a C-order clone; otherwise the result is empty_like(src), with
+// src = t when t is contiguous (size-1 dims' strides do not matter), else t copied to its
+// suggested memory format: channels_last for a 4-D channels_last t, C order for anything else.
+// Several dims are rolled one after the other, each pass by this rule on the previous result.
+Ref<Tensor> empty_for_roll(const Tensor& t, int64_t shift, int64_t n) {
+  if (shift % n == 0) return Tensor::empty(t.sizes(), t.dtype(), "roll");
+  if (t.is_contiguous()) return empty_like_preserve(t, "roll");
+  if (t.ndim() == 4) {
+    const int64_t C = t.size(1), H = t.size(2), W = t.size(3);
+    const int64_t cl[4] = {H * W * C, 1, W * C, C};
+    bool channels_last = true;
+    for (int i = 0; i < 4; ++i) channels_last = channels_last && (t.size(i) == 1 || t.stride(i) == cl[i]);
+    if (channels_last) return Tensor::empty_strided(t.sizes(), IntList(cl, 4), t.dtype(), "roll");
+  }
+  return Tensor::empty(t.sizes(), t.dtype(), "roll");
+}
+
+// out = t rolled by shift along d: out[(i + shift) mod n] = t[i], as two block copies.
+void roll_into(const Tensor& out, const Tensor& t, int64_t shift, int d) {
+  const int64_t n = t.size(d);
+  const int64_t s = ((shift % n) + n) % n;
+  if (s == 0) {
+    copy_elements(out, t);
+    return;
+  }
+  copy_elements(*narrow(out, d, s, n - s), *narrow(t, d, 0, n - s));
+  copy_elements(*narrow(out, d, 0, s), *narrow(t, d, n - s, s));
+}
+}  // namespace
+
+Ref<Tensor> roll(const Tensor& t, IntList shifts, IntList dims) {
+  CT_CHECK(!shifts.empty(), Shape, "`shifts` required");
+  if (dims.empty() && shifts.size() == 1) {
+    // torch rolls t.flatten() and views the result back: always C order.
+    Ref<Tensor> out = Tensor::empty(t.sizes(), t.dtype(), "roll");
+    if (t.numel() == 0) return out;
+    // The flattened roll: C-order element k goes to (k + shift) mod numel.
+    const Ref<Tensor> flat_in = contiguous(t);
+    const Ref<Tensor>& flat_out = out;
+    const int64_t numel = t.numel();
+    const int64_t size[1] = {numel}, unit[1] = {1};
+    roll_into(*Tensor::make(flat_out->storage(), t.dtype(), IntList(size, 1), IntList(unit, 1), 0, nullptr),
+              *Tensor::make(flat_in->storage(), t.dtype(), IntList(size, 1), IntList(unit, 1), flat_in->offset(),
+                            nullptr),
+              shifts[0], 0);
+    return out;
+  }
+  CT_CHECK(shifts.size() == dims.size(), Shape,
+           "shifts and dimensions must align. shifts: " << shifts.size() << ", dims:" << dims.size());
+  std::vector<int> wrapped;
+  for (int64_t d : dims) {
+    CT_CHECK(t.ndim() > 0, Index, "Dimension specified as " << d << " but tensor has no dimensions");
+    wrapped.push_back(wrap_dim(d, t.ndim()));
+  }
+  if (t.numel() == 0) return empty_like_preserve(t, "roll");  // torch: a clone of t
+  Ref<Tensor> cur = Ref<Tensor>::retain(const_cast<Tensor*>(&t));
+  for (size_t k = 0; k < wrapped.size(); ++k) {
+    Ref<Tensor> next = empty_for_roll(*cur, shifts[k], cur->size(wrapped[k]));
+    roll_into(*next, *cur, shifts[k], wrapped[k]);
+    cur = next;
+  }
+  return cur;
+}
+
+}  // namespace ct

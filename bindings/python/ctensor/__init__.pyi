@@ -766,7 +766,7 @@ def split_copy(input: Tensor, split_size: _int, dim: _int = ...) -> Tuple[Tensor
 def split_with_sizes_copy(input: Tensor, split_sizes: Sequence[_int], dim: _int = ...) -> Tuple[Tensor, ...]:
     """split_with_sizes(split_sizes, dim) of input, each piece copied (a tuple)."""
 def clone(input: Tensor) -> Tensor:
-    """A copy of input with a new storage (C-contiguous); records a graph."""
+    """A copy of input with a new storage laid out as memory_format says (by default input's strides when dense); records a graph."""
 def index_select(input: Tensor, dim: _int, index: Tensor) -> Tensor:
     """A copy of the entries of dim at the indices in index."""
 def tile(input: Tensor, dims: Union[_int, Sequence[_int]]) -> Tensor:

@@ -988,6 +988,342 @@ function ct_split_with_sizes_copy(t, n, split_sizes, dim, out, cap)
     ccall((:ct_split_with_sizes_copy, libctensor()), Int64, (Ptr{ct_tensor}, Int64, Ptr{Int64}, Cint, Ptr{Ptr{ct_tensor}}, Int64), t, n, split_sizes, dim, out, cap)
 end
 
+# ---- The split family and other composite views ------------------------------------------
+
+"""
+    ct_tensor_split(t, sections, dim, out, cap) -> Int64
+
+`int64_t ct_tensor_split(const ct_tensor *t, int64_t sections, int dim, ct_tensor **out, int64_t cap);`
+
+torch's CompositeImplicitAutograd view ops, each as torch composes it from the views above,
+so each result is what those give (same storage, ct_tensor_is_view() == 1, base the root,
+the one version counter of t's family) and records the autograd node torch 2.13 records.
+Arguments are borrowed; every handle returned (or written to out) is a NEW reference.
+Multi-output functions follow the output-array rules of "Multi-output views" above
+(out == NULL asks for the count; cap too small fails with CT_ERR_INVALID_ARGUMENT and
+writes nothing; -1 on any error), but their pieces are ordinary views: each records
+SliceBackward0 and may be written in place like any view (torch's tensor_split is made of
+slices, not of one multi-output node).
+A 0-dim t: CT_ERR_INVALID_ARGUMENT ("tensor_split expected at least a 1-dimensional
+tensor, but got a tensor with 0 dims").  A dim out of range: CT_ERR_INDEX.
+`sections` pieces along dim (torch.tensor_split(t, sections, dim)): size % sections of them
+one longer than the others, so pieces may be empty.  sections <= 0: CT_ERR_INVALID_ARGUMENT
+("number of sections must be larger than 0, got 0").
+"""
+function ct_tensor_split(t, sections, dim, out, cap)
+    ccall((:ct_tensor_split, libctensor()), Int64, (Ptr{ct_tensor}, Int64, Cint, Ptr{Ptr{ct_tensor}}, Int64), t, sections, dim, out, cap)
+end
+
+"""
+    ct_tensor_split_indices(t, n, indices, dim, out, cap) -> Int64
+
+`int64_t ct_tensor_split_indices(const ct_tensor *t, int64_t n, const int64_t *indices, int dim, ct_tensor **out, int64_t cap);`
+
+n + 1 pieces cut at indices[0..n-1] along dim: piece i is t[indices[i-1]:indices[i]] with
+Python slice rules (negative indices count from the end; indices are clamped; a piece whose
+end is before its start is empty).  n >= 0; indices may be NULL if n is 0.
+"""
+function ct_tensor_split_indices(t, n, indices, dim, out, cap)
+    ccall((:ct_tensor_split_indices, libctensor()), Int64, (Ptr{ct_tensor}, Int64, Ptr{Int64}, Cint, Ptr{Ptr{ct_tensor}}, Int64), t, n, indices, dim, out, cap)
+end
+
+"""
+    ct_tensor_split_tensor(t, indices_or_sections, dim, out, cap) -> Int64
+
+`int64_t ct_tensor_split_tensor(const ct_tensor *t, const ct_tensor *indices_or_sections, int dim, ct_tensor **out, int64_t cap);`
+
+torch.tensor_split(t, tensor, dim): indices_or_sections (borrowed) is an int64 tensor,
+0-dim (a number of sections, as ct_tensor_split) or 1-D (indices, as
+ct_tensor_split_indices; any stride).  Other dtypes or ranks: CT_ERR_INVALID_ARGUMENT with
+torch's messages ("tensor_split expected tensor_indices_or_sections to have dtype of long,
+but got Int").
+"""
+function ct_tensor_split_tensor(t, indices_or_sections, dim, out, cap)
+    ccall((:ct_tensor_split_tensor, libctensor()), Int64, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cint, Ptr{Ptr{ct_tensor}}, Int64), t, indices_or_sections, dim, out, cap)
+end
+
+"""
+    ct_hsplit(t, sections, out, cap) -> Int64
+
+`int64_t ct_hsplit(const ct_tensor *t, int64_t sections, ct_tensor **out, int64_t cap);`
+
+torch.hsplit / vsplit / dsplit: tensor_split along dim 1 (dim 0 for a 1-D t), dim 0 and
+dim 2, into `sections` equal pieces or at indices.  t needs at least 1, 2 and 3 dims
+(CT_ERR_INVALID_ARGUMENT, "torch.vsplit requires a tensor with at least 2 dimension, but
+got a tensor with 1 dimensions!"); with sections, the dim's size must be divisible by it
+(CT_ERR_INVALID_ARGUMENT, "torch.hsplit attempted to split along dimension 1, but the size
+of the dimension 3 is not divisible by the split_size 2!"; sections 0 included).
+"""
+function ct_hsplit(t, sections, out, cap)
+    ccall((:ct_hsplit, libctensor()), Int64, (Ptr{ct_tensor}, Int64, Ptr{Ptr{ct_tensor}}, Int64), t, sections, out, cap)
+end
+
+"""
+    ct_vsplit(t, sections, out, cap) -> Int64
+
+`int64_t ct_vsplit(const ct_tensor *t, int64_t sections, ct_tensor **out, int64_t cap);`
+"""
+function ct_vsplit(t, sections, out, cap)
+    ccall((:ct_vsplit, libctensor()), Int64, (Ptr{ct_tensor}, Int64, Ptr{Ptr{ct_tensor}}, Int64), t, sections, out, cap)
+end
+
+"""
+    ct_dsplit(t, sections, out, cap) -> Int64
+
+`int64_t ct_dsplit(const ct_tensor *t, int64_t sections, ct_tensor **out, int64_t cap);`
+"""
+function ct_dsplit(t, sections, out, cap)
+    ccall((:ct_dsplit, libctensor()), Int64, (Ptr{ct_tensor}, Int64, Ptr{Ptr{ct_tensor}}, Int64), t, sections, out, cap)
+end
+
+"""
+    ct_hsplit_indices(t, n, indices, out, cap) -> Int64
+
+`int64_t ct_hsplit_indices(const ct_tensor *t, int64_t n, const int64_t *indices, ct_tensor **out, int64_t cap);`
+"""
+function ct_hsplit_indices(t, n, indices, out, cap)
+    ccall((:ct_hsplit_indices, libctensor()), Int64, (Ptr{ct_tensor}, Int64, Ptr{Int64}, Ptr{Ptr{ct_tensor}}, Int64), t, n, indices, out, cap)
+end
+
+"""
+    ct_vsplit_indices(t, n, indices, out, cap) -> Int64
+
+`int64_t ct_vsplit_indices(const ct_tensor *t, int64_t n, const int64_t *indices, ct_tensor **out, int64_t cap);`
+"""
+function ct_vsplit_indices(t, n, indices, out, cap)
+    ccall((:ct_vsplit_indices, libctensor()), Int64, (Ptr{ct_tensor}, Int64, Ptr{Int64}, Ptr{Ptr{ct_tensor}}, Int64), t, n, indices, out, cap)
+end
+
+"""
+    ct_dsplit_indices(t, n, indices, out, cap) -> Int64
+
+`int64_t ct_dsplit_indices(const ct_tensor *t, int64_t n, const int64_t *indices, ct_tensor **out, int64_t cap);`
+"""
+function ct_dsplit_indices(t, n, indices, out, cap)
+    ccall((:ct_dsplit_indices, libctensor()), Int64, (Ptr{ct_tensor}, Int64, Ptr{Int64}, Ptr{Ptr{ct_tensor}}, Int64), t, n, indices, out, cap)
+end
+
+"""
+    ct_unsafe_split(t, split_size, dim, out, cap) -> Int64
+
+`int64_t ct_unsafe_split(const ct_tensor *t, int64_t split_size, int dim, ct_tensor **out, int64_t cap);`
+
+torch's unsafe_split, unsafe_split_with_sizes and unsafe_chunk: the same pieces, with the
+same arguments, checks and messages, as ct_split, ct_split_with_sizes and ct_chunk, on t's
+storage (they SHARE MEMORY with t), but NOT views: ct_tensor_is_view() == 0,
+ct_tensor_base() == NULL, and each has its OWN version counter starting at 0 (torch resets
+it), so writes through them are not counted in t's version.  Their autograd node is
+UnsafeSplitBackward0 (UnsafeSplitWithSizesBackward0 for the sizes form, and for
+ct_unsafe_chunk of an empty dim), and they may be written in place even while autograd is
+involved (torch's "unsafe": the caller promises the graph does not need the values).
+"""
+function ct_unsafe_split(t, split_size, dim, out, cap)
+    ccall((:ct_unsafe_split, libctensor()), Int64, (Ptr{ct_tensor}, Int64, Cint, Ptr{Ptr{ct_tensor}}, Int64), t, split_size, dim, out, cap)
+end
+
+"""
+    ct_unsafe_split_with_sizes(t, n, split_sizes, dim, out, cap) -> Int64
+
+`int64_t ct_unsafe_split_with_sizes(const ct_tensor *t, int64_t n, const int64_t *split_sizes, int dim, ct_tensor **out, int64_t cap);`
+"""
+function ct_unsafe_split_with_sizes(t, n, split_sizes, dim, out, cap)
+    ccall((:ct_unsafe_split_with_sizes, libctensor()), Int64, (Ptr{ct_tensor}, Int64, Ptr{Int64}, Cint, Ptr{Ptr{ct_tensor}}, Int64), t, n, split_sizes, dim, out, cap)
+end
+
+"""
+    ct_unsafe_chunk(t, chunks, dim, out, cap) -> Int64
+
+`int64_t ct_unsafe_chunk(const ct_tensor *t, int64_t chunks, int dim, ct_tensor **out, int64_t cap);`
+"""
+function ct_unsafe_chunk(t, chunks, dim, out, cap)
+    ccall((:ct_unsafe_chunk, libctensor()), Int64, (Ptr{ct_tensor}, Int64, Cint, Ptr{Ptr{ct_tensor}}, Int64), t, chunks, dim, out, cap)
+end
+
+"""
+    ct_unflatten(t, dim, ndim, sizes) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_unflatten(const ct_tensor *t, int dim, int ndim, const int64_t *sizes);`
+
+Dim `dim` of t replaced by ndim dims of sizes[0..ndim-1] (one may be -1, inferred): a view
+(as ct_view, ViewBackward0).  Errors: ndim == 0 (CT_ERR_INVALID_ARGUMENT, "unflatten: sizes
+must be non-empty"); sizes whose product is not the dim's size (CT_ERR_INVALID_ARGUMENT,
+"unflatten: Provided sizes [2, 2] don't multiply up to the size of dim 1 (3) in the input
+tensor"); two -1, a size below -1 or a 0-dim t (CT_ERR_INVALID_ARGUMENT, "unflatten got an
+unexpected error:" and infer's reason).  Splitting one dim always has strides: never a copy.
+"""
+function ct_unflatten(t, dim, ndim, sizes)
+    ccall((:ct_unflatten, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Cint, Ptr{Int64}), t, dim, ndim, sizes)
+end
+
+"""
+    ct_movedim(t, n, source, destination) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_movedim(const ct_tensor *t, int n, const int *source, const int *destination);`
+
+Moves dims source[i] to positions destination[i] (n pairs, negatives allowed), the other
+dims keeping their order: a view (as ct_permute, PermuteBackward0; on a 0-dim t, an alias
+view, AliasBackward0, as torch).  Errors: a dim out of range (CT_ERR_INDEX), a repeated dim
+(CT_ERR_INVALID_ARGUMENT, "movedim: repeated dim in `source` ([0, 0])").  ct_moveaxis is
+the same function under numpy's name.
+"""
+function ct_movedim(t, n, source, destination)
+    ccall((:ct_movedim, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Cint}, Ptr{Cint}), t, n, source, destination)
+end
+
+"""
+    ct_moveaxis(t, n, source, destination) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_moveaxis(const ct_tensor *t, int n, const int *source, const int *destination);`
+"""
+function ct_moveaxis(t, n, source, destination)
+    ccall((:ct_moveaxis, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Cint}, Ptr{Cint}), t, n, source, destination)
+end
+
+"""
+    ct_swapaxes(t, axis0, axis1) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_swapaxes(const ct_tensor *t, int axis0, int axis1);`
+
+ct_transpose under numpy's names (a view, TransposeBackward0); the in-place forms are
+ct_transpose_ (same rules: they change self's metadata and bump its version).
+"""
+function ct_swapaxes(t, axis0, axis1)
+    ccall((:ct_swapaxes, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Cint), t, axis0, axis1)
+end
+
+"""
+    ct_swapdims(t, dim0, dim1) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_swapdims(const ct_tensor *t, int dim0, int dim1);`
+"""
+function ct_swapdims(t, dim0, dim1)
+    ccall((:ct_swapdims, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Cint), t, dim0, dim1)
+end
+
+"""
+    ct_swapaxes_(self, axis0, axis1) -> Cint
+
+`ct_status ct_swapaxes_(ct_tensor *self, int axis0, int axis1);`
+"""
+function ct_swapaxes_(self, axis0, axis1)
+    ccall((:ct_swapaxes_, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Cint), self, axis0, axis1)
+end
+
+"""
+    ct_swapdims_(self, dim0, dim1) -> Cint
+
+`ct_status ct_swapdims_(ct_tensor *self, int dim0, int dim1);`
+"""
+function ct_swapdims_(self, dim0, dim1)
+    ccall((:ct_swapdims_, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Cint), self, dim0, dim1)
+end
+
+"""
+    ct_expand_as(t, other) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_expand_as(const ct_tensor *t, const ct_tensor *other);`
+
+ct_expand, ct_view and ct_reshape to other's sizes (other is borrowed; only its sizes are
+read): views (ExpandBackward0, ViewBackward0), reshape_as a view when the strides allow one
+and a copy otherwise, with those functions' errors.
+"""
+function ct_expand_as(t, other)
+    ccall((:ct_expand_as, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), t, other)
+end
+
+"""
+    ct_view_as(t, other) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_view_as(const ct_tensor *t, const ct_tensor *other);`
+"""
+function ct_view_as(t, other)
+    ccall((:ct_view_as, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), t, other)
+end
+
+"""
+    ct_reshape_as(t, other) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_reshape_as(const ct_tensor *t, const ct_tensor *other);`
+"""
+function ct_reshape_as(t, other)
+    ccall((:ct_reshape_as, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), t, other)
+end
+
+"""
+    ct_broadcast_to(t, ndim, sizes) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_broadcast_to(const ct_tensor *t, int ndim, const int64_t *sizes);`
+
+torch.broadcast_to: ct_expand (a view with stride 0 on broadcast dims, ExpandBackward0).
+"""
+function ct_broadcast_to(t, ndim, sizes)
+    ccall((:ct_broadcast_to, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Int64}), t, ndim, sizes)
+end
+
+"""
+    ct_broadcast_tensors(n, tensors, out, cap) -> Int64
+
+`int64_t ct_broadcast_tensors(int n, const ct_tensor *const *tensors, ct_tensor **out, int64_t cap);`
+
+torch.broadcast_tensors of tensors[0..n-1] (n >= 0): n outputs of the common shape, with
+the output-array rules above.  A tensor already of that shape comes back as itself (a new
+reference to the same tensor, as torch returns the same tensor); the others as
+ct_expand views of it.  Shapes that do not broadcast: CT_ERR_SHAPE ("The size of tensor a
+(4) must match the size of tensor b (3) at non-singleton dimension 2").
+"""
+function ct_broadcast_tensors(n, tensors, out, cap)
+    ccall((:ct_broadcast_tensors, libctensor()), Int64, (Cint, Ptr{Ptr{ct_tensor}}, Ptr{Ptr{ct_tensor}}, Int64), n, tensors, out, cap)
+end
+
+"""
+    ct_broadcast_shapes(n, ndims, shapes, out, cap) -> Cint
+
+`int ct_broadcast_shapes(int n, const int *ndims, const int64_t *const *shapes, int64_t *out, int cap);`
+
+torch.broadcast_shapes of n shapes (shape i: ndims[i] sizes at shapes[i]): writes the
+common shape to out[0..r-1] and returns r, the number of its dims (0 for n == 0); out ==
+NULL only returns r; r > cap fails (CT_ERR_INVALID_ARGUMENT).  -1 on error: a negative size
+where the shape so far has 1 (CT_ERR_INVALID_ARGUMENT, "Attempting to broadcast a dimension
+with negative length!"), sizes that do not broadcast (CT_ERR_SHAPE, torch's "Attempting to
+broadcast a dimension of length 4 at -1! Mismatching argument at index 1 had (4,); but
+expected shape should be broadcastable to [2, 3]").
+"""
+function ct_broadcast_shapes(n, ndims, shapes, out, cap)
+    ccall((:ct_broadcast_shapes, libctensor()), Cint, (Cint, Ptr{Cint}, Ptr{Ptr{Int64}}, Ptr{Int64}, Cint), n, ndims, shapes, out, cap)
+end
+
+"""
+    ct_atleast_1d(t) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_atleast_1d(const ct_tensor *t);`
+
+t with at least 1, 2 or 3 dims: t itself (a new reference to the same tensor, as torch
+returns self) when it has enough; a 0-dim t as a [1], [1, 1] or [1, 1, 1] view
+(ViewBackward0); a 1-D t of size n as [1, n] / [1, n, 1], a 2-D t [m, n] as [m, n, 1]
+(views, UnsqueezeBackward0).
+"""
+function ct_atleast_1d(t)
+    ccall((:ct_atleast_1d, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_atleast_2d(t) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_atleast_2d(const ct_tensor *t);`
+"""
+function ct_atleast_2d(t)
+    ccall((:ct_atleast_2d, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_atleast_3d(t) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_atleast_3d(const ct_tensor *t);`
+"""
+function ct_atleast_3d(t)
+    ccall((:ct_atleast_3d, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
+end
+
 # ---- View when possible, copy otherwise: new reference -----------------------------------
 
 """

@@ -1196,7 +1196,7 @@ void op_identity(FuzzedDataProvider& in, Pool& p) {
   const int64_t v0 = t ? CT(ct_tensor_version(t)) : -1;
   ct_status st = CT_OK;
   bool rebinds = true;  // cases 1 and 3-6 may point t at another storage
-  switch (pick_case(in, 16, "identity")) {
+  switch (pick_case(in, 17, "identity")) {
     case 0: {
       ct_tensor* d = CT(ct_data(t));
       if (d) REQUIRE(CT(ct_same_version_counter(d, t)) == 0 && CT(ct_tensor_version(d)) == 0);
@@ -1249,6 +1249,16 @@ void op_identity(FuzzedDataProvider& in, Pool& p) {
     case 13: st = CT(ct_squeeze_(t)); rebinds = false; break;
     case 14: st = CT(ct_squeeze_dim_(t, a)); rebinds = false; break;
     case 15: st = CT(ct_unsqueeze_(t, a)); rebinds = false; break;
+    case 17: {
+      if (!may_grow) return;
+      rebinds = false;  // the same storage, grown if need be
+      const int raw = in.ConsumeIntegralInRange<int>(-1, 4);  // the four formats and two bad values
+      ct_memory_format f;
+      std::memcpy(&f, &raw, sizeof f);
+      st = CT(ct_resize_format_(t, n, sz, f));
+      if (st == CT_OK && (raw == 1 || raw == 2)) REQUIRE(CT(ct_is_contiguous_format(t, f)) == 1);
+      break;
+    }
     case 16: {
       ct_storage* s = p.s[in.ConsumeIntegralInRange<int>(0, kStorageSlots - 1)];
       const int r = CT(ct_storage_is_resizable(s));

@@ -1159,6 +1159,14 @@ CT_API int ct_is_set_to(const ct_tensor *self, const ct_tensor *other);
    (CT_ERR_INVALID_ARGUMENT, "Storage size calculation overflowed") or cannot be allocated
    (CT_ERR_OUT_OF_MEMORY). */
 CT_API ct_status ct_resize_(ct_tensor *self, int ndim, const int64_t *sizes);
+/* torch's self.resize_(sizes, memory_format=fmt): as ct_resize_, with fmt's strides
+   (CT_CONTIGUOUS_FORMAT, CT_CHANNELS_LAST for 4 dims, CT_CHANNELS_LAST_3D for 5).  Equal sizes
+   are restrided to fmt (no bump, as torch 2.13), growing the storage if the old strides
+   reached less of it.  Errors as ct_resize_, and CT_ERR_INVALID_ARGUMENT for
+   CT_PRESERVE_FORMAT ("Unsupported memory formatPreserve", torch's text), a format of the
+   wrong rank ("required rank 4 tensor to use channels_last format") or an unknown value,
+   all checked before anything changes (torch resizes first, then fails). */
+CT_API ct_status ct_resize_format_(ct_tensor *self, int ndim, const int64_t *sizes, ct_memory_format fmt);
 /* torch's self.resize_as_(other): ct_resize_ to other's sizes (contiguous strides). */
 CT_API ct_status ct_resize_as_(ct_tensor *self, const ct_tensor *other);
 /* torch's self.as_strided_(sizes, strides, storage_offset): never grows the storage.

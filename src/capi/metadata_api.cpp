@@ -91,6 +91,13 @@ ct_status ct_resize_(ct_tensor* self, int ndim, const int64_t* sizes) {
   return guard_status([&] { resize_(mut_arg(self, "ct_resize_"), dims_arg(ndim, sizes, "ct_resize_", "sizes")); });
 }
 
+ct_status ct_resize_format_(ct_tensor* self, int ndim, const int64_t* sizes, ct_memory_format fmt) {
+  return guard_status([&] {
+    const MemoryFormat f = checked_memory_format(int(fmt), "ct_resize_format_");
+    resize_(mut_arg(self, "ct_resize_format_"), dims_arg(ndim, sizes, "ct_resize_format_", "sizes"), f);
+  });
+}
+
 ct_status ct_resize_as_(ct_tensor* self, const ct_tensor* other) {
   return guard_status([&] { resize_as_(mut_arg(self, "ct_resize_as_"), tensor_arg(other, "ct_resize_as_", "other")); });
 }

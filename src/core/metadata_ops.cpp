@@ -142,7 +142,7 @@ bool is_set_to(const Tensor& self, const Tensor& other) {
   return true;
 }
 
-void resize_(Tensor& self, IntList sizes) {
+void resize_(Tensor& self, IntList sizes, std::optional<MemoryFormat> fmt) {
   const char* op = "resize_";
   CT_CHECK(!autograd::requires_grad(self), InvalidArgument, "cannot resize variables that require grad");
   CT_CHECK(sizes.size() <= size_t(kMaxDims), InvalidArgument,
@@ -150,13 +150,16 @@ void resize_(Tensor& self, IntList sizes) {
   for (int64_t s : sizes)
     CT_CHECK(s >= 0, InvalidArgument,
              "Trying to create tensor with negative dimension " << s << ": " << list_str(sizes));
+  CT_CHECK(fmt != MemoryFormat::Preserve, InvalidArgument, "Unsupported memory formatPreserve");  // torch's text
   const bool same = sizes.size() == size_t(self.ndim()) && std::equal(sizes.begin(), sizes.end(), self.sizes().begin());
-  if (same) return;  // torch: no restride, no bump
-  const Shape strides = contiguous_strides(sizes);
+  if (same && !fmt) return;  // torch: no restride, no bump
+  const Shape strides = format_strides(sizes, fmt.value_or(MemoryFormat::Contiguous));  // checks the rank
+  // Equal sizes with a format: torch restrides without checking the storage (an expanded
+  // tensor would then reach past it); here the storage grows like for new sizes.
   const int64_t need = bytes_needed(sizes, strides, self.offset(), self.dtype(), op);
   self.storage()->grow_to(need, op);  // numel 0 needs 0 bytes: never touches the storage
   self.set_geometry(self.storage(), self.dtype(), sizes, strides, self.offset());
-  self.bump_version();  // torch 2.x: only when the sizes changed
+  if (!same) self.bump_version();  // torch 2.x: only when the sizes changed
 }
 
 void resize_as_(Tensor& self, const Tensor& other) { resize_(self, other.sizes()); }

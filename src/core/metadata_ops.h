@@ -13,6 +13,9 @@
 // base); backward through it fails.  resize_ refuses any tensor that requires grad.
 #pragma once
 
+#include <optional>
+
+#include "core/memory_format.h"
 #include "core/tensor.h"
 
 namespace ct {
@@ -29,7 +32,11 @@ void set_storage_whole_(Tensor& self, Storage& storage);
 void set_empty_(Tensor& self);
 bool is_set_to(const Tensor& self, const Tensor& other);
 
-void resize_(Tensor& self, IntList sizes);
+// fmt: torch's memory_format= (nullopt: not given).  Equal sizes keep the strides unless a
+// format is given (then restrided to it, still without a bump, as torch 2.13); new sizes get
+// the format's strides (contiguous when not given) and a bump.  Preserve and a format of the
+// wrong rank are refused before anything changes (torch resizes first, then fails).
+void resize_(Tensor& self, IntList sizes, std::optional<MemoryFormat> fmt = std::nullopt);
 void resize_as_(Tensor& self, const Tensor& other);
 void as_strided_(Tensor& self, IntList sizes, IntList strides, int64_t offset);
 void t_(Tensor& self);

@@ -270,3 +270,35 @@ TEST_F(Identity, MetadataOpsOnNonLeavesRecordTorchsNodes) {
   CT_EXPECT_FAIL(ct_backward(zs.get(), nullptr, 0), CT_ERR_INVALID_ARGUMENT, CT_ERR_INVALID_ARGUMENT,
                  "derivative for set_ is not implemented");
 }
+
+TEST_F(Identity, ResizeWithAMemoryFormat) {
+  CT_MAKE(x, zeros({2, 3, 4, 5}));
+  const int64_t same[] = {2, 3, 4, 5}, grown[] = {1, 3, 4, 6};
+  CT_ASSERT_OK(ct_resize_format_(x.get(), 4, same, CT_CHANNELS_LAST));  // restrided, no bump
+  EXPECT_TRUE(geometry_is(x.get(), {2, 3, 4, 5}, {60, 1, 15, 3}, 0));
+  EXPECT_EQ(version(x), 0);
+  CT_ASSERT_OK(ct_resize_format_(x.get(), 4, grown, CT_CHANNELS_LAST));
+  EXPECT_TRUE(geometry_is(x.get(), {1, 3, 4, 6}, {72, 1, 18, 3}, 0));
+  EXPECT_EQ(version(x), 1);
+  // refused before anything changes: preserve, a wrong rank, an unknown value
+  CT_EXPECT_FAIL(ct_resize_format_(x.get(), 4, same, CT_PRESERVE_FORMAT), CT_ERR_INVALID_ARGUMENT,
+                 CT_ERR_INVALID_ARGUMENT, "Unsupported memory formatPreserve");
+  const int64_t flat[] = {100};
+  CT_EXPECT_FAIL(ct_resize_format_(x.get(), 1, flat, CT_CHANNELS_LAST), CT_ERR_INVALID_ARGUMENT,
+                 CT_ERR_INVALID_ARGUMENT, "required rank 4 tensor to use channels_last format");
+  CT_EXPECT_FAIL(ct_resize_format_(x.get(), 4, same, static_cast<ct_memory_format>(7)), CT_ERR_INVALID_ARGUMENT,
+                 CT_ERR_INVALID_ARGUMENT, "");
+  EXPECT_TRUE(geometry_is(x.get(), {1, 3, 4, 6}, {72, 1, 18, 3}, 0));
+  EXPECT_EQ(version(x), 1);
+  CT_EXPECT_FAIL(ct_resize_format_(nullptr, 4, same, CT_CHANNELS_LAST), CT_ERR_INVALID_ARGUMENT,
+                 CT_ERR_INVALID_ARGUMENT, "");
+  // An expanded tensor restrided to its own sizes needs more storage: it grows.
+  CT_MAKE(one, zeros({1}));
+  CT_MAKE(e, ct_expand(one.get(), 4, same));
+  CT_MAKE(d, ct_data(e.get()));  // not a view: may be restrided
+  CT_ASSERT_OK(ct_resize_format_(d.get(), 4, same, CT_CONTIGUOUS_FORMAT));
+  EXPECT_TRUE(geometry_is(d.get(), {2, 3, 4, 5}, {60, 20, 5, 1}, 0));
+  ct_storage* s = ct_tensor_storage(d.get());
+  EXPECT_GE(ct_storage_nbytes(s), 120 * 4);
+  ct_storage_release(s);
+}

@@ -460,3 +460,31 @@ def _random_sequence(seed, steps=60):
 @pytest.mark.parametrize("seed", range(12))
 def test_random_sequences_match_torch(seed):
     _random_sequence(seed)
+
+
+def test_resize_with_memory_format():
+    def s(lib):
+        out = []
+        x = lib.zeros(2, 3, 4, 5)
+        x.resize_(2, 3, 4, 5, memory_format=lib.channels_last)      # equal sizes: restrided, no bump
+        out.append((x.stride(), x._version))
+        x.resize_(1, 3, 4, 6, memory_format=lib.channels_last)      # new sizes: bump
+        out.append((x.stride(), x._version))
+        x.resize_(1, 3, 4, 6)                                       # equal sizes, no format: unchanged
+        out.append((x.stride(), x._version))
+        x.resize_(1, 3, 4, 6, memory_format=lib.contiguous_format)
+        out.append((x.stride(), x._version))
+        y = lib.zeros(2, 3, 4, 5, 6)
+        y.resize_(2, 3, 4, 5, 6, memory_format=lib.channels_last_3d)
+        out.append((y.stride(), y._version))
+        cl = lib.zeros(2, 3, 4, 5).contiguous(memory_format=lib.channels_last)
+        for fmt in (None, lib.preserve_format, lib.contiguous_format, lib.channels_last):
+            z = lib.zeros(3)
+            z.resize_as_(cl) if fmt is None else z.resize_as_(cl, memory_format=fmt)
+            out.append((z.shape, z.stride(), z._version))
+        out.append(errors(lambda: lib.zeros(3).resize_(3, memory_format=lib.channels_last)))
+        out.append(errors(lambda: lib.zeros(3).resize_(3, memory_format=lib.preserve_format)))
+        out.append(errors(lambda: lib.zeros(3).resize_(3, memory_format="channels_last")))
+        return out
+    c, t = both(s)
+    assert c == t

@@ -310,9 +310,9 @@ class Tensor:
     def is_set_to(self, tensor: Tensor) -> _bool:
         """True if self and tensor have the same storage, offset, sizes and strides."""
     def resize_(self, *sizes: Union[_int, Sequence[_int]], memory_format: Any = ...) -> Tensor:
-        """Resizes self in place to sizes (contiguous; grows the storage, for every tensor on it, when needed). Returns self."""
+        """Resizes self in place to sizes (contiguous, or memory_format's strides; grows the storage, for every tensor on it, when needed). Returns self."""
     def resize_as_(self, the_template: Tensor, memory_format: Any = ...) -> Tensor:
-        """resize_ to the sizes of the_template. Returns self."""
+        """resize_ to the sizes of the_template (preserve_format: in the_template's suggested memory format). Returns self."""
     def as_strided_(self, size: Sequence[_int], stride: Sequence[_int], storage_offset: Optional[_int] = ...) -> Tensor:
         """Gives self new sizes, strides and storage offset on the same storage. Returns self."""
     def t_(self) -> Tensor:

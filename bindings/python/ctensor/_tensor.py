@@ -236,17 +236,24 @@ class _TensorMethods:
         return bool(_C.ct_is_set_to(self, tensor))
 
     def resize_(self, *sizes, memory_format=None):
-        """Resizes self in place to sizes (contiguous; grows the storage, for every tensor on it, when needed). Returns self."""
-        if memory_format is not None:
-            raise NotImplementedError("resize_(): ctensor has no memory formats (only the default contiguous one)")
-        _C.ct_resize_(self, _size_args(sizes, "resize_"))
+        """Resizes self in place to sizes (contiguous, or memory_format's strides; grows the storage, for every tensor on it, when needed). Returns self."""
+        if memory_format is None:
+            _C.ct_resize_(self, _size_args(sizes, "resize_"))
+        else:
+            from ._memory_format import _code
+            _C.ct_resize_format_(self, _size_args(sizes, "resize_"), _code(memory_format, "resize_"))
         return self
 
     def resize_as_(self, the_template, memory_format=None):
-        """resize_ to the sizes of the_template. Returns self."""
-        if memory_format is not None:
-            raise NotImplementedError("resize_as_(): ctensor has no memory formats (only the default contiguous one)")
-        _C.ct_resize_as_(self, the_template)
+        """resize_ to the sizes of the_template (preserve_format: in the_template's suggested memory format). Returns self."""
+        if memory_format is None:
+            _C.ct_resize_as_(self, the_template)
+            return self
+        from ._memory_format import _code, preserve_format
+        code = _code(memory_format, "resize_as_")
+        if code == preserve_format._code:  # torch: the template's suggested format
+            code = _C.ct_suggest_memory_format(the_template)
+        _C.ct_resize_format_(self, list(the_template.shape), code)
         return self
 
     def as_strided_(self, size, stride, storage_offset=None):

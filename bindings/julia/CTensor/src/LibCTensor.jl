@@ -3501,6 +3501,23 @@ function ct_resize_(self, ndim, sizes)
 end
 
 """
+    ct_resize_format_(self, ndim, sizes, fmt) -> Cint
+
+`ct_status ct_resize_format_(ct_tensor *self, int ndim, const int64_t *sizes, ct_memory_format fmt);`
+
+torch's self.resize_(sizes, memory_format=fmt): as ct_resize_, with fmt's strides
+(CT_CONTIGUOUS_FORMAT, CT_CHANNELS_LAST for 4 dims, CT_CHANNELS_LAST_3D for 5).  Equal sizes
+are restrided to fmt (no bump, as torch 2.13), growing the storage if the old strides
+reached less of it.  Errors as ct_resize_, and CT_ERR_INVALID_ARGUMENT for
+CT_PRESERVE_FORMAT ("Unsupported memory formatPreserve", torch's text), a format of the
+wrong rank ("required rank 4 tensor to use channels_last format") or an unknown value,
+all checked before anything changes (torch resizes first, then fails).
+"""
+function ct_resize_format_(self, ndim, sizes, fmt)
+    ccall((:ct_resize_format_, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Ptr{Int64}, Cint), self, ndim, sizes, fmt)
+end
+
+"""
     ct_resize_as_(self, other) -> Cint
 
 `ct_status ct_resize_as_(ct_tensor *self, const ct_tensor *other);`

@@ -129,13 +129,17 @@ True if both look at the same storage with the same offset, sizes and strides.
 is_set_to(t::Tensor, other::Tensor) = check_bool(L.ct_is_set_to(t, other))
 
 """
-    resize!(t::Tensor{T,N}, dims::Vararg{Integer,N}) -> t          (torch: t.resize_(dims))
+    resize!(t::Tensor{T,N}, dims::Vararg{Integer,N}; memory_format = nothing) -> t
+                                                   (torch: t.resize_(dims, memory_format=...))
 
-New sizes with contiguous strides from the same offset; the storage grows (uninitialized)
-when it must, and only if no other tensor uses it.  Equal sizes change nothing.  Refused for
-a tensor that requires grad.
+New sizes with contiguous strides (or those of `memory_format`: `:contiguous_format`,
+`:channels_last` for 4 dims, `:channels_last_3d` for 5) from the same offset; the storage grows
+(uninitialized) when it must, and only if no other tensor uses it.  Equal sizes change
+nothing unless a format is given (then restrided to it).  Refused for a tensor that requires
+grad.
 """
-function Base.resize!(t::Tensor{T,N}, dims::Vararg{Integer,N}) where {T,N}
+function Base.resize!(t::Tensor{T,N}, dims::Vararg{Integer,N};
+                      memory_format::Union{Nothing,Symbol} = nothing) where {T,N}
     _sole_reference(t, "resize!")
     s = storage(t)
     have = try
@@ -145,7 +149,11 @@ function Base.resize!(t::Tensor{T,N}, dims::Vararg{Integer,N}) where {T,N}
     end
     n = prod(Int.(dims); init = 1)
     n > 0 && (t.offset + n) * sizeof(T) > have && _may_grow(t, "resize!")
-    check_status(L.ct_resize_(t, Cint(N), _shape(dims)))
+    if memory_format === nothing
+        check_status(L.ct_resize_(t, Cint(N), _shape(dims)))
+    else
+        check_status(L.ct_resize_format_(t, Cint(N), _shape(dims), _cformat(memory_format, "resize!")))
+    end
     return _refresh!(t)
 end
 

@@ -1092,6 +1092,10 @@ end
     w = tensor_ones(Float32, 3)
     requires_grad!(w, true)
     @test_throws CTensorError resize!(w, 4)
+    c = tensor_zeros(Float32, 2, 3, 4, 5)
+    resize!(c, 2, 3, 4, 5; memory_format = :channels_last)   # equal sizes: restrided, no bump
+    @test strides(c) == (60, 1, 15, 3) && CTensor.version(c) == 0
+    @test_throws CTensorError resize!(c, 2, 3, 4, 5; memory_format = :preserve_format)
     @test_throws CTensorError t!(w)                 # a leaf that requires grad
     y2 = _mul(w, w)                                 # a non-leaf: recorded as torch records it
     t!(y2)

@@ -488,3 +488,22 @@ def test_resize_with_memory_format():
         return out
     c, t = both(s)
     assert c == t
+
+
+@pytest.mark.filterwarnings("ignore:TypedStorage is deprecated")
+@pytest.mark.parametrize("mine,theirs", [("float32", "float64"), ("int64", "float16"), ("uint8", "bool"),
+                                         ("bfloat16", "int8"), ("bool", "int16"), ("int32", "float32"),
+                                         ("float64", "float64")])
+def test_set_to_a_typed_storage_of_another_dtype(mine, theirs):
+    def s(lib):
+        x = lib.zeros(3, dtype=getattr(lib, mine))
+        src = lib.zeros(3, dtype=getattr(lib, theirs))
+        out = [errors(lambda: x.set_(src.storage())),
+               errors(lambda: x.set_(src.storage(), 0, (1,), (1,))),
+               x._version]
+        y = lib.zeros(3, dtype=getattr(lib, mine))
+        y.set_(src.untyped_storage())               # untyped: bytes, any dtype
+        out.append((tuple(y.shape), y._version))
+        return out
+    c, t = both(s)
+    assert c == t

@@ -222,6 +222,7 @@ class _TensorMethods:
                 _set_storage(self, _C.ct_tensor_storage(source), storage_offset + source.storage_offset(),
                              size, stride)
         else:
+            _check_storage_dtype(self, source)
             st = _untyped(source)
             if size is None:
                 if storage_offset != 0 or stride is not None:
@@ -304,6 +305,27 @@ def _size_args(sizes, op):
     if len(sizes) == 1 and not isinstance(sizes[0], int) and hasattr(sizes[0], "__len__"):
         return list(sizes[0])
     return list(sizes)
+
+
+# c10's names in torch's set_ message: the tensor's TypeMeta name, the storage's ScalarType name.
+_TYPEMETA_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int",
+                   "int32": "int", "int64": "long int", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+                   "float32": "float", "float64": "double"}
+_SCALAR_TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
+                      "int64": "Long", "float16": "Half", "bfloat16": "BFloat16", "float32": "Float",
+                      "float64": "Double"}
+
+
+def _check_storage_dtype(self, storage):
+    """torch refuses to set_ a tensor to a typed storage of another dtype (an untyped one is bytes)."""
+    dtype = getattr(storage, "dtype", None)
+    if isinstance(storage, UntypedStorage) or dtype is None or dtype == self.dtype:
+        return
+    mine, theirs = str(self.dtype).rsplit(".", 1)[-1], str(dtype).rsplit(".", 1)[-1]
+    if theirs not in _SCALAR_TYPE_NAMES:
+        return  # not one of ours: _untyped decides
+    raise RuntimeError(f"Expected a Storage of type {_TYPEMETA_NAMES[mine]} or an UntypedStorage, but got type "
+                       f"{_SCALAR_TYPE_NAMES[theirs]} for argument 1 'storage'")
 
 
 def _untyped(storage):

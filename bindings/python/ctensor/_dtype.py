@@ -5,18 +5,11 @@ from __future__ import annotations
 __all__ = ["dtype", "DTYPES", "promote_types", "default_float_dtype"]
 
 
-class dtype:
-    """An element type.  ``ctensor.float32`` is ``ct_dtype`` ``CT_FLOAT32`` (8)."""
+class ModuleConstant:
+    """A singleton named by a module attribute (ctensor.float32, ctensor.channels_last): printed
+    as ``ctensor.<name>``, pickled by that name, and its own copy."""
 
-    __slots__ = ("_code", "_name", "itemsize", "is_floating_point", "is_signed", "is_complex")
-
-    def __init__(self, code: int, name: str, itemsize: int, is_floating_point: bool, is_signed: bool):
-        self._code = code
-        self._name = name
-        self.itemsize = itemsize
-        self.is_floating_point = is_floating_point
-        self.is_signed = is_signed
-        self.is_complex = False
+    __slots__ = ()
 
     def __repr__(self) -> str:
         return "ctensor." + self._name
@@ -31,6 +24,20 @@ class dtype:
 
     def __deepcopy__(self, memo):
         return self
+
+
+class dtype(ModuleConstant):
+    """An element type.  ``ctensor.float32`` is ``ct_dtype`` ``CT_FLOAT32`` (8)."""
+
+    __slots__ = ("_code", "_name", "itemsize", "is_floating_point", "is_signed", "is_complex")
+
+    def __init__(self, code: int, name: str, itemsize: int, is_floating_point: bool, is_signed: bool):
+        self._code = code
+        self._name = name
+        self.itemsize = itemsize
+        self.is_floating_point = is_floating_point
+        self.is_signed = is_signed
+        self.is_complex = False
 
 
 # Numbers are ct_dtype's (ABI); order matters: DTYPES[code] is the dtype of that code.

@@ -17,7 +17,7 @@ __all__ = ["memory_format", "contiguous_format", "channels_last", "channels_last
            "empty", "empty_strided", "empty_like", "zeros_like", "ones_like", "full_like", "clone", "install"]
 
 
-class memory_format:
+class memory_format(D.ModuleConstant):
     """torch.memory_format: one of four module-level objects, compared by identity."""
 
     __slots__ = ("_code", "_name")
@@ -34,20 +34,6 @@ class memory_format:
 
     def __setattr__(self, name, value):
         raise AttributeError(f"'ctensor.memory_format' object attribute '{name}' is read-only")
-
-    def __repr__(self):
-        return "ctensor." + self._name
-
-    __str__ = __repr__
-
-    def __reduce__(self):
-        return self._name  # pickled as the module attribute ctensor.<name>
-
-    def __copy__(self):
-        return self
-
-    def __deepcopy__(self, memo):
-        return self
 
 
 # The numbers are ct_memory_format's.

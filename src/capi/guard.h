@@ -8,6 +8,7 @@
 
 #include "core/dtype.h"
 #include "core/error.h"
+#include "core/memory_format.h"
 #include "core/storage.h"
 #include "core/tensor.h"
 #include "ctensor.h"
@@ -35,6 +36,14 @@ inline DType dtype_arg(const ct_dtype& d, const char* op) {
   static_assert(sizeof(raw) == sizeof(d), "ct_dtype is int-sized");
   std::memcpy(&raw, &d, sizeof raw);
   return checked_dtype(raw, op);
+}
+
+// A ct_memory_format from C, read as raw bits for the same reason.
+inline MemoryFormat format_arg(const ct_memory_format& f, const char* op) {
+  int raw;
+  static_assert(sizeof(raw) == sizeof(f), "ct_memory_format is int-sized");
+  std::memcpy(&raw, &f, sizeof raw);
+  return checked_memory_format(raw, op);
 }
 
 // Hands a new reference to C.

@@ -10,14 +10,6 @@ using namespace ct;
 using namespace ct::capi;
 
 namespace {
-// A ct_memory_format from C, read as raw bits (C may pass any int), as dtype_arg.
-MemoryFormat format_arg(const ct_memory_format& f, const char* op) {
-  int raw;
-  static_assert(sizeof(raw) == sizeof(f), "ct_memory_format is int-sized");
-  std::memcpy(&raw, &f, sizeof raw);
-  return checked_memory_format(raw, op);
-}
-
 IntList sizes_arg(int ndim, const int64_t* sizes, const char* op, const char* what = "sizes") {
   check_dims_array(ndim, sizes, op, what);
   return IntList(sizes, size_t(ndim));

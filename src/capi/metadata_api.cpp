@@ -93,7 +93,7 @@ ct_status ct_resize_(ct_tensor* self, int ndim, const int64_t* sizes) {
 
 ct_status ct_resize_format_(ct_tensor* self, int ndim, const int64_t* sizes, ct_memory_format fmt) {
   return guard_status([&] {
-    const MemoryFormat f = checked_memory_format(int(fmt), "ct_resize_format_");
+    const MemoryFormat f = format_arg(fmt, "ct_resize_format_");
     resize_(mut_arg(self, "ct_resize_format_"), dims_arg(ndim, sizes, "ct_resize_format_", "sizes"), f);
   });
 }

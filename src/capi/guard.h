@@ -9,6 +9,7 @@
 #include "core/dtype.h"
 #include "core/error.h"
 #include "core/memory_format.h"
+#include "core/shape.h"
 #include "core/storage.h"
 #include "core/tensor.h"
 #include "ctensor.h"
@@ -36,6 +37,12 @@ inline DType dtype_arg(const ct_dtype& d, const char* op) {
   static_assert(sizeof(raw) == sizeof(d), "ct_dtype is int-sized");
   std::memcpy(&raw, &d, sizeof raw);
   return checked_dtype(raw, op);
+}
+
+// A C array of ndim sizes (or strides) as a list, after the header's checks on ndim and NULL.
+inline IntList dims_arg(int ndim, const int64_t* p, const char* op, const char* what = "sizes") {
+  check_dims_array(ndim, p, op, what);
+  return IntList(p, size_t(ndim));
 }
 
 // A ct_memory_format from C, read as raw bits for the same reason.

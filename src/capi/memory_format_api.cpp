@@ -9,13 +9,6 @@
 using namespace ct;
 using namespace ct::capi;
 
-namespace {
-IntList sizes_arg(int ndim, const int64_t* sizes, const char* op, const char* what = "sizes") {
-  check_dims_array(ndim, sizes, op, what);
-  return IntList(sizes, size_t(ndim));
-}
-}  // namespace
-
 extern "C" {
 
 const char* ct_memory_format_name(ct_memory_format fmt) {
@@ -60,7 +53,7 @@ ct_tensor* ct_empty_format(int ndim, const int64_t* sizes, ct_dtype dtype, ct_me
     const char* op = "ct_empty_format";
     const DType d = dtype_arg(dtype, op);
     const MemoryFormat f = format_arg(fmt, op);
-    return to_handle(empty_format(sizes_arg(ndim, sizes, op), d, f, op));
+    return to_handle(empty_format(dims_arg(ndim, sizes, op), d, f, op));
   });
 }
 
@@ -68,8 +61,8 @@ ct_tensor* ct_empty_strided(int ndim, const int64_t* sizes, const int64_t* strid
   return guard<ct_tensor*>(nullptr, [&] {
     const char* op = "ct_empty_strided";
     const DType d = dtype_arg(dtype, op);
-    const IntList sz = sizes_arg(ndim, sizes, op);
-    return to_handle(empty_strided_checked(sz, sizes_arg(ndim, stride, op, "stride"), d, op));
+    const IntList sz = dims_arg(ndim, sizes, op);
+    return to_handle(empty_strided_checked(sz, dims_arg(ndim, stride, op, "stride"), d, op));
   });
 }
 

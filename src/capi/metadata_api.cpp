@@ -13,10 +13,6 @@ namespace {
 Tensor& mut_arg(ct_tensor* t, const char* op, const char* name = "self") {
   return const_cast<Tensor&>(tensor_arg(t, op, name));
 }
-IntList dims_arg(int ndim, const int64_t* p, const char* op, const char* what) {
-  check_dims_array(ndim, p, op, what);
-  return IntList(p, size_t(ndim));
-}
 }  // namespace
 
 extern "C" {

@@ -12,8 +12,7 @@ using namespace ct::capi;
 
 namespace {
 IntList shape_arg(int ndim, const int64_t* shape, const char* op, const char* what = "shape") {
-  check_dims_array(ndim, shape, op, what);
-  return IntList(shape, size_t(ndim));
+  return dims_arg(ndim, shape, op, what);
 }
 
 // Runs f(tensor) under the guard, returning the new reference as a handle.

@@ -854,7 +854,13 @@ CT_API int ct_allclose(const ct_tensor *a, const ct_tensor *b, double rtol, doub
    PyTorch's message) if numel != 1 or out is NULL. */
 CT_API ct_status ct_item(const ct_tensor *t, double *out);
 
-/* Joins n tensors along dim (cat) or along a new dim (stack): copies, promoted dtype. */
+/* Joins n tensors along dim (cat) or along a new dim (stack): copies on a NEW storage,
+   promoted dtype.  Layout as torch's: cat's result is laid out in the inputs' common suggested
+   memory format (ct_suggest_memory_format; contiguous when one input suggests contiguous or two
+   differ, the skipped 1-d empty inputs included), so channels-last inputs give a channels-last
+   result.  stack along a dim d < ndim is that cat along d with the dim split in two (the
+   strides a view would give; the result is not a view), along the new last dim the cat of the
+   inputs unsqueezed there. */
 CT_API ct_tensor *ct_cat(int n, const ct_tensor *const *tensors, int dim);
 CT_API ct_tensor *ct_stack(int n, const ct_tensor *const *tensors, int dim);
 

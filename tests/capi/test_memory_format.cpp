@@ -196,6 +196,26 @@ TEST(MemoryFormat, ElementwiseAndReductionLayouts) {
   EXPECT_EQ(strides_of(r1), (S{20, 20, 5, 1}));
 }
 
+TEST(MemoryFormat, CatAndStackKeepTheCommonFormat) {
+  TensorRef x = make({2, 3, 4, 5});
+  TensorRef cl(ct_contiguous_format(x, CT_CHANNELS_LAST));
+  const ct_tensor* both_cl[2] = {cl, cl};
+  const ct_tensor* mixed[2] = {cl, x};
+  TensorRef c0(ct_cat(2, both_cl, 0));
+  EXPECT_EQ(strides_of(c0), (S{60, 1, 15, 3}));
+  TensorRef c1(ct_cat(2, both_cl, 1));
+  EXPECT_EQ(strides_of(c1), (S{120, 1, 30, 6}));
+  TensorRef m(ct_cat(2, mixed, 0));  // formats differ: contiguous
+  EXPECT_EQ(strides_of(m), (S{60, 20, 5, 1}));
+  TensorRef s0(ct_stack(2, both_cl, 0));  // cat then a split dim: (120, 60, 1, 15, 3)
+  EXPECT_EQ(strides_of(s0), (S{120, 60, 1, 15, 3}));
+  EXPECT_EQ(ct_tensor_is_view(s0), 0);
+  TensorRef s2(ct_stack(2, both_cl, 2));
+  EXPECT_EQ(strides_of(s2), (S{120, 1, 60, 15, 3}));
+  TensorRef s4(ct_stack(2, both_cl, 4));  // the new last dim: cat of unsqueezed inputs
+  EXPECT_EQ(strides_of(s4), (S{120, 40, 10, 2, 1}));
+}
+
 TEST(MemoryFormat, ExplainNamesTheFormat) {
   TensorRef x = make({2, 3, 4, 5});
   TensorRef cl(ct_contiguous_format(x, CT_CHANNELS_LAST));

@@ -287,6 +287,26 @@ def test_reduction_layouts(name):
     check_same(lambda m, x: x.argmax(1, keepdim=True), name)
 
 
+@pytest.mark.parametrize("name", INPUTS)
+@pytest.mark.parametrize("partner", ["same", "contig", "cl", "empty_1d"])
+def test_cat_and_stack_layouts(name, partner):
+    """cat lays its result out in the inputs' common suggested format (contiguous when one is
+    contiguous or two differ, skipped 1-d empties included); stack is cat along the dim, split by
+    a view, or cat of unsqueezed inputs for the new last dim; neither result is a view."""
+    others = {"same": lambda m, x: x.clone(),
+              "contig": lambda m, x: x.contiguous(),
+              "cl": lambda m, x: x.contiguous(memory_format=m.channels_last) if x.dim() == 4 else x,
+              "empty_1d": lambda m, x: m.zeros(0)}
+    other = others[partner]
+    if partner != "empty_1d":
+        for d in range(-1, INPUTS[name](torch).dim() + 1):
+            check_same(lambda m, x: m.stack([x, other(m, x)], d), name)
+            check_same(lambda m, x: m.stack([x, other(m, x)], d)._base is None, name)
+    for d in range(max(INPUTS[name](torch).dim(), 1)):
+        check_same(lambda m, x: m.cat([x, other(m, x)], d), name)
+        check_same(lambda m, x: m.cat([other(m, x), x, x], d), name)
+
+
 # ---- autograd ---------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["contig4", "cl4", "nhwc_permute", "cl4_sliced", "contig5", "t2"])

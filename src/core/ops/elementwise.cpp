@@ -762,7 +762,13 @@ Ref<Tensor> cat(std::span<const Tensor* const> tensors, int64_t dim) {
     CT_CHECK(!__builtin_add_overflow(out_shape[size_t(dd)], t->size(dd), &out_shape[size_t(dd)]), Shape,
              "cat: the sizes of dimension " << dd << " add up to more than int64 can hold");  // empty inputs
   }
-  Ref<Tensor> out = Tensor::empty(out_shape, d, "cat");
+  // torch's cat_compute_output_memory_format, over every input (skipped ones included): the
+  // inputs' common suggested format, contiguous when any is contiguous or two differ.
+  MemoryFormat format = suggest_memory_format(*tensors[0]);
+  for (const Tensor* t : tensors) {
+    if (suggest_memory_format(*t) != format) format = MemoryFormat::Contiguous;
+  }
+  Ref<Tensor> out = empty_format(out_shape, d, format, "cat");
   int64_t at = 0;
   for (const Tensor* t : tensors) {
     if (t->ndim() == 1 && t->numel() == 0) continue;
@@ -783,6 +789,18 @@ Ref<Tensor> stack(std::span<const Tensor* const> tensors, int64_t dim) {
              "stack expects each tensor to be equal size, but got " << list_str(tensors[0]->sizes())
                                                                    << " at entry 0 and " << list_str(tensors[i]->sizes())
                                                                    << " at entry " << i);
+  }
+  // torch's stack: for a dim inside the inputs, cat along it and split that dim in two with
+  // view's strides (so the result keeps cat's layout, channels-last included; the split is
+  // always viewable), but, like torch's, the result is not a view: a new tensor on cat's fresh
+  // storage.  For the new last dim, cat of the inputs unsqueezed there.
+  if (d < tensors[0]->ndim()) {
+    Ref<Tensor> flat = cat(tensors, d);
+    Shape sizes(tensors[0]->sizes().begin(), tensors[0]->sizes().end());
+    sizes.insert(sizes.begin() + d, int64_t(tensors.size()));
+    const std::optional<Shape> strides = view_strides(flat->sizes(), flat->strides(), sizes);
+    CT_CHECK(strides.has_value(), Internal, "stack: cat's result cannot be split by a view");
+    return Tensor::make(flat->storage(), flat->dtype(), sizes, *strides, flat->offset(), nullptr);
   }
   std::vector<Ref<Tensor>> parts;
   std::vector<const Tensor*> ptrs;

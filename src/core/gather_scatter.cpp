@@ -595,6 +595,79 @@ void index_put_into(const Tensor& self, std::span<const Tensor* const> indices, 
   });
 }
 
+// gather's loop: rows of index's last dim, split across threads (no two positions write
+// the same output element).  An index outside [0, n) reads element 0 instead and is reported
+// (the caller then throws with the first bad value), so the loop has no branch to leave.
+template <class T>
+bool gather_kernel(const Tensor& out, const Tensor& idx, const Tensor& self, Dims self_strides, int64_t sd,
+                   int64_t n) {
+  const Dims sizes = sizes1(idx), os = strides1(out), is = strides1(idx);
+  const int nd = int(sizes.size());
+  const int64_t inner = sizes[size_t(nd - 1)];
+  int64_t rows = 1;
+  for (int i = 0; i < nd - 1; ++i) rows *= sizes[size_t(i)];
+  T* const o = at<T>(out);
+  const int64_t* const ip = at<const int64_t>(idx);
+  const T* const sp = at<const T>(self);
+  const int64_t so = os[size_t(nd - 1)], si = is[size_t(nd - 1)], ss = self_strides[size_t(nd - 1)];
+  std::atomic<bool> bad{false};
+  parallel_for(rows, std::max<int64_t>(1, 32768 / std::max<int64_t>(inner, 1)), [&](int64_t r0, int64_t r1) {
+    Dims coord(size_t(nd), 0);
+    for (int64_t i = nd - 2, rem = r0; i >= 0; --i) {
+      coord[size_t(i)] = rem % sizes[size_t(i)];
+      rem /= sizes[size_t(i)];
+    }
+    bool seen = false;
+    // The row offsets advance by each operand's stride of the last outer dim; the other
+    // outer dims are only revisited when that dim wraps around.
+    const int64_t os_last = nd >= 2 ? os[size_t(nd - 2)] : 0, is_last = nd >= 2 ? is[size_t(nd - 2)] : 0,
+                  ss_last = nd >= 2 ? self_strides[size_t(nd - 2)] : 0;
+    int64_t oo = 0, oi = 0, osf = 0;
+    auto restart = [&] {
+      oo = oi = osf = 0;
+      for (int i = 0; i < nd - 1; ++i) {
+        oo += coord[size_t(i)] * os[size_t(i)];
+        oi += coord[size_t(i)] * is[size_t(i)];
+        osf += coord[size_t(i)] * self_strides[size_t(i)];
+      }
+    };
+    restart();
+    for (int64_t r = r0; r < r1; ++r) {
+      T* po = o + oo;
+      const int64_t* pi = ip + oi;
+      const T* ps = sp + osf;
+      if (so == 1 && si == 1) {
+        for (int64_t j = 0; j < inner; ++j) {
+          const int64_t v = pi[j];
+          const bool ok = uint64_t(v) < uint64_t(n);
+          seen |= !ok;
+          po[j] = ps[j * ss + (ok ? v : 0) * sd];
+        }
+      } else {
+        for (int64_t j = 0; j < inner; ++j) {
+          const int64_t v = pi[j * si];
+          const bool ok = uint64_t(v) < uint64_t(n);
+          seen |= !ok;
+          po[j * so] = ps[j * ss + (ok ? v : 0) * sd];
+        }
+      }
+      if (nd < 2) continue;
+      if (++coord[size_t(nd - 2)] < sizes[size_t(nd - 2)]) {
+        oo += os_last, oi += is_last, osf += ss_last;
+        continue;
+      }
+      coord[size_t(nd - 2)] = 0;
+      for (int i = nd - 3; i >= 0; --i) {
+        if (++coord[size_t(i)] < sizes[size_t(i)]) break;
+        coord[size_t(i)] = 0;
+      }
+      restart();
+    }
+    if (seen) bad.store(true, std::memory_order_relaxed);
+  });
+  return bad.load();
+}
+
 }  // namespace
 
 // ---- public entry points -----------------------------------------------------------------
@@ -610,22 +683,15 @@ Ref<Tensor> gather(const Tensor& self, int64_t dim, const Tensor& index) {
   Dims self_strides = strides1(self);
   const int64_t sd = self_strides[size_t(d)];
   self_strides[size_t(d)] = 0;
-  const std::array<Dims, 3> strides{strides1(*out), strides1(*idx), self_strides};
-  std::atomic<bool> bad{false};
-  CT_DISPATCH_ALL(self.dtype(), [&] {
-    scalar_t* o = at<scalar_t>(*out);
-    const int64_t* ip = at<const int64_t>(*idx);
-    const scalar_t* sp = at<const scalar_t>(self);
-    walk(sizes1(*idx), strides, true, [&](const std::array<int64_t, 3>& off) {
-      const int64_t v = ip[off[1]];
-      if (__builtin_expect(uint64_t(v) >= uint64_t(n), 0)) {
-        bad.store(true, std::memory_order_relaxed);
-        return;
-      }
-      o[off[0]] = sp[off[2] + v * sd];
-    });
-  });
-  if (bad.load()) check_scatter_indices(*idx, d, n);
+  // gather moves elements without looking at them: dispatch on the element size only.
+  bool bad = false;
+  switch (self.itemsize()) {
+    case 1: bad = gather_kernel<uint8_t>(*out, *idx, self, std::move(self_strides), sd, n); break;
+    case 2: bad = gather_kernel<uint16_t>(*out, *idx, self, std::move(self_strides), sd, n); break;
+    case 4: bad = gather_kernel<uint32_t>(*out, *idx, self, std::move(self_strides), sd, n); break;
+    default: bad = gather_kernel<uint64_t>(*out, *idx, self, std::move(self_strides), sd, n); break;
+  }
+  if (bad) check_scatter_indices(*idx, d, n);
   return out;
 }
 

@@ -127,93 +127,119 @@ def _index_put(self, indices, values, accumulate, inplace):
 
 class _GatherScatterMethods:
     def gather(self, dim, index, *, sparse_grad=False):
-        """Tensor.gather(dim, index, *, sparse_grad=False): self's entries picked along dim by
-        index (int64 or int32, self's ndim); the result has index's shape, on a new storage."""
+        """A copy with index's shape of self's entries picked along dim by index.
+
+        Tensor.gather(dim, index, *, sparse_grad=False); index is int64 or int32 with self's
+        ndim; the result is on a new storage."""
         if sparse_grad:
             raise RuntimeError("gather(): sparse_grad=True needs sparse tensors, which ctensor does not have")
         return _call("gather", _C.ct_gather, self, _dim("gather", dim), _tensor("gather", "index", index))
 
     def scatter(self, dim, index, src=None, value=None, *, reduce=None):
-        """Tensor.scatter(dim, index, src | value, *, reduce=None): a copy of self with src's
-        entries (or value) written at index along dim; reduce='add' / 'multiply' combines."""
+        """A copy of self with src's entries (or value) written at index along dim.
+
+        Tensor.scatter(dim, index, src | value, *, reduce=None); reduce='add' / 'multiply'
+        combines with the element there."""
         if src is not None and not isinstance(src, Tensor) and value is None:
             src, value = None, src
         return _scatter(self, dim, index, src, value, reduce, False)
 
     def scatter_(self, dim, index, src=None, value=None, *, reduce=None):
-        """Tensor.scatter_(dim, index, src | value, *, reduce=None): scatter into self."""
+        """scatter written into self (returns self).
+
+        Tensor.scatter_(dim, index, src | value, *, reduce=None)."""
         if src is not None and not isinstance(src, Tensor) and value is None:
             src, value = None, src
         return _scatter(self, dim, index, src, value, reduce, True)
 
     def scatter_add(self, dim, index, src):
-        """Tensor.scatter_add(dim, index, src): a copy of self with src added at index along
-        dim (duplicates add up)."""
+        """A copy of self with src's entries added at index along dim (duplicates add up).
+
+        Tensor.scatter_add(dim, index, src)."""
         return _call("scatter_add", _C.ct_scatter_add, self, _dim("scatter_add", dim),
                      _tensor("scatter_add", "index", index), _tensor("scatter_add", "src", src))
 
     def scatter_add_(self, dim, index, src):
-        """Tensor.scatter_add_(dim, index, src): scatter_add into self."""
+        """scatter_add written into self (returns self).
+
+        Tensor.scatter_add_(dim, index, src)."""
         _call("scatter_add", _C.ct_scatter_add_, self, _dim("scatter_add_", dim),
               _tensor("scatter_add_", "index", index), _tensor("scatter_add_", "src", src))
         return self
 
     def index_add(self, dim, index, source, *, alpha=1):
-        """Tensor.index_add(dim, index, source, *, alpha=1): a copy of self with alpha * source's
-        slices added to the slices index picks along dim."""
+        """A copy of self with alpha * source's slices added to the slices index picks along dim.
+
+        Tensor.index_add(dim, index, source, *, alpha=1)."""
         return _call("index_add", _C.ct_index_add, self, _dim("index_add", dim), _tensor("index_add", "index", index),
                      _tensor("index_add", "source", source), _number("index_add", "alpha", alpha))
 
     def index_add_(self, dim, index, source, *, alpha=1):
-        """Tensor.index_add_(dim, index, source, *, alpha=1): index_add into self."""
+        """index_add written into self (returns self).
+
+        Tensor.index_add_(dim, index, source, *, alpha=1)."""
         _call("index_add", _C.ct_index_add_, self, _dim("index_add_", dim), _tensor("index_add_", "index", index),
               _tensor("index_add_", "source", source), _number("index_add_", "alpha", alpha))
         return self
 
     def index_copy(self, dim, index, source):
-        """Tensor.index_copy(dim, index, source): a copy of self whose slices picked by index
-        along dim are source's."""
+        """A copy of self whose slices picked by index along dim are source's.
+
+        Tensor.index_copy(dim, index, source)."""
         return _call("index_copy", _C.ct_index_copy, self, _dim("index_copy", dim),
                      _tensor("index_copy", "index", index), _tensor("index_copy", "source", source))
 
     def index_copy_(self, dim, index, source):
-        """Tensor.index_copy_(dim, index, source): index_copy into self."""
+        """index_copy written into self (returns self).
+
+        Tensor.index_copy_(dim, index, source)."""
         _call("index_copy", _C.ct_index_copy_, self, _dim("index_copy_", dim),
               _tensor("index_copy_", "index", index), _tensor("index_copy_", "source", source))
         return self
 
     def index_fill(self, dim, index, value):
-        """Tensor.index_fill(dim, index, value): a copy of self with the slices picked by index
-        along dim set to value (a number or a 0-dim tensor)."""
+        """A copy of self with the slices picked by index along dim set to value.
+
+        Tensor.index_fill(dim, index, value); value is a number or a 0-dim tensor."""
         return _index_fill(self, dim, index, value, False)
 
     def index_fill_(self, dim, index, value):
-        """Tensor.index_fill_(dim, index, value): index_fill into self."""
+        """index_fill written into self (returns self).
+
+        Tensor.index_fill_(dim, index, value)."""
         return _index_fill(self, dim, index, value, True)
 
     def take(self, index):
-        """Tensor.take(index): self's entries at index as if self were 1-D (C order)."""
+        """A copy with index's shape of self's entries at index, self read as 1-D in C order.
+
+        Tensor.take(index)."""
         return _call("take", _C.ct_take, self, _tensor("take", "index", index))
 
     def put(self, index, source, accumulate=False):
-        """Tensor.put(index, source, accumulate=False): a copy of self with source written (or
-        added) at the flat positions index."""
+        """A copy of self with source written (or added) at the C-order flat positions index.
+
+        Tensor.put(index, source, accumulate=False)."""
         return _call("put", _C.ct_put, self, _tensor("put", "index", index), _tensor("put", "source", source),
                      int(bool(accumulate)))
 
     def put_(self, index, source, accumulate=False):
-        """Tensor.put_(index, source, accumulate=False): put into self."""
+        """put written into self (returns self).
+
+        Tensor.put_(index, source, accumulate=False)."""
         _call("put", _C.ct_put_, self, _tensor("put_", "index", index), _tensor("put_", "source", source),
               int(bool(accumulate)))
         return self
 
     def index_put(self, indices, values, accumulate=False):
-        """Tensor.index_put(indices, values, accumulate=False): a copy of self with
-        self[indices] = values (or += with accumulate; duplicates add up)."""
+        """A copy of self with self[indices] = values (or += with accumulate).
+
+        Tensor.index_put(indices, values, accumulate=False); duplicates add up with accumulate."""
         return _index_put(self, indices, values, accumulate, False)
 
     def index_put_(self, indices, values, accumulate=False):
-        """Tensor.index_put_(indices, values, accumulate=False): index_put into self."""
+        """index_put written into self (returns self).
+
+        Tensor.index_put_(indices, values, accumulate=False)."""
         return _index_put(self, indices, values, accumulate, True)
 
 

@@ -478,3 +478,29 @@ def test_leaf_in_place_refused():
     x = ctensor.ones(3, requires_grad=True)
     with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
         x.index_fill_(0, ctensor.tensor([0]), 2.0)
+
+
+def test_in_place_through_a_view_records_copy_slices_like_torch():
+    out = {}
+    for m in (torch, ctensor):
+        a = m.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        b = a * 1
+        v = b[1]
+        v.index_fill_(0, m.tensor([0]), 9.0)
+        v.scatter_add_(0, m.tensor([2, 2]), a[0, :2])
+        b.sum().backward()
+        out[m.__name__] = (b.grad_fn.name(), b.tolist(), a.grad.tolist(), b._version)
+    assert out["ctensor"] == out["torch"]
+
+
+def test_gather_same_result_on_one_thread():
+    t = values((3000, 8), seed=31)
+    i = indices((3000, 8), 3000, seed=32)
+    n = ctensor._C.ct_get_num_threads()
+    try:
+        ctensor._C.ct_set_num_threads(1)
+        one = ctensor.gather(ct_of(t), 0, ct_of(i))
+    finally:
+        ctensor._C.ct_set_num_threads(n)
+    check_same(one, torch.gather(t, 0, i))
+    check_same(ctensor.gather(ct_of(t), 0, ct_of(i)), torch.gather(t, 0, i))

@@ -1564,6 +1564,70 @@ void op_rearrange(FuzzedDataProvider& in, Pool& p) {
   take(p, r);
 }
 
+// gather, scatter, index_add/copy/fill, take, put, index_put (and their _ forms) on pool
+// tensors, with an index from the pool (any dtype and layout) or made of small int64 values,
+// negative and out of range included.  Copies never share memory with self.
+void op_gather_scatter(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* t = p.pick(in);
+  ct_tensor* src = p.pick(in);
+  if (!small(t) || !small(src)) return;
+  ct_tensor* made = nullptr;
+  ct_tensor* index = nullptr;
+  if (in.ConsumeBool()) {
+    index = p.pick(in);
+    if (!small(index)) return;
+  } else {
+    const int nd = in.ConsumeIntegralInRange<int>(0, 3);
+    std::vector<int64_t> sizes(static_cast<size_t>(nd));
+    int64_t n = 1;
+    for (auto& s : sizes) n *= (s = in.ConsumeIntegralInRange<int64_t>(0, 4));
+    std::vector<int64_t> v(static_cast<size_t>(n));
+    for (auto& x : v) x = in.ConsumeIntegralInRange<int64_t>(-3, 6);
+    made = CT(ct_from_data(v.data(), nd, sizes.data(), CT_INT64));
+    index = made;
+  }
+  const int dim = in.ConsumeIntegralInRange<int>(-4, 4);
+  const double value = in.ConsumeIntegralInRange<int>(-300, 300) / 4.0;
+  static const char* const reduces[4] = {nullptr, "add", "multiply", "mean"};
+  const char* reduce = reduces[in.ConsumeIntegralInRange<int>(0, 3)];
+  const int acc = in.ConsumeIntegralInRange<int>(0, 1);
+  const ct_tensor* list[2] = {index, src};
+  const int nlist = in.ConsumeIntegralInRange<int>(0, 2);
+  ct_tensor* r = nullptr;
+  const int k = pick_case(in, 9, "gather_scatter");
+  switch (k) {
+    case 0: r = CT(ct_gather(t, dim, index)); break;
+    case 1: r = CT(ct_scatter(t, dim, index, src, reduce)); break;
+    case 2: r = CT(ct_scatter_value(t, dim, index, value, reduce)); break;
+    case 3: r = CT(ct_scatter_add(t, dim, index, src)); break;
+    case 4: r = CT(ct_index_add(t, dim, index, src, value)); break;
+    case 5: r = CT(acc ? ct_index_copy(t, dim, index, src) : ct_index_fill(t, dim, index, value)); break;
+    case 6: r = CT(acc ? ct_take(t, index) : ct_index_fill_tensor(t, dim, index, src)); break;
+    case 7: r = CT(in.ConsumeBool() ? ct_put(t, index, src, acc) : ct_index_put(t, nlist, list, src, acc)); break;
+    default: {  // the in-place forms, on self = t
+      ct_status st = CT_OK;
+      switch (in.ConsumeIntegralInRange<int>(0, 8)) {
+        case 0: st = CT(ct_scatter_(t, dim, index, src, reduce)); break;
+        case 1: st = CT(ct_scatter_value_(t, dim, index, value, reduce)); break;
+        case 2: st = CT(ct_scatter_add_(t, dim, index, src)); break;
+        case 3: st = CT(ct_index_add_(t, dim, index, src, value)); break;
+        case 4: st = CT(ct_index_copy_(t, dim, index, src)); break;
+        case 5: st = CT(ct_index_fill_(t, dim, index, value)); break;
+        case 6: st = CT(ct_index_fill_tensor_(t, dim, index, src)); break;
+        case 7: st = CT(ct_put_(t, index, src, acc)); break;
+        default: st = CT(ct_index_put_(t, nlist, list, src, acc)); break;
+      }
+      status_ok_or_error(st);
+      CT(ct_tensor_release(made));
+      return;
+    }
+  }
+  if (r && t) REQUIRE(CT(ct_shares_storage(r, t)) == 0);
+  if (r) REQUIRE(CT(ct_tensor_is_view(r)) == 0);
+  take(p, r);
+  CT(ct_tensor_release(made));
+}
+
 void op_globals(FuzzedDataProvider& in) {
   const int raw = in.ConsumeIntegral<int>();
   ct_status st;
@@ -1629,7 +1693,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 11: op_relations(in, pool); break;
       case 12: op_dlpack(in, pool); break;
       case 13:  // the newer op groups: adding one remaps saved inputs of this group only
-        switch (in.ConsumeIntegralInRange<int>(0, 8)) {
+        switch (in.ConsumeIntegralInRange<int>(0, 9)) {
           case 0: op_nulls(in, pool); break;
           case 1: op_globals(in); break;
           case 4: op_dtype_views(in, pool); break;
@@ -1637,6 +1701,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           case 6: op_view_family(in, pool); break;
           case 7: op_memory_format(in, pool); break;
           case 8: op_rearrange(in, pool); break;
+          case 9: op_gather_scatter(in, pool); break;
           default: op_identity(in, pool); break;  // 2 and 3
         }
         break;

@@ -316,6 +316,40 @@
 %thread ct_roll;
 %apply (int ndim, const int64_t *sizes) { (int n, const int64_t *repeats), (int n, const int64_t *dims),
                                          (int nshifts, const int64_t *shifts), (int ndims, const int64_t *dims) };
+/* Indexed copies (gather, scatter, index_*, take, put, index_put): new tensors are owned by
+   Python; the index_put tensor list takes the (int n, const ct_tensor *const *tensors)
+   typemap below; all run without the GIL. */
+%newobject ct_gather;
+%newobject ct_scatter;
+%newobject ct_scatter_value;
+%newobject ct_scatter_add;
+%newobject ct_index_add;
+%newobject ct_index_copy;
+%newobject ct_index_fill;
+%newobject ct_index_fill_tensor;
+%newobject ct_take;
+%newobject ct_put;
+%newobject ct_index_put;
+%thread ct_gather;
+%thread ct_scatter;
+%thread ct_scatter_;
+%thread ct_scatter_value;
+%thread ct_scatter_value_;
+%thread ct_scatter_add;
+%thread ct_scatter_add_;
+%thread ct_index_add;
+%thread ct_index_add_;
+%thread ct_index_copy;
+%thread ct_index_copy_;
+%thread ct_index_fill;
+%thread ct_index_fill_;
+%thread ct_index_fill_tensor;
+%thread ct_index_fill_tensor_;
+%thread ct_take;
+%thread ct_put;
+%thread ct_put_;
+%thread ct_index_put;
+%thread ct_index_put_;
 %typemap(in) (int ndim, const int *dims) (int64_t tmp[CT_MAX_DIMS], int dtmp[CT_MAX_DIMS]) {
   int n = ctpy_int_seq($input, tmp, "$symname", "$2_name");
   if (n < 0) SWIG_fail;

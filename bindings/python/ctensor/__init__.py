@@ -56,6 +56,10 @@ _autograd.install()
 from . import _repeat_flip_roll  # noqa: E402
 _repeat_flip_roll.install()
 from ._repeat_flip_roll import tile, flip, fliplr, flipud, roll  # noqa: E402
+from . import _gather_scatter  # noqa: E402
+_gather_scatter.install()
+from ._gather_scatter import (gather, scatter, scatter_add, index_add, index_copy, index_fill,  # noqa: E402
+                              take, put, index_put, index_put_)
 from . import autograd  # noqa: E402
 from ._autograd import no_grad, enable_grad, set_grad_enabled, is_grad_enabled  # noqa: E402
 

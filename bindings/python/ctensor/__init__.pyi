@@ -346,6 +346,38 @@ class Tensor:
         """A copy (new storage): self reversed along dim 0."""
     def roll(self, shifts: Union[_int, Sequence[_int]], dims: Union[_int, Sequence[_int], None] = ...) -> Tensor:
         """A copy (new storage): self's elements shifted along dims, wrapping around."""
+    def gather(self, dim: _int, index: Tensor, *, sparse_grad: _bool = ...) -> Tensor:
+        """A copy with index's shape of self's entries picked along dim by index."""
+    def scatter(self, dim: _int, index: Tensor, src: Union[Tensor, _Scalar, None] = ..., value: Optional[_Scalar] = ..., *, reduce: Optional[str] = ...) -> Tensor:
+        """A copy of self with src's entries (or value) written at index along dim."""
+    def scatter_(self, dim: _int, index: Tensor, src: Union[Tensor, _Scalar, None] = ..., value: Optional[_Scalar] = ..., *, reduce: Optional[str] = ...) -> Tensor:
+        """scatter written into self (returns self)."""
+    def scatter_add(self, dim: _int, index: Tensor, src: Tensor) -> Tensor:
+        """A copy of self with src's entries added at index along dim (duplicates add up)."""
+    def scatter_add_(self, dim: _int, index: Tensor, src: Tensor) -> Tensor:
+        """scatter_add written into self (returns self)."""
+    def index_add(self, dim: _int, index: Tensor, source: Tensor, *, alpha: _Scalar = ...) -> Tensor:
+        """A copy of self with alpha * source's slices added to the slices index picks along dim."""
+    def index_add_(self, dim: _int, index: Tensor, source: Tensor, *, alpha: _Scalar = ...) -> Tensor:
+        """index_add written into self (returns self)."""
+    def index_copy(self, dim: _int, index: Tensor, source: Tensor) -> Tensor:
+        """A copy of self whose slices picked by index along dim are source's."""
+    def index_copy_(self, dim: _int, index: Tensor, source: Tensor) -> Tensor:
+        """index_copy written into self (returns self)."""
+    def index_fill(self, dim: _int, index: Tensor, value: Union[Tensor, _Scalar]) -> Tensor:
+        """A copy of self with the slices picked by index along dim set to value."""
+    def index_fill_(self, dim: _int, index: Tensor, value: Union[Tensor, _Scalar]) -> Tensor:
+        """index_fill written into self (returns self)."""
+    def take(self, index: Tensor) -> Tensor:
+        """A copy with index's shape of self's entries at index, self read as 1-D in C order."""
+    def put(self, index: Tensor, source: Tensor, accumulate: _bool = ...) -> Tensor:
+        """A copy of self with source written (or added) at the C-order flat positions index."""
+    def put_(self, index: Tensor, source: Tensor, accumulate: _bool = ...) -> Tensor:
+        """put written into self (returns self)."""
+    def index_put(self, indices: Sequence[Tensor], values: Tensor, accumulate: _bool = ...) -> Tensor:
+        """A copy of self with self[indices] = values (or += with accumulate)."""
+    def index_put_(self, indices: Sequence[Tensor], values: Tensor, accumulate: _bool = ...) -> Tensor:
+        """index_put written into self (returns self)."""
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
         """self if dtype and device already match (unless copy=True), else a converted copy."""
     def type_as(self, other: Tensor) -> Tensor:
@@ -779,6 +811,26 @@ def flipud(input: Tensor) -> Tensor:
     """A copy (new storage): input reversed along dim 0."""
 def roll(input: Tensor, shifts: Union[_int, Sequence[_int]], dims: Union[_int, Sequence[_int], None] = ...) -> Tensor:
     """A copy (new storage): input's elements shifted along dims, wrapping around."""
+def gather(input: Tensor, dim: _int, index: Tensor, *, sparse_grad: _bool = ...) -> Tensor:
+    """torch.gather(input, dim, index, *, sparse_grad=False)."""
+def scatter(input: Tensor, dim: _int, index: Tensor, src: Union[Tensor, _Scalar, None] = ..., value: Optional[_Scalar] = ..., *, reduce: Optional[str] = ...) -> Tensor:
+    """torch.scatter(input, dim, index, src | value, *, reduce=None)."""
+def scatter_add(input: Tensor, dim: _int, index: Tensor, src: Tensor) -> Tensor:
+    """torch.scatter_add(input, dim, index, src)."""
+def index_add(input: Tensor, dim: _int, index: Tensor, source: Tensor, *, alpha: _Scalar = ...) -> Tensor:
+    """torch.index_add(input, dim, index, source, *, alpha=1)."""
+def index_copy(input: Tensor, dim: _int, index: Tensor, source: Tensor) -> Tensor:
+    """torch.index_copy(input, dim, index, source)."""
+def index_fill(input: Tensor, dim: _int, index: Tensor, value: Union[Tensor, _Scalar]) -> Tensor:
+    """torch.index_fill(input, dim, index, value)."""
+def take(input: Tensor, index: Tensor) -> Tensor:
+    """torch.take(input, index)."""
+def put(input: Tensor, index: Tensor, source: Tensor, accumulate: _bool = ...) -> Tensor:
+    """torch.put(input, index, source, accumulate=False)."""
+def index_put(input: Tensor, indices: Sequence[Tensor], values: Tensor, accumulate: _bool = ...) -> Tensor:
+    """torch.index_put(input, indices, values, accumulate=False)."""
+def index_put_(input: Tensor, indices: Sequence[Tensor], values: Tensor, accumulate: _bool = ...) -> Tensor:
+    """torch.index_put_(input, indices, values, accumulate=False)."""
 def numel(input: Tensor) -> _int:
     """The number of elements of input."""
 def is_floating_point(input: Tensor) -> _bool:

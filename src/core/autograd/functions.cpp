@@ -14,6 +14,7 @@
 #include "core/memory_format.h"
 #include "core/error.h"
 #include "core/factory.h"
+#include "core/gather_scatter.h"
 #include "core/ops/matmul.h"
 #include "core/ops/reduce.h"
 #include "core/repeat_flip_roll.h"
@@ -1207,6 +1208,235 @@ Ref<Tensor> roll(const Tensor& t, IntList shifts, IntList dims) {
                          [back, d](const Tensor& g, FnNode&) -> Grads { return {ct::roll(g, back, d)}; }));
   }
   return r;
+}
+
+// ---- gather / scatter / index_* / take / put / index_put (core/gather_scatter.h) ----------
+// Each op records torch 2.13's node; backward uses the same core ops on the gradient
+// (torch's derivatives.yaml formulas).  The in-place forms rebase self's history; their
+// formulas for self never need self's old values.
+
+namespace {
+
+// A gradient for an input of `sizes` read from a gradient picked along the op's index
+// (index_select / take / gather results): reshaped when the counts agree but the ranks differ
+// (a 0-dim source or value), otherwise as is (the engine reduces broadcast gradients).
+Ref<Tensor> shaped_like(Ref<Tensor> g, const Shape& sizes) {
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  if (g->numel() == n && size_t(g->ndim()) != sizes.size()) return ct::reshape(*ct::contiguous(*g), sizes);
+  return g;
+}
+
+Shape sizes_of(const Tensor* t) { return t ? Shape(t->sizes().begin(), t->sizes().end()) : Shape(); }
+
+// Records n on the result (out-of-place) or rebases self's history (in-place, after write()).
+Ref<Tensor> finish(const Tensor& self, bool inplace, bool record, const std::function<std::shared_ptr<FnNode>()>& make,
+                   const std::function<Ref<Tensor>()>& run) {
+  if (!record) return run();
+  if (inplace) check_inplace(self);
+  std::shared_ptr<FnNode> n = make();
+  Ref<Tensor> r = run();
+  if (inplace) rebase_history(self, std::move(n));
+  else set_history(*r, std::move(n));
+  return r;
+}
+
+}  // namespace
+
+Ref<Tensor> gather(const Tensor& self, int64_t dim, const Tensor& index) {
+  Ref<Tensor> r = ct::gather(self, dim, index);
+  if (__builtin_expect(needs_grad(self), 0)) {
+    const int64_t d = wrap_dim(dim, self.ndim());
+    const Shape in_sizes = sizes_of(&self);
+    auto n = node("GatherBackward0", {&self}, [d, in_sizes](const Tensor& g, FnNode& s) -> Grads {
+      Ref<Tensor> z = full(in_sizes, 0.0, g.dtype(), "backward");
+      ct::scatter_(*z, d, s.use(0), &g, 0.0, ScatterReduce::Add, "scatter_add");
+      return {z};
+    });
+    n->save({&index});
+    set_history(*r, std::move(n));
+  }
+  return r;
+}
+
+Ref<Tensor> scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src, double value,
+                    ScatterReduce reduce, bool is_add, bool inplace) {
+  const char* op = is_add ? "scatter_add" : "scatter";
+  const ScatterReduce how = is_add ? ScatterReduce::Add : reduce;
+  auto run = [&]() -> Ref<Tensor> {
+    if (!inplace) return ct::scatter(self, dim, index, src, value, how, op);
+    ct::scatter_(self, dim, index, src, value, how, op);
+    return retained(self);
+  };
+  if (__builtin_expect(!any_needs({&self, src}), 1)) return run();
+  const int64_t d = wrap_dim(dim, self.ndim());
+  auto make = [&]() -> std::shared_ptr<FnNode> {
+    std::shared_ptr<FnNode> n;
+    if (is_add) {
+      n = node("ScatterAddBackward0", {&self, src}, [d](const Tensor& g, FnNode& s) -> Grads {
+        return {s.wants(0) ? retained(g) : Ref<Tensor>(), s.wants(1) ? ct::gather(g, d, s.use(0)) : Ref<Tensor>()};
+      });
+    } else if (src) {
+      n = node("ScatterBackward0", {&self, src}, [d](const Tensor& g, FnNode& s) -> Grads {
+        return {s.wants(0) ? ct::scatter(g, d, s.use(0), nullptr, 0.0, ScatterReduce::None, "scatter") : Ref<Tensor>(),
+                s.wants(1) ? ct::gather(g, d, s.use(0)) : Ref<Tensor>()};
+      });
+    } else {
+      n = node("ScatterBackward1", {&self}, [d](const Tensor& g, FnNode& s) -> Grads {
+        return {ct::scatter(g, d, s.use(0), nullptr, 0.0, ScatterReduce::None, "scatter")};
+      });
+    }
+    n->save({&index});
+    return n;
+  };
+  if (!is_add && reduce != ScatterReduce::None) {  // torch 2.13 has no derivative: NotImplemented
+    if (inplace) check_inplace(self);
+    auto n = src ? make_not_implemented("aten::scatter.reduce", {&self, src})
+                 : make_not_implemented("aten::scatter.value_reduce", {&self});
+    Ref<Tensor> r = run();
+    if (inplace) rebase_history(self, std::move(n));
+    else set_history(*r, std::move(n));
+    return r;
+  }
+  return finish(self, inplace, true, make, run);
+}
+
+Ref<Tensor> index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, double alpha,
+                      bool inplace) {
+  auto run = [&]() -> Ref<Tensor> {
+    if (!inplace) return ct::index_add(self, dim, index, source, alpha);
+    ct::index_add_(self, dim, index, source, alpha);
+    return retained(self);
+  };
+  if (__builtin_expect(!any_needs({&self, &source}), 1)) return run();
+  const int64_t d = wrap_dim(dim, self.ndim());
+  const Shape src_sizes = sizes_of(&source);
+  return finish(self, inplace, true, [&] {
+    auto n = node("IndexAddBackward0", {&self, &source}, [d, alpha, src_sizes](const Tensor& g, FnNode& s) -> Grads {
+      Ref<Tensor> gs;
+      if (s.wants(1)) {
+        gs = ct::index_select(g, d, s.use(0));
+        if (alpha != 1.0) gs = mul(*gs, alpha);
+        gs = shaped_like(gs, src_sizes);
+      }
+      return {s.wants(0) ? retained(g) : Ref<Tensor>(), gs};
+    });
+    n->save({&index});
+    return n;
+  }, run);
+}
+
+Ref<Tensor> index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, bool inplace) {
+  auto run = [&]() -> Ref<Tensor> {
+    if (!inplace) return ct::index_copy(self, dim, index, source);
+    ct::index_copy_(self, dim, index, source);
+    return retained(self);
+  };
+  if (__builtin_expect(!any_needs({&self, &source}), 1)) return run();
+  const int64_t d = wrap_dim(dim, self.ndim());
+  const Shape src_sizes = sizes_of(&source);
+  return finish(self, inplace, true, [&] {
+    auto n = node("IndexCopyBackward0", {&self, &source}, [d, src_sizes](const Tensor& g, FnNode& s) -> Grads {
+      return {s.wants(0) ? ct::index_fill(g, d, s.use(0), nullptr, 0.0) : Ref<Tensor>(),
+              s.wants(1) ? shaped_like(ct::index_select(g, d, s.use(0)), src_sizes) : Ref<Tensor>()};
+    });
+    n->save({&index});
+    return n;
+  }, run);
+}
+
+Ref<Tensor> index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Tensor* value, double number,
+                       bool inplace) {
+  auto run = [&]() -> Ref<Tensor> {
+    if (!inplace) return ct::index_fill(self, dim, index, value, number);
+    ct::index_fill_(self, dim, index, value, number);
+    return retained(self);
+  };
+  if (__builtin_expect(!any_needs({&self, value}), 1)) return run();
+  const int64_t d = wrap_dim(dim, self.ndim());
+  return finish(self, inplace, true, [&] {
+    std::shared_ptr<FnNode> n;
+    if (value) {
+      n = node("IndexFillBackward1", {&self, value}, [d](const Tensor& g, FnNode& s) -> Grads {
+        return {s.wants(0) ? ct::index_fill(g, d, s.use(0), nullptr, 0.0) : Ref<Tensor>(),
+                s.wants(1) ? ct::sum(*ct::index_select(g, d, s.use(0)), {}, false) : Ref<Tensor>()};
+      });
+    } else {
+      n = node("IndexFillBackward0", {&self}, [d](const Tensor& g, FnNode& s) -> Grads {
+        return {ct::index_fill(g, d, s.use(0), nullptr, 0.0)};
+      });
+    }
+    n->save({&index});
+    return n;
+  }, run);
+}
+
+Ref<Tensor> take(const Tensor& self, const Tensor& index) {
+  Ref<Tensor> r = ct::take(self, index);
+  if (__builtin_expect(needs_grad(self), 0)) {
+    const Shape in_sizes = sizes_of(&self);
+    auto n = node("TakeBackward0", {&self}, [in_sizes](const Tensor& g, FnNode& s) -> Grads {
+      Ref<Tensor> z = full(in_sizes, 0.0, g.dtype(), "backward");
+      ct::put_(*z, s.use(0), g, true);
+      return {z};
+    });
+    n->save({&index});
+    set_history(*r, std::move(n));
+  }
+  return r;
+}
+
+Ref<Tensor> put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate, bool inplace) {
+  auto run = [&]() -> Ref<Tensor> {
+    if (!inplace) return ct::put(self, index, source, accumulate);
+    ct::put_(self, index, source, accumulate);
+    return retained(self);
+  };
+  if (__builtin_expect(!any_needs({&self, &source}), 1)) return run();
+  const Shape src_sizes = sizes_of(&source);
+  return finish(self, inplace, true, [&] {
+    auto n = node("PutBackward0", {&self, &source}, [accumulate, src_sizes](const Tensor& g, FnNode& s) -> Grads {
+      Ref<Tensor> gself;
+      if (s.wants(0)) {
+        gself = accumulate ? retained(g) : ct::put(g, s.use(0), *full(src_sizes, 0.0, g.dtype(), "backward"), false);
+      }
+      return {gself, s.wants(1) ? shaped_like(ct::take(g, s.use(0)), src_sizes) : Ref<Tensor>()};
+    });
+    n->save({&index});
+    return n;
+  }, run);
+}
+
+Ref<Tensor> index_put(const Tensor& self, std::span<const Tensor* const> indices, const Tensor& values,
+                      bool accumulate, bool inplace) {
+  auto run = [&]() -> Ref<Tensor> {
+    if (!inplace) return ct::index_put(self, indices, values, accumulate);
+    ct::index_put_(self, indices, values, accumulate);
+    return retained(self);
+  };
+  if (__builtin_expect(!any_needs({&self, &values}), 1)) return run();
+  const size_t count = indices.size();
+  return finish(self, inplace, true, [&] {
+    auto n = node("IndexPutBackward0", {&self, &values}, [accumulate, count](const Tensor& g, FnNode& s) -> Grads {
+      std::vector<Ref<Tensor>> keep;
+      std::vector<const Tensor*> ix;
+      for (size_t i = 0; i < count; ++i) {
+        keep.push_back(retained(s.use(i)));
+        ix.push_back(keep.back().get());
+      }
+      Ref<Tensor> gself;
+      if (s.wants(0)) {
+        gself = accumulate ? retained(g) : ct::index_put(g, ix, *full({}, 0.0, g.dtype(), "backward"), false);
+      }
+      return {gself, s.wants(1) ? ct::index_get(g, ix) : Ref<Tensor>()};
+    });
+    for (const Tensor* t : indices) {
+      n->saved.emplace_back();
+      n->saved.back().save(*t);
+    }
+    n->has_saved = true;
+    return n;
+  }, run);
 }
 
 }  // namespace ct::ag

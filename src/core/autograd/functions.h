@@ -14,6 +14,7 @@
 #include "core/ops/binary_math.h"
 #include "core/ops/elementwise.h"
 #include "core/ops/reduce.h"
+#include "core/gather_scatter.h"
 #include "core/memory_format.h"
 #include "core/tensor.h"
 
@@ -107,5 +108,23 @@ Ref<Tensor> repeat(const Tensor& t, IntList reps);
 Ref<Tensor> tile(const Tensor& t, IntList reps);
 Ref<Tensor> flip(const Tensor& t, IntList dims);
 Ref<Tensor> roll(const Tensor& t, IntList shifts, IntList dims);
+
+// gather (GatherBackward0), scatter (ScatterBackward0 with src, ScatterBackward1 with a value,
+// torch's NotImplemented node with reduce=), scatter_add (ScatterAddBackward0), index_add /
+// index_copy / index_fill (IndexAddBackward0, IndexCopyBackward0, IndexFillBackward0 / 1 for
+// a tensor value), take (TakeBackward0), put (PutBackward0), index_put (IndexPutBackward0).
+// `inplace` writes into self and returns it (retained); otherwise a new tensor.
+Ref<Tensor> gather(const Tensor& self, int64_t dim, const Tensor& index);
+Ref<Tensor> scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src, double value,
+                    ScatterReduce reduce, bool is_add, bool inplace);
+Ref<Tensor> index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, double alpha,
+                      bool inplace);
+Ref<Tensor> index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, bool inplace);
+Ref<Tensor> index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Tensor* value, double number,
+                       bool inplace);
+Ref<Tensor> take(const Tensor& self, const Tensor& index);
+Ref<Tensor> put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate, bool inplace);
+Ref<Tensor> index_put(const Tensor& self, std::span<const Tensor* const> indices, const Tensor& values,
+                      bool accumulate, bool inplace);
 
 }  // namespace ct::ag

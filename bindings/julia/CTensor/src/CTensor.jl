@@ -29,6 +29,7 @@ include("creation.jl")
 include("views.jl")
 include("view_family.jl")
 include("rearrange.jl")
+include("index_ops.jl")
 include("memory.jl")
 include("foreign.jl")
 include("explain.jl")
@@ -62,6 +63,10 @@ export reshape_view_or_copy, reshape_is_view, flatten_view_or_copy, contiguous_o
 export index_select_copy, copy_into!
 # Rearranging copies (rearrange.jl)
 export repeat_copy, tile_copy, flip_copy, fliplr_copy, flipud_copy, roll_copy
+# Indexed copies and writes (index_ops.jl)
+export gather_copy, scatter_copy, scatter!, scatter_add_copy, scatter_add!, index_add_copy, index_add!,
+       index_copy_copy, index_copy!, index_fill_copy, index_fill!, take_copy, put_copy, put_flat!,
+       index_put_copy, index_put!
 # Memory introspection
 export storage_id, storage_offset, shares_storage, may_overlap, overlaps,
        has_internal_overlap, is_contiguous, is_column_major, is_view, data_address,

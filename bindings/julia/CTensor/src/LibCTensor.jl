@@ -1516,6 +1516,248 @@ function ct_copy_(dst, src)
     ccall((:ct_copy_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), dst, src)
 end
 
+# ---- Indexed copies: gather, scatter, index_add/copy/fill, take, put, index_put ----------
+
+"""
+    ct_gather(t, dim, index) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_gather(const ct_tensor *t, int dim, const ct_tensor *index);`
+
+torch 2.13's indexed copies.  Every function without a trailing _ returns a new reference
+on a NEW storage (never sharing memory with any argument): gather and take give C order
+with index's sizes; scatter, scatter_value and scatter_add give C order with t's sizes;
+index_add, index_copy, index_fill, put and index_put lay the copy out as ct_clone.  The _
+forms write into self (borrowed), bump its version once, and return CT_OK or an error;
+on any error self is unchanged (every index is checked before the first write).  All
+tensor arguments are borrowed for the call.  Autograd records torch's nodes (named below).
+
+Common errors, with torch's messages: a dim outside [-ndim, ndim) (0-dim tensors take 0
+and -1) gives CT_ERR_INDEX; an index value out of range gives CT_ERR_INDEX ("index 5 is out
+of bounds for dimension 1 with size 3"); a source dtype other than self's, or an index
+dtype the op refuses, CT_ERR_DTYPE; sizes that do not fit, CT_ERR_SHAPE.  The _ forms also
+give CT_ERR_OVERLAP when self has elements sharing memory (an expanded self; torch only
+warns for index_fill_ and index_put_) or when a source or index shares memory with self
+("unsupported operation: some elements of the input tensor and the written-to tensor refer
+to a single memory location."), and CT_ERR_READ_ONLY for a read-only self.
+
+ct_gather: out[p] = t[p with p[dim] replaced by index[p]] (GatherBackward0).  index: int64
+or int32, t's ndim (a 0-dim tensor counts as 1-D), no larger than t apart from dim
+(CT_ERR_SHAPE: "Size does not match at dimension 0 expected index [3, 3] to be no larger
+than self [2, 3] apart from dimension 1").  Runs on several threads for large indexes.
+"""
+function ct_gather(t, dim, index)
+    ccall((:ct_gather, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{ct_tensor}), t, dim, index)
+end
+
+"""
+    ct_scatter(t, dim, index, src, reduce) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_scatter(const ct_tensor *t, int dim, const ct_tensor *index, const ct_tensor *src, const char *reduce);`
+
+ct_scatter: a copy of t with t[p with p[dim] = index[p]] = src[p] for each position p of
+index (ScatterBackward0).  reduce: NULL for plain writes, "add" or "multiply" to combine
+with the value there (torch's deprecated reduce=; autograd records torch's NotImplemented
+node); anything else is CT_ERR_INVALID_ARGUMENT ("reduce argument must be either add or
+multiply.").  index: int64 or int32, of t's ndim, no larger than t apart from dim nor than
+src anywhere.  Duplicate positions: the last in index's C order wins.
+ct_scatter_value: the same with one number (ScatterBackward1); a value the dtype cannot
+hold is CT_ERR_INVALID_ARGUMENT ("value cannot be converted to type uint8_t without
+overflow").  ct_scatter_add: += src, duplicates add up in order (ScatterAddBackward0).
+"""
+function ct_scatter(t, dim, index, src, reduce)
+    ccall((:ct_scatter, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{UInt8}), t, dim, index, src, reduce)
+end
+
+"""
+    ct_scatter_(self, dim, index, src, reduce) -> Cint
+
+`ct_status ct_scatter_(ct_tensor *self, int dim, const ct_tensor *index, const ct_tensor *src, const char *reduce);`
+"""
+function ct_scatter_(self, dim, index, src, reduce)
+    ccall((:ct_scatter_, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{UInt8}), self, dim, index, src, reduce)
+end
+
+"""
+    ct_scatter_value(t, dim, index, value, reduce) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_scatter_value(const ct_tensor *t, int dim, const ct_tensor *index, double value, const char *reduce);`
+"""
+function ct_scatter_value(t, dim, index, value, reduce)
+    ccall((:ct_scatter_value, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{ct_tensor}, Cdouble, Ptr{UInt8}), t, dim, index, value, reduce)
+end
+
+"""
+    ct_scatter_value_(self, dim, index, value, reduce) -> Cint
+
+`ct_status ct_scatter_value_(ct_tensor *self, int dim, const ct_tensor *index, double value, const char *reduce);`
+"""
+function ct_scatter_value_(self, dim, index, value, reduce)
+    ccall((:ct_scatter_value_, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Ptr{ct_tensor}, Cdouble, Ptr{UInt8}), self, dim, index, value, reduce)
+end
+
+"""
+    ct_scatter_add(t, dim, index, src) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_scatter_add(const ct_tensor *t, int dim, const ct_tensor *index, const ct_tensor *src);`
+"""
+function ct_scatter_add(t, dim, index, src)
+    ccall((:ct_scatter_add, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{ct_tensor}, Ptr{ct_tensor}), t, dim, index, src)
+end
+
+"""
+    ct_scatter_add_(self, dim, index, src) -> Cint
+
+`ct_status ct_scatter_add_(ct_tensor *self, int dim, const ct_tensor *index, const ct_tensor *src);`
+"""
+function ct_scatter_add_(self, dim, index, src)
+    ccall((:ct_scatter_add_, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Ptr{ct_tensor}, Ptr{ct_tensor}), self, dim, index, src)
+end
+
+"""
+    ct_index_add(t, dim, index, source, alpha) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_index_add(const ct_tensor *t, int dim, const ct_tensor *index, const ct_tensor *source, double alpha);`
+
+Whole slices along dim, one per element of a 0-D or 1-D index:
+ct_index_add: t[.., index[i], ..] += alpha * source[.., i, ..] (IndexAddBackward0); index
+int64 or int32 in [0, size); source of t's sizes apart from dim, with index's length there.
+ct_index_copy: the slices replaced by source's (IndexCopyBackward0); index int64 only
+(CT_ERR_DTYPE "index_copy_(): Expected a long tensor for index, but got Int"), in
+[0, size); a count mismatch is CT_ERR_INDEX, as torch's IndexError.
+ct_index_fill: the slices set to value (IndexFillBackward0); index int64 only (CT_ERR_INDEX,
+torch's IndexError "index_fill_(): Expected dtype int64 for index."), in [-size, size)
+(negatives count from the end).  ct_index_fill_tensor: value is a 0-dim tensor converted
+as ct_copy_ converts (IndexFillBackward1; other dims: CT_ERR_INVALID_ARGUMENT).
+"""
+function ct_index_add(t, dim, index, source, alpha)
+    ccall((:ct_index_add, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{ct_tensor}, Ptr{ct_tensor}, Cdouble), t, dim, index, source, alpha)
+end
+
+"""
+    ct_index_add_(self, dim, index, source, alpha) -> Cint
+
+`ct_status ct_index_add_(ct_tensor *self, int dim, const ct_tensor *index, const ct_tensor *source, double alpha);`
+"""
+function ct_index_add_(self, dim, index, source, alpha)
+    ccall((:ct_index_add_, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Ptr{ct_tensor}, Ptr{ct_tensor}, Cdouble), self, dim, index, source, alpha)
+end
+
+"""
+    ct_index_copy(t, dim, index, source) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_index_copy(const ct_tensor *t, int dim, const ct_tensor *index, const ct_tensor *source);`
+"""
+function ct_index_copy(t, dim, index, source)
+    ccall((:ct_index_copy, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{ct_tensor}, Ptr{ct_tensor}), t, dim, index, source)
+end
+
+"""
+    ct_index_copy_(self, dim, index, source) -> Cint
+
+`ct_status ct_index_copy_(ct_tensor *self, int dim, const ct_tensor *index, const ct_tensor *source);`
+"""
+function ct_index_copy_(self, dim, index, source)
+    ccall((:ct_index_copy_, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Ptr{ct_tensor}, Ptr{ct_tensor}), self, dim, index, source)
+end
+
+"""
+    ct_index_fill(t, dim, index, value) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_index_fill(const ct_tensor *t, int dim, const ct_tensor *index, double value);`
+"""
+function ct_index_fill(t, dim, index, value)
+    ccall((:ct_index_fill, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{ct_tensor}, Cdouble), t, dim, index, value)
+end
+
+"""
+    ct_index_fill_(self, dim, index, value) -> Cint
+
+`ct_status ct_index_fill_(ct_tensor *self, int dim, const ct_tensor *index, double value);`
+"""
+function ct_index_fill_(self, dim, index, value)
+    ccall((:ct_index_fill_, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Ptr{ct_tensor}, Cdouble), self, dim, index, value)
+end
+
+"""
+    ct_index_fill_tensor(t, dim, index, value) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_index_fill_tensor(const ct_tensor *t, int dim, const ct_tensor *index, const ct_tensor *value);`
+"""
+function ct_index_fill_tensor(t, dim, index, value)
+    ccall((:ct_index_fill_tensor, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{ct_tensor}, Ptr{ct_tensor}), t, dim, index, value)
+end
+
+"""
+    ct_index_fill_tensor_(self, dim, index, value) -> Cint
+
+`ct_status ct_index_fill_tensor_(ct_tensor *self, int dim, const ct_tensor *index, const ct_tensor *value);`
+"""
+function ct_index_fill_tensor_(self, dim, index, value)
+    ccall((:ct_index_fill_tensor_, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Ptr{ct_tensor}, Ptr{ct_tensor}), self, dim, index, value)
+end
+
+"""
+    ct_take(t, index) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_take(const ct_tensor *t, const ct_tensor *index);`
+
+ct_take: t read as if flattened in C order at index (int64 only; negatives count from the
+end; "out of range: tried to access index 7 on a tensor of 6 elements.", CT_ERR_INDEX);
+result has index's sizes (TakeBackward0).  ct_put: a copy of t whose C-order element
+index[i] is source's i-th (C order), or has it added when accumulate is non-zero
+(duplicates add up); index int64, source of t's dtype with index's element count
+(CT_ERR_INDEX otherwise, as torch's IndexError) (PutBackward0).
+"""
+function ct_take(t, index)
+    ccall((:ct_take, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), t, index)
+end
+
+"""
+    ct_put(t, index, source, accumulate) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_put(const ct_tensor *t, const ct_tensor *index, const ct_tensor *source, int accumulate);`
+"""
+function ct_put(t, index, source, accumulate)
+    ccall((:ct_put, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}, Cint), t, index, source, accumulate)
+end
+
+"""
+    ct_put_(self, index, source, accumulate) -> Cint
+
+`ct_status ct_put_(ct_tensor *self, const ct_tensor *index, const ct_tensor *source, int accumulate);`
+"""
+function ct_put_(self, index, source, accumulate)
+    ccall((:ct_put_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}, Cint), self, index, source, accumulate)
+end
+
+"""
+    ct_index_put(t, n, tensors, values, accumulate) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_index_put(const ct_tensor *t, int n, const ct_tensor *const *tensors, const ct_tensor *values, int accumulate);`
+
+torch's index_put: the n index tensors (int64, int32, or bool/uint8 masks, a k-dim mask
+standing for k index tensors of its true positions; none may be NULL) index t's leading
+dims; they broadcast together to B (CT_ERR_INDEX "shape mismatch: indexing tensors could not
+be broadcast together with shapes [2], [3]"), and values (t's dtype) broadcasts to B followed
+by t's remaining sizes (CT_ERR_SHAPE otherwise).  Negative indices count from the end.
+accumulate non-zero adds (duplicates add up), otherwise the last duplicate in C order wins.
+n == 0 writes values into all of t.  More indexed dims than t has, a mask whose sizes
+differ from t's, or a 0-dim mask: CT_ERR_INDEX / CT_ERR_INVALID_ARGUMENT
+(IndexPutBackward0).
+"""
+function ct_index_put(t, n, tensors, values, accumulate)
+    ccall((:ct_index_put, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Ptr{ct_tensor}}, Ptr{ct_tensor}, Cint), t, n, tensors, values, accumulate)
+end
+
+"""
+    ct_index_put_(self, n, tensors, values, accumulate) -> Cint
+
+`ct_status ct_index_put_(ct_tensor *self, int n, const ct_tensor *const *tensors, const ct_tensor *values, int accumulate);`
+"""
+function ct_index_put_(self, n, tensors, values, accumulate)
+    ccall((:ct_index_put_, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Ptr{Ptr{ct_tensor}}, Ptr{ct_tensor}, Cint), self, n, tensors, values, accumulate)
+end
+
 # ---- Memory formats ----------------------------------------------------------------------
 
 """

@@ -266,6 +266,40 @@ end
     @test e isa CTensorError && e.status == L.CT_ERR_SHAPE
 end
 
+@testset "indexed copies: gather, scatter, index_*, take, put, index_put" begin
+    x, root = grid()                          # x[i, j] == 4(i-1) + (j-1)
+    g = gather_copy(x, 2, [3 1; 2 2; 4 4])
+    @test !shares_storage(g, x) && size(g) == (3, 2)
+    @test [g[i, j] for i in 1:3, j in 1:2] == Float32[2 0; 5 5; 11 11]
+    e = caught(() -> gather_copy(x, 2, [5 1; 1 1; 1 1]))
+    @test e isa CTensorError && e.status == L.CT_ERR_INDEX
+    src = Tensor(Float32[10 20; 30 40; 50 60])
+    s = scatter_copy(x, 2, [2 2; 1 1; 4 3], src)
+    @test [s[1, j] for j in 1:4] == Float32[0, 20, 2, 3]
+    @test [s[3, j] for j in 1:4] == Float32[8, 9, 60, 50]
+    a = scatter_add_copy(x, 2, [2 2; 1 1; 4 3], src)
+    @test a[1, 2] == 1 + 10 + 20
+    @test scatter_copy(x, 1, [1 1 1 1], 7.0; reduce = :multiply)[1, 2] == 7
+    y = Tensor(zeros(Float32, 3, 4))
+    @test scatter!(y, 1, [3 3 3 3], 1.5) === y && y[3, 4] == 1.5f0
+    @test index_add_copy(x, 1, [3, 3], Tensor(ones(Float32, 2, 4)); alpha = 2)[3, 1] == 8 + 4
+    @test index_copy_copy(x, 1, [2], Tensor(fill(9f0, 1, 4)))[2, 3] == 9
+    f = index_fill_copy(x, 2, [1, 4], -1)
+    @test [f[2, j] for j in 1:4] == Float32[-1, 5, 6, -1]
+    @test take_copy(x, [1, 12, 5])[2] == 11     # row-major: element 12 is x[3, 4]
+    p = put_copy(x, [2, 2], Tensor(Float32[1, 2]); accumulate = true)
+    @test p[1, 2] == 1 + 1 + 2
+    q = index_put_copy(x, ([1, 3], [2, 2]), Tensor(Float32[100, 200]))
+    @test q[1, 2] == 100 && q[3, 2] == 200 && !shares_storage(q, x)
+    m = index_put_copy(x, ([true, false, true],), Tensor(fill(0f0)))
+    @test [m[i, 1] for i in 1:3] == Float32[0, 4, 0]
+    z = Tensor(zeros(Float32, 4))
+    @test index_put!(z, ([2, 2, 2],), Tensor(fill(1f0)); accumulate = true) === z && z[2] == 3
+    @test put_flat!(z, [4], Tensor(Float32[5])) === z && z[4] == 5
+    e = caught(() -> index_fill_copy(x, 1, [4], 0))
+    @test e isa CTensorError && e.status == L.CT_ERR_INDEX
+end
+
 @testset "reshape of a contiguous tensor keeps the data pointer" begin
     x, root = grid()
     @test reshape_is_view(x, 2, 6)

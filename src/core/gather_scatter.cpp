@@ -1,0 +1,788 @@
+// gather, scatter, index_add/copy/fill, take, put and index_put (gather_scatter.h).
+//
+// Every op is one walk over the positions of its index (or of the indexed region) that reads
+// an index and moves one element per position; walk() computes the strided offsets of up to
+// three operands, so no operand is ever made contiguous first.  Only gather runs on several
+// threads: its writes never collide.  The writing ops run serially, in C order of the index,
+// which makes duplicates deterministic (the last write wins, accumulations add in order).
+// Indexes are checked before the first write, so a failing in-place op leaves self unchanged.
+#include "gather_scatter.h"
+
+#include <array>
+#include <atomic>
+#include <vector>
+
+#include "copy.h"
+#include "error.h"
+#include "overlap.h"
+#include "ops/promote.h"
+#include "parallel.h"
+#include "shape.h"
+
+namespace ct {
+namespace {
+
+using Dims = std::vector<int64_t>;
+
+// Sizes and strides with a 0-dim tensor read as 1-D of one element (torch's
+// ensure_nonempty_dim / ensure_nonempty_size for the dim ops).
+Dims sizes1(const Tensor& t) { return t.ndim() == 0 ? Dims{1} : Dims(t.sizes().begin(), t.sizes().end()); }
+Dims strides1(const Tensor& t) { return t.ndim() == 0 ? Dims{0} : Dims(t.strides().begin(), t.strides().end()); }
+
+// Calls f(offsets) for every position of `sizes` in C order, offsets[k] = sum of the position's
+// coordinates times strides[k].  The last dim is the inner loop; rows may go to threads.
+template <size_t M, class F>
+void walk(const Dims& sizes, const std::array<Dims, M>& strides, bool parallel, F&& f) {
+  const int nd = int(sizes.size());
+  if (nd == 0) {
+    std::array<int64_t, M> off{};
+    f(off);
+    return;
+  }
+  const int64_t inner = sizes[size_t(nd - 1)];
+  int64_t rows = 1;
+  for (int i = 0; i < nd - 1; ++i) rows *= sizes[size_t(i)];
+  if (rows == 0 || inner == 0) return;
+  auto run = [&](int64_t r0, int64_t r1) {
+    Dims coord(size_t(nd), 0);
+    for (int64_t i = nd - 2, rem = r0; i >= 0; --i) {
+      coord[size_t(i)] = rem % sizes[size_t(i)];
+      rem /= sizes[size_t(i)];
+    }
+    std::array<int64_t, M> step;
+    for (size_t k = 0; k < M; ++k) step[k] = strides[k][size_t(nd - 1)];
+    for (int64_t r = r0; r < r1; ++r) {
+      std::array<int64_t, M> off{};
+      for (int i = 0; i < nd - 1; ++i)
+        for (size_t k = 0; k < M; ++k) off[k] += coord[size_t(i)] * strides[k][size_t(i)];
+      for (int64_t j = 0; j < inner; ++j) {
+        f(off);
+        for (size_t k = 0; k < M; ++k) off[k] += step[k];
+      }
+      for (int i = nd - 2; i >= 0; --i) {
+        if (++coord[size_t(i)] < sizes[size_t(i)]) break;
+        coord[size_t(i)] = 0;
+      }
+    }
+  };
+  if (parallel) {
+    parallel_for(rows, std::max<int64_t>(1, 32768 / inner), run);
+  } else {
+    run(0, rows);
+  }
+}
+
+// An int64 index: index itself, or an int32 index converted.
+Ref<Tensor> as_int64(const Tensor& index) {
+  return index.dtype() == DType::Int64 ? Ref<Tensor>::retain(const_cast<Tensor*>(&index))
+                                       : copy_to_new(index, DType::Int64);
+}
+
+// The i-th element (C order) of an int64 tensor; for the rare slow paths (messages).
+std::vector<int64_t> index_values(const Tensor& idx) {
+  const Ref<Tensor> c = contiguous(*as_int64(idx));
+  const int64_t* p = reinterpret_cast<const int64_t*>(c->raw_data());
+  return std::vector<int64_t>(p, p + c->numel());
+}
+
+// First index value outside [lo, hi), or false.
+bool first_out_of_range(const Tensor& idx, int64_t lo, int64_t hi, int64_t* bad) {
+  for (int64_t v : index_values(idx)) {
+    if (v < lo || v >= hi) {
+      *bad = v;
+      return true;
+    }
+  }
+  return false;
+}
+
+// The written-to tensor: no element sharing memory with another, not read-only.
+void check_writable(const Tensor& self, const char* op) {
+  CT_CHECK(!has_internal_overlap(self), Overlap,
+           "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+           "location. Please clone() the tensor before performing the operation.");
+  CT_CHECK(!self.storage()->read_only(), ReadOnly,
+           op << ": cannot write into a tensor whose storage is read-only (it wraps memory that was "
+                 "shared as read-only)");
+}
+
+// torch's assert_no_overlap for an input read while self is written.
+void check_no_overlap(const Tensor& self, const Tensor& input) {
+  if (self.numel() == 0 || input.numel() == 0 || !may_overlap(self, input)) return;
+  CT_CHECK(overlaps(self, input) == 0, Overlap,
+           "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
+           "memory location. Please clone() the tensor before performing the operation.");
+}
+
+template <class T>
+inline T add_values(T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) return a || b;
+  else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) return T(float(a) + float(b));
+  else return static_cast<T>(a + b);
+}
+template <class T>
+inline T mul_values(T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) return a && b;
+  else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) return T(float(a) * float(b));
+  else return static_cast<T>(a * b);
+}
+
+template <class T>
+T* at(const Tensor& t) {
+  return reinterpret_cast<T*>(t.raw_data());
+}
+
+// A copy of self on a new storage: C order (torch 2.13's scatter, scatter_add, index_add and
+// index_copy results) or laid out as clone() (index_fill, put and index_put).
+Ref<Tensor> fresh_copy(const Tensor& self, bool c_order) {
+  return c_order ? copy_to_new(self, self.dtype()) : clone(self);
+}
+
+// ---- gather / scatter ------------------------------------------------------------------
+
+void check_index_dtype_32_64(const Tensor& index, const char* op) {
+  CT_CHECK(index.dtype() == DType::Int64 || index.dtype() == DType::Int32, DType,
+           op << "(): Expected dtype int32/int64 for index");
+}
+
+// torch's scatter_gather shape checks; src == nullptr for gather and the value scatter.
+void check_scatter_shapes(const Tensor& self, int d, const Tensor& index, const Tensor* src, bool is_gather) {
+  const Dims is = sizes1(index), ss = sizes1(self);
+  CT_CHECK(is.size() == ss.size(), Shape,
+           "Index tensor must have the same number of dimensions as " << (is_gather ? "input" : "self") << " tensor");
+  if (src) {
+    CT_CHECK(is.size() == sizes1(*src).size(), Shape,
+             "Index tensor must have the same number of dimensions as src tensor");
+  }
+  if (index.numel() == 0) return;
+  const Dims srcs = src ? sizes1(*src) : Dims();
+  for (size_t i = 0; i < is.size(); ++i) {
+    const bool too_big = (int(i) != d && is[i] > ss[i]) || (src && is[i] > srcs[i]);
+    if (!too_big) continue;
+    if (is_gather) {
+      CT_FAIL(Shape, "Size does not match at dimension " << i << " expected index " << list_str(index.sizes())
+                                                          << " to be no larger than self " << list_str(self.sizes())
+                                                          << " apart from dimension " << d);
+    }
+    CT_FAIL(Shape, "Expected index " << list_str(index.sizes()) << " to be no larger than self "
+                                     << list_str(self.sizes()) << " apart from dimension " << d
+                                     << (src ? " and to be no larger size than src " + list_str(src->sizes()) : ""));
+  }
+}
+
+void check_scatter_indices(const Tensor& index, int d, int64_t size) {
+  int64_t bad;
+  CT_CHECK(!first_out_of_range(index, 0, size, &bad), Index,
+           "index " << bad << " is out of bounds for dimension " << d << " with size " << size);
+}
+
+// The writing walk of scatter: self (dim d's stride taken from the index) and src/value.
+void scatter_kernel(const Tensor& self, int d, const Tensor& idx, const Tensor* src, double value,
+                    ScatterReduce reduce) {
+  Dims self_strides = strides1(self);
+  const int64_t sd = self_strides[size_t(d)];
+  self_strides[size_t(d)] = 0;
+  const std::array<Dims, 3> strides{self_strides, strides1(idx), src ? strides1(*src) : Dims(sizes1(idx).size(), 0)};
+  CT_DISPATCH_ALL(self.dtype(), [&] {
+    scalar_t* out = at<scalar_t>(self);
+    const int64_t* ip = at<const int64_t>(idx);
+    const scalar_t* sp = src ? at<const scalar_t>(*src) : nullptr;
+    const scalar_t v = convert<scalar_t>(value);
+    walk(sizes1(idx), strides, false, [&](const std::array<int64_t, 3>& o) {
+      scalar_t& dst = out[o[0] + ip[o[1]] * sd];
+      const scalar_t s = sp ? sp[o[2]] : v;
+      switch (reduce) {
+        case ScatterReduce::None: dst = s; break;
+        case ScatterReduce::Add: dst = add_values(dst, s); break;
+        case ScatterReduce::Multiply: dst = mul_values(dst, s); break;
+      }
+    });
+  });
+}
+
+void scatter_into(const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src, double value,
+                  ScatterReduce reduce, const char* op, bool check_memory) {
+  const int d = wrap_dim(dim, self.ndim());
+  check_index_dtype_32_64(index, op);
+  if (src) {
+    CT_CHECK(src->dtype() == self.dtype(), DType, "scatter(): Expected self.dtype to be equal to src.dtype");
+  } else {
+    check_scalar_fits(value, self.dtype());
+  }
+  check_scatter_shapes(self, d, index, src, false);
+  if (check_memory) {
+    check_writable(self, op);
+    check_no_overlap(self, index);
+    if (src) check_no_overlap(self, *src);
+  }
+  if (index.numel() == 0) return;
+  check_scatter_indices(index, d, sizes1(self)[size_t(d)]);
+  scatter_kernel(self, d, *as_int64(index), src, value, reduce);
+}
+
+// ---- index_add / index_copy / index_fill ------------------------------------------------
+
+// Positions of self's slices along d, one per index element, written from the matching slices
+// of source (or value).  Walks the source's (or self's) shape with dim d at the index.
+template <class Body>
+void slice_walk(const Tensor& self, int d, const std::vector<int64_t>& picks, const Tensor* source, Body&& body) {
+  Dims sizes = sizes1(self), ss = strides1(self);
+  const int64_t sd = ss[size_t(d)];
+  ss[size_t(d)] = 0;
+  sizes[size_t(d)] = int64_t(picks.size());
+  Dims srcs = source ? strides1(*source) : Dims(sizes.size(), 0);
+  const int64_t srcd = srcs[size_t(d)];
+  srcs[size_t(d)] = 0;
+  // Walk the index dim outermost, so the element moves of one slice are one walk.
+  Dims slice_sizes = sizes;
+  slice_sizes[size_t(d)] = 1;
+  for (size_t i = 0; i < picks.size(); ++i) {
+    const int64_t self_base = picks[i] * sd, src_base = int64_t(i) * srcd;
+    walk(slice_sizes, std::array<Dims, 2>{ss, srcs}, false,
+         [&](const std::array<int64_t, 2>& o) { body(self_base + o[0], src_base + o[1]); });
+  }
+}
+
+// torch's index_add/index_copy source-shape rule: equal sizes apart from dim.
+bool same_apart_from(const Tensor& self, const Tensor& source, int d) {
+  Dims a(self.sizes().begin(), self.sizes().end()), b(source.sizes().begin(), source.sizes().end());
+  if (self.ndim() > 0 && source.ndim() > 0) {
+    a.erase(a.begin() + d);
+    if (size_t(d) < b.size()) b.erase(b.begin() + d);
+    else return false;
+  }
+  return a == b;
+}
+
+void index_add_into(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, double alpha,
+                    bool check_memory) {
+  const int d = wrap_dim(dim, self.ndim());
+  CT_CHECK(index.ndim() <= 1, Index,
+           "index_add_(): Index is supposed to be a vector, but got dim: "
+               << index.ndim() << " with type: " << torch_scalar_type_name(index.dtype())
+               << " and size: " << list_str(index.sizes()));
+  CT_CHECK(index.dtype() == DType::Int64 || index.dtype() == DType::Int32, DType,
+           "index_add_(): Expected dtype int32/int64 for index but got: " << torch_scalar_type_name(index.dtype()));
+  CT_CHECK(source.dtype() == self.dtype(), DType,
+           "index_add_(): self (" << torch_scalar_type_name(self.dtype()) << ") and source ("
+                                  << torch_scalar_type_name(source.dtype()) << ") must have the same scalar type");
+  const int64_t slices = source.ndim() > 0 && d < source.ndim() ? source.size(d) : 1;
+  CT_CHECK(index.numel() == slices, Shape,
+           "index_add_(): Number of indices (" << index.numel() << ") should be equal to source.size(dim): ("
+                                               << slices << "), for dim: " << d);
+  CT_CHECK(same_apart_from(self, source, d), Shape,
+           "source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = "
+               << list_str(self.sizes()) << " source.shape = " << list_str(source.sizes()));
+  check_scalar_fits(alpha, self.dtype());
+  if (check_memory) {
+    check_writable(self, "index_add_");
+    check_no_overlap(self, index);
+    check_no_overlap(self, source);
+  }
+  const int64_t n = sizes1(self)[size_t(d)];
+  const std::vector<int64_t> picks = index_values(index);
+  for (int64_t v : picks) CT_CHECK(v >= 0 && v < n, Index, "index " << v << " is out of bounds for dimension " << d << " with size " << n);
+  if (self.numel() == 0 || source.numel() == 0) return;
+  CT_DISPATCH_ALL(self.dtype(), [&] {
+    scalar_t* out = at<scalar_t>(self);
+    const scalar_t* src = at<const scalar_t>(source);
+    const scalar_t a = convert<scalar_t>(alpha);
+    const bool unit = alpha == 1.0;
+    slice_walk(self, d, picks, &source, [&](int64_t o, int64_t s) {
+      out[o] = add_values(out[o], unit ? src[s] : mul_values(src[s], a));
+    });
+  });
+}
+
+void index_copy_into(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, bool check_memory) {
+  const int d = wrap_dim(dim, self.ndim());
+  CT_CHECK(index.ndim() <= 1, Index, "index_copy_(): Index should have dimension 1 or 0 (got " << index.ndim() << ")");
+  CT_CHECK(index.dtype() == DType::Int64, DType,
+           "index_copy_(): Expected a long tensor for index, but got " << torch_scalar_type_name(index.dtype()));
+  CT_CHECK(source.dtype() == self.dtype(), DType,
+           "index_copy_(): self and source expected to have the same dtype, but got (self) "
+               << torch_scalar_type_name(self.dtype()) << " and (source) " << torch_scalar_type_name(source.dtype()));
+  CT_CHECK(source.ndim() == 0 || self.ndim() == 0 || source.ndim() == self.ndim(), Index,
+           "index_copy_(): When source and destination are not scalars, their dimensionality must match. Source "
+           "dimensionality ("
+               << source.ndim() << "), destination dimensionality (" << self.ndim() << ")");
+  {
+    Dims a(self.sizes().begin(), self.sizes().end()), b(source.sizes().begin(), source.sizes().end());
+    if (!a.empty()) a.erase(a.begin() + d);
+    if (!b.empty()) b.erase(b.begin() + d);
+    auto joined = [](const Dims& v) {
+      std::string s;
+      for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+      return s;
+    };
+    CT_CHECK(a == b, Shape,
+             "index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: "
+                 << joined(a) << " at dimension " << d << " and source slice shape: " << joined(b)
+                 << " at dimension 0.");
+  }
+  const int64_t slices = source.ndim() > 0 ? source.size(d) : 1;
+  CT_CHECK(index.numel() == slices, Index,
+           "index_copy_(): Number of indices (" << index.numel() << ") should be equal to source.size(dim) ("
+                                                << slices << ")");
+  if (check_memory) {
+    check_writable(self, "index_copy_");
+    check_no_overlap(self, index);
+    check_no_overlap(self, source);
+  }
+  const int64_t n = sizes1(self)[size_t(d)];
+  const std::vector<int64_t> picks = index_values(index);
+  for (int64_t v : picks) {
+    CT_CHECK(v >= 0 && v < n, Index,
+             "index_copy_(): index " << v << " is out of bounds for dimension " << d << " with size " << n);
+  }
+  if (self.numel() == 0 || source.numel() == 0) return;
+  CT_DISPATCH_ALL(self.dtype(), [&] {
+    scalar_t* out = at<scalar_t>(self);
+    const scalar_t* src = at<const scalar_t>(source);
+    slice_walk(self, d, picks, &source, [&](int64_t o, int64_t s) { out[o] = src[s]; });
+  });
+}
+
+void index_fill_into(const Tensor& self, int64_t dim, const Tensor& index, const Tensor* value, double number,
+                     bool check_memory) {
+  const int d = wrap_dim(dim, self.ndim());
+  CT_CHECK(index.ndim() <= 1, Shape, "Index has to be a vector/scalar");
+  CT_CHECK(index.dtype() == DType::Int64, Index, "index_fill_(): Expected dtype int64 for index.");
+  if (value) {
+    CT_CHECK(value->ndim() == 0, InvalidArgument,
+             "index_fill_ only supports a 0-dimensional value tensor, but got tensor with " << value->ndim()
+                                                                                             << " dimension(s).");
+  } else {
+    check_scalar_fits(number, self.dtype());
+  }
+  if (check_memory) {
+    check_writable(self, "index_fill_");
+    check_no_overlap(self, index);
+  }
+  const int64_t n = sizes1(self)[size_t(d)];
+  std::vector<int64_t> picks = index_values(index);
+  for (int64_t& v : picks) {
+    CT_CHECK(v >= -n && v < n, Index, "index " << v << " is out of bounds for dimension " << d << " with size " << n);
+    if (v < 0) v += n;
+  }
+  if (self.numel() == 0) return;
+  CT_DISPATCH_ALL(self.dtype(), [&] {
+    scalar_t fill;
+    if (value) {  // converted as copy_ converts
+      const Ref<Tensor> one = copy_to_new(*value, self.dtype());
+      fill = at<const scalar_t>(*one)[0];
+    } else {
+      fill = convert<scalar_t>(number);
+    }
+    scalar_t* out = at<scalar_t>(self);
+    slice_walk(self, d, picks, nullptr, [&](int64_t o, int64_t) { out[o] = fill; });
+  });
+}
+
+// ---- take / put --------------------------------------------------------------------------
+
+// The storage offsets of self's elements in C order at the given flat indices (negatives
+// wrap), or torch's out-of-range error.
+std::vector<int64_t> flat_offsets(const Tensor& self, const Tensor& index) {
+  const int64_t numel = self.numel();
+  std::vector<int64_t> v = index_values(index);
+  const Dims sizes = sizes1(self), strides = strides1(self);
+  for (int64_t& i : v) {
+    CT_CHECK(i >= -numel && i < numel, Index,
+             "out of range: tried to access index " << i << " on a tensor of " << numel << " elements.");
+    int64_t rem = i < 0 ? i + numel : i, off = 0;
+    for (int k = int(sizes.size()) - 1; k >= 0; --k) {
+      off += (rem % sizes[size_t(k)]) * strides[size_t(k)];
+      rem /= sizes[size_t(k)];
+    }
+    i = off;
+  }
+  return v;
+}
+
+void check_long_index(const Tensor& index, const char* op) {
+  CT_CHECK(index.dtype() == DType::Int64, DType,
+           op << "(): Expected a long tensor for index, but got " << torch_scalar_type_name(index.dtype()));
+}
+
+void put_into(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate, bool check_memory) {
+  check_long_index(index, "put_");
+  CT_CHECK(source.dtype() == self.dtype(), DType,
+           "put_(): self and source expected to have the same dtype, but got self.dtype = "
+               << torch_scalar_type_name(self.dtype()) << " and source.dtype = "
+               << torch_scalar_type_name(source.dtype()));
+  CT_CHECK(source.numel() == index.numel(), Index,
+           "put_(): Expected source and index to have the same number of elements, but got source.numel() = "
+               << source.numel() << ", index.numel() = " << index.numel());
+  if (check_memory) {
+    check_writable(self, "put_");
+    check_no_overlap(self, index);
+    check_no_overlap(self, source);
+  }
+  if (index.numel() == 0) return;
+  const std::vector<int64_t> offs = flat_offsets(self, index);
+  const Ref<Tensor> src = contiguous(source);
+  CT_DISPATCH_ALL(self.dtype(), [&] {
+    scalar_t* base = reinterpret_cast<scalar_t*>(self.storage()->data()) + self.offset();
+    const scalar_t* s = at<const scalar_t>(*src);
+    for (size_t i = 0; i < offs.size(); ++i) {
+      scalar_t& dst = base[offs[i]];
+      dst = accumulate ? add_values(dst, s[i]) : s[i];
+    }
+  });
+}
+
+// ---- index_put ---------------------------------------------------------------------------
+
+// The index tensors of an index_put, one int64 tensor per indexed leading dim of self.
+struct Advanced {
+  std::vector<Ref<Tensor>> idx;  // broadcast to `b` (views), int64
+  Dims b;                        // their broadcast shape
+  Dims rest;                     // self's sizes after the indexed dims
+};
+
+Advanced prepare_indices(const Tensor& self, std::span<const Tensor* const> indices) {
+  std::vector<Ref<Tensor>> longs;
+  int at_dim = 0;
+  for (const Tensor* ix : indices) {
+    CT_CHECK(ix != nullptr, InvalidArgument, "index_put_: an index tensor is NULL");
+    const DType t = ix->dtype();
+    CT_CHECK(t == DType::Int64 || t == DType::Int32 || t == DType::Bool || t == DType::UInt8, Index,
+             "tensors used as indices must be long, int, byte or bool tensors");
+    if (t == DType::Bool || t == DType::UInt8) {
+      CT_CHECK(ix->ndim() > 0, InvalidArgument, "index_put_: a 0-dim bool index is not supported");
+      CT_CHECK(at_dim + ix->ndim() <= self.ndim(), Index,
+               "too many indices for tensor of dimension " << self.ndim() << " (got " << at_dim + ix->ndim() << ")");
+      for (int j = 0; j < ix->ndim(); ++j) {
+        CT_CHECK(ix->size(j) == self.size(at_dim + j), Index,
+                 "The shape of the mask " << list_str(ix->sizes()) << " at index " << j
+                                          << " does not match the shape of the indexed tensor "
+                                          << list_str(self.sizes()) << " at index " << at_dim + j);
+      }
+      // The mask's true positions, one coordinate list per mask dim.
+      const Ref<Tensor> m = copy_to_new(*ix, DType::Bool);
+      const bool* mp = at<const bool>(*m);
+      const int md = ix->ndim();
+      std::vector<Dims> coords(static_cast<size_t>(md));
+      Dims c(size_t(md), 0);
+      for (int64_t k = 0; k < m->numel(); ++k) {
+        if (mp[k])
+          for (int j = 0; j < md; ++j) coords[size_t(j)].push_back(c[size_t(j)]);
+        for (int j = md - 1; j >= 0; --j) {
+          if (++c[size_t(j)] < ix->size(j)) break;
+          c[size_t(j)] = 0;
+        }
+      }
+      for (int j = 0; j < md; ++j) {
+        const int64_t len = int64_t(coords[size_t(j)].size());
+        longs.push_back(Tensor::empty(IntList(&len, 1), DType::Int64, "index_put_"));
+        std::copy(coords[size_t(j)].begin(), coords[size_t(j)].end(), at<int64_t>(*longs.back()));
+      }
+      at_dim += md;
+    } else {
+      CT_CHECK(at_dim + 1 <= self.ndim(), Index,
+               "too many indices for tensor of dimension " << self.ndim() << " (got " << at_dim + 1 << ")");
+      longs.push_back(as_int64(*ix));
+      at_dim += 1;
+    }
+  }
+  Advanced a;
+  bool mismatch = false;
+  for (const Ref<Tensor>& t : longs) {
+    const Dims s(t->sizes().begin(), t->sizes().end());
+    Dims out(std::max(a.b.size(), s.size()), 1);
+    for (size_t i = 0; i < out.size(); ++i) {
+      const int64_t x = i < out.size() - a.b.size() ? 1 : a.b[i - (out.size() - a.b.size())];
+      const int64_t y = i < out.size() - s.size() ? 1 : s[i - (out.size() - s.size())];
+      mismatch = mismatch || (x != y && x != 1 && y != 1);
+      out[i] = x == 1 ? y : x;
+    }
+    a.b = out;
+  }
+  if (mismatch) {
+    std::string shapes;
+    for (size_t i = 0; i < longs.size(); ++i) shapes += (i ? ", " : "") + list_str(longs[i]->sizes());
+    CT_FAIL(Index, "shape mismatch: indexing tensors could not be broadcast together with shapes " << shapes);
+  }
+  for (size_t k = 0; k < longs.size(); ++k) {
+    const int64_t n = self.size(int(k));
+    for (int64_t v : index_values(*longs[k])) {
+      CT_CHECK(v >= -n && v < n, Index, "index " << v << " is out of bounds for dimension " << k << " with size " << n);
+    }
+  }
+  a.idx = std::move(longs);
+  a.rest.assign(self.sizes().begin() + int64_t(a.idx.size()), self.sizes().end());
+  return a;
+}
+
+// Strides of t broadcast (right-aligned) to sizes.
+Dims broadcast_strides_to(const Tensor& t, const Dims& sizes) {
+  Dims st(sizes.size(), 0);
+  const size_t lead = sizes.size() - size_t(t.ndim());
+  for (int i = 0; i < t.ndim(); ++i) st[lead + size_t(i)] = t.size(i) == 1 ? 0 : t.stride(i);
+  return st;
+}
+
+// Calls f(self_offset, region_position_strided...) over B + rest: the self offset of each
+// position of the indexed region and the offset of `other` (values or the result) there.
+template <class F>
+void region_walk(const Tensor& self, const Advanced& a, const Dims& other_strides, F&& f) {
+  const size_t nb = a.b.size(), ni = a.idx.size();
+  std::vector<Dims> idx_strides;
+  std::vector<const int64_t*> idx_data;
+  for (const Ref<Tensor>& t : a.idx) {
+    idx_strides.push_back(broadcast_strides_to(*t, a.b));
+    idx_data.push_back(at<const int64_t>(*t));
+  }
+  Dims rest_self(self.strides().begin() + int64_t(ni), self.strides().end());
+  const Dims other_b(other_strides.begin(), other_strides.begin() + int64_t(nb));
+  const Dims other_rest(other_strides.begin() + int64_t(nb), other_strides.end());
+  int64_t bcount = 1;
+  for (int64_t s : a.b) bcount *= s;
+  Dims coord(nb, 0);
+  for (int64_t p = 0; p < bcount; ++p) {
+    int64_t base = 0, other = 0;
+    for (size_t k = 0; k < ni; ++k) {
+      int64_t io = 0;
+      for (size_t i = 0; i < nb; ++i) io += coord[i] * idx_strides[k][i];
+      int64_t v = idx_data[k][io];
+      if (v < 0) v += self.size(int(k));
+      base += v * self.stride(int(k));
+    }
+    for (size_t i = 0; i < nb; ++i) other += coord[i] * other_b[i];
+    walk(a.rest, std::array<Dims, 2>{rest_self, other_rest}, false,
+         [&](const std::array<int64_t, 2>& o) { f(base + o[0], other + o[1]); });
+    for (int64_t i = int64_t(nb) - 1; i >= 0; --i) {
+      if (++coord[size_t(i)] < a.b[size_t(i)]) break;
+      coord[size_t(i)] = 0;
+    }
+  }
+}
+
+void index_put_into(const Tensor& self, std::span<const Tensor* const> indices, const Tensor& values,
+                    bool accumulate, bool check_memory) {
+  CT_CHECK(values.dtype() == self.dtype(), DType,
+           "Index put requires the source and destination dtypes match, got "
+               << torch_scalar_type_name(self.dtype()) << " for the destination and "
+               << torch_scalar_type_name(values.dtype()) << " for the source.");
+  const Advanced a = prepare_indices(self, indices);
+  Dims region = a.b;
+  region.insert(region.end(), a.rest.begin(), a.rest.end());
+  bool fits = size_t(values.ndim()) <= region.size();
+  for (int i = 0; fits && i < values.ndim(); ++i) {
+    const int64_t r = region[region.size() - size_t(values.ndim()) + size_t(i)];
+    fits = values.size(i) == 1 || values.size(i) == r;
+  }
+  CT_CHECK(fits, Shape,
+           "shape mismatch: value tensor of shape " << list_str(values.sizes())
+                                                    << " cannot be broadcast to indexing result of shape "
+                                                    << list_str(region));
+  if (check_memory) {
+    check_writable(self, "index_put_");
+    for (const Tensor* ix : indices) check_no_overlap(self, *ix);
+    check_no_overlap(self, values);
+  }
+  if (self.numel() == 0 || values.numel() == 0) return;
+  const Dims vs = broadcast_strides_to(values, region);
+  CT_DISPATCH_ALL(self.dtype(), [&] {
+    scalar_t* out = at<scalar_t>(self);
+    const scalar_t* v = at<const scalar_t>(values);
+    if (accumulate) {
+      region_walk(self, a, vs, [&](int64_t o, int64_t s) { out[o] = add_values(out[o], v[s]); });
+    } else {
+      region_walk(self, a, vs, [&](int64_t o, int64_t s) { out[o] = v[s]; });
+    }
+  });
+}
+
+// gather's loop: rows of index's last dim, split across threads (no two positions write
+// the same output element).  An index outside [0, n) reads element 0 instead and is reported
+// (the caller then throws with the first bad value), so the loop has no branch to leave.
+template <class T>
+bool gather_kernel(const Tensor& out, const Tensor& idx, const Tensor& self, Dims self_strides, int64_t sd,
+                   int64_t n) {
+  const Dims sizes = sizes1(idx), os = strides1(out), is = strides1(idx);
+  const int nd = int(sizes.size());
+  const int64_t inner = sizes[size_t(nd - 1)];
+  int64_t rows = 1;
+  for (int i = 0; i < nd - 1; ++i) rows *= sizes[size_t(i)];
+  T* const o = at<T>(out);
+  const int64_t* const ip = at<const int64_t>(idx);
+  const T* const sp = at<const T>(self);
+  const int64_t so = os[size_t(nd - 1)], si = is[size_t(nd - 1)], ss = self_strides[size_t(nd - 1)];
+  std::atomic<bool> bad{false};
+  parallel_for(rows, std::max<int64_t>(1, 32768 / std::max<int64_t>(inner, 1)), [&](int64_t r0, int64_t r1) {
+    Dims coord(size_t(nd), 0);
+    for (int64_t i = nd - 2, rem = r0; i >= 0; --i) {
+      coord[size_t(i)] = rem % sizes[size_t(i)];
+      rem /= sizes[size_t(i)];
+    }
+    bool seen = false;
+    // The row offsets advance by each operand's stride of the last outer dim; the other
+    // outer dims are only revisited when that dim wraps around.
+    const int64_t os_last = nd >= 2 ? os[size_t(nd - 2)] : 0, is_last = nd >= 2 ? is[size_t(nd - 2)] : 0,
+                  ss_last = nd >= 2 ? self_strides[size_t(nd - 2)] : 0;
+    int64_t oo = 0, oi = 0, osf = 0;
+    auto restart = [&] {
+      oo = oi = osf = 0;
+      for (int i = 0; i < nd - 1; ++i) {
+        oo += coord[size_t(i)] * os[size_t(i)];
+        oi += coord[size_t(i)] * is[size_t(i)];
+        osf += coord[size_t(i)] * self_strides[size_t(i)];
+      }
+    };
+    restart();
+    for (int64_t r = r0; r < r1; ++r) {
+      T* po = o + oo;
+      const int64_t* pi = ip + oi;
+      const T* ps = sp + osf;
+      if (so == 1 && si == 1) {
+        for (int64_t j = 0; j < inner; ++j) {
+          const int64_t v = pi[j];
+          const bool ok = uint64_t(v) < uint64_t(n);
+          seen |= !ok;
+          po[j] = ps[j * ss + (ok ? v : 0) * sd];
+        }
+      } else {
+        for (int64_t j = 0; j < inner; ++j) {
+          const int64_t v = pi[j * si];
+          const bool ok = uint64_t(v) < uint64_t(n);
+          seen |= !ok;
+          po[j * so] = ps[j * ss + (ok ? v : 0) * sd];
+        }
+      }
+      if (nd < 2) continue;
+      if (++coord[size_t(nd - 2)] < sizes[size_t(nd - 2)]) {
+        oo += os_last, oi += is_last, osf += ss_last;
+        continue;
+      }
+      coord[size_t(nd - 2)] = 0;
+      for (int i = nd - 3; i >= 0; --i) {
+        if (++coord[size_t(i)] < sizes[size_t(i)]) break;
+        coord[size_t(i)] = 0;
+      }
+      restart();
+    }
+    if (seen) bad.store(true, std::memory_order_relaxed);
+  });
+  return bad.load();
+}
+
+}  // namespace
+
+// ---- public entry points -----------------------------------------------------------------
+
+Ref<Tensor> gather(const Tensor& self, int64_t dim, const Tensor& index) {
+  const int d = wrap_dim(dim, self.ndim());
+  check_index_dtype_32_64(index, "gather");
+  check_scatter_shapes(self, d, index, nullptr, true);
+  Ref<Tensor> out = Tensor::empty(index.sizes(), self.dtype(), "gather");
+  if (out->numel() == 0) return out;
+  const Ref<Tensor> idx = as_int64(index);
+  const int64_t n = sizes1(self)[size_t(d)];
+  Dims self_strides = strides1(self);
+  const int64_t sd = self_strides[size_t(d)];
+  self_strides[size_t(d)] = 0;
+  // gather moves elements without looking at them: dispatch on the element size only.
+  bool bad = false;
+  switch (self.itemsize()) {
+    case 1: bad = gather_kernel<uint8_t>(*out, *idx, self, std::move(self_strides), sd, n); break;
+    case 2: bad = gather_kernel<uint16_t>(*out, *idx, self, std::move(self_strides), sd, n); break;
+    case 4: bad = gather_kernel<uint32_t>(*out, *idx, self, std::move(self_strides), sd, n); break;
+    default: bad = gather_kernel<uint64_t>(*out, *idx, self, std::move(self_strides), sd, n); break;
+  }
+  if (bad) check_scatter_indices(*idx, d, n);
+  return out;
+}
+
+void scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src, double value,
+              ScatterReduce reduce, const char* op) {
+  scatter_into(self, dim, index, src, value, reduce, op, true);
+  self.bump_version();
+}
+
+Ref<Tensor> scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src, double value,
+                    ScatterReduce reduce, const char* op) {
+  Ref<Tensor> out = fresh_copy(self, true);
+  scatter_into(*out, dim, index, src, value, reduce, op, false);
+  return out;
+}
+
+void index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, double alpha) {
+  index_add_into(self, dim, index, source, alpha, true);
+  self.bump_version();
+}
+Ref<Tensor> index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, double alpha) {
+  Ref<Tensor> out = fresh_copy(self, true);
+  index_add_into(*out, dim, index, source, alpha, false);
+  return out;
+}
+void index_copy_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  index_copy_into(self, dim, index, source, true);
+  self.bump_version();
+}
+Ref<Tensor> index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  Ref<Tensor> out = fresh_copy(self, true);
+  index_copy_into(*out, dim, index, source, false);
+  return out;
+}
+void index_fill_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor* value, double number) {
+  index_fill_into(self, dim, index, value, number, true);
+  self.bump_version();
+}
+Ref<Tensor> index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Tensor* value, double number) {
+  Ref<Tensor> out = fresh_copy(self, false);
+  index_fill_into(*out, dim, index, value, number, false);
+  return out;
+}
+
+Ref<Tensor> take(const Tensor& self, const Tensor& index) {
+  check_long_index(index, "take");
+  Ref<Tensor> out = Tensor::empty(index.sizes(), self.dtype(), "take");
+  if (out->numel() == 0) return out;
+  const std::vector<int64_t> offs = flat_offsets(self, index);
+  CT_DISPATCH_ALL(self.dtype(), [&] {
+    const scalar_t* base = reinterpret_cast<const scalar_t*>(self.storage()->data()) + self.offset();
+    scalar_t* o = at<scalar_t>(*out);
+    for (size_t i = 0; i < offs.size(); ++i) o[i] = base[offs[i]];
+  });
+  return out;
+}
+
+void put_(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
+  put_into(self, index, source, accumulate, true);
+  self.bump_version();
+}
+Ref<Tensor> put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
+  Ref<Tensor> out = fresh_copy(self, false);
+  put_into(*out, index, source, accumulate, false);
+  return out;
+}
+
+void index_put_(const Tensor& self, std::span<const Tensor* const> indices, const Tensor& values, bool accumulate) {
+  index_put_into(self, indices, values, accumulate, true);
+  self.bump_version();
+}
+Ref<Tensor> index_put(const Tensor& self, std::span<const Tensor* const> indices, const Tensor& values,
+                      bool accumulate) {
+  Ref<Tensor> out = fresh_copy(self, false);
+  index_put_into(*out, indices, values, accumulate, false);
+  return out;
+}
+
+Ref<Tensor> index_get(const Tensor& self, std::span<const Tensor* const> indices) {
+  const Advanced a = prepare_indices(self, indices);
+  Dims region = a.b;
+  region.insert(region.end(), a.rest.begin(), a.rest.end());
+  Ref<Tensor> out = Tensor::empty(region, self.dtype(), "index");
+  if (out->numel() == 0) return out;
+  const Dims os(out->strides().begin(), out->strides().end());
+  CT_DISPATCH_ALL(self.dtype(), [&] {
+    const scalar_t* s = at<const scalar_t>(self);
+    scalar_t* o = at<scalar_t>(*out);
+    region_walk(self, a, os, [&](int64_t so, int64_t oo) { o[oo] = s[so]; });
+  });
+  return out;
+}
+
+}  // namespace ct

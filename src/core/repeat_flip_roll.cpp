@@ -9,6 +9,7 @@
 #include "copy.h"
 #include "copy_kernels.h"
 #include "error.h"
+#include "memory_format.h"
 #include "shape.h"
 #include "views.h"
 
@@ -118,21 +119,14 @@ Ref<Tensor> flip(const Tensor& t, IntList dims) {
 
 namespace {
 // The layout of torch 2.13's roll of t along one dim of size n (n > 0) by shift: a shift
-// that is a multiple of n gives a C-order clone; otherwise the result is empty_like(src), with
-// src = t when t is contiguous (size-1 dims' strides do not matter), else t copied to its
-// suggested memory format: channels_last for a 4-D channels_last t, C order for anything else.
-// Several dims are rolled one after the other, each pass by this rule on the previous result.
+// that is a multiple of n gives a C-order clone; otherwise an empty tensor in t's suggested
+// memory format (torch's suggest_memory_format: channels_last when t's strides are ordered like
+// channels_last, e.g. a 4-D channels_last t or a slice of one, else C order; size-1 dims take
+// the format's strides, whatever t's are).  Several dims are rolled one after the other, each
+// pass by this rule on the previous result.
 Ref<Tensor> empty_for_roll(const Tensor& t, int64_t shift, int64_t n) {
   if (shift % n == 0) return Tensor::empty(t.sizes(), t.dtype(), "roll");
-  if (t.is_contiguous()) return empty_like_preserve(t, "roll");
-  if (t.ndim() == 4) {
-    const int64_t C = t.size(1), H = t.size(2), W = t.size(3);
-    const int64_t cl[4] = {H * W * C, 1, W * C, C};
-    bool channels_last = true;
-    for (int i = 0; i < 4; ++i) channels_last = channels_last && (t.size(i) == 1 || t.stride(i) == cl[i]);
-    if (channels_last) return Tensor::empty_strided(t.sizes(), IntList(cl, 4), t.dtype(), "roll");
-  }
-  return Tensor::empty(t.sizes(), t.dtype(), "roll");
+  return empty_format(t.sizes(), t.dtype(), suggest_memory_format(t), "roll");
 }
 
 // out = t rolled by shift along d: out[(i + shift) mod n] = t[i], as two block copies.

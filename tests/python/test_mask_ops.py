@@ -466,3 +466,19 @@ def test_roll_5d_channels_last_3d_and_odd_strides():
                    t.as_strided((2, 1, 2, 2, 4), (48, 5, 8, 4, 1)))):
         for shifts, dims in [(1, 0), (1, 4), ((1, 1), (2, 3))]:
             check_same(cc.roll(shifts, dims), tt.roll(shifts, dims), cc)
+
+
+# ---- flip's row kernels (flip_rows in repeat_flip_roll.cpp) on results large enough for
+# streaming stores into a recycled buffer ---------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "float32", "float64"])
+def test_flip_large_rows_match_numpy(dtype):
+    import numpy as np
+    a = (np.arange(2 * 515 * 1031) % 251).astype(dtype).reshape(2, 515, 1031)  # odd row lengths
+    c = ctensor.from_numpy(a)
+    for dims in ((0,), (1,), (2,), (0, 2), (1, 2), (0, 1, 2), ()):
+        for _ in range(2):  # the second result reuses the first's buffer (streaming stores)
+            r = c.flip(dims)
+            assert np.array_equal(r.numpy(), np.flip(a, dims) if dims else a)
+        sub = c[:, 1:]  # rows starting at an odd address: the unaligned heads
+        assert np.array_equal(sub.contiguous().flip(dims).numpy(), np.flip(a[:, 1:], dims) if dims else a[:, 1:])

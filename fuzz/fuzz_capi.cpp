@@ -1622,7 +1622,7 @@ void op_masks(FuzzedDataProvider& in, Pool& p) {
     case 7: {
       // counts from the input, bounded so the result stays small; a raw pool tensor otherwise
       const int64_t n = in.ConsumeIntegralInRange<int64_t>(0, 6);
-      std::vector<int64_t> counts(size_t(n));
+      std::vector<int64_t> counts(static_cast<size_t>(n), 0);
       for (auto& c : counts) c = in.ConsumeIntegralInRange<int64_t>(-1, 3);
       // a pool tensor as counts only when it cannot be int32/int64 (its values are not
       // bounded): the dtype error path

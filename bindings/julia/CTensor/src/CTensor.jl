@@ -37,6 +37,7 @@ include("identity.jl")
 include("dtype_views.jl")
 include("math.jl")
 include("memory_format.jl")
+include("mask_ops.jl")
 
 # Every exported name is checked (bindings/julia/check/julia_check.py) against the names
 # Base, Core and the standard libraries export, and against a list of names too generic to
@@ -62,6 +63,9 @@ export reshape_view_or_copy, reshape_is_view, flatten_view_or_copy, contiguous_o
 export index_select_copy, copy_into!
 # Rearranging copies (rearrange.jl)
 export repeat_copy, tile_copy, flip_copy, fliplr_copy, flipud_copy, roll_copy
+# Masked copies, nonzero, rot90, repeat_interleave (mask_ops.jl)
+export masked_select_copy, masked_fill!, masked_fill_copy, masked_scatter!, masked_scatter_copy, nonzero_copy,
+       rot90_copy, repeat_interleave_copy, repeat_interleave_indices
 # Memory introspection
 export storage_id, storage_offset, shares_storage, may_overlap, overlaps,
        has_internal_overlap, is_contiguous, is_column_major, is_view, data_address,

@@ -177,16 +177,13 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     return _MaskMethods.repeat_interleave(input, repeats, dim, output_size=output_size)
 
 
-_MISSING = object()
-
-
-def where(condition, input=_MISSING, other=_MISSING):
+def where(condition, input=None, other=None):
     """torch.where(condition, input, other) (elementwise choice), or torch.where(condition):
     nonzero(condition, as_tuple=True)."""
-    if input is _MISSING and other is _MISSING:
+    if input is None and other is None:
         return _nonzero_tuple(_tensor_arg("where", "condition", condition, 1))
-    if input is _MISSING or other is _MISSING:
+    if input is None or other is None:
         raise TypeError("where() missing 1 required positional argument: "
-                        f"\"{'input' if input is _MISSING else 'other'}\"")
+                        f"\"{'input' if input is None else 'other'}\"")
     from ._compute import where as where3
     return where3(condition, input, other)

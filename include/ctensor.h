@@ -596,7 +596,9 @@ CT_API ct_tensor *ct_argwhere(const ct_tensor *t);
    dim0 = 0 and dim1 = -2"; CT_ERR_INDEX for a dim out of range. */
 CT_API ct_tensor *ct_rot90(const ct_tensor *t, int64_t k, int ndims, const int64_t *dims);
 /* torch.repeat_interleave(t, repeats: int, dim, output_size): each element of t repeated
-   `repeats` times along *dim, or along the flattened t when dim is NULL.  A C-order copy.
+   `repeats` times along *dim, or along the flattened t when dim is NULL.  C order.  As in
+   torch, the result is a view (flatten) of a clone made here: a new storage that t does not
+   share, with a base (ct_tensor_base) that is that clone, not t.
    CT_ERR_INDEX for a dim out of range; CT_ERR_INVALID_ARGUMENT for a negative repeats
    ("Repeats must be non-negative") or an *output_size other than the result's length
    ("repeat_interleave: Invalid output_size, expected 6 but got 5"). */

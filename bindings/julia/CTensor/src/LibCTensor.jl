@@ -1628,7 +1628,9 @@ end
 `ct_tensor *ct_repeat_interleave(const ct_tensor *t, int64_t repeats, const int64_t *dim, const int64_t *output_size);`
 
 torch.repeat_interleave(t, repeats: int, dim, output_size): each element of t repeated
-`repeats` times along *dim, or along the flattened t when dim is NULL.  A C-order copy.
+`repeats` times along *dim, or along the flattened t when dim is NULL.  C order.  As in
+torch, the result is a view (flatten) of a clone made here: a new storage that t does not
+share, with a base (ct_tensor_base) that is that clone, not t.
 CT_ERR_INDEX for a dim out of range; CT_ERR_INVALID_ARGUMENT for a negative repeats
 ("Repeats must be non-negative") or an *output_size other than the result's length
 ("repeat_interleave: Invalid output_size, expected 6 but got 5").

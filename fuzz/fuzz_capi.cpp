@@ -1628,6 +1628,95 @@ void op_gather_scatter(FuzzedDataProvider& in, Pool& p) {
   CT(ct_tensor_release(made));
 }
 
+// masked_select / masked_fill / masked_scatter, nonzero, argwhere, rot90, repeat_interleave.
+// Inputs are pool tensors; masks are pool tensors converted to bool most of the time (a raw
+// one tests the dtype errors).  Every result is a new storage; in-place forms keep t's.
+void op_masks(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* t = p.pick(in);
+  ct_tensor* other = p.pick(in);
+  if (!small(t) || !small(other)) return;
+  ct_tensor* mask = nullptr;
+  const bool raw_mask = in.ConsumeIntegralInRange<int>(0, 7) == 0;
+  if (other && !raw_mask) {
+    mask = CT(ct_to(other, CT_BOOL));
+    if (!mask) return expect_error_recorded();
+  } else {
+    mask = other ? CT(ct_tensor_retain(other)) : nullptr;
+  }
+  ct_tensor* r = nullptr;
+  bool in_place = false, view_of_own_clone = false;
+  ct_status st = CT_OK;
+  const uint64_t id_before = t ? CT(ct_tensor_storage_id(t)) : 0;
+  switch (pick_case(in, 7, "masks")) {
+    case 0: r = CT(ct_masked_select(t, mask)); break;
+    case 1: {
+      const double v = in.ConsumeIntegralInRange<int>(0, 3) == 0 ? in.ConsumeFloatingPoint<double>()
+                                                                  : double(in.ConsumeIntegralInRange<int>(-2, 300));
+      if ((in_place = in.ConsumeBool())) st = CT(ct_masked_fill_(t, mask, v));
+      else r = CT(ct_masked_fill(t, mask, v));
+      break;
+    }
+    case 2: {
+      ct_tensor* v = p.pick(in);
+      if ((in_place = in.ConsumeBool())) st = CT(ct_masked_fill_tensor_(t, mask, v));
+      else r = CT(ct_masked_fill_tensor(t, mask, v));
+      break;
+    }
+    case 3: {
+      ct_tensor* src = p.pick(in);
+      if ((in_place = in.ConsumeBool())) st = CT(ct_masked_scatter_(t, mask, src));
+      else r = CT(ct_masked_scatter(t, mask, src));
+      break;
+    }
+    case 4: r = CT(in.ConsumeBool() ? ct_nonzero(t) : ct_argwhere(t)); break;
+    case 5: {
+      const int n = in.ConsumeIntegralInRange<int>(0, 5) == 0 ? hostile_ndim(in) : 2;
+      std::vector<int64_t> dims = hostile_list(in, n);
+      for (auto& d : dims) d = in.ConsumeBool() ? d : in.ConsumeIntegralInRange<int64_t>(-4, 4);
+      r = CT(ct_rot90(t, in.ConsumeIntegral<int64_t>(), n, dims.data()));
+      break;
+    }
+    case 6: {
+      const int64_t reps = in.ConsumeIntegralInRange<int64_t>(-2, 4);
+      const int64_t dim = in.ConsumeIntegralInRange<int64_t>(-5, 5);
+      const int64_t out_size = in.ConsumeIntegralInRange<int64_t>(-2, 64);
+      r = CT(ct_repeat_interleave(t, reps, in.ConsumeBool() ? &dim : nullptr, in.ConsumeBool() ? &out_size : nullptr));
+      view_of_own_clone = true;  // as torch: a flatten view of a clone it made
+      break;
+    }
+    case 7: {
+      // counts from the input, bounded so the result stays small; a raw pool tensor otherwise
+      const int64_t n = in.ConsumeIntegralInRange<int64_t>(0, 6);
+      std::vector<int64_t> counts(static_cast<size_t>(n), 0);
+      for (auto& c : counts) c = in.ConsumeIntegralInRange<int64_t>(-1, 3);
+      // a pool tensor as counts only when it cannot be int32/int64 (its values are not
+      // bounded): the dtype error path
+      const bool raw = in.ConsumeIntegralInRange<int>(0, 4) == 0 && other &&
+                       CT(ct_tensor_dtype(other)) != CT_INT64 && CT(ct_tensor_dtype(other)) != CT_INT32;
+      ct_tensor* rep = raw ? CT(ct_tensor_retain(other)) : CT(ct_from_data(counts.data(), 1, &n, CT_INT64));
+      const int64_t dim = in.ConsumeIntegralInRange<int64_t>(-3, 3);
+      const int64_t out_size = in.ConsumeIntegralInRange<int64_t>(-1, 20);
+      if (in.ConsumeBool()) {
+        r = CT(ct_repeat_interleave_repeats(rep, in.ConsumeBool() ? &out_size : nullptr));
+      } else {
+        r = CT(ct_repeat_interleave_tensor(t, rep, in.ConsumeBool() ? &dim : nullptr,
+                                           in.ConsumeBool() ? &out_size : nullptr));
+      }
+      ct_tensor_release(rep);
+      break;
+    }
+  }
+  ct_tensor_release(mask);
+  if (in_place) {
+    if (st != CT_OK) expect_error_recorded();
+    else REQUIRE(CT(ct_tensor_storage_id(t)) == id_before);
+    return;
+  }
+  if (r && t) REQUIRE(CT(ct_shares_storage(r, t)) == 0);
+  if (r && !view_of_own_clone) REQUIRE(CT(ct_tensor_is_view(r)) == 0);
+  take(p, r);
+}
+
 void op_globals(FuzzedDataProvider& in) {
   const int raw = in.ConsumeIntegral<int>();
   ct_status st;
@@ -1693,7 +1782,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 11: op_relations(in, pool); break;
       case 12: op_dlpack(in, pool); break;
       case 13:  // the newer op groups: adding one remaps saved inputs of this group only
-        switch (in.ConsumeIntegralInRange<int>(0, 9)) {
+        switch (in.ConsumeIntegralInRange<int>(0, 10)) {
           case 0: op_nulls(in, pool); break;
           case 1: op_globals(in); break;
           case 4: op_dtype_views(in, pool); break;
@@ -1702,6 +1791,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           case 7: op_memory_format(in, pool); break;
           case 8: op_rearrange(in, pool); break;
           case 9: op_gather_scatter(in, pool); break;
+          case 10: op_masks(in, pool); break;
           default: op_identity(in, pool); break;  // 2 and 3
         }
         break;

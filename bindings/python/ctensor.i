@@ -350,6 +350,30 @@
 %thread ct_put_;
 %thread ct_index_put;
 %thread ct_index_put_;
+/* Masked copies, nonzero, rot90, repeat_interleave (new storage each; the _ forms in place).
+   rot90's dims take the shape typemap above; an optional int (dim, output_size) is None or an int. */
+%newobject ct_masked_select;
+%newobject ct_masked_fill;
+%newobject ct_masked_fill_tensor;
+%newobject ct_masked_scatter;
+%newobject ct_nonzero;
+%newobject ct_argwhere;
+%newobject ct_rot90;
+%newobject ct_repeat_interleave;
+%newobject ct_repeat_interleave_tensor;
+%newobject ct_repeat_interleave_repeats;
+%thread ct_masked_select;
+%thread ct_nonzero;
+%thread ct_rot90;
+%thread ct_repeat_interleave;
+%typemap(in) const int64_t *dim (int64_t tmp), const int64_t *output_size (int64_t tmp) {
+  if ($input == Py_None) {
+    $1 = NULL;
+  } else {
+    if (ctpy_as_int64($input, &tmp, "$1_name") < 0) SWIG_fail;
+    $1 = &tmp;
+  }
+}
 %typemap(in) (int ndim, const int *dims) (int64_t tmp[CT_MAX_DIMS], int dtmp[CT_MAX_DIMS]) {
   int n = ctpy_int_seq($input, tmp, "$symname", "$2_name");
   if (n < 0) SWIG_fail;

@@ -84,6 +84,11 @@ from ._view_family import (tensor_split, hsplit, vsplit, dsplit, split_with_size
                            moveaxis, swapaxes, swapdims, broadcast_to, broadcast_tensors,
                            broadcast_shapes, atleast_1d, atleast_2d, atleast_3d)
 
+from . import _mask_ops  # noqa: E402
+_mask_ops.install()
+from ._mask_ops import (masked_select, masked_fill, masked_scatter, nonzero, argwhere, rot90,  # noqa: E402
+                        repeat_interleave, where)
+
 __version__ = _C.ct_version()
 
 # torch's aliases

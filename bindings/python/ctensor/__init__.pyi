@@ -378,6 +378,29 @@ class Tensor:
         """A copy of self with self[indices] = values (or += with accumulate)."""
     def index_put_(self, indices: Sequence[Tensor], values: Tensor, accumulate: _bool = ...) -> Tensor:
         """index_put written into self (returns self)."""
+    def masked_select(self, mask: Tensor) -> Tensor:
+        """A copy (new storage, 1-D): the elements of self where mask is true, broadcast together."""
+    def masked_fill(self, mask: Tensor, value: Union[_float, Tensor]) -> Tensor:
+        """A copy (new storage, C order) of self broadcast with mask, value where mask is true."""
+    def masked_fill_(self, mask: Tensor, value: Union[_float, Tensor]) -> Tensor:
+        """In place, returns self: value written where mask (broadcast to self) is true."""
+    def masked_scatter(self, mask: Tensor, source: Tensor) -> Tensor:
+        """A copy (new storage, C order) of self broadcast with mask, taking source's elements in order where mask is true."""
+    def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
+        """In place, returns self: source's elements, in order, written where mask is true."""
+    @overload
+    def nonzero(self) -> Tensor:
+        """A new int64 tensor (count, ndim) of the indices of non-zero elements; as_tuple: views of one new storage."""
+    @overload
+    def nonzero(self, *, as_tuple: _bool) -> Union[Tensor, Tuple[Tensor, ...]]:
+        """"""
+    def argwhere(self) -> Tensor:
+        """A new int64 tensor (count, ndim) of the indices of non-zero elements (nonzero())."""
+    def rot90(self, k: _int = ..., dims: Sequence[_int] = ...) -> Tensor:
+        """A copy (new storage): self rotated k quarter turns in the plane of dims (odd k: transposed strides)."""
+    def repeat_interleave(self, repeats: Union[_int, Tensor], dim: Optional[_int] = ..., *,
+                          output_size: Optional[_int] = ...) -> Tensor:
+        """A copy (new storage, C order): each element of self repeated along dim (or flattened)."""
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
         """self if dtype and device already match (unless copy=True), else a converted copy."""
     def type_as(self, other: Tensor) -> Tensor:
@@ -831,6 +854,21 @@ def index_put(input: Tensor, indices: Sequence[Tensor], values: Tensor, accumula
     """torch.index_put(input, indices, values, accumulate=False)."""
 def index_put_(input: Tensor, indices: Sequence[Tensor], values: Tensor, accumulate: _bool = ...) -> Tensor:
     """torch.index_put_(input, indices, values, accumulate=False)."""
+def masked_select(input: Tensor, mask: Tensor) -> Tensor:
+    """A copy (new storage, 1-D): the elements of input where mask is true, broadcast together."""
+def masked_fill(input: Tensor, mask: Tensor, value: Union[_float, Tensor]) -> Tensor:
+    """A copy (new storage, C order) of input broadcast with mask, value where mask is true."""
+def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    """A copy (new storage, C order) of input broadcast with mask, taking source's elements in order where mask is true."""
+def nonzero(input: Tensor, *, as_tuple: _bool = ...) -> Union[Tensor, Tuple[Tensor, ...]]:
+    """A new int64 tensor (count, ndim) of the indices of non-zero elements; as_tuple: views of one new storage."""
+def argwhere(input: Tensor) -> Tensor:
+    """A new int64 tensor (count, ndim) of the indices of non-zero elements (nonzero())."""
+def rot90(input: Tensor, k: _int = ..., dims: Sequence[_int] = ...) -> Tensor:
+    """A copy (new storage): input rotated k quarter turns in the plane of dims (odd k: transposed strides)."""
+def repeat_interleave(input: Tensor, repeats: Union[_int, Tensor, None] = ..., dim: Optional[_int] = ..., *,
+                      output_size: Optional[_int] = ...) -> Tensor:
+    """A copy (new storage, C order): each element of input repeated along dim (or flattened)."""
 def numel(input: Tensor) -> _int:
     """The number of elements of input."""
 def is_floating_point(input: Tensor) -> _bool:
@@ -927,6 +965,10 @@ def greater(input: Tensor, other: _Operand) -> Tensor:
     """gt(): a new bool tensor, input > other."""
 def greater_equal(input: Tensor, other: _Operand) -> Tensor:
     """ge(): a new bool tensor, input >= other."""
+@overload
+def where(condition: Tensor) -> Tuple[Tensor, ...]:
+    """where(condition, input, other): a new tensor choosing input where condition holds, else other; where(condition): nonzero(condition, as_tuple=True)."""
+@overload
 def where(condition: Tensor, input: _Operand, other: _Operand) -> Tensor:
     """condition ? input : other elementwise (broadcasting all three).  input and other may be"""
 def equal(input: Tensor, other: Tensor) -> _bool:

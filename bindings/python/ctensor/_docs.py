@@ -192,6 +192,16 @@ TENSOR = {
     "fliplr": (None, "A copy (new storage): self reversed along dim 1."),
     "flipud": (None, "A copy (new storage): self reversed along dim 0."),
     "roll": (None, "A copy (new storage): self's elements shifted along dims, wrapping around."),
+    # ---- masked copies, nonzero, rot90, repeat_interleave (_mask_ops.py) ----
+    "masked_select": (None, "A copy (new storage, 1-D): the elements of self where mask is true, broadcast together."),
+    "masked_fill": (None, "A copy (new storage, C order) of self broadcast with mask, value where mask is true."),
+    "masked_fill_": (None, "In place, returns self: value written where mask (broadcast to self) is true."),
+    "masked_scatter": (None, "A copy (new storage, C order) of self broadcast with mask, taking source's elements in order where mask is true."),
+    "masked_scatter_": (None, "In place, returns self: source's elements, in order, written where mask is true."),
+    "nonzero": (None, "A new int64 tensor (count, ndim) of the indices of non-zero elements; as_tuple: views of one new storage."),
+    "argwhere": (None, "A new int64 tensor (count, ndim) of the indices of non-zero elements (nonzero())."),
+    "rot90": (None, "A copy (new storage): self rotated k quarter turns in the plane of dims (odd k: transposed strides)."),
+    "repeat_interleave": (None, "A copy (new storage, C order): each element of self repeated along dim (or flattened)."),
 }
 
 STORAGE = {
@@ -217,6 +227,7 @@ _MODULE_SPECIFIC = {
     "true_divide": "div(): a new tensor, input / other.",
     "std_mean": "A tuple of two new tensors: the standard deviation and the mean of input over dim.",
     "var_mean": "A tuple of two new tensors: the variance and the mean of input over dim.",
+    "where": "where(condition, input, other): a new tensor choosing input where condition holds, else other; where(condition): nonzero(condition, as_tuple=True).",
 }
 
 

@@ -38,6 +38,7 @@ include("identity.jl")
 include("dtype_views.jl")
 include("math.jl")
 include("memory_format.jl")
+include("mask_ops.jl")
 
 # Every exported name is checked (bindings/julia/check/julia_check.py) against the names
 # Base, Core and the standard libraries export, and against a list of names too generic to
@@ -67,6 +68,9 @@ export repeat_copy, tile_copy, flip_copy, fliplr_copy, flipud_copy, roll_copy
 export gather_copy, scatter_copy, scatter!, scatter_add_copy, scatter_add!, index_add_copy, index_add!,
        index_copy_copy, index_copy!, index_fill_copy, index_fill!, take_copy, put_copy, put_flat!,
        index_put_copy, index_put!
+# Masked copies, nonzero, rot90, repeat_interleave (mask_ops.jl)
+export masked_select_copy, masked_fill!, masked_fill_copy, masked_scatter!, masked_scatter_copy, nonzero_copy,
+       rot90_copy, repeat_interleave_copy, repeat_interleave_indices
 # Memory introspection
 export storage_id, storage_offset, shares_storage, may_overlap, overlaps,
        has_internal_overlap, is_contiguous, is_column_major, is_view, data_address,

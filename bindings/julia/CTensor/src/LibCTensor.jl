@@ -1491,12 +1491,181 @@ shift rolls the flattened tensor and restores the shape.  Shifts may be any int6
 modulo the size).  CT_ERR_SHAPE if nshifts == 0 ("`shifts` required") or the counts differ
 ("shifts and dimensions must align"), CT_ERR_INDEX for a dim out of range.  Layout as
 torch 2.13 (dims rolled one after the other, each pass from the previous result): a pass
-whose shift is a multiple of the size gives C order, others keep a contiguous input's
-strides, keep channels_last for a 4-D channels_last input and give C order otherwise;
+whose shift is a multiple of the size gives C order, others the pass input's suggested
+memory format (ct_suggest_memory_format: channels_last when its strides are ordered like
+channels_last, else C order; size-1 dims get the format's strides, not the input's);
 without dims, C order; an empty t gives a copy laid out as ct_clone.
 """
 function ct_roll(t, nshifts, shifts, ndims, dims)
     ccall((:ct_roll, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Int64}, Cint, Ptr{Int64}), t, nshifts, shifts, ndims, dims)
+end
+
+"""
+    ct_masked_select(t, mask) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_masked_select(const ct_tensor *t, const ct_tensor *mask);`
+"""
+function ct_masked_select(t, mask)
+    ccall((:ct_masked_select, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), t, mask)
+end
+
+"""
+    ct_masked_fill_(self, mask, value) -> Cint
+
+`ct_status ct_masked_fill_(ct_tensor *self, const ct_tensor *mask, double value);`
+
+ct_masked_fill_: value written into self where mask (bool, broadcast to self's shape) is
+true.  value must fit self's dtype (CT_ERR_INVALID_ARGUMENT "value cannot be converted to
+type uint8_t without overflow"); CT_ERR_DTYPE for a non-bool mask ("masked_fill_ only
+supports boolean masks, but got mask with dtype long int"); CT_ERR_SHAPE if mask does not
+broadcast to self; CT_ERR_READ_ONLY for a read-only storage.  An expanded self is allowed
+(each memory location written with the same value), as in torch.
+ct_masked_fill: t and mask broadcast together, copied in C order, then filled.
+The _tensor forms take a 0-dim value tensor of any dtype (CT_ERR_INVALID_ARGUMENT "masked_fill_
+only supports a 0-dimensional value tensor, but got tensor with 1 dimension(s).").
+"""
+function ct_masked_fill_(self, mask, value)
+    ccall((:ct_masked_fill_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cdouble), self, mask, value)
+end
+
+"""
+    ct_masked_fill(t, mask, value) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_masked_fill(const ct_tensor *t, const ct_tensor *mask, double value);`
+"""
+function ct_masked_fill(t, mask, value)
+    ccall((:ct_masked_fill, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cdouble), t, mask, value)
+end
+
+"""
+    ct_masked_fill_tensor_(self, mask, value) -> Cint
+
+`ct_status ct_masked_fill_tensor_(ct_tensor *self, const ct_tensor *mask, const ct_tensor *value);`
+"""
+function ct_masked_fill_tensor_(self, mask, value)
+    ccall((:ct_masked_fill_tensor_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), self, mask, value)
+end
+
+"""
+    ct_masked_fill_tensor(t, mask, value) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_masked_fill_tensor(const ct_tensor *t, const ct_tensor *mask, const ct_tensor *value);`
+"""
+function ct_masked_fill_tensor(t, mask, value)
+    ccall((:ct_masked_fill_tensor, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), t, mask, value)
+end
+
+"""
+    ct_masked_scatter_(self, mask, source) -> Cint
+
+`ct_status ct_masked_scatter_(ct_tensor *self, const ct_tensor *mask, const ct_tensor *source);`
+
+ct_masked_scatter_: where mask (bool, broadcast to self) is true, self takes the next element
+of source, read in C order.  CT_ERR_DTYPE if source's dtype differs from self's or the mask
+is not bool; CT_ERR_SHAPE if mask does not expand to self; CT_ERR_INVALID_ARGUMENT if source
+has fewer elements than the mask has true entries ("Number of elements of source < number
+of ones in mask"); CT_ERR_OVERLAP if self has internal overlap (an expanded self);
+CT_ERR_READ_ONLY.  Source overlapping self reads source's values from before the write.
+ct_masked_scatter: t and mask broadcast together, copied in C order, then scattered into.
+"""
+function ct_masked_scatter_(self, mask, source)
+    ccall((:ct_masked_scatter_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), self, mask, source)
+end
+
+"""
+    ct_masked_scatter(t, mask, source) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_masked_scatter(const ct_tensor *t, const ct_tensor *mask, const ct_tensor *source);`
+"""
+function ct_masked_scatter(t, mask, source)
+    ccall((:ct_masked_scatter, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), t, mask, source)
+end
+
+"""
+    ct_nonzero(t) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_nonzero(const ct_tensor *t);`
+
+torch.nonzero / torch.argwhere (the same result): int64 tensor of sizes (count, ndim), row i
+the index of the i-th non-zero element of t in C order (NaN is non-zero), laid out as torch
+lays it out: column-major, strides (1, count).  A 0-dim t gives (0 or 1, 0).
+nonzero(as_tuple=True) and torch.where(cond) are ct_unbind(result, 1) of this (of t
+unsqueezed to 1-D when t is 0-dim): views of one new storage.
+"""
+function ct_nonzero(t)
+    ccall((:ct_nonzero, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_argwhere(t) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_argwhere(const ct_tensor *t);`
+"""
+function ct_argwhere(t)
+    ccall((:ct_argwhere, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_rot90(t, k, ndims, dims) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_rot90(const ct_tensor *t, int64_t k, int ndims, const int64_t *dims);`
+
+torch.rot90: t rotated k quarter turns (any int64 k, taken modulo 4) in the plane of dims
+(ndims must be 2).  A copy laid out as torch's: k = 0 mod 4 is a C-order copy, 2 is a flip
+of both dims (laid out as ct_clone), 1 and 3 are a flip of one dim whose result has dims[0]
+and dims[1] swapped in its sizes and strides (so non-contiguous; not a view: base NULL).
+CT_ERR_INVALID_ARGUMENT "expected total rotation dims == 2, but got dims = 3", "expected
+total dims >= 2, but got total dims = 1", "expected rotation dims to be different, but got
+dim0 = 0 and dim1 = -2"; CT_ERR_INDEX for a dim out of range.
+"""
+function ct_rot90(t, k, ndims, dims)
+    ccall((:ct_rot90, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Int64, Cint, Ptr{Int64}), t, k, ndims, dims)
+end
+
+"""
+    ct_repeat_interleave(t, repeats, dim, output_size) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_repeat_interleave(const ct_tensor *t, int64_t repeats, const int64_t *dim, const int64_t *output_size);`
+
+torch.repeat_interleave(t, repeats: int, dim, output_size): each element of t repeated
+`repeats` times along *dim, or along the flattened t when dim is NULL.  C order.  As in
+torch, the result is a view (flatten) of a clone made here: a new storage that t does not
+share, with a base (ct_tensor_base) that is that clone, not t.
+CT_ERR_INDEX for a dim out of range; CT_ERR_INVALID_ARGUMENT for a negative repeats
+("Repeats must be non-negative") or an *output_size other than the result's length
+("repeat_interleave: Invalid output_size, expected 6 but got 5").
+"""
+function ct_repeat_interleave(t, repeats, dim, output_size)
+    ccall((:ct_repeat_interleave, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Int64, Ptr{Int64}, Ptr{Int64}), t, repeats, dim, output_size)
+end
+
+"""
+    ct_repeat_interleave_tensor(t, repeats, dim, output_size) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_repeat_interleave_tensor(const ct_tensor *t, const ct_tensor *repeats, const int64_t *dim, const int64_t *output_size);`
+
+The same with a tensor of counts (int64 or int32; 0-dim or 1 element: one count for all,
+else 1-D of t's size along dim): t.index_select(dim, ct_repeat_interleave_repeats(counts)).
+CT_ERR_INVALID_ARGUMENT "repeats must have the same size as input along dim, but got
+repeats.size(0) = 2 and input.size(0) = 12", "repeats must be 0-dim or 1-dim tensor",
+"repeats can not be negative", "allocated size does not match required size" (output_size);
+CT_ERR_DTYPE for other count dtypes ("\\"repeat_interleave_cpu\\" not implemented for 'Float'").
+"""
+function ct_repeat_interleave_tensor(t, repeats, dim, output_size)
+    ccall((:ct_repeat_interleave_tensor, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{Int64}, Ptr{Int64}), t, repeats, dim, output_size)
+end
+
+"""
+    ct_repeat_interleave_repeats(repeats, output_size) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_repeat_interleave_repeats(const ct_tensor *repeats, const int64_t *output_size);`
+
+torch.repeat_interleave(repeats): for 1-D int64/int32 counts, each index i repeated
+counts[i] times, in the counts' dtype ([1, 2] gives [0, 1, 1]).  Errors as above, and
+"repeat_interleave only accept 1D vector as repeat".
+"""
+function ct_repeat_interleave_repeats(repeats, output_size)
+    ccall((:ct_repeat_interleave_repeats, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{Int64}), repeats, output_size)
 end
 
 """

@@ -300,6 +300,42 @@ end
     @test e isa CTensorError && e.status == L.CT_ERR_INDEX
 end
 
+@testset "masked copies, nonzero, rot90, repeat_interleave" begin
+    x, root = grid()                          # x[i, j] == 4(i - 1) + (j - 1)
+    m = Tensor(Bool[true, false, true, false])
+    s = masked_select_copy(x, m)
+    @test size(s) == (6,) && !shares_storage(s, x) && [s[i] for i in 1:6] == Float32[0, 2, 4, 6, 8, 10]
+    f = masked_fill_copy(x, m, -1)
+    @test !shares_storage(f, x) && f[1, 1] == -1 && f[1, 2] == 1 && x[1, 1] == 0
+    y = clone(x)
+    v = version(y)
+    @test masked_fill!(y, m, 7) === y && y[2, 3] == 7 && y[2, 2] == 5 && version(y) == v + 1
+    e = caught(() -> masked_fill!(y, Tensor(Int64[1, 0, 1, 0]), 1))
+    @test e isa CTensorError && e.status == L.CT_ERR_DTYPE
+    src = tensor_arange(Float32, 6)
+    z = masked_scatter_copy(x, m, src)
+    @test z[1, 1] == 0 && z[1, 3] == 1 && z[3, 3] == 5 && z[3, 4] == x[3, 4]
+    e = caught(() -> masked_scatter!(clone(x), m, tensor_arange(Float32, 2)))
+    @test e isa CTensorError && e.status == L.CT_ERR_INVALID_ARGUMENT
+    nz = nonzero_copy(x)
+    @test size(nz) == (11, 2) && strides(nz) == (1, 11) && nz[1, 1] == 0 && nz[1, 2] == 1
+    r = rot90_copy(x)
+    @test size(r) == (4, 3) && !shares_storage(r, x) && !is_view(r)
+    @test [r[i, j] for i in 1:4, j in 1:3] == [x[j, 5 - i] for i in 1:4, j in 1:3]
+    @test [rot90_copy(x, 4)[i, j] for i in 1:3, j in 1:4] == [x[i, j] for i in 1:3, j in 1:4]
+    e = caught(() -> rot90_copy(x, 1, (1, 1)))
+    @test e isa CTensorError && e.status == L.CT_ERR_INVALID_ARGUMENT
+    ri = repeat_interleave_copy(x, 2; dim = 2)
+    @test size(ri) == (3, 8) && ri[2, 3] == x[2, 2] && ri[2, 4] == x[2, 2]
+    @test size(repeat_interleave_copy(x, 2)) == (24,)
+    rt = repeat_interleave_copy(x, Tensor(Int64[0, 2, 1]); dim = 1)
+    @test size(rt) == (3, 4) && rt[1, 1] == x[2, 1] && rt[3, 1] == x[3, 1]
+    idx = repeat_interleave_indices(Tensor(Int64[1, 2]))
+    @test [idx[i] for i in 1:3] == [0, 1, 1]
+    e = caught(() -> repeat_interleave_copy(x, 2; dim = 1, output_size = 5))
+    @test e isa CTensorError && e.status == L.CT_ERR_INVALID_ARGUMENT
+end
+
 @testset "reshape of a contiguous tensor keeps the data pointer" begin
     x, root = grid()
     @test reshape_is_view(x, 2, 6)

@@ -56,6 +56,10 @@ _autograd.install()
 from . import _repeat_flip_roll  # noqa: E402
 _repeat_flip_roll.install()
 from ._repeat_flip_roll import tile, flip, fliplr, flipud, roll  # noqa: E402
+from . import _scan_sort  # noqa: E402
+_scan_sort.install()
+from ._scan_sort import (cumsum, cumprod, sort, argsort, msort, topk, clamp, clip, clamp_, clip_,  # noqa: E402
+                         clamp_min, clamp_max, clamp_min_, clamp_max_)
 from . import autograd  # noqa: E402
 from ._autograd import no_grad, enable_grad, set_grad_enabled, is_grad_enabled  # noqa: E402
 

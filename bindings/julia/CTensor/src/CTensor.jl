@@ -37,6 +37,7 @@ include("identity.jl")
 include("dtype_views.jl")
 include("math.jl")
 include("memory_format.jl")
+include("scan_sort.jl")
 
 # Every exported name is checked (bindings/julia/check/julia_check.py) against the names
 # Base, Core and the standard libraries export, and against a list of names too generic to
@@ -62,6 +63,9 @@ export reshape_view_or_copy, reshape_is_view, flatten_view_or_copy, contiguous_o
 export index_select_copy, copy_into!
 # Rearranging copies (rearrange.jl)
 export repeat_copy, tile_copy, flip_copy, fliplr_copy, flipud_copy, roll_copy
+# Scans, sorting, clamping (scan_sort.jl)
+export tensor_cumsum, tensor_cumprod, tensor_cumsum!, tensor_cumprod!, tensor_sort, tensor_argsort, tensor_topk,
+       tensor_clamp, tensor_clamp!
 # Memory introspection
 export storage_id, storage_offset, shares_storage, may_overlap, overlaps,
        has_internal_overlap, is_contiguous, is_column_major, is_view, data_address,

@@ -169,6 +169,7 @@ ValuesIndices sort(const Tensor& t, int64_t dim, bool descending, bool /*stable*
 
 ValuesIndices topk(const Tensor& t, int64_t k, int64_t dim, bool largest, bool /*sorted*/) {
   const int d = wrap_dim(dim, t.ndim());
+  CT_CHECK(t.dtype() != DType::Bool, DType, "topk does not support bool dtypes on CPU");
   const int64_t n = t.ndim() == 0 ? 1 : t.size(d);
   CT_CHECK(k >= 0 && k <= n, InvalidArgument, "selected index k out of range");
   Shape out_sizes(t.sizes().begin(), t.sizes().end());
@@ -238,7 +239,7 @@ void clamp_bound_fits(double v, DType d) {
     case DType::UInt8: lo = -255, hi = 255, cpp = "uint8_t"; break;
     case DType::Int8: lo = -128, hi = 127, cpp = "int8_t"; break;
     case DType::Int16: lo = -32768, hi = 32767, cpp = "int16_t"; break;
-    case DType::Int32: lo = -2147483648.0, hi = 2147483647.0, cpp = "int32_t"; break;
+    case DType::Int32: lo = -2147483648.0, hi = 2147483647.0, cpp = "int"; break;  // torch prints "int"
     case DType::Int64: lo = -9223372036854775808.0, hi = 9223372036854775807.0, cpp = "int64_t"; break;
     case DType::Float16: lo = -65504, hi = 65504, cpp = "c10::Half"; break;
     case DType::BFloat16: lo = -3.3895313892515355e38, hi = 3.3895313892515355e38, cpp = "c10::BFloat16"; break;
@@ -246,7 +247,9 @@ void clamp_bound_fits(double v, DType d) {
     case DType::Float64: return;
   }
   if (is_floating(d) && !std::isfinite(v)) return;
-  CT_CHECK(v >= lo && v <= hi, InvalidArgument, "value cannot be converted to type " << cpp << " without overflow");
+  // int64's max is not a double: 2^63 itself must fail (converting it would be undefined).
+  const bool fits = d == DType::Int64 ? v >= lo && v < 9223372036854775808.0 : v >= lo && v <= hi;
+  CT_CHECK(fits, InvalidArgument, "value cannot be converted to type " << cpp << " without overflow");
 }
 
 Ref<Tensor> bound_as(const ClampBound& b, DType d) {

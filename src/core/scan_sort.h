@@ -28,7 +28,8 @@ void cumprod_(const Tensor& self, int64_t dim, std::optional<DType> dtype);
 ValuesIndices sort(const Tensor& t, int64_t dim, bool descending, bool stable);
 // torch.topk(t, k, dim, largest, sorted): the k largest (smallest) along dim, contiguous,
 // in order (also when sorted is false: torch leaves that order unspecified).  Ties keep the
-// lower index first.  0 <= k <= size(dim), else InvalidArgument "selected index k out of range".
+// lower index first.  0 <= k <= size(dim), else InvalidArgument "selected index k out of range";
+// bool t: DType "topk does not support bool dtypes on CPU" (torch's CPU kernel has none).
 ValuesIndices topk(const Tensor& t, int64_t k, int64_t dim, bool largest, bool sorted);
 
 // One bound of clamp: a tensor, a scalar (integral: a Python int, which does not promote an

@@ -128,6 +128,14 @@ TEST_F(ScanSort, ClampScalarsDtypesAndInPlace) {
   EXPECT_EQ(ct_clamp(u, 1, 0, 1, 300, 1), nullptr);
   EXPECT_TRUE(expect_error(CT_ERR_INVALID_ARGUMENT, "value cannot be converted to type uint8_t without overflow"));
   ct_tensor_release(u);
+  ct_tensor* l = make_from(std::vector<int64_t>{1, 2}, {2}, CT_INT64);
+  EXPECT_EQ(ct_clamp(l, 1, 9223372036854775808.0, 0, 0, 1), nullptr);  // 2^63: past int64
+  EXPECT_TRUE(expect_error(CT_ERR_INVALID_ARGUMENT, "value cannot be converted to type int64_t without overflow"));
+  ct_tensor_release(l);
+  ct_tensor* b = make_from(std::vector<uint8_t>{1, 0}, {2}, CT_BOOL);
+  EXPECT_EQ(ct_topk(b, 1, 0, 1, 1, nullptr), nullptr);
+  EXPECT_TRUE(expect_error(CT_ERR_DTYPE, "topk does not support bool dtypes on CPU"));
+  ct_tensor_release(b);
   ct_tensor_release(x);
 }
 

@@ -233,7 +233,8 @@ def test_topk_nan_largest():
 def test_sort_topk_errors():
     c, t = pair((2, 3))
     for f in [lambda m, x: x.topk(4), lambda m, x: x.topk(-1), lambda m, x: x.sort(2), lambda m, x: x.topk(1, 3),
-              lambda m, x: x.topk(1.0), lambda m, x: x.argsort(-3), lambda m, x: m.tensor(1.).topk(2)]:
+              lambda m, x: x.topk(1.0), lambda m, x: x.argsort(-3), lambda m, x: m.tensor(1.).topk(2),
+              lambda m, x: x.bool().topk(1)]:
         mc, mt = errors(lambda: f(ctensor, c), lambda: f(torch, t))
         assert mt.split("\n")[0] in mc or mt.startswith(mc.split("(")[0][:20]), (mc, mt)
 
@@ -325,7 +326,9 @@ def test_clamp_errors():
                        (lambda m, x: x.clamp_(), c, t),
                        (lambda m, x: x.clamp_(0.5), i_c, i_t), (lambda m, x: x.clamp_(m.tensor([0.5])), i_c, i_t),
                        (lambda m, x: x.clamp(m.ones(3)), u_c, u_t), (lambda m, x: x.clamp_(m.ones(3, 2)), u_c, u_t),
-                       (lambda m, x: x.clamp(0, 300), u_c, u_t), (lambda m, x: x.clamp(min="a"), c, t)]:
+                       (lambda m, x: x.clamp(0, 300), u_c, u_t), (lambda m, x: x.clamp(min="a"), c, t),
+                       (lambda m, x: x.clamp(2**70), c, t), (lambda m, x: x.clamp(2**40), i_c, i_t),
+                       (lambda m, x: x.clamp(-70000), *pair((2,), "int16"))]:
         mc, mt = errors(lambda: call(ctensor, a), lambda: call(torch, b))
         assert mt.split("\n")[0] in mc, (mc, mt)
     check_same(u_c.clamp(-1, 3), u_t.clamp(-1, 3), u_c)  # -1 wraps to 255, as torch

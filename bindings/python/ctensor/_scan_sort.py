@@ -11,7 +11,7 @@ import operator
 
 from . import _C, return_types
 from . import _dtype as D
-from ._compute import _check_tensor, _result_type, _scalar_tensor
+from ._compute import _check_tensor, _int_dtype, _result_type, _scalar_tensor
 
 Tensor = _C.Tensor
 
@@ -71,6 +71,11 @@ def _clamp_args(op, self, lo, hi):
 
 
 def _integral(*values):
+    """Whether every given bound is a Python int (an integer tensor then keeps its dtype); an
+    int beyond 64 bits is Python's OverflowError, as torch's parser raises."""
+    for v in values:
+        if isinstance(v, int) and not isinstance(v, builtins.bool):
+            _int_dtype(v)
     return builtins.all(v is None or isinstance(v, int) for v in values)
 
 

@@ -3681,7 +3681,8 @@ dim (new reference, contiguous, size k along dim) and, if indices is not NULL, t
 positions in *indices (new reference, written only on success).  The values come in order
 (largest first, or smallest first) whatever `sorted` says; among equal values the lower
 position comes first.  NaN counts as the largest value.  Errors: k < 0 or k > size(dim)
-(CT_ERR_INVALID_ARGUMENT, torch's "selected index k out of range"), dim out of range (CT_ERR_INDEX).
+(CT_ERR_INVALID_ARGUMENT, torch's "selected index k out of range"), dim out of range (CT_ERR_INDEX),
+a bool t (CT_ERR_DTYPE, "topk does not support bool dtypes on CPU", as torch).
 Autograd: the values record TopkBackward0.
 """
 function ct_topk(t, k, dim, largest, sorted, indices)

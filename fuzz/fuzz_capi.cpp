@@ -1717,6 +1717,95 @@ void op_masks(FuzzedDataProvider& in, Pool& p) {
   take(p, r);
 }
 
+// Scans, sort, topk, clamp (ct_cumsum ... ct_clamp_max_tensor_): hostile dims, dtypes, k and
+// bounds.  What must hold: a result is never a view and never shares t's storage; sort and
+// topk hand out indices only on success (a sentinel stays put otherwise), with the values'
+// element count; an in-place form keeps t's storage and geometry.
+void op_scan_sort(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* a = p.pick(in);
+  if (!small_output(a, 4096)) return;
+  const int dim = hostile_int(in);
+  ct_tensor* r = nullptr;
+  ct_tensor* sentinel = reinterpret_cast<ct_tensor*>(&p);  // must not be touched on failure
+  ct_tensor* idx = sentinel;
+  ct_status st = CT_OK;
+  bool in_place = false;
+  switch (in.ConsumeIntegralInRange<int>(0, 7)) {
+    case 0: case 1: {
+      int dt = -1;
+      if (in.ConsumeBool()) {
+        const ct_dtype want = hostile_dtype(in);
+        std::memcpy(&dt, &want, sizeof dt);
+      }
+      const bool prod = in.ConsumeBool();
+      if (in.ConsumeBool()) {
+        in_place = true;
+        st = CT((prod ? ct_cumprod_ : ct_cumsum_)(a, dim, dt));
+      } else {
+        r = CT((prod ? ct_cumprod : ct_cumsum)(a, dim, dt));
+      }
+      break;
+    }
+    case 2: {
+      ct_tensor** want = in.ConsumeBool() ? &idx : nullptr;
+      r = CT(ct_sort(a, dim, in.ConsumeIntegral<int>(), in.ConsumeIntegral<int>(), want));
+      break;
+    }
+    case 3:
+      r = CT(ct_argsort(a, dim, in.ConsumeIntegral<int>(), in.ConsumeIntegral<int>()));
+      break;
+    case 4: {
+      const int64_t k = in.ConsumeBool() ? in.ConsumeIntegralInRange<int64_t>(-1, 5) : int64_t(hostile_int(in));
+      ct_tensor** want = in.ConsumeBool() ? &idx : nullptr;
+      r = CT(ct_topk(a, k, dim, in.ConsumeIntegral<int>(), in.ConsumeIntegral<int>(), want));
+      break;
+    }
+    case 5: {
+      const int has_lo = in.ConsumeBool(), has_hi = in.ConsumeBool(), integral = in.ConsumeBool();
+      const double lo = hostile_double(in), hi = hostile_double(in);
+      if (in.ConsumeBool()) {
+        in_place = true;
+        st = CT(ct_clamp_(a, has_lo, lo, has_hi, hi, integral));
+      } else {
+        r = CT(ct_clamp(a, has_lo, lo, has_hi, hi, integral));
+      }
+      break;
+    }
+    default: {
+      ct_tensor* lo = in.ConsumeBool() ? p.pick(in) : nullptr;
+      ct_tensor* hi = in.ConsumeBool() ? p.pick(in) : nullptr;
+      if ((lo && !small_output(lo, 4096)) || (hi && !small_output(hi, 4096))) return;
+      switch (in.ConsumeIntegralInRange<int>(0, 3)) {
+        case 0: r = CT(ct_clamp_tensor(a, lo, hi)); break;
+        case 1: in_place = true; st = CT(ct_clamp_tensor_(a, lo, hi)); break;
+        case 2: r = CT((in.ConsumeBool() ? ct_clamp_min_tensor : ct_clamp_max_tensor)(a, lo)); break;
+        default: in_place = true; st = CT((in.ConsumeBool() ? ct_clamp_min_tensor_ : ct_clamp_max_tensor_)(a, hi)); break;
+      }
+      break;
+    }
+  }
+  if (in_place) {
+    if (st != CT_OK) expect_error_recorded();
+    return;
+  }
+  if (!r) {
+    expect_error_recorded();
+    REQUIRE(idx == sentinel);
+    return;
+  }
+  REQUIRE(CT(ct_tensor_is_view(r)) == 0);
+  REQUIRE(CT(ct_shares_storage(r, a)) == 0);
+  if (idx != sentinel) {
+    REQUIRE(idx != nullptr);
+    const int64_t ni = CT(ct_tensor_numel(idx)), nr = CT(ct_tensor_numel(r));
+    REQUIRE(ni == nr, ni, nr);
+    const ct_dtype di = CT(ct_tensor_dtype(idx));
+    REQUIRE(di == CT_INT64, di);
+    p.put(idx);
+  }
+  take(p, r);
+}
+
 void op_globals(FuzzedDataProvider& in) {
   const int raw = in.ConsumeIntegral<int>();
   ct_status st;
@@ -1782,7 +1871,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 11: op_relations(in, pool); break;
       case 12: op_dlpack(in, pool); break;
       case 13:  // the newer op groups: adding one remaps saved inputs of this group only
-        switch (in.ConsumeIntegralInRange<int>(0, 10)) {
+        switch (in.ConsumeIntegralInRange<int>(0, 11)) {
           case 0: op_nulls(in, pool); break;
           case 1: op_globals(in); break;
           case 4: op_dtype_views(in, pool); break;
@@ -1792,6 +1881,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           case 8: op_rearrange(in, pool); break;
           case 9: op_gather_scatter(in, pool); break;
           case 10: op_masks(in, pool); break;
+          case 11: op_scan_sort(in, pool); break;
           default: op_identity(in, pool); break;  // 2 and 3
         }
         break;

@@ -973,6 +973,52 @@ struct ct_storage {};
 %feature("kwargs");
 %feature("autodoc", "1");
 
+/* ct_clamp_tensor(_): a bound may be None (NULL), as in torch.clamp(x, None, hi). */
+%typemap(in) const ct_tensor *min, const ct_tensor *max {
+  if ($input == Py_None) {
+    $1 = NULL;
+  } else {
+    $1 = ctpy_handle($input);
+    if (!$1) {
+      PyErr_Format(PyExc_TypeError, "$symname(): argument '$1_name' must be Tensor or None, not %.100s",
+                   Py_TYPE($input)->tp_name);
+      SWIG_fail;
+    }
+  }
+}
+/* scans, sort, topk, clamp (new storage; the in-place forms return a status): they may touch
+   much memory, so they release the GIL.  ct_sort / ct_topk take the indices typemap above. */
+%newobject ct_cumsum;
+%newobject ct_cumprod;
+%newobject ct_sort;
+%newobject ct_argsort;
+%newobject ct_topk;
+%newobject ct_clamp;
+%newobject ct_clamp_tensor;
+%newobject ct_clamp_min;
+%newobject ct_clamp_max;
+%newobject ct_clamp_min_tensor;
+%newobject ct_clamp_max_tensor;
+%thread ct_cumsum;
+%thread ct_cumprod;
+%thread ct_sort;
+%thread ct_argsort;
+%thread ct_topk;
+%thread ct_clamp;
+%thread ct_clamp_tensor;
+%thread ct_clamp_min;
+%thread ct_clamp_max;
+%thread ct_clamp_min_tensor;
+%thread ct_clamp_max_tensor;
+%thread ct_cumsum_;
+%thread ct_cumprod_;
+%thread ct_clamp_;
+%thread ct_clamp_tensor_;
+%thread ct_clamp_min_;
+%thread ct_clamp_max_;
+%thread ct_clamp_min_tensor_;
+%thread ct_clamp_max_tensor_;
+
 /* ---- The header: every function, with the maps above ------------------------------------ */
 %include "ctensor.h"
 

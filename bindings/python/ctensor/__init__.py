@@ -60,6 +60,10 @@ from . import _gather_scatter  # noqa: E402
 _gather_scatter.install()
 from ._gather_scatter import (gather, scatter, scatter_add, index_add, index_copy, index_fill,  # noqa: E402
                               take, put, index_put, index_put_)
+from . import _scan_sort  # noqa: E402
+_scan_sort.install()
+from ._scan_sort import (cumsum, cumprod, sort, argsort, msort, topk, clamp, clip, clamp_, clip_,  # noqa: E402
+                         clamp_min, clamp_max, clamp_min_, clamp_max_)
 from . import autograd  # noqa: E402
 from ._autograd import no_grad, enable_grad, set_grad_enabled, is_grad_enabled  # noqa: E402
 

@@ -401,6 +401,38 @@ class Tensor:
     def repeat_interleave(self, repeats: Union[_int, Tensor], dim: Optional[_int] = ..., *,
                           output_size: Optional[_int] = ...) -> Tensor:
         """A copy (new storage, C order): each element of self repeated along dim (or flattened)."""
+    def cumsum(self, dim: _int, dtype: Optional[dtype] = ...) -> Tensor:
+        """A new tensor (new storage): running sums of self along dim (ints give int64)."""
+    def cumsum_(self, dim: _int, dtype: Optional[dtype] = ...) -> Tensor:
+        """In place, returns self: running sums along dim."""
+    def cumprod(self, dim: _int, dtype: Optional[dtype] = ...) -> Tensor:
+        """A new tensor (new storage): running products of self along dim (ints give int64)."""
+    def cumprod_(self, dim: _int, dtype: Optional[dtype] = ...) -> Tensor:
+        """In place, returns self: running products along dim."""
+    def sort(self, dim: _int = ..., descending: _bool = ..., *, stable: Optional[_bool] = ...) -> return_types.sort:
+        """A named tuple (values, indices) of new tensors: self sorted along dim, NaN largest."""
+    def argsort(self, dim: _int = ..., descending: _bool = ..., *, stable: _bool = ...) -> Tensor:
+        """A new int64 tensor: the indices that sort self along dim."""
+    def msort(self) -> Tensor:
+        """A new tensor (new storage): self sorted along dim 0."""
+    def topk(self, k: _int, dim: _int = ..., largest: _bool = ..., sorted: _bool = ...) -> return_types.topk:
+        """A named tuple (values, indices) of new tensors: the k largest (smallest) along dim."""
+    def clamp(self, min: Union[_int, _float, _bool, Tensor, None] = ..., max: Union[_int, _float, _bool, Tensor, None] = ...) -> Tensor:
+        """A new tensor (new storage): self limited to [min, max] (max wins where min > max)."""
+    def clamp_(self, min: Union[_int, _float, _bool, Tensor, None] = ..., max: Union[_int, _float, _bool, Tensor, None] = ...) -> Tensor:
+        """In place, returns self: self limited to [min, max]."""
+    def clip(self, min: Union[_int, _float, _bool, Tensor, None] = ..., max: Union[_int, _float, _bool, Tensor, None] = ...) -> Tensor:
+        """clamp(): a new tensor, self limited to [min, max]."""
+    def clip_(self, min: Union[_int, _float, _bool, Tensor, None] = ..., max: Union[_int, _float, _bool, Tensor, None] = ...) -> Tensor:
+        """clamp_(): in place, returns self."""
+    def clamp_min(self, min: Union[_int, _float, _bool, Tensor]) -> Tensor:
+        """A new tensor (new storage): max(self, min) elementwise."""
+    def clamp_min_(self, min: Union[_int, _float, _bool, Tensor]) -> Tensor:
+        """In place, returns self: self = max(self, min)."""
+    def clamp_max(self, max: Union[_int, _float, _bool, Tensor]) -> Tensor:
+        """A new tensor (new storage): min(self, max) elementwise."""
+    def clamp_max_(self, max: Union[_int, _float, _bool, Tensor]) -> Tensor:
+        """In place, returns self: self = min(self, max)."""
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
         """self if dtype and device already match (unless copy=True), else a converted copy."""
     def type_as(self, other: Tensor) -> Tensor:
@@ -869,6 +901,34 @@ def rot90(input: Tensor, k: _int = ..., dims: Sequence[_int] = ...) -> Tensor:
 def repeat_interleave(input: Tensor, repeats: Union[_int, Tensor, None] = ..., dim: Optional[_int] = ..., *,
                       output_size: Optional[_int] = ...) -> Tensor:
     """A copy (new storage, C order): each element of input repeated along dim (or flattened)."""
+def cumsum(input: Tensor, dim: _int, *, dtype: Optional[dtype] = ...) -> Tensor:
+    """A new tensor (new storage): running sums of input along dim (ints give int64)."""
+def cumprod(input: Tensor, dim: _int, *, dtype: Optional[dtype] = ...) -> Tensor:
+    """A new tensor (new storage): running products of input along dim (ints give int64)."""
+def sort(input: Tensor, dim: _int = ..., descending: _bool = ..., *, stable: Optional[_bool] = ...) -> return_types.sort:
+    """A named tuple (values, indices) of new tensors: input sorted along dim, NaN largest."""
+def argsort(input: Tensor, dim: _int = ..., descending: _bool = ..., *, stable: _bool = ...) -> Tensor:
+    """A new int64 tensor: the indices that sort input along dim."""
+def msort(input: Tensor) -> Tensor:
+    """A new tensor (new storage): input sorted along dim 0."""
+def topk(input: Tensor, k: _int, dim: _int = ..., largest: _bool = ..., sorted: _bool = ...) -> return_types.topk:
+    """A named tuple (values, indices) of new tensors: the k largest (smallest) along dim."""
+def clamp(input: Tensor, min: Union[_int, _float, _bool, Tensor, None] = ..., max: Union[_int, _float, _bool, Tensor, None] = ...) -> Tensor:
+    """A new tensor (new storage): input limited to [min, max] (max wins where min > max)."""
+def clamp_(input: Tensor, min: Union[_int, _float, _bool, Tensor, None] = ..., max: Union[_int, _float, _bool, Tensor, None] = ...) -> Tensor:
+    """In place, returns input: input limited to [min, max]."""
+def clip(input: Tensor, min: Union[_int, _float, _bool, Tensor, None] = ..., max: Union[_int, _float, _bool, Tensor, None] = ...) -> Tensor:
+    """clamp(): a new tensor, input limited to [min, max]."""
+def clip_(input: Tensor, min: Union[_int, _float, _bool, Tensor, None] = ..., max: Union[_int, _float, _bool, Tensor, None] = ...) -> Tensor:
+    """clamp_(): in place, returns input."""
+def clamp_min(input: Tensor, min: Union[_int, _float, _bool, Tensor]) -> Tensor:
+    """A new tensor (new storage): max(input, min) elementwise."""
+def clamp_min_(input: Tensor, min: Union[_int, _float, _bool, Tensor]) -> Tensor:
+    """In place, returns input: input = max(input, min)."""
+def clamp_max(input: Tensor, max: Union[_int, _float, _bool, Tensor]) -> Tensor:
+    """A new tensor (new storage): min(input, max) elementwise."""
+def clamp_max_(input: Tensor, max: Union[_int, _float, _bool, Tensor]) -> Tensor:
+    """In place, returns input: input = min(input, max)."""
 def numel(input: Tensor) -> _int:
     """The number of elements of input."""
 def is_floating_point(input: Tensor) -> _bool:

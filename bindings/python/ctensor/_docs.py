@@ -202,6 +202,23 @@ TENSOR = {
     "argwhere": (None, "A new int64 tensor (count, ndim) of the indices of non-zero elements (nonzero())."),
     "rot90": (None, "A copy (new storage): self rotated k quarter turns in the plane of dims (odd k: transposed strides)."),
     "repeat_interleave": (None, "A copy (new storage, C order): each element of self repeated along dim (or flattened)."),
+    # ---- scans, sort, topk, clamp (_scan_sort.py) ----
+    "cumsum": (None, "A new tensor (new storage): running sums of self along dim (ints give int64)."),
+    "cumsum_": (None, "In place, returns self: running sums along dim."),
+    "cumprod": (None, "A new tensor (new storage): running products of self along dim (ints give int64)."),
+    "cumprod_": (None, "In place, returns self: running products along dim."),
+    "sort": (None, "A named tuple (values, indices) of new tensors: self sorted along dim, NaN largest."),
+    "argsort": (None, "A new int64 tensor: the indices that sort self along dim."),
+    "msort": (None, "A new tensor (new storage): self sorted along dim 0."),
+    "topk": (None, "A named tuple (values, indices) of new tensors: the k largest (smallest) along dim."),
+    "clamp": (None, "A new tensor (new storage): self limited to [min, max] (max wins where min > max)."),
+    "clamp_": (None, "In place, returns self: self limited to [min, max]."),
+    "clip": (None, "clamp(): a new tensor, self limited to [min, max]."),
+    "clip_": (None, "clamp_(): in place, returns self."),
+    "clamp_min": (None, "A new tensor (new storage): max(self, min) elementwise."),
+    "clamp_min_": (None, "In place, returns self: self = max(self, min)."),
+    "clamp_max": (None, "A new tensor (new storage): min(self, max) elementwise."),
+    "clamp_max_": (None, "In place, returns self: self = min(self, max)."),
 }
 
 STORAGE = {

@@ -51,3 +51,21 @@ class min(_ValuesIndices):
 
 
 max.__module__ = min.__module__ = "ctensor.return_types"
+
+
+# ---- sort and topk (_scan_sort.py) ---------------------------------------------------------
+
+class sort(_ValuesIndices):
+    """The result of sort(): the sorted values and the positions they came from."""
+
+    __slots__ = ()
+
+
+class topk(_ValuesIndices):
+    """The result of topk(): the k largest (or smallest) values and their positions."""
+
+    __slots__ = ()
+
+
+sort.__module__ = topk.__module__ = "ctensor.return_types"
+__all__ += ["sort", "topk"]

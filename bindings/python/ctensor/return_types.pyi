@@ -19,3 +19,7 @@ class max(_ValuesIndices):
     """The result of max(dim): the largest values along dim and their first indices."""
 class min(_ValuesIndices):
     """The result of min(dim): the smallest values along dim and their first indices."""
+class sort(_ValuesIndices):
+    """The result of sort(): the sorted values and the positions they came from."""
+class topk(_ValuesIndices):
+    """The result of topk(): the k largest (or smallest) values and their positions."""

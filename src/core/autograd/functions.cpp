@@ -1440,3 +1440,168 @@ Ref<Tensor> index_put(const Tensor& self, std::span<const Tensor* const> indices
 }
 
 }  // namespace ct::ag
+
+// ---- scans, sort, topk, clamp ----------------------------------------------------------------
+#include "core/scan_sort.h"
+
+namespace ct::ag {
+namespace {
+
+// cumsum's gradient: the reversed cumulative sum of g along dim.
+Ref<Tensor> cumsum_backward(const Tensor& g, int64_t dim) {
+  if (g.ndim() == 0) return retained(g);
+  const int64_t d[1] = {dim};
+  return ct::flip(*ct::cumsum(*ct::flip(g, IntList(d, 1)), dim, std::nullopt), IntList(d, 1));
+}
+
+std::shared_ptr<FnNode> scan_node(bool product, const Tensor& input, int64_t dim) {
+  if (!product) {
+    return node("CumsumBackward0", {&input},
+                [dim](const Tensor& g, FnNode&) -> Grads { return {cumsum_backward(g, dim)}; });
+  }
+  return node("CumprodBackward0", {&input},
+              [dim](const Tensor& g, FnNode& s) -> Grads { return {ct::cumprod_backward(g, s.use(0), dim)}; });
+}
+
+Ref<Tensor> record_scan(bool product, const Tensor& t, int64_t dim, Ref<Tensor> r) {
+  if (__builtin_expect(needs_grad(t), 0)) {
+    std::shared_ptr<FnNode> n = scan_node(product, t, dim);
+    if (product) n->save({&t});
+    set_history(*r, std::move(n));
+  }
+  return r;
+}
+
+void scan_inplace(bool product, const Tensor& self, int64_t dim, std::optional<DType> dtype) {
+  auto run = [&] { product ? ct::cumprod_(self, dim, dtype) : ct::cumsum_(self, dim, dtype); };
+  if (__builtin_expect(!needs_grad(self), 1)) return run();
+  check_inplace(self);
+  std::shared_ptr<FnNode> n = scan_node(product, self, dim);
+  Ref<Tensor> original = product ? ct::clone(self) : Ref<Tensor>();
+  run();
+  if (product) n->save({original.get()});
+  rebase_history(self, std::move(n));
+}
+
+// The selection's gradient: g scattered to the selected positions (sort, topk).
+Ref<Tensor> record_selection(const char* name, const Tensor& t, int64_t dim, ValuesIndices r) {
+  if (__builtin_expect(needs_grad(t), 0)) {
+    Shape in_sizes(t.sizes().begin(), t.sizes().end());
+    auto n = node(name, {&t}, [in_sizes, dim](const Tensor& g, FnNode& s) -> Grads {
+      return {ct::scatter_along_dim(g, s.use(0), dim, in_sizes)};
+    });
+    n->save({r.indices.get()});
+    set_history(*r.values, std::move(n));
+  }
+  return std::move(r.values);
+}
+
+const char* clamp_node_name(const char* op, bool tensor_bounds) {
+  const std::string o(op);  // the in-place forms (clamp_min_, ...) record the same nodes
+  if (o.rfind("clamp_min", 0) == 0) return tensor_bounds ? "ClampMinBackward1" : "ClampMinBackward0";
+  if (o.rfind("clamp_max", 0) == 0) return tensor_bounds ? "ClampMaxBackward1" : "ClampMaxBackward0";
+  return tensor_bounds ? "ClampBackward0" : "ClampBackward1";
+}
+
+Ref<Tensor> cmp(CompareOp op, const Tensor& a, const Tensor& b) {
+  return ct::compare(op, Operand::of(a), Operand::of(b));
+}
+
+// torch's clamp_backward and clamp_backward_min_max: self takes g where lo <= x <= hi; a
+// tensor lo takes g where x < lo (and lo < hi when both are given), a tensor hi where x > hi
+// (or hi < lo).  Bounds are saved as tensors of the result dtype (scalars as 0-dim).
+Grads clamp_grads(const Tensor& g, FnNode& s, bool has_lo, bool has_hi, bool lo_is_input, bool hi_is_input) {
+  const Tensor& x = s.use(0);
+  Ref<Tensor> lo = has_lo ? retained(s.use(1)) : Ref<Tensor>();
+  Ref<Tensor> hi = has_hi ? retained(s.use(2)) : Ref<Tensor>();
+  Ref<Tensor> z = zero_like(g);
+  Grads out(1 + size_t(lo_is_input) + size_t(hi_is_input));
+  if (s.wants(0)) {
+    Ref<Tensor> gx = retained(g);
+    if (has_lo) gx = ct::where(*cmp(CompareOp::Ge, x, *lo), *gx, *z);
+    if (has_hi) gx = ct::where(*cmp(CompareOp::Le, x, *hi), *gx, *z);
+    out[0] = gx;
+  }
+  size_t slot = 1;
+  if (lo_is_input) {
+    if (s.wants(slot)) {
+      Ref<Tensor> gl = ct::where(*cmp(CompareOp::Lt, x, *lo), g, *z);
+      if (has_hi) gl = ct::where(*cmp(CompareOp::Lt, *lo, *hi), *gl, *z);
+      out[slot] = gl;
+    }
+    ++slot;
+  }
+  if (hi_is_input && s.wants(slot)) {
+    Ref<Tensor> above = cmp(CompareOp::Gt, x, *hi);
+    if (has_lo) above = ct::where(*cmp(CompareOp::Lt, *hi, *lo), *full({}, 1.0, DType::Bool), *above);
+    out[slot] = ct::where(*above, g, *z);
+  }
+  return out;
+}
+
+Ref<Tensor> saved_bound(const ClampBound& b, DType d) {
+  if (b.tensor) return Ref<Tensor>::retain(const_cast<Tensor*>(b.tensor));
+  Ref<Tensor> s = full({}, 0.0, d, "clamp");
+  fill_elements(*s, b.scalar);
+  return s;
+}
+
+// The clamp node for inputs (x, and the tensor bounds), saving x_values (x before an
+// in-place write) and the bounds.
+std::shared_ptr<FnNode> clamp_node(const Tensor& x, const Tensor& x_values, const ClampBound& lo,
+                                   const ClampBound& hi, const char* op, DType d) {
+  const bool tensors = lo.tensor || hi.tensor;
+  const bool has_lo = lo.present(), has_hi = hi.present();
+  const bool lo_in = lo.tensor != nullptr, hi_in = hi.tensor != nullptr;
+  auto n = std::make_shared<FnNode>(clamp_node_name(op, tensors), [=](const Tensor& g, FnNode& s) -> Grads {
+    return clamp_grads(g, s, has_lo, has_hi, lo_in, hi_in);
+  });
+  n->add_input(x);
+  if (lo_in) n->add_input(*lo.tensor);
+  if (hi_in) n->add_input(*hi.tensor);
+  const Ref<Tensor> l = has_lo ? saved_bound(lo, d) : Ref<Tensor>();
+  const Ref<Tensor> h = has_hi ? saved_bound(hi, d) : Ref<Tensor>();
+  n->save({&x_values, l.get(), h.get()});
+  return n;
+}
+
+}  // namespace
+
+Ref<Tensor> cumsum(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
+  return record_scan(false, t, dim, ct::cumsum(t, dim, dtype));
+}
+Ref<Tensor> cumprod(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
+  return record_scan(true, t, dim, ct::cumprod(t, dim, dtype));
+}
+void cumsum_(const Tensor& self, int64_t dim, std::optional<DType> dtype) { scan_inplace(false, self, dim, dtype); }
+void cumprod_(const Tensor& self, int64_t dim, std::optional<DType> dtype) { scan_inplace(true, self, dim, dtype); }
+
+ValuesIndices sort(const Tensor& t, int64_t dim, bool descending, bool stable) {
+  ValuesIndices r = ct::sort(t, dim, descending, stable);
+  Ref<Tensor> idx = r.indices;
+  Ref<Tensor> v = record_selection("SortBackward0", t, dim, std::move(r));
+  return {std::move(v), std::move(idx)};
+}
+
+ValuesIndices topk(const Tensor& t, int64_t k, int64_t dim, bool largest, bool sorted) {
+  ValuesIndices r = ct::topk(t, k, dim, largest, sorted);
+  Ref<Tensor> idx = r.indices;
+  Ref<Tensor> v = record_selection("TopkBackward0", t, dim, std::move(r));
+  return {std::move(v), std::move(idx)};
+}
+
+Ref<Tensor> clamp(const Tensor& t, const ClampBound& lo, const ClampBound& hi, const char* op) {
+  Ref<Tensor> r = ct::clamp(t, lo, hi, op);
+  if (__builtin_expect(any_needs({&t, lo.tensor, hi.tensor}), 0)) set_history(*r, clamp_node(t, t, lo, hi, op, r->dtype()));
+  return r;
+}
+
+void clamp_(const Tensor& self, const ClampBound& lo, const ClampBound& hi, const char* op) {
+  if (__builtin_expect(!any_needs({&self, lo.tensor, hi.tensor}), 1)) return ct::clamp_(self, lo, hi, op);
+  check_inplace(self);
+  Ref<Tensor> original = ct::clone(self);
+  ct::clamp_(self, lo, hi, op);
+  rebase_history(self, clamp_node(self, *original, lo, hi, op, self.dtype()));
+}
+
+}  // namespace ct::ag

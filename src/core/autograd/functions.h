@@ -128,3 +128,21 @@ Ref<Tensor> index_put(const Tensor& self, std::span<const Tensor* const> indices
                       bool accumulate, bool inplace);
 
 }  // namespace ct::ag
+
+// ---- scans, sort, topk, clamp (core/scan_sort.h) ----------------------------------------------
+namespace ct { struct ClampBound; }
+namespace ct::ag {
+// cumsum / cumprod (CumsumBackward0 / CumprodBackward0, exact with zeros) and their in-place
+// forms; sort (SortBackward0 on the values), topk (TopkBackward0); clamp with scalar bounds
+// (ClampBackward1), tensor bounds (ClampBackward0), clamp_min / clamp_max (ClampMinBackward0 /
+// ClampMaxBackward0 for a scalar, ...Backward1 for a tensor).  `op` is the torch op name:
+// "clamp", "clamp_min" or "clamp_max" (the last two take one bound, in lo or hi).
+Ref<Tensor> cumsum(const Tensor& t, int64_t dim, std::optional<DType> dtype);
+Ref<Tensor> cumprod(const Tensor& t, int64_t dim, std::optional<DType> dtype);
+void cumsum_(const Tensor& self, int64_t dim, std::optional<DType> dtype);
+void cumprod_(const Tensor& self, int64_t dim, std::optional<DType> dtype);
+ValuesIndices sort(const Tensor& t, int64_t dim, bool descending, bool stable);
+ValuesIndices topk(const Tensor& t, int64_t k, int64_t dim, bool largest, bool sorted);
+Ref<Tensor> clamp(const Tensor& t, const ClampBound& lo, const ClampBound& hi, const char* op);
+void clamp_(const Tensor& self, const ClampBound& lo, const ClampBound& hi, const char* op);
+}  // namespace ct::ag

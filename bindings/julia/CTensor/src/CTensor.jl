@@ -39,6 +39,7 @@ include("dtype_views.jl")
 include("math.jl")
 include("memory_format.jl")
 include("mask_ops.jl")
+include("scan_sort.jl")
 
 # Every exported name is checked (bindings/julia/check/julia_check.py) against the names
 # Base, Core and the standard libraries export, and against a list of names too generic to
@@ -71,6 +72,9 @@ export gather_copy, scatter_copy, scatter!, scatter_add_copy, scatter_add!, inde
 # Masked copies, nonzero, rot90, repeat_interleave (mask_ops.jl)
 export masked_select_copy, masked_fill!, masked_fill_copy, masked_scatter!, masked_scatter_copy, nonzero_copy,
        rot90_copy, repeat_interleave_copy, repeat_interleave_indices
+# Scans, sorting, clamping (scan_sort.jl)
+export tensor_cumsum, tensor_cumprod, tensor_cumsum!, tensor_cumprod!, tensor_sort, tensor_argsort, tensor_topk,
+       tensor_clamp, tensor_clamp!
 # Memory introspection
 export storage_id, storage_offset, shares_storage, may_overlap, overlaps,
        has_internal_overlap, is_contiguous, is_column_major, is_view, data_address,

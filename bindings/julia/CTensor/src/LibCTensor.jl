@@ -4002,6 +4002,239 @@ function ct_unsqueeze_(self, dim)
     ccall((:ct_unsqueeze_, libctensor()), Cint, (Ptr{ct_tensor}, Cint), self, dim)
 end
 
+"""
+    ct_cumsum(t, dim, dtype) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_cumsum(const ct_tensor *t, int dim, int dtype);`
+
+torch.cumsum(t, dim, dtype=): running sums along dim.  t is converted to dtype first when it
+is not -1; otherwise bool and integer t give int64 (floating t keep their dtype).  Float32
+and float64 accumulate in double, float16/bfloat16 in float, integers in wrapping 64 bits
+(as torch's CPU kernel).  Result contiguous.  Errors: dim out of range (CT_ERR_INDEX), a
+bool result dtype (CT_ERR_DTYPE, torch's "\\"cumsum_out_cpu\\" not implemented for 'Bool'"),
+an invalid dtype (CT_ERR_DTYPE).  Autograd: CumsumBackward0.
+"""
+function ct_cumsum(t, dim, dtype)
+    ccall((:ct_cumsum, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Cint), t, dim, dtype)
+end
+
+"""
+    ct_cumsum_(self, dim, dtype) -> Cint
+
+`ct_status ct_cumsum_(ct_tensor *self, int dim, int dtype);`
+
+Tensor.cumsum_(dim, dtype=): in place; dtype, if not -1, must be self's (CT_ERR_DTYPE,
+"Bad in-place call: input tensor dtype Float and output tensor dtype Double should match").
+Integer self accumulate in 64 bits and wrap into self's dtype.
+"""
+function ct_cumsum_(self, dim, dtype)
+    ccall((:ct_cumsum_, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Cint), self, dim, dtype)
+end
+
+"""
+    ct_cumprod(t, dim, dtype) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_cumprod(const ct_tensor *t, int dim, int dtype);`
+
+torch.cumprod / Tensor.cumprod_: as ct_cumsum / ct_cumsum_ with products ("cumprod_out_cpu"
+in the bool error).  Autograd: CumprodBackward0, exact where t has zeros (no division).
+"""
+function ct_cumprod(t, dim, dtype)
+    ccall((:ct_cumprod, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Cint), t, dim, dtype)
+end
+
+"""
+    ct_cumprod_(self, dim, dtype) -> Cint
+
+`ct_status ct_cumprod_(ct_tensor *self, int dim, int dtype);`
+"""
+function ct_cumprod_(self, dim, dtype)
+    ccall((:ct_cumprod_, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Cint), self, dim, dtype)
+end
+
+"""
+    ct_sort(t, dim, descending, stable, indices) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_sort(const ct_tensor *t, int dim, int descending, int stable, ct_tensor **indices);`
+
+torch.sort(t, dim, descending, stable=): returns the sorted values (new reference) and, if
+indices is not NULL, stores in *indices a new reference to the int64 positions they came
+from (written only on success).  Both are laid out like t (torch's empty_like: t's strides
+when t is dense).  NaN sorts as the largest value (last ascending, first descending).  The
+sort is stable whatever `stable` says (equal elements keep their order, in both
+directions); torch's stable=False order of equal elements is unspecified.  Errors: dim out
+of range (CT_ERR_INDEX).  Autograd: the values record SortBackward0 (the gradient goes back
+to each value's position).
+"""
+function ct_sort(t, dim, descending, stable, indices)
+    ccall((:ct_sort, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Cint, Cint, Ptr{Ptr{ct_tensor}}), t, dim, descending, stable, indices)
+end
+
+"""
+    ct_argsort(t, dim, descending, stable) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_argsort(const ct_tensor *t, int dim, int descending, int stable);`
+
+torch.argsort(t, dim, descending, stable=): the indices of ct_sort alone (new reference;
+int64, never requires grad).
+"""
+function ct_argsort(t, dim, descending, stable)
+    ccall((:ct_argsort, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Cint, Cint), t, dim, descending, stable)
+end
+
+"""
+    ct_topk(t, k, dim, largest, sorted, indices) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_topk(const ct_tensor *t, int64_t k, int dim, int largest, int sorted, ct_tensor **indices);`
+
+torch.topk(t, k, dim, largest, sorted): the k largest (largest != 0) or smallest values along
+dim (new reference, contiguous, size k along dim) and, if indices is not NULL, their int64
+positions in *indices (new reference, written only on success).  The values come in order
+(largest first, or smallest first) whatever `sorted` says; among equal values the lower
+position comes first.  NaN counts as the largest value.  Errors: k < 0 or k > size(dim)
+(CT_ERR_INVALID_ARGUMENT, torch's "selected index k out of range"), dim out of range (CT_ERR_INDEX),
+a bool t (CT_ERR_DTYPE, "topk does not support bool dtypes on CPU", as torch).
+Autograd: the values record TopkBackward0.
+"""
+function ct_topk(t, k, dim, largest, sorted, indices)
+    ccall((:ct_topk, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Int64, Cint, Cint, Cint, Ptr{Ptr{ct_tensor}}), t, k, dim, largest, sorted, indices)
+end
+
+"""
+    ct_clamp(t, has_min, min, has_max, max, integral) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_clamp(const ct_tensor *t, int has_min, double min, int has_max, double max, int integral);`
+
+torch.clamp(t, min=, max=) with scalar bounds (torch.clip is the same): each element
+becomes min(max(x, min), max), so max wins where min > max; NaN in t, min or max gives NaN.
+has_min / has_max say which bounds are given (at least one: else CT_ERR_INVALID_ARGUMENT,
+"torch.clamp: At least one of 'min' or 'max' must not be None").  integral != 0: the bounds
+are integers (Python ints: an integer t keeps its dtype; they must be whole numbers, exact
+up to 2^53); 0: floating (an integer or bool t gives float32, as torch.clamp(int_t, 0.5)).
+Result dtype: torch's result_type of t and the bounds; a bound must fit it
+(CT_ERR_INVALID_ARGUMENT, "value cannot be converted to type int8_t without overflow";
+unsigned dtypes take negatives down to -255, which wrap, as torch).  Result laid out like t.
+Autograd: ClampBackward1 (the gradient passes where min <= x <= max).
+"""
+function ct_clamp(t, has_min, min, has_max, max, integral)
+    ccall((:ct_clamp, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Cdouble, Cint, Cdouble, Cint), t, has_min, min, has_max, max, integral)
+end
+
+"""
+    ct_clamp_(self, has_min, min, has_max, max, integral) -> Cint
+
+`ct_status ct_clamp_(ct_tensor *self, int has_min, double min, int has_max, double max, int integral);`
+
+In place: also CT_ERR_DTYPE when the result dtype cannot be written into self ("result type
+Float can't be cast to the desired output type int"; the C++ type name, as torch's scalar
+check: "long int", "unsigned char", ...; ct_clamp_tensor_ names it as "Int").
+"""
+function ct_clamp_(self, has_min, min, has_max, max, integral)
+    ccall((:ct_clamp_, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Cdouble, Cint, Cdouble, Cint), self, has_min, min, has_max, max, integral)
+end
+
+"""
+    ct_clamp_tensor(t, min, max) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_clamp_tensor(const ct_tensor *t, const ct_tensor *min, const ct_tensor *max);`
+
+torch.clamp(t, min, max) with tensor bounds (borrowed; either may be NULL, not both): the
+result has the broadcast shape of t, min and max (CT_ERR_SHAPE otherwise) and their promoted
+dtype.  Autograd: ClampBackward0; min takes the gradient where x < min (and min < max), max
+where x > max (or max < min), as torch's clamp_backward_min_max.
+"""
+function ct_clamp_tensor(t, min, max)
+    ccall((:ct_clamp_tensor, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), t, min, max)
+end
+
+"""
+    ct_clamp_tensor_(self, min, max) -> Cint
+
+`ct_status ct_clamp_tensor_(ct_tensor *self, const ct_tensor *min, const ct_tensor *max);`
+
+In place: the broadcast shape must be self's (CT_ERR_SHAPE, "output with shape [2] doesn't
+match the broadcast shape [3, 2]"), the result dtype must cast to self's (CT_ERR_DTYPE).
+"""
+function ct_clamp_tensor_(self, min, max)
+    ccall((:ct_clamp_tensor_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), self, min, max)
+end
+
+"""
+    ct_clamp_min(t, min, integral) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_clamp_min(const ct_tensor *t, double min, int integral);`
+
+torch.clamp_min / clamp_max (and their in-place forms) with a scalar (integral as ct_clamp)
+or a tensor bound (borrowed, not NULL): ct_clamp with one bound, recording ClampMinBackward0 /
+ClampMaxBackward0 (scalar) or ClampMinBackward1 / ClampMaxBackward1 (tensor).
+"""
+function ct_clamp_min(t, min, integral)
+    ccall((:ct_clamp_min, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble, Cint), t, min, integral)
+end
+
+"""
+    ct_clamp_max(t, max, integral) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_clamp_max(const ct_tensor *t, double max, int integral);`
+"""
+function ct_clamp_max(t, max, integral)
+    ccall((:ct_clamp_max, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble, Cint), t, max, integral)
+end
+
+"""
+    ct_clamp_min_(self, min, integral) -> Cint
+
+`ct_status ct_clamp_min_(ct_tensor *self, double min, int integral);`
+"""
+function ct_clamp_min_(self, min, integral)
+    ccall((:ct_clamp_min_, libctensor()), Cint, (Ptr{ct_tensor}, Cdouble, Cint), self, min, integral)
+end
+
+"""
+    ct_clamp_max_(self, max, integral) -> Cint
+
+`ct_status ct_clamp_max_(ct_tensor *self, double max, int integral);`
+"""
+function ct_clamp_max_(self, max, integral)
+    ccall((:ct_clamp_max_, libctensor()), Cint, (Ptr{ct_tensor}, Cdouble, Cint), self, max, integral)
+end
+
+"""
+    ct_clamp_min_tensor(t, min) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_clamp_min_tensor(const ct_tensor *t, const ct_tensor *min);`
+"""
+function ct_clamp_min_tensor(t, min)
+    ccall((:ct_clamp_min_tensor, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), t, min)
+end
+
+"""
+    ct_clamp_max_tensor(t, max) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_clamp_max_tensor(const ct_tensor *t, const ct_tensor *max);`
+"""
+function ct_clamp_max_tensor(t, max)
+    ccall((:ct_clamp_max_tensor, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), t, max)
+end
+
+"""
+    ct_clamp_min_tensor_(self, min) -> Cint
+
+`ct_status ct_clamp_min_tensor_(ct_tensor *self, const ct_tensor *min);`
+"""
+function ct_clamp_min_tensor_(self, min)
+    ccall((:ct_clamp_min_tensor_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), self, min)
+end
+
+"""
+    ct_clamp_max_tensor_(self, max) -> Cint
+
+`ct_status ct_clamp_max_tensor_(ct_tensor *self, const ct_tensor *max);`
+"""
+function ct_clamp_max_tensor_(self, max)
+    ccall((:ct_clamp_max_tensor_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), self, max)
+end
+
 # ---- DLPack ------------------------------------------------------------------------------
 
 """

@@ -1278,6 +1278,44 @@ end
     @test Array(grad(w)) ≈ (2 / 3) .* ([1, 2, 4, 0] .- 1.75)
 end
 
+@testset "cumsum, cumprod, sort, topk, clamp: torch.cumsum / sort / topk / clamp" begin
+    x, _ = grid()                                          # x[i, j] == 4(i-1) + (j-1)
+    c = tensor_cumsum(x, 2)
+    @test c isa Tensor{Float32,2} && !shares_storage(c, x) && Array(c)[2, :] == cumsum(Float32[4, 5, 6, 7])
+    @test Array(tensor_cumsum(x, 1)) == cumsum(Array(x); dims = 1)
+    i = tensor_cumsum(Tensor(Int32[1, 2, 3]), 1)
+    @test i isa Tensor{Int64,1} && Array(i) == [1, 3, 6]                 # ints promote to Int64
+    @test Array(tensor_cumprod(Tensor(Float64[2, 0, 3]), 1)) == [2.0, 0.0, 0.0]
+    @test tensor_cumsum(x, 1; dtype = Float64) isa Tensor{Float64,2}
+    e = caught(() -> tensor_cumsum(x, 3))
+    @test e isa CTensorError && e.status == L.CT_ERR_INDEX
+    y = Tensor(Float32[1, 2, 3])
+    v0 = L.ct_tensor_version(y)
+    @test tensor_cumsum!(y, 1) === y && Array(y) == [1, 3, 6] && L.ct_tensor_version(y) == v0 + 1
+    s, ix = tensor_sort(Tensor(Float32[3, NaN, 1, 3]))
+    @test Array(s)[1:3] == [1, 3, 3] && isnan(Array(s)[4]) && Array(ix) == [2, 0, 3, 1]   # NaN largest, stable
+    s, ix = tensor_sort(Tensor(Float32[3, NaN, 1, 3]); rev = true)
+    @test isnan(Array(s)[1]) && Array(ix) == [1, 0, 3, 2]
+    @test Array(tensor_argsort(x; dim = 1, rev = true))[:, 1] == [2, 1, 0]
+    v, ix = tensor_topk(Tensor(Float64[5, 1, 4, 2]), 2)
+    @test Array(v) == [5.0, 4.0] && Array(ix) == [0, 2]
+    v, _ = tensor_topk(Tensor(Float64[5, 1, 4, 2]), 1; largest = false)
+    @test Array(v) == [1.0]
+    e = caught(() -> tensor_topk(Tensor(Float64[5, 1]), 3))
+    @test e isa CTensorError && e.status == L.CT_ERR_INVALID_ARGUMENT
+    k = tensor_clamp(Tensor(Int32[-3, 0, 7]); min = 0, max = 4)
+    @test k isa Tensor{Int32,1} && Array(k) == [0, 0, 4]
+    @test tensor_clamp(Tensor(Int32[-3, 0, 7]); min = 0.5) isa Tensor{Float32,1}  # a float bound promotes
+    @test Array(tensor_clamp(Tensor(Float64[1, 5]); min = 3, max = 2)) == [2.0, 2.0]  # max wins
+    @test Array(tensor_clamp(Tensor(Float64[1, 5]); max = Tensor(Float64[0, 9]))) == [0.0, 5.0]
+    e = caught(() -> tensor_clamp(Tensor(Float64[1])))
+    @test e isa CTensorError && e.status == L.CT_ERR_INVALID_ARGUMENT
+    z = Tensor(Float64[-1, 2])
+    @test tensor_clamp!(z; min = 0) === z && Array(z) == [0.0, 2.0]
+    e = caught(() -> tensor_clamp!(Tensor(Int32[1]); min = 0.5))
+    @test e isa CTensorError && e.status == L.CT_ERR_DTYPE
+end
+
 @testset "Aqua.jl" begin
     Aqua.test_all(CTensor; ambiguities = (recursive = false,))
 end

@@ -48,8 +48,10 @@ def _parse(text):
     return kind, int(idx)
 
 
-def _no_accelerator():
+def _no_accelerator(index):
     # torch.device(0) / device=0: an index alone names the current accelerator, and there is none
+    if index < 0:
+        return RuntimeError("Device index must not be negative")
     return RuntimeError("Cannot access accelerator device when none is available.")
 
 
@@ -132,7 +134,7 @@ def _device_args(args, kwargs):
             raise TypeError("device(): argument 'type' (position 1) must be str, not ctensor.device")
         return type_._type, type_._index
     if isinstance(type_, int) and not isinstance(type_, bool) and len(args) + len(kwargs) == 1:
-        raise _no_accelerator()
+        raise _no_accelerator(type_)
     if not isinstance(type_, str):
         name = type(type_).__name__
         raise _invalid_combination(name, f"      didn't match because some of the arguments have invalid types: "
@@ -174,7 +176,7 @@ def _as_device(dev, fn):
     if isinstance(dev, str):
         return device(dev)
     if isinstance(dev, int) and not isinstance(dev, bool):
-        raise _no_accelerator()
+        raise _no_accelerator(dev)
     raise TypeError(f"{fn}(): argument 'device' must be ctensor.device, not {type(dev).__name__}")
 
 

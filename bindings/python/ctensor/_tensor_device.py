@@ -36,7 +36,7 @@ def _type_name(v):
 
 def _invalid_to(args, kwargs):
     got = [_type_name(a) for a in args] + [f"{k}={_type_name(v)}" for k, v in kwargs.items()]
-    text = ", ".join(got) + (", " if kwargs else "")
+    text = ", ".join(got) + (", " if kwargs and not args else "")  # torch's spelling
     return TypeError(f"to() received an invalid combination of arguments - got ({text}), but expected one of:\n"
                      + "".join(f" * {s}\n" for s in _TO_SIGNATURES))
 
@@ -67,6 +67,8 @@ def _to_args(args, kwargs):
         names = ("dtype", "non_blocking", "copy")
     else:  # to(device=None, dtype=None, non_blocking, copy)
         names = ("device", "dtype", "non_blocking", "copy")
+    if len(args) == 5 and names[0] == "device":  # one more than the longest signature: Python's wording
+        raise TypeError("to() takes from 0 to 4 positional arguments but 5 were given")
     if len(args) > len(names):
         raise _invalid_to(args, kwargs)
     bound = dict(zip(names, args))
@@ -117,7 +119,9 @@ class _DeviceMethods:
         is a valid device."""
         dev, dtype, copy, memory_format = _to_args(args, kwargs)
         if dev is not None:
-            target_device(dev)  # t.to('float32'): torch reads a str as a device, and so does this
+            # t.to('float32'): torch reads a str as a device, and so does this.  A device with an
+            # index ('cpu:0') is not the tensor's own device (cpu, no index): torch copies.
+            copy = target_device(dev).index is not None or copy
         if memory_format is not None or copy:
             from ._memory_format import to_memory_format
             return to_memory_format(self, dtype, memory_format, copy)

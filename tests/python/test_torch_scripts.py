@@ -117,8 +117,13 @@ SCRIPTS = {
         cl = x.to(memory_format=torch.channels_last)
         print(cl.stride(), cl is x, cl.to(memory_format=torch.channels_last) is cl)
         print(cl.to(torch.float64).stride(), cl.to(torch.float64, memory_format=torch.contiguous_format).stride())
-        print(cl.cpu() is cl, x.t().to("cpu") is not None if x.dim() == 2 else x.transpose(0, 3).to(copy=True).stride())
+        print(cl.cpu() is cl, x.transpose(0, 3).to(copy=True).stride())
+        print(cl.cpu(memory_format=torch.channels_last) is cl, cl.cpu(memory_format=torch.contiguous_format).stride(),
+              cl.cpu(memory_format=torch.preserve_format) is cl, x.cpu(memory_format=torch.contiguous_format) is x)
+        e = torch.zeros(1, 1, 1, 1).expand(2, 1, 1, 1)
+        print(e.cpu(memory_format=torch.channels_last).stride(), e.cpu().stride())
         show(lambda: torch.zeros(2, 3).to(memory_format=torch.channels_last))
+        show(lambda: torch.zeros(1).cpu(memory_format=torch.channels_last))
         ''',
     "like_family": '''
         base = torch.arange(120.).reshape(2, 3, 4, 5)

@@ -361,7 +361,7 @@ class Tensor:
     def type_as(self, other: Tensor) -> Tensor:
         """self if other has self's dtype, else a copy converted to other's dtype."""
     def cpu(self, memory_format: Optional[memory_format] = ...) -> Tensor:
-        """self (ctensor tensors live in host memory)."""
+        """self (ctensor tensors live in host memory); with memory_format, self or a copy as to() gives."""
     def cuda(self, device: Any = ..., non_blocking: _bool = ..., memory_format: Optional[memory_format] = ...) -> Tensor:
         'Refused as a CPU-only torch refuses it: AssertionError "Torch not compiled with CUDA enabled"'
     @property

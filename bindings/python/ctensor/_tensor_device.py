@@ -130,8 +130,12 @@ class _DeviceMethods:
         return _C.ct_to(self, dtype)
 
     def cpu(self, memory_format=None):
-        """This tensor itself: it is already in host memory (memory_format is then ignored, as in torch)."""
-        return self
+        """This tensor itself (it is already in host memory), or with memory_format as to(memory_format=)
+        gives it: self when already laid out so, else a copy."""
+        if memory_format is None:
+            return self
+        from ._memory_format import to_memory_format
+        return to_memory_format(self, None, memory_format, False)
 
     def cuda(self, device=None, non_blocking=False, memory_format=None):
         """Refused as a CPU-only torch refuses it: AssertionError "Torch not compiled with CUDA enabled"

@@ -313,6 +313,18 @@ def test_device_equality_hash_pickle_and_immutability():
     assert ctensor.device(d) == d and ctensor.device(d) is not d
 
 
+def test_default_device_is_per_thread():
+    import threading
+    seen = []
+    with ctensor.device("cuda"):
+        t = threading.Thread(target=lambda: seen.append(ctensor.zeros(1).device))
+        t.start()
+        t.join()
+        with pytest.raises(AssertionError, match="^Torch not compiled with CUDA enabled$"):
+            ctensor.zeros(1)
+    assert seen == [ctensor.device("cpu")]
+
+
 def test_default_device_stack_is_restored_after_an_error():
     with pytest.raises(ZeroDivisionError):
         with ctensor.device("cuda"):

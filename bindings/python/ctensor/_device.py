@@ -5,13 +5,14 @@ CPU build of torch); only a tensor on one that is not the CPU is refused, with t
 torch 2.13 build raises: AssertionError "Torch not compiled with CUDA enabled" for CUDA (and XPU),
 so that ``device = 'cuda' if torch.cuda.is_available() else 'cpu'`` scripts behave as there.
 
-The default device (``with device(...)``, ``set_default_device``) is a stack of this module, as
-torch's device context: a factory without ``device=`` makes its tensor there (and so refuses to
-while a CUDA device is the default)."""
+The default device (``with device(...)``, ``set_default_device``) is a per-thread stack, as torch's
+device context (a TorchFunctionMode, thread-local): a factory without ``device=`` makes its tensor
+there (and so refuses to while a CUDA device is the default)."""
 
 from __future__ import annotations
 
 import operator
+import threading
 
 __all__ = ["device", "set_default_device", "get_default_device", "tensor_device", "target_device",
            "require_host", "CPU"]
@@ -103,12 +104,15 @@ class device:
         return (device, (str(self),))
 
     def __enter__(self):
-        _DEFAULT_STACK.append(self)
+        _default_stack().append(self)
         return self
 
     def __exit__(self, *exc):
-        _DEFAULT_STACK.pop()
+        _default_stack().pop()
         return False
+
+
+device.__module__ = "ctensor"  # pickled and printed as ctensor.device
 
 
 def _device_args(args, kwargs):
@@ -155,17 +159,25 @@ def _device_args(args, kwargs):
 
 _MISSING = object()
 CPU = device("cpu")
-_DEFAULT_STACK = [CPU]  # [0] is set_default_device's; `with device(...)` pushes on top
+_THREAD = threading.local()
+
+
+def _default_stack():
+    """This thread's default devices: [0] is set_default_device's; `with device(...)` pushes on top."""
+    stack = getattr(_THREAD, "stack", None)
+    if stack is None:
+        stack = _THREAD.stack = [CPU]
+    return stack
 
 
 def set_default_device(dev):
-    """The device factories use when not given one (None: the CPU again)."""
-    _DEFAULT_STACK[0] = CPU if dev is None else _as_device(dev, "set_default_device")
+    """The device factories use when not given one, in this thread (None: the CPU again)."""
+    _default_stack()[0] = CPU if dev is None else _as_device(dev, "set_default_device")
 
 
 def get_default_device():
     """The device factories use when not given one: device(type='cpu') unless changed."""
-    dev = _DEFAULT_STACK[-1]
+    dev = _default_stack()[-1]
     require_host(dev)  # torch 2.13 makes a tensor there to ask, and fails the same way
     return dev
 
@@ -192,7 +204,7 @@ def require_host(dev):
 
 def tensor_device(dev, fn):
     """A factory's device= argument: None means the default device; the result must be the CPU."""
-    dev = _DEFAULT_STACK[-1] if dev is None else _as_device(dev, fn)
+    dev = _default_stack()[-1] if dev is None else _as_device(dev, fn)
     require_host(dev)
     return dev
 

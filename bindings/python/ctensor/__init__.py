@@ -254,6 +254,8 @@ globals().update(_legacy_types.LEGACY_TYPES)  # FloatTensor, LongTensor, ...
 def get_default_dtype():
     """The dtype of floating tensors made without one (ctensor.float32)."""
     return _dtype.default_float_dtype()
+
+
 # Docstrings that say view, copy or self, on every public method and function (_docs.py).
 from . import _docs  # noqa: E402
 _docs.install(globals())

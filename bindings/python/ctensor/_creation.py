@@ -32,12 +32,12 @@ def _check_dtype(dtype, what="dtype"):
     raise TypeError(f"{what} must be ctensor.dtype, not {type(dtype).__name__}")
 
 
-def _check_device(device):
+def _check_device(device, fn=None):
     """A factory's device= argument: None (the default device), a ctensor.device, a string such as
     'cpu' or 'cuda:0', or an accelerator index; any device but the CPU is refused as a CPU-only
-    torch refuses it."""
+    torch refuses it.  fn names the factory in the TypeError for another type."""
     from ._device import tensor_device
-    tensor_device(device, "factory")
+    tensor_device(device, fn)
 
 
 def is_tensor(obj) -> bool:
@@ -337,7 +337,7 @@ def as_tensor(data, dtype=None, device=None):
 def _factory(fn, cname):
     def f(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None, pin_memory=False):
         dtype = _check_dtype(dtype)
-        _check_device(device)
+        _check_device(device, fn)
         from ._layout import check_layout
         check_layout(layout, fn)
         if out is not None:

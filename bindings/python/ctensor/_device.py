@@ -189,7 +189,8 @@ def _as_device(dev, fn):
         return device(dev)
     if isinstance(dev, int) and not isinstance(dev, bool):
         raise _no_accelerator(dev)
-    raise TypeError(f"{fn}(): argument 'device' must be ctensor.device, not {type(dev).__name__}")
+    where = f"{fn}(): argument" if fn else "argument"
+    raise TypeError(f"{where} 'device' must be ctensor.device, not {type(dev).__name__}")
 
 
 def require_host(dev):

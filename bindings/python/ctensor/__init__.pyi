@@ -682,7 +682,7 @@ def randint_like(input: Tensor, *args: Union[_int, Tensor], low: Optional[_int] 
                  memory_format: Optional[memory_format] = ...) -> Tensor:
     """randint_like(input, high) or randint_like(input, low, high): integers uniform in [low, high)"""
 def set_default_device(dev: Any) -> None:
-    """The device factories use when not given one (None: the CPU again)."""
+    """The device factories use when not given one, in this thread (None: the CPU again)."""
 def get_default_device() -> device:
     """The device factories use when not given one: device(type='cpu') unless changed."""
 def get_default_dtype() -> dtype:

@@ -67,7 +67,10 @@ from ._scan_sort import (cumsum, cumprod, sort, argsort, msort, topk, clamp, cli
 from . import autograd  # noqa: E402
 from ._autograd import no_grad, enable_grad, set_grad_enabled, is_grad_enabled  # noqa: E402
 
-from ._tensor import device  # noqa: E402
+from ._device import device, set_default_device, get_default_device  # noqa: E402
+from . import _tensor_device  # noqa: E402
+_tensor_device.install()
+from . import cuda, backends  # noqa: E402
 from ._creation import (tensor, as_tensor, zeros, ones, empty, full, arange, zeros_like,  # noqa: E402
                         ones_like, empty_like, full_like, is_tensor)
 from ._interop import from_numpy, from_dlpack, DLDeviceType  # noqa: E402
@@ -254,6 +257,17 @@ _memory_format.install()
 from ._memory_format import (memory_format, contiguous_format, channels_last, channels_last_3d,  # noqa: E402
                              preserve_format, empty, empty_strided, empty_like, zeros_like, ones_like,
                              full_like, clone)
+from ._random_like import rand_like, randn_like, randint_like  # noqa: E402
+from ._layout import layout, strided  # noqa: E402
+from . import _legacy_types  # noqa: E402
+_legacy_types.install()
+globals().update(_legacy_types.LEGACY_TYPES)  # FloatTensor, LongTensor, ...
+
+
+def get_default_dtype():
+    """The dtype of floating tensors made without one (ctensor.float32)."""
+    return _dtype.default_float_dtype()
+
 
 # Docstrings that say view, copy or self, on every public method and function (_docs.py).
 from . import _docs  # noqa: E402

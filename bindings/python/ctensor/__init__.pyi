@@ -61,10 +61,20 @@ class Size(Tuple[_int, ...]):
     def __getitem__(self, key: slice) -> Size: ...
 
 class device:
-    """The device of every ctensor tensor: host memory, printed as torch's ``device(type='cpu')``."""
-    type: str
-    index: Optional[_int]
-    def __init__(self, type: Union[str, device] = ..., index: Optional[_int] = ...) -> None: ...
+    """A device as torch names it: ``device('cpu')``, ``device('cuda:1')``, ``device('cuda', 0)``,"""
+    @property
+    def type(self) -> str:
+        """The device type: 'cpu', 'cuda', 'meta', ..."""
+    @property
+    def index(self) -> Optional[_int]:
+        """The device index, or None when none was given."""
+    def __init__(self, type: Union[str, device, _int], index: Optional[_int] = ...) -> None: ...
+    def __enter__(self) -> device: ...
+    def __exit__(self, *exc: Any) -> _bool: ...
+
+class layout:
+    """A memory layout; ``ctensor.strided`` is the only one."""
+strided: layout
 
 _Shape = Union[_int, Sequence[_int], Size]
 _Index = Any
@@ -437,8 +447,20 @@ class Tensor:
         """self if dtype and device already match (unless copy=True), else a converted copy."""
     def type_as(self, other: Tensor) -> Tensor:
         """self if other has self's dtype, else a copy converted to other's dtype."""
-    def cpu(self) -> Tensor:
-        """self (ctensor tensors live in host memory)."""
+    def cpu(self, memory_format: Optional[memory_format] = ...) -> Tensor:
+        """self (ctensor tensors live in host memory); with memory_format, self or a copy as to() gives."""
+    def cuda(self, device: Any = ..., non_blocking: _bool = ..., memory_format: Optional[memory_format] = ...) -> Tensor:
+        'Refused as a CPU-only torch refuses it: AssertionError "Torch not compiled with CUDA enabled"'
+    @property
+    def is_cuda(self) -> _bool:
+        """False: ctensor tensors live in host memory."""
+    def get_device(self) -> _int:
+        """-1, torch's answer for a CPU tensor (an accelerator tensor gives its index)."""
+    @property
+    def layout(self) -> layout:
+        """ctensor.strided: every tensor's layout"""
+    def type(self, dtype: Any = ..., non_blocking: _bool = ...) -> Any:
+        """Without arguments: this tensor's legacy type name ('ctensor.FloatTensor').  With a dtype, a"""
     def float(self) -> Tensor:
         """self if float32, else a float32 copy."""
     def double(self) -> Tensor:
@@ -735,6 +757,36 @@ def empty_like(input: Tensor, *, dtype: Optional[dtype] = ..., device: Any = ...
 def full_like(input: Tensor, fill_value: _Scalar, *, dtype: Optional[dtype] = ..., device: Any = ...,
               requires_grad: _bool = ..., memory_format: Optional[memory_format] = ...) -> Tensor:
     """full_like(input, fill_value, dtype=None, memory_format=torch.preserve_format): fill_value laid out"""
+def rand_like(input: Tensor, *, generator: Any = ..., dtype: Optional[dtype] = ..., layout: Optional[layout] = ...,
+              device: Any = ..., requires_grad: _bool = ..., memory_format: Optional[memory_format] = ...) -> Tensor:
+    """Uniform in [0, 1), input's shape, dtype (or dtype=) and layout (empty_like's); floating dtypes only."""
+def randn_like(input: Tensor, *, generator: Any = ..., dtype: Optional[dtype] = ..., layout: Optional[layout] = ...,
+               device: Any = ..., requires_grad: _bool = ..., memory_format: Optional[memory_format] = ...) -> Tensor:
+    """Standard normal, input's shape, dtype (or dtype=) and layout (empty_like's); floating dtypes only."""
+def randint_like(input: Tensor, *args: Union[_int, Tensor], low: Optional[_int] = ..., high: Optional[_int] = ...,
+                 generator: Any = ..., dtype: Optional[dtype] = ..., layout: Optional[layout] = ..., device: Any = ...,
+                 pin_memory: _bool = ..., requires_grad: _bool = ...,
+                 memory_format: Optional[memory_format] = ...) -> Tensor:
+    """randint_like(input, high) or randint_like(input, low, high): integers uniform in [low, high)"""
+def set_default_device(dev: Any) -> None:
+    """The device factories use when not given one, in this thread (None: the CPU again)."""
+def get_default_device() -> device:
+    """The device factories use when not given one: device(type='cpu') unless changed."""
+def get_default_dtype() -> dtype:
+    """The dtype of floating tensors made without one (ctensor.float32)."""
+from . import cuda as cuda
+from . import backends as backends
+# legacy tensor types: constructors, and isinstance tests of the dtype
+FloatTensor: Any
+DoubleTensor: Any
+HalfTensor: Any
+BFloat16Tensor: Any
+LongTensor: Any
+IntTensor: Any
+ShortTensor: Any
+CharTensor: Any
+ByteTensor: Any
+BoolTensor: Any
 def from_numpy(ndarray: Any) -> Tensor:
     """A tensor sharing ndarray's memory (no copy).  The tensor keeps the array alive until the"""
 

@@ -816,11 +816,9 @@ def manual_seed(seed):
 
 
 def _random_dtype(dtype, default):
-    if dtype is None:
-        return default
-    if not isinstance(dtype, D.dtype):
-        raise TypeError(f"dtype must be ctensor.dtype, not {type(dtype).__name__}")
-    return dtype
+    from ._creation import _check_dtype
+    dtype = _check_dtype(dtype)
+    return default if dtype is None else dtype
 
 
 def _check_factory_kwargs(device, requires_grad, generator):
@@ -834,14 +832,16 @@ def rand(*size, dtype=None, device=None, requires_grad=False, generator=None):
     """Uniform in [0, 1): rand(2, 3) or rand((2, 3)); floating dtypes (default float32)."""
     from ._creation import _sizes, _requires_grad
     _check_factory_kwargs(device, requires_grad, generator)
-    return _requires_grad(_C.ct_rand(_sizes(size, "rand"), _random_dtype(dtype, D.float32)), requires_grad)
+    dt = _random_dtype(dtype, D.default_float_dtype())
+    return _requires_grad(_C.ct_rand(_sizes(size, "rand"), dt), requires_grad)
 
 
 def randn(*size, dtype=None, device=None, requires_grad=False, generator=None):
     """Standard normal: randn(2, 3) or randn((2, 3)); floating dtypes (default float32)."""
     from ._creation import _sizes, _requires_grad
     _check_factory_kwargs(device, requires_grad, generator)
-    return _requires_grad(_C.ct_randn(_sizes(size, "randn"), _random_dtype(dtype, D.float32)), requires_grad)
+    dt = _random_dtype(dtype, D.default_float_dtype())
+    return _requires_grad(_C.ct_randn(_sizes(size, "randn"), dt), requires_grad)
 
 
 def randint(*args, size=None, low=None, high=None, dtype=None, device=None, requires_grad=False,

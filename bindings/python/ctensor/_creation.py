@@ -22,17 +22,22 @@ _INT_RANGE = {  # dtype -> (lowest, max), c10::overflows for integer targets
 
 
 def _check_dtype(dtype, what="dtype"):
+    """A factory's dtype= argument as a ctensor.dtype (None stays None): torch also takes Python's
+    float, int and bool for float64, int64 and bool."""
     if dtype is None or isinstance(dtype, _dtype_cls):
         return dtype
+    py = D.from_python_type(dtype)
+    if py is not None:
+        return py
     raise TypeError(f"{what} must be ctensor.dtype, not {type(dtype).__name__}")
 
 
-def _check_device(device):
-    if device is None:
-        return
-    name = device if isinstance(device, str) else getattr(device, "type", None)
-    if name is None or str(name).split(":")[0] != "cpu":
-        raise RuntimeError(f"ctensor tensors live in host memory only, device {device!r} is not supported")
+def _check_device(device, fn=None):
+    """A factory's device= argument: None (the default device), a ctensor.device, a string such as
+    'cpu' or 'cuda:0', or an accelerator index; any device but the CPU is refused as a CPU-only
+    torch refuses it.  fn names the factory in the TypeError for another type."""
+    from ._device import tensor_device
+    tensor_device(device, fn)
 
 
 def is_tensor(obj) -> bool:
@@ -256,7 +261,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
     """A new tensor holding a copy of data (nested lists/tuples of numbers, a scalar, a NumPy
     array, a tensor, or any array with __dlpack__, __array_interface__ or __array__).  Without dtype: bools -> bool, ints -> int64, floats -> float32,
     NumPy arrays and scalars keep their dtype; mixed lists promote as torch does."""
-    _check_dtype(dtype)
+    dtype = _check_dtype(dtype)
     _check_device(device)
     return _requires_grad(_tensor(data, dtype), requires_grad)
 
@@ -310,7 +315,7 @@ def _requires_grad(t, requires_grad):
 def as_tensor(data, dtype=None, device=None):
     """data itself if it is a tensor of that dtype; shares the memory of a NumPy array or a DLPack /
     __array_interface__ producer when the dtype matches; else a copy."""
-    _check_dtype(dtype)
+    dtype = _check_dtype(dtype)
     _check_device(device)
     if isinstance(data, Tensor):
         return data if dtype is None else _C.ct_to(data, dtype)
@@ -331,8 +336,10 @@ def as_tensor(data, dtype=None, device=None):
 
 def _factory(fn, cname):
     def f(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None, pin_memory=False):
-        _check_dtype(dtype)
-        _check_device(device)
+        dtype = _check_dtype(dtype)
+        _check_device(device, fn)
+        from ._layout import check_layout
+        check_layout(layout, fn)
         if out is not None:
             raise TypeError(f"{fn}(): out= is not supported by ctensor")
         if not size:
@@ -364,7 +371,7 @@ def _check_fill_value(fn, value):
 def full(size, fill_value, dtype=None, device=None, requires_grad=False, out=None):
     """full(size, fill_value, dtype=None): every element fill_value.  Without dtype: bool for a
     bool, int64 for an int, float32 for a float (torch 1.13's rule)."""
-    _check_dtype(dtype)
+    dtype = _check_dtype(dtype)
     _check_device(device)
     _check_fill_value("full", fill_value)
     if isinstance(fill_value, Tensor):
@@ -389,7 +396,7 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False, out=Non
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False, out=None):
     """arange(end) / arange(start, end, step=1): 1-D, start + k*step while < end.  Without dtype:
     int64 if start, end and step are ints, else float32."""
-    _check_dtype(dtype)
+    dtype = _check_dtype(dtype)
     _check_device(device)
     if end is None:
         start, end = 0, start

@@ -98,7 +98,7 @@ TENSOR = {
     "index_select": ("($self, dim, index, /)", "A copy of the entries of dim at the indices in index."),
     "to": (None, "self if dtype and device already match (unless copy=True), else a converted copy."),
     "type_as": (None, "self if other has self's dtype, else a copy converted to other's dtype."),
-    "cpu": (None, "self (ctensor tensors live in host memory)."),
+    "cpu": (None, "self (ctensor tensors live in host memory); with memory_format, self or a copy as to() gives."),
     "float": ("($self, /)", "self if float32, else a float32 copy."),
     "double": ("($self, /)", "self if float64, else a float64 copy."),
     "half": ("($self, /)", "self if float16, else a float16 copy."),

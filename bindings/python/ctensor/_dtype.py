@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["dtype", "DTYPES", "promote_types", "default_float_dtype"]
+__all__ = ["dtype", "DTYPES", "promote_types", "default_float_dtype", "from_python_type"]
 
 
 class ModuleConstant:
@@ -57,6 +57,13 @@ DTYPES = (bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, fl
 
 def default_float_dtype() -> dtype:
     return float32
+
+
+def from_python_type(t):
+    """torch's reading of a Python type as a dtype (dtype=float is float64, int int64, bool bool);
+    None for anything else (complex too: ctensor has no complex dtype)."""
+    import builtins
+    return {builtins.float: float64, builtins.int: int64, builtins.bool: bool}.get(t) if isinstance(t, type) else None
 
 
 def uint8_wrapped(value, d: dtype):

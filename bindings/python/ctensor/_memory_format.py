@@ -94,7 +94,9 @@ def empty(*size, dtype=None, device=None, requires_grad=False, out=None, layout=
         return _creation.empty(*size, dtype=dtype, device=device, requires_grad=requires_grad, out=out,
                                       layout=layout, pin_memory=pin_memory)
     code = _code(memory_format, "empty")
-    _creation._check_dtype(dtype)
+    from ._layout import check_layout
+    check_layout(layout, "empty")
+    dtype = _creation._check_dtype(dtype)
     _creation._check_device(device)
     if out is not None:
         raise TypeError("empty(): out= is not supported by ctensor")
@@ -107,7 +109,7 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     """empty_strided(size, stride, dtype=None): uninitialized, with exactly these strides; the storage
     holds the bytes they reach."""
     from . import _creation
-    _creation._check_dtype(dtype)
+    dtype = _creation._check_dtype(dtype)
     _creation._check_device(device)
     sizes = _creation._sizes((size,), "empty_strided")
     if any(s < 0 for s in sizes):  # torch checks the sizes before the strides
@@ -116,10 +118,12 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     return _requires_grad(t, requires_grad)
 
 
-def _like_args(fn, input, dtype, device, memory_format):
+def _like_args(fn, input, dtype, device, memory_format, layout=None):
     from . import _creation
+    from ._layout import check_layout
     _creation._check_like_input(fn, input)
-    _creation._check_dtype(dtype)
+    check_layout(layout, fn)
+    dtype = _creation._check_dtype(dtype)
     _creation._check_device(device)
     return (dtype if dtype is not None else input.dtype), _code(memory_format, fn, preserve_format)
 
@@ -127,19 +131,19 @@ def _like_args(fn, input, dtype, device, memory_format):
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=preserve_format):
     """empty_like(input, dtype=None, memory_format=torch.preserve_format): uninitialized, input's shape,
     laid out by the preserve rule (input's own strides when it is dense) or as memory_format says."""
-    d, code = _like_args("empty_like", input, dtype, device, memory_format)
+    d, code = _like_args("empty_like", input, dtype, device, memory_format, layout)
     return _requires_grad(_C.ct_empty_like(input, d, code), requires_grad)
 
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=preserve_format):
     """zeros_like(input, dtype=None, memory_format=torch.preserve_format): zeros laid out as empty_like."""
-    d, code = _like_args("zeros_like", input, dtype, device, memory_format)
+    d, code = _like_args("zeros_like", input, dtype, device, memory_format, layout)
     return _requires_grad(_C.ct_zeros_like(input, d, code), requires_grad)
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=preserve_format):
     """ones_like(input, dtype=None, memory_format=torch.preserve_format): ones laid out as empty_like."""
-    d, code = _like_args("ones_like", input, dtype, device, memory_format)
+    d, code = _like_args("ones_like", input, dtype, device, memory_format, layout)
     return _requires_grad(_C.ct_ones_like(input, d, code), requires_grad)
 
 
@@ -149,7 +153,7 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requir
     as empty_like."""
     import numbers
     from . import _creation
-    d, code = _like_args("full_like", input, dtype, device, memory_format)
+    d, code = _like_args("full_like", input, dtype, device, memory_format, layout)
     _creation._check_fill_value("full_like", fill_value)
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()

@@ -45,7 +45,7 @@ def linspace(start=_MISSING, end=_MISSING, steps=_MISSING, *extra, dtype=None, d
             f"Tensor start, Number end, int steps, {_KW}", f"Number start, Number end, int steps, {_KW}"))
     if out is not None:
         raise NotImplementedError("ctensor: linspace(out=...) is not supported")
-    _check_dtype(dtype)
+    dtype = _check_dtype(dtype)
     _check_device(device)
     dt = dtype if dtype is not None else D.default_float_dtype()
     return _requires_grad(_C.ct_linspace(float(s), float(e), int(steps), dt), requires_grad)
@@ -63,7 +63,7 @@ def eye(n=_MISSING, m=None, *extra, dtype=None, device=None, requires_grad=False
         raise TypeError(f"eye(): argument 'n' (position 1) must be int, not {type(n).__name__}")
     if out is not None:
         raise NotImplementedError("ctensor: eye(out=...) is not supported")
-    _check_dtype(dtype)
+    dtype = _check_dtype(dtype)
     _check_device(device)
     dt = dtype if dtype is not None else D.default_float_dtype()
     return _requires_grad(_C.ct_eye(int(n), int(n) if m is None else int(m), dt), requires_grad)

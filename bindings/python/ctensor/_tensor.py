@@ -15,51 +15,11 @@ from __future__ import annotations
 from . import _C
 from . import _dtype as D
 from . import _interop, _values
-from ._dtype import dtype as _dtype_cls
 
 Tensor = _C.Tensor
 UntypedStorage = _C.UntypedStorage
 
-__all__ = ["device", "install"]
-
-
-# dtype names: torch reports "Invalid device string" for these
-_DTYPE_NAMES = frozenset({"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
-                          "float64", "float", "double", "half", "long", "int", "short"})
-
-
-class device:
-    """The device of every ctensor tensor: host memory, printed as torch's ``device(type='cpu')``."""
-
-    __slots__ = ("type", "index")
-
-    def __init__(self, type="cpu", index=None):
-        if isinstance(type, device):
-            type, index = type.type, type.index
-        kind, _, idx = str(type).partition(":")
-        if kind in _DTYPE_NAMES:  # t.to('float32'): torch reads a str as a device
-            raise RuntimeError(f"Invalid device string: '{type}'")
-        if kind != "cpu":
-            raise RuntimeError(f"ctensor tensors live in host memory only, device {type!r} is not supported")
-        self.type = "cpu"
-        self.index = int(idx) if idx else index
-
-    def __repr__(self):
-        return "device(type='cpu')" if self.index is None else f"device(type='cpu', index={self.index})"
-
-    def __str__(self):
-        return "cpu" if self.index is None else f"cpu:{self.index}"
-
-    def __eq__(self, other):
-        if isinstance(other, str):
-            other = device(other)
-        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
-
-    def __hash__(self):
-        return hash((self.type, self.index))
-
-
-_CPU = device("cpu")
+__all__ = ["install"]
 
 
 class _TensorMethods:
@@ -108,56 +68,13 @@ class _TensorMethods:
             return self.item().__format__(spec)
         return object.__format__(self, spec)
 
-    @property
-    def device(self):
-        return _CPU
-
-    @property
-    def is_cpu(self):
-        return True
+    # (device, is_cpu, is_cuda, to, cpu, cuda: _tensor_device.py)
 
     # ---- conversions ----------------------------------------------------------------------
-
-    def to(self, *args, **kwargs):
-        """to(dtype, copy=False) / to(device=None, dtype=None, copy=False) / to(other, copy=False):
-        this tensor itself if nothing changes (unless copy=True), else a converted copy."""
-        dtype = kwargs.pop("dtype", None)
-        copy = kwargs.pop("copy", False)
-        kwargs.pop("non_blocking", None)
-        memory_format = kwargs.pop("memory_format", None)
-        dev = kwargs.pop("device", None)
-        if kwargs:
-            raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
-        args = list(args)
-        positional_bools = []
-        for a in args:
-            if isinstance(a, _dtype_cls):
-                dtype = a
-            elif isinstance(a, Tensor):
-                dtype = a.dtype
-            elif isinstance(a, (str, device)):
-                dev = a
-            elif isinstance(a, bool):
-                positional_bools.append(a)  # non_blocking, copy
-            else:
-                raise TypeError(f"to() received an invalid combination of arguments: {type(a).__name__}")
-        if len(positional_bools) >= 2:
-            copy = positional_bools[1]
-        if dev is not None:
-            device(dev)  # only the host is supported
-        if memory_format is not None or copy:  # torch's _to_copy (ToCopyBackward0), laid out as asked
-            from ._memory_format import to_memory_format
-            return to_memory_format(self, dtype, memory_format, copy)
-        if dtype is None or dtype is self.dtype:
-            return self
-        return _C.ct_to(self, dtype)
 
     def type_as(self, other):
         """This tensor converted to other's dtype (itself if the same)."""
         return _C.ct_to(self, other.dtype)
-
-    def cpu(self):
-        return self
 
     # ---- new tensors with this tensor's dtype ----------------------------------------------
 

@@ -1694,8 +1694,9 @@ end
 
 torch 2.13's indexed copies.  Every function without a trailing _ returns a new reference
 on a NEW storage (never sharing memory with any argument): gather and take give C order
-with index's sizes; scatter, scatter_value and scatter_add give C order with t's sizes;
-index_add, index_copy, index_fill, put and index_put lay the copy out as ct_clone.  The _
+with index's sizes; scatter, scatter_value, scatter_add, index_add and index_copy give C
+order with t's sizes; index_fill, put and index_put lay the copy out as ct_clone (torch
+2.13's layouts).  The _
 forms write into self (borrowed), bump its version once, and return CT_OK or an error;
 on any error self is unchanged (every index is checked before the first write).  All
 tensor arguments are borrowed for the call.  Autograd records torch's nodes (named below).
@@ -3185,7 +3186,13 @@ end
 
 `ct_tensor *ct_cat(int n, const ct_tensor *const *tensors, int dim);`
 
-Joins n tensors along dim (cat) or along a new dim (stack): copies, promoted dtype.
+Joins n tensors along dim (cat) or along a new dim (stack): copies on a NEW storage,
+promoted dtype.  Layout as torch's: cat's result is laid out in the inputs' common suggested
+memory format (ct_suggest_memory_format; contiguous when one input suggests contiguous or two
+differ, the skipped 1-d empty inputs included), so channels-last inputs give a channels-last
+result.  stack along a dim d < ndim is that cat along d with the dim split in two (the
+strides a view would give; the result is not a view), along the new last dim the cat of the
+inputs unsqueezed there.
 """
 function ct_cat(n, tensors, dim)
     ccall((:ct_cat, libctensor()), Ptr{ct_tensor}, (Cint, Ptr{Ptr{ct_tensor}}, Cint), n, tensors, dim)

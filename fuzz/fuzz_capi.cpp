@@ -547,7 +547,16 @@ void op_view(FuzzedDataProvider& in, Pool& p) {
       break;
     }
     case 7: r = CT(ct_squeeze(t, a)); break;
-    case 8: r = CT(ct_squeeze_all(t)); break;
+    case 8:
+      if (in.ConsumeBool()) {
+        r = CT(ct_squeeze_all(t));
+      } else {  // a list of dims, repeats and out-of-range ones included
+        const int n = hostile_ndim(in);
+        std::vector<int> dims(size_t(n < 0 ? 0 : n > kArgArray ? kArgArray : n));
+        for (auto& x : dims) x = in.ConsumeIntegralInRange<int>(-5, 5);
+        r = CT(ct_squeeze_dims(t, n, dims.data()));
+      }
+      break;
     case 9: r = CT(ct_unsqueeze(t, a)); break;
     case 10: r = CT(ct_diagonal(t, hostile_i64(in), a, b)); break;
     case 11: r = CT(ct_unfold(t, a, hostile_i64(in), hostile_i64(in))); break;
@@ -1314,7 +1323,14 @@ void op_dtype_views(FuzzedDataProvider& in, Pool& p) {
     case 5: r = CT(ct_transpose_copy(t, a, b)); break;
     case 6: r = CT(ct_narrow_copy(t, a, hostile_i64(in), hostile_i64(in))); break;
     case 7: r = CT(ct_slice_copy(t, a, hostile_i64(in), hostile_i64(in), hostile_i64(in))); break;
-    case 8: r = CT(ct_diagonal_copy(t, hostile_i64(in), a, b)); break;
+    case 8:
+      if (in.ConsumeBool()) {
+        r = CT(ct_diagonal_copy(t, hostile_i64(in), a, b));
+      } else {
+        const int dims[2] = {a, b};
+        r = CT(ct_squeeze_dims_copy(t, in.ConsumeIntegralInRange<int>(-1, 2), dims));
+      }
+      break;
     case 9: r = CT(ct_unfold_copy(t, a, hostile_i64(in), hostile_i64(in))); break;
     case 10: {
       const int n = hostile_ndim(in);

@@ -239,6 +239,12 @@ CT_API ct_tensor *ct_expand(const ct_tensor *t, int ndim, const int64_t *sizes);
 CT_API ct_tensor *ct_squeeze(const ct_tensor *t, int dim);
 /* Removes every dimension of size 1. */
 CT_API ct_tensor *ct_squeeze_all(const ct_tensor *t);
+/* torch's t.squeeze(dims) (a tuple, torch >= 2.0): removes each of the ndim listed dims
+   whose size is 1 and keeps the others, in one view recorded as SqueezeBackward2.  ndim == 0
+   gives a view of t's shape.  Errors: a dim out of range (CT_ERR_INDEX, "Dimension out of
+   range ..."), a dim listed twice (CT_ERR_INVALID_ARGUMENT, "dim 0 appears multiple times in
+   the list of dims"), ndim < 0 or dims NULL with ndim > 0 (CT_ERR_INVALID_ARGUMENT). */
+CT_API ct_tensor *ct_squeeze_dims(const ct_tensor *t, int ndim, const int *dims);
 /* Inserts a dimension of size 1 at dim, in [-ndim-1, ndim]. */
 CT_API ct_tensor *ct_unsqueeze(const ct_tensor *t, int dim);
 /* The diagonal of dims dim1 and dim2 (offset > 0: above the main diagonal), as the last
@@ -359,6 +365,7 @@ CT_API ct_tensor *ct_select_copy(const ct_tensor *t, int dim, int64_t index);
 CT_API ct_tensor *ct_slice_copy(const ct_tensor *t, int dim, int64_t start, int64_t stop, int64_t step);
 CT_API ct_tensor *ct_squeeze_copy(const ct_tensor *t, int dim);       /* SqueezeBackward1_copy */
 CT_API ct_tensor *ct_squeeze_all_copy(const ct_tensor *t);            /* SqueezeBackward0_copy */
+CT_API ct_tensor *ct_squeeze_dims_copy(const ct_tensor *t, int ndim, const int *dims); /* ...2_copy */
 CT_API ct_tensor *ct_unsqueeze_copy(const ct_tensor *t, int dim);
 CT_API ct_tensor *ct_unfold_copy(const ct_tensor *t, int dim, int64_t size, int64_t step);
 /* the copy of ct_alias_view (torch's alias_copy: AliasBackward0_copy) */

@@ -88,6 +88,7 @@
 %newobject ct_expand;
 %newobject ct_squeeze;
 %newobject ct_squeeze_all;
+%newobject ct_squeeze_dims;
 %newobject ct_unsqueeze;
 %newobject ct_diagonal;
 %newobject ct_unfold;
@@ -209,6 +210,7 @@
 %newobject ct_slice_copy;
 %newobject ct_squeeze_copy;
 %newobject ct_squeeze_all_copy;
+%newobject ct_squeeze_dims_copy;
 %newobject ct_unsqueeze_copy;
 %newobject ct_unfold_copy;
 %newobject ct_alias_copy;

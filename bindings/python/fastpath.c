@@ -702,6 +702,21 @@ static PyObject *ctpy_m_squeeze(PyObject *self, PyObject *const *args, Py_ssize_
   int64_t v[1];
   int d;
   if (nargs == 1 && args[0] == Py_None) nargs = 0;
+  /* torch 2.x: dim may be a tuple or list of dims (SqueezeBackward2) */
+  PyObject *dims = nargs == 1 ? args[0]
+                   : (nargs == 0 && kwnames && PyTuple_GET_SIZE(kwnames) == 1 &&
+                      PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "dim") == 0)
+                       ? args[0]
+                       : NULL;
+  if (dims && (PyTuple_Check(dims) || PyList_Check(dims))) {
+    int64_t raw[CT_MAX_DIMS];
+    int list[CT_MAX_DIMS];
+    const int n = ctpy_int_seq(dims, raw, "squeeze", "dim");
+    if (n < 0) return NULL;
+    for (int i = 0; i < n; ++i)
+      if (ctpy_dim(raw[i], &list[i]) < 0) return NULL;
+    CTPY_RETURN_TENSOR(ct_squeeze_dims(ctpy_handle(self), n, list), "ct_squeeze_dims");
+  }
   if (ctpy_int_args("squeeze", args, nargs, kwnames, 1, names, has_default, defaults, v) < 0) return NULL;
   if (v[0] == INT64_MIN) CTPY_RETURN_TENSOR(ct_squeeze_all(ctpy_handle(self)), "ct_squeeze_all");
   if (ctpy_dim(v[0], &d) < 0) return NULL;

@@ -136,6 +136,15 @@ ct_tensor* ct_squeeze_all_copy(const ct_tensor* t) {
                    [](const Tensor& y) { return ct::squeeze_all(y); });
 }
 
+ct_tensor* ct_squeeze_dims_copy(const ct_tensor* t, int ndims, const int* dims) {
+  return guard<ct_tensor*>(nullptr, [&] {
+    check_dims_array(ndims, dims, "ct_squeeze_dims_copy", "dims");
+    const std::vector<int> list(dims, dims + ndims);  // kept by the node, which replays the view
+    return to_handle(ag::copy_of_view("SqueezeBackward2_copy", tensor_arg(t, "ct_squeeze_dims_copy"),
+                                      [list](const Tensor& y) { return ct::squeeze_dims(y, list); }));
+  });
+}
+
 ct_tensor* ct_unsqueeze_copy(const ct_tensor* t, int dim) {
   return copy_call(t, "ct_unsqueeze_copy", "UnsqueezeBackward0_copy",
                    [=](const Tensor& y) { return ct::unsqueeze(y, dim); });

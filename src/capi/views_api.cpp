@@ -92,6 +92,13 @@ ct_tensor* ct_squeeze_all(const ct_tensor* t) {
   return view_call(t, "ct_squeeze_all", [&](const Tensor& x) { return ag::squeeze_all(x); });
 }
 
+ct_tensor* ct_squeeze_dims(const ct_tensor* t, int ndims, const int* dims) {
+  return view_call(t, "ct_squeeze_dims", [&](const Tensor& x) {
+    check_dims_array(ndims, dims, "ct_squeeze_dims", "dims");
+    return ag::squeeze_dims(x, std::span<const int>(dims, size_t(ndims)));
+  });
+}
+
 ct_tensor* ct_unsqueeze(const ct_tensor* t, int dim) {
   return view_call(t, "ct_unsqueeze", [&](const Tensor& x) { return ag::unsqueeze(x, dim); });
 }

@@ -183,6 +183,23 @@ Ref<Tensor> squeeze(const Tensor& t, int64_t dim) {
   return make_view(t, sizes, strides, t.offset());
 }
 
+Ref<Tensor> squeeze_dims(const Tensor& t, std::span<const int> dims) {
+  const int n = t.ndim();
+  std::vector<bool> listed(size_t(std::max(n, 1)), false);
+  for (const int dim : dims) {
+    const int d = wrap_dim(dim, n);
+    CT_CHECK(!listed[size_t(d)], InvalidArgument, "dim " << d << " appears multiple times in the list of dims");
+    listed[size_t(d)] = true;
+  }
+  DimBuf sizes, strides;
+  for (int i = 0; i < n; ++i) {
+    if (listed[size_t(i)] && t.size(i) == 1) continue;
+    sizes.push_back(t.size(i));
+    strides.push_back(t.stride(i));
+  }
+  return make_view(t, sizes, strides, t.offset());
+}
+
 Ref<Tensor> squeeze_all(const Tensor& t) {
   DimBuf sizes, strides;
   for (int i = 0; i < t.ndim(); ++i) {

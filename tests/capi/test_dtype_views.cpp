@@ -1,5 +1,6 @@
 // ct_view_dtype, ct_matrix_transpose, ct_numpy_T and the copies of views (ct_*_copy) through
 // the header: every dtype pair, NULL and hostile arguments, sharing and version counters.
+#include <array>
 #include <climits>
 
 #include "test_helpers.h"
@@ -184,6 +185,7 @@ TEST_F(ViewCopies, ResultsAreNewContiguousStoragesWithTorchNodes) {
       {"SliceBackward0_copy", ct_slice_copy(x, 0, 0, 4, 2)},
       {"SqueezeBackward0_copy", ct_squeeze_all_copy(x)},
       {"SqueezeBackward1_copy", ct_squeeze_copy(x, 0)},
+      {"SqueezeBackward2_copy", ct_squeeze_dims_copy(x, 2, perm)},
       {"UnsqueezeBackward0_copy", ct_unsqueeze_copy(x, 1)},
       {"UnfoldBackward0_copy", ct_unfold_copy(x, 2, 2, 1)},
       {"AliasBackward0_copy", ct_alias_copy(x)},
@@ -201,6 +203,17 @@ TEST_F(ViewCopies, ResultsAreNewContiguousStoragesWithTorchNodes) {
     EXPECT_EQ(ct_tensor_version(r), 0);
     EXPECT_STREQ(ct_grad_fn_name(r), c.node);
   }
+  const int size_one_dims[] = {0, 2};
+  CT_MAKE(ones, ct_ones(4, std::array<int64_t, 4>{1, 3, 1, 2}.data(), CT_FLOAT32));
+  CT_MAKE(sq, ct_squeeze_dims(ones, 2, size_one_dims));  // the view: listed size-1 dims go
+  EXPECT_TRUE(ctt::geometry_is(sq, {3, 2}, {2, 1}, 0));
+  EXPECT_EQ(ct_tensor_is_view(sq), 1);
+  const int twice[] = {1, -3};
+  EXPECT_EQ(ct_squeeze_dims(ones, 2, twice), nullptr);
+  EXPECT_EQ(ct_last_status(), CT_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(ct_last_error(), "dim 1 appears multiple times in the list of dims");
+  EXPECT_EQ(ct_squeeze_dims(ones, -1, size_one_dims), nullptr);
+  EXPECT_EQ(ct_last_status(), CT_ERR_INVALID_ARGUMENT);
   CT_MAKE(mat, ct_select(x, 0, 0));
   CT_MAKE(tc, ct_t_copy(mat));
   EXPECT_STREQ(ct_grad_fn_name(tc), "TBackward0_copy");

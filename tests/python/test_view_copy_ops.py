@@ -201,3 +201,22 @@ def test_generated_signatures():
     assert str(inspect.signature(ctensor.expand_copy)) == "(input, size, *, implicit=False)"
     with pytest.raises(TypeError):
         ctensor.transpose_copy(ctensor.zeros(2, 2), 0)
+
+
+@pytest.mark.parametrize("dims", [(0, 2), [2], (0,), (), (0, -1), (1,), (0, 0), (0, 5), (-4,)])
+def test_squeeze_with_a_tuple_of_dims(dims):
+    """torch 2.x's squeeze(dims) (SqueezeBackward2, a view) and squeeze_copy(dims)
+    (SqueezeBackward2_copy, a new storage): each listed size-1 dim goes, the others stay."""
+    def run(m):
+        g = m.ones(1, 3, 1, requires_grad=True)
+        out = []
+        for f in (lambda: g.squeeze(dims), lambda: g.squeeze(dim=dims), lambda: m.squeeze(g, dims),
+                  lambda: m.squeeze_copy(g, dims)):
+            try:
+                r = f()
+                out.append((tuple(r.shape), r.stride(), r.grad_fn.name(), r._base is g,
+                            r.untyped_storage().data_ptr() == g.untyped_storage().data_ptr()))
+            except Exception as e:  # noqa: BLE001 - the type is compared
+                out.append((type(e).__name__, str(e)))
+        return out
+    assert run(ctensor) == run(torch)

@@ -38,7 +38,7 @@ def _squeeze_copy(a):
     if d is None:
         return _C.ct_squeeze_all_copy(a["input"])
     if isinstance(d, (tuple, list)):
-        raise TypeError("squeeze_copy(): ctensor takes dim as None or one int (torch also takes a tuple)")
+        return _C.ct_squeeze_dims_copy(a["input"], list(d))
     return _C.ct_squeeze_copy(a["input"], d)
 
 

@@ -811,6 +811,12 @@ Ref<Tensor> squeeze(const Tensor& t, int64_t dim) {
 Ref<Tensor> squeeze_all(const Tensor& t) {
   return record_view("SqueezeBackward0", t, [](const Tensor& x) { return ct::squeeze_all(x); });
 }
+Ref<Tensor> squeeze_dims(const Tensor& t, std::span<const int> dims) {
+  // The node replays the view in backward: it keeps its own copy of the dims.
+  return record_view("SqueezeBackward2", t, [list = std::vector<int>(dims.begin(), dims.end())](const Tensor& x) {
+    return ct::squeeze_dims(x, list);
+  });
+}
 Ref<Tensor> unsqueeze(const Tensor& t, int64_t dim) {
   return record_view("UnsqueezeBackward0", t, [=](const Tensor& x) { return ct::unsqueeze(x, dim); });
 }

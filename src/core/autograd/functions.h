@@ -59,6 +59,7 @@ Ref<Tensor> select(const Tensor& t, int64_t dim, int64_t index);
 Ref<Tensor> expand(const Tensor& t, IntList sizes);
 Ref<Tensor> squeeze(const Tensor& t, int64_t dim);
 Ref<Tensor> squeeze_all(const Tensor& t);
+Ref<Tensor> squeeze_dims(const Tensor& t, std::span<const int> dims);
 Ref<Tensor> unsqueeze(const Tensor& t, int64_t dim);
 Ref<Tensor> diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2);
 Ref<Tensor> unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step);

@@ -81,7 +81,9 @@ export storage_id, storage_offset, shares_storage, may_overlap, overlaps,
        refcount, same_tensor, live_tensors, live_storages, torch_repr
 # dtype views, T / mT, copies of views
 export view_dtype, view_dtype_copy, matrix_transpose_view, reverse_dims_view, reshape_copy,
-       transpose_copy, permute_copy, narrow_copy, select_copy, expand_copy, alias_copy, detach_copy
+       transpose_copy, permute_copy, narrow_copy, select_copy, expand_copy, alias_copy, detach_copy,
+       t_copy, slice_copy, squeeze_copy, unsqueeze_copy, diagonal_copy, unfold_copy, as_strided_copy,
+       unbind_copy, split_copy
 # Explanations
 export explain
 # Autograd

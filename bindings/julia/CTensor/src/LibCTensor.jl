@@ -575,6 +575,21 @@ function ct_squeeze_all(t)
 end
 
 """
+    ct_squeeze_dims(t, ndim, dims) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_squeeze_dims(const ct_tensor *t, int ndim, const int *dims);`
+
+torch's t.squeeze(dims) (a tuple, torch >= 2.0): removes each of the ndim listed dims
+whose size is 1 and keeps the others, in one view recorded as SqueezeBackward2.  ndim == 0
+gives a view of t's shape.  Errors: a dim out of range (CT_ERR_INDEX, "Dimension out of
+range ..."), a dim listed twice (CT_ERR_INVALID_ARGUMENT, "dim 0 appears multiple times in
+the list of dims"), ndim < 0 or dims NULL with ndim > 0 (CT_ERR_INVALID_ARGUMENT).
+"""
+function ct_squeeze_dims(t, ndim, dims)
+    ccall((:ct_squeeze_dims, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Cint}), t, ndim, dims)
+end
+
+"""
     ct_unsqueeze(t, dim) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_unsqueeze(const ct_tensor *t, int dim);`
@@ -905,6 +920,15 @@ end
 """
 function ct_squeeze_all_copy(t)
     ccall((:ct_squeeze_all_copy, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_squeeze_dims_copy(t, ndim, dims) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_squeeze_dims_copy(const ct_tensor *t, int ndim, const int *dims); /* ...2_copy */`
+"""
+function ct_squeeze_dims_copy(t, ndim, dims)
+    ccall((:ct_squeeze_dims_copy, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Cint}), t, ndim, dims)
 end
 
 """

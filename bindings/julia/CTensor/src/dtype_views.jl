@@ -138,3 +138,104 @@ A copy of `t` in a new storage that, unlike `alias` (detach), stays in the graph
 does: node NotImplemented, so backward through it fails.
 """
 detach_copy(t::Tensor{T,N}) where {T,N} = own_handle(() -> L.ct_detach_copy(t))::Tensor{T,N}
+
+"""
+    t_copy(t) -> Tensor          (torch: torch.t_copy)
+
+`t_view`'s elements in a new storage (TBackward0_copy).
+"""
+t_copy(t::Tensor{T,N}) where {T,N} = own_handle(() -> L.ct_t_copy(t))::Tensor{T,N}
+
+"""
+    slice_copy(t, d, r::AbstractRange) -> Tensor          (torch: torch.slice_copy(t, d-1, a, b, s))
+
+`slice_view(t, d, r)`'s elements in a new storage (SliceBackward0_copy); `r` as there
+(1-based, step >= 1).
+"""
+function slice_copy(t::Tensor{T,N}, d::Integer, r::AbstractRange{<:Integer}) where {T,N}
+    cd = _cdim(t, d, "slice_copy")
+    s = step(r)
+    s >= 1 || _julia_error(L.CT_ERR_INVALID_ARGUMENT, "slice_copy: step must be positive, got $s")
+    if isempty(r)
+        start = stop = Int64(clamp(first(r) - 1, 0, size(t, d)))
+    else
+        (first(r) >= 1 && last(r) <= size(t, d)) || _julia_error(L.CT_ERR_INDEX,
+            "slice_copy: range $r is out of bounds for dimension $d with size $(size(t, d))")
+        start, stop = Int64(first(r) - 1), Int64(last(r))
+    end
+    return own_handle(() -> L.ct_slice_copy(t, cd, start, stop, Int64(s)))::Tensor{T,N}
+end
+
+"""
+    squeeze_copy(t) -> Tensor
+    squeeze_copy(t, d) -> Tensor          (torch: torch.squeeze_copy(t), torch.squeeze_copy(t, d-1))
+    squeeze_copy(t, dims::Tuple) -> Tensor
+
+`squeeze_view`'s elements in a new storage (SqueezeBackward0_copy, SqueezeBackward1_copy,
+SqueezeBackward2_copy).
+"""
+squeeze_copy(t::Tensor) = own_handle(() -> L.ct_squeeze_all_copy(t))
+squeeze_copy(t::Tensor, d::Integer) = own_handle(() -> L.ct_squeeze_copy(t, _cdim(t, d, "squeeze_copy")))
+squeeze_copy(t::Tensor, dims::Tuple{Vararg{Integer}}) =
+    own_handle(() -> L.ct_squeeze_dims_copy(t, length(dims), Cint[_cdim(t, d, "squeeze_copy") for d in dims]))
+
+"""
+    unsqueeze_copy(t, d) -> Tensor          (torch: torch.unsqueeze_copy(t, d-1))
+
+`unsqueeze_view`'s elements in a new storage (UnsqueezeBackward0_copy).
+"""
+unsqueeze_copy(t::Tensor{T,N}, d::Integer) where {T,N} =
+    own_handle(() -> L.ct_unsqueeze_copy(t, _cdim(t, d, "unsqueeze_copy", N + 1)))::Tensor{T,N + 1}
+
+"""
+    diagonal_copy(t; offset = 0, dims = (1, 2)) -> Tensor          (torch: torch.diagonal_copy)
+
+`diagonal_view`'s elements in a new storage (DiagonalBackward0_copy).
+"""
+function diagonal_copy(t::Tensor{T,N}; offset::Integer = 0, dims::NTuple{2,Integer} = (1, 2)) where {T,N}
+    d1 = _cdim(t, dims[1], "diagonal_copy")
+    d2 = _cdim(t, dims[2], "diagonal_copy")
+    return own_handle(() -> L.ct_diagonal_copy(t, Int64(offset), d1, d2))::Tensor{T,N - 1}
+end
+
+"""
+    unfold_copy(t, d, size, step) -> Tensor          (torch: torch.unfold_copy(t, d-1, size, step))
+
+`unfold_view`'s windows in a new storage, one copy per window element even where windows
+overlap (UnfoldBackward0_copy).
+"""
+unfold_copy(t::Tensor{T,N}, d::Integer, size::Integer, step::Integer) where {T,N} =
+    own_handle(() -> L.ct_unfold_copy(t, _cdim(t, d, "unfold_copy"), Int64(size), Int64(step)))::Tensor{T,N + 1}
+
+"""
+    as_strided_copy(t, dims, strides, storage_offset = storage_offset(t)) -> Tensor
+
+`as_strided_view`'s elements in a new contiguous storage (AsStridedBackward0_copy).
+(torch: `torch.as_strided_copy(t, dims, strides, storage_offset)`.)
+"""
+function as_strided_copy(t::Tensor{T}, dims::Tuple{Vararg{Integer}}, strides::Tuple{Vararg{Integer}},
+                         offset::Integer = storage_offset(t)) where {T}
+    length(dims) == length(strides) || _julia_error(L.CT_ERR_INVALID_ARGUMENT,
+        "as_strided_copy: $(length(dims)) sizes but $(length(strides)) strides")
+    return own_handle(() -> L.ct_as_strided_copy(t, length(dims), _shape(dims), _shape(strides),
+                                                 Int64(offset)))::Tensor{T,length(dims)}
+end
+
+"""
+    unbind_copy(t, d) -> Vector{Tensor}          (torch: torch.unbind_copy(t, d-1))
+    split_copy(t, d, len::Integer) -> Vector{Tensor}          (torch: torch.split_copy(t, len, d-1))
+    split_copy(t, d, lens::AbstractVector{<:Integer})         (torch: torch.split_with_sizes_copy)
+
+The pieces of `unbind_views` / `split_views`, each in a new storage: ordinary tensors that
+may be written in place.  Each records its own node (UnbindBackward0_copy, SplitBackward0_copy,
+SplitWithSizesBackward0_copy); torch records one node for all of them.
+"""
+unbind_copy(t::Tensor{T,N}, d::Integer) where {T,N} =
+    _multi_views((o, c) -> L.ct_unbind_copy(t, _cdim(t, d, "unbind_copy"), o, c), T, Val(N - 1))
+split_copy(t::Tensor{T,N}, d::Integer, len::Integer) where {T,N} =
+    _multi_views((o, c) -> L.ct_split_copy(t, Int64(len), _cdim(t, d, "split_copy"), o, c), T, Val(N))
+function split_copy(t::Tensor{T,N}, d::Integer, lens::AbstractVector{<:Integer}) where {T,N}
+    cd = _cdim(t, d, "split_copy")
+    l = Int64[Int64(x) for x in lens]
+    return _multi_views((o, c) -> L.ct_split_with_sizes_copy(t, length(l), l, cd, o, c), T, Val(N))
+end

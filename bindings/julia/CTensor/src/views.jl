@@ -129,12 +129,15 @@ expand_view(t::Tensor{T}, dims::Integer...) where {T} =
 """
     squeeze_view(t) -> Tensor
     squeeze_view(t, d) -> Tensor          (torch: t.squeeze(), t.squeeze(d-1))
+    squeeze_view(t, dims::Tuple) -> Tensor          (torch: t.squeeze(dims .- 1))
 
-A VIEW without the dimensions of size 1 (or without dimension `d` if its size is 1; with
-`t`'s shape otherwise).
+A VIEW without the dimensions of size 1 (or without dimension `d` / those of `dims` whose
+size is 1; the others kept).
 """
 squeeze_view(t::Tensor) = own_handle(L.ct_squeeze_all(t))
 squeeze_view(t::Tensor, d::Integer) = own_handle(L.ct_squeeze(t, _cdim(t, d, "squeeze_view")))
+squeeze_view(t::Tensor, dims::Tuple{Vararg{Integer}}) =
+    own_handle(L.ct_squeeze_dims(t, length(dims), Cint[_cdim(t, d, "squeeze_view") for d in dims]))
 
 """
     unsqueeze_view(t, d) -> Tensor          (torch: t.unsqueeze(d-1))

@@ -1214,11 +1214,38 @@ end
                       (t -> select_copy(t, 1, 2), "SelectBackward0_copy"),
                       (t -> expand_copy(t, 4, 2, 3), "ExpandBackward0_copy"),
                       (t -> alias_copy(t), "AliasBackward0_copy"),
+                      (t -> t_copy(t), "TBackward0_copy"),
+                      (t -> slice_copy(t, 2, 1:2:3), "SliceBackward0_copy"),
+                      (t -> squeeze_copy(unsqueeze_view(t, 1)), "SqueezeBackward0_copy"),
+                      (t -> squeeze_copy(unsqueeze_view(t, 1), 1), "SqueezeBackward1_copy"),
+                      (t -> squeeze_copy(unsqueeze_view(t, 1), (1, 2)), "SqueezeBackward2_copy"),
+                      (t -> unsqueeze_copy(t, 3), "UnsqueezeBackward0_copy"),
+                      (t -> diagonal_copy(t; offset = 1), "DiagonalBackward0_copy"),
+                      (t -> unfold_copy(t, 2, 2, 1), "UnfoldBackward0_copy"),
+                      (t -> as_strided_copy(t, (2, 2), (1, 2), 0), "AsStridedBackward0_copy"),
+                      (t -> unbind_copy(t, 1)[2], "UnbindBackward0_copy"),
+                      (t -> split_copy(t, 2, 2)[1], "SplitBackward0_copy"),
+                      (t -> split_copy(t, 2, [1, 2])[2], "SplitWithSizesBackward0_copy"),
                       (t -> detach_copy(t), "torch::autograd::NotImplemented"))
         r = f(g)
         @test !is_view(r) && !shares_storage(r, g) && is_contiguous(r) && grad_fn_name(r) == node
     end
     @test collect(narrow_copy(m, 2, 2, 2)) == collect(narrow_view(m, 2, 2, 2))
+    for (c, v) in ((t_copy(m), t_view(m)), (slice_copy(m, 2, 1:2:3), slice_view(m, 2, 1:2:3)),
+                   (unsqueeze_copy(m, 1), unsqueeze_view(m, 1)), (diagonal_copy(m), diagonal_view(m)),
+                   (unfold_copy(m, 2, 2, 1), unfold_view(m, 2, 2, 1)),
+                   (as_strided_copy(m, (2, 2), (1, 2), 1), as_strided_view(m, (2, 2), (1, 2), 1)))
+        @test size(c) == size(v) && collect(c) == collect(v) && !shares_storage(c, m) && !is_view(c)
+    end
+    sq = squeeze_view(unsqueeze_view(g, 1), (1, 2))
+    @test size(sq) == (2, 3) && is_view(sq) && shares_storage(sq, g) && grad_fn_name(sq) == "SqueezeBackward2"
+    e = caught(() -> squeeze_view(m, (1, 1)))
+    @test e isa CTensorError && e.message == "dim 0 appears multiple times in the list of dims"
+    pieces = split_copy(m, 2, [1, 2])
+    @test length(pieces) == 2 && size(pieces[2]) == (2, 2) && !shares_storage(pieces[2], m)
+    @test [collect(u) for u in unbind_copy(m, 1)] == [collect(u) for u in unbind_views(m, 1)]
+    e = caught(() -> squeeze_copy(m, 3))
+    @test e isa CTensorError
 end
 
 @testset "^, fld, mod, rem: torch's pow, floor_divide, remainder, fmod" begin

@@ -777,8 +777,10 @@ CT_API ct_tensor *ct_clone_format(const ct_tensor *t, ct_memory_format fmt);
 CT_API ct_tensor *ct_to_format(const ct_tensor *t, ct_dtype dtype, ct_memory_format fmt, int copy);
 /* torch.empty(sizes, memory_format=fmt): uninitialized, new storage, offset 0, as ct_empty but
    with fmt's strides; channels-last strides use the raw sizes (sizes (2, 0, 4, 5) give strides
-   (0, 1, 0, 0), as torch).  Preserve is refused (CT_ERR_INVALID_ARGUMENT, "unsupported memory
-   format Preserve"); other errors as ct_empty. */
+   (0, 1, 0, 0), as torch); an empty tensor whose channels-last strides would pass int64 is
+   refused (CT_ERR_SHAPE, torch's "Stride calculation overflowed"; the same in every function
+   that lays a result out channels-last).  Preserve is refused (CT_ERR_INVALID_ARGUMENT,
+   "unsupported memory format Preserve"); other errors as ct_empty. */
 CT_API ct_tensor *ct_empty_format(int ndim, const int64_t *sizes, ct_dtype dtype, ct_memory_format fmt);
 /* torch.empty_strided(sizes, stride): uninitialized, new storage, offset 0, with exactly these
    strides (stride has ndim entries) (repeats and gaps allowed: strides (0, 0) give a one-element storage); the storage

@@ -72,7 +72,12 @@ Shape format_strides(IntList sizes, MemoryFormat f) {
   int64_t s = 1;
   for (size_t i = 0; i < sizes.size(); ++i) {  // raw sizes, as c10's get_channels_last_strides
     strides[size_t(order[i])] = s;
-    if (__builtin_mul_overflow(s, sizes[size_t(order[i])], &s)) s = INT64_MAX;  // only empty tensors get here
+    // Only an empty tensor gets past int64 here (its sizes' product is 0); torch refuses it when
+    // it first gives the tensor contiguous strides, with this message.  (A saturated stride
+    // would not be channels-last.)
+    if (i + 1 < sizes.size()) {
+      CT_CHECK(!__builtin_mul_overflow(s, sizes[size_t(order[i])], &s), Shape, "Stride calculation overflowed");
+    }
   }
   return strides;
 }

@@ -504,3 +504,15 @@ def test_memory_format_type(mf, shape):
 def test_memory_format_factory_like_functions_preserve(mf, shape, fn):
     _memory_format_transformations(_generator(fmt(ctensor, mf), shape), fn, fmt(ctensor, mf), compare_data=False,
                                    default_is_preserve=True)
+
+
+def test_channels_last_strides_past_int64_are_refused():
+    """An empty tensor whose channels-last strides pass int64: torch refuses it ("Stride
+    calculation overflowed") rather than giving strides that are not channels-last."""
+    big = 2 ** 63 - 1
+    for m in (ctensor, torch):
+        x = m.empty((17, 6, 0, 5)).as_strided((17, 6, 0, big), (1, 1, 1, 1))
+        with pytest.raises(RuntimeError, match="Stride calculation overflowed"):
+            x.clone(memory_format=m.channels_last)
+        with pytest.raises(RuntimeError, match="Stride calculation overflowed"):
+            m.empty((17, 6, 0, big), memory_format=m.channels_last)

@@ -18,6 +18,7 @@
 #include "core/ops/matmul.h"
 #include "core/ops/reduce.h"
 #include "core/repeat_flip_roll.h"
+#include "core/scan_sort.h"
 #include "core/shape.h"
 #include "core/views.h"
 #include "meta.h"
@@ -1448,7 +1449,6 @@ Ref<Tensor> index_put(const Tensor& self, std::span<const Tensor* const> indices
 }  // namespace ct::ag
 
 // ---- scans, sort, topk, clamp ----------------------------------------------------------------
-#include "core/scan_sort.h"
 
 namespace ct::ag {
 namespace {

@@ -2045,8 +2045,10 @@ end
 
 torch.empty(sizes, memory_format=fmt): uninitialized, new storage, offset 0, as ct_empty but
 with fmt's strides; channels-last strides use the raw sizes (sizes (2, 0, 4, 5) give strides
-(0, 1, 0, 0), as torch).  Preserve is refused (CT_ERR_INVALID_ARGUMENT, "unsupported memory
-format Preserve"); other errors as ct_empty.
+(0, 1, 0, 0), as torch); an empty tensor whose channels-last strides would pass int64 is
+refused (CT_ERR_SHAPE, torch's "Stride calculation overflowed"; the same in every function
+that lays a result out channels-last).  Preserve is refused (CT_ERR_INVALID_ARGUMENT,
+"unsupported memory format Preserve"); other errors as ct_empty.
 """
 function ct_empty_format(ndim, sizes, dtype, fmt)
     ccall((:ct_empty_format, libctensor()), Ptr{ct_tensor}, (Cint, Ptr{Int64}, Cint, Cint), ndim, sizes, dtype, fmt)

@@ -25,6 +25,7 @@ import numpy as np
 import torch
 
 import ctensor
+from bench_table import print_table, spread
 
 ROWS_N, COLS = 1_000_000, 16
 
@@ -88,16 +89,8 @@ def report(results, markdown):
     for label, t in results:
         r = [c / x for c, x in zip(t["ctensor"], t["torch"])]
         rows.append([label, ms(statistics.median(t["ctensor"])), ms(statistics.median(t["torch"])),
-                     f"{statistics.median(r):.2f} ({min(r):.2f}-{max(r):.2f})"])
-    if markdown:
-        print("| " + " | ".join(head) + " |")
-        print("|" + "|".join("---" for _ in head) + "|")
-        for row in rows:
-            print("| " + " | ".join(row) + " |")
-    else:
-        widths = [max(len(row[i]) for row in rows + [head]) for i in range(len(head))]
-        for row in [head] + rows:
-            print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
+                     spread(r)])
+    print_table(head, rows, markdown)
 
 
 def main():

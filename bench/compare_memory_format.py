@@ -27,6 +27,7 @@ import numpy as np
 import torch
 
 import ctensor
+from bench_table import print_table, spread
 
 SHAPE = (32, 64, 56, 56)
 
@@ -105,17 +106,9 @@ def report(results, markdown):
         r_n = [c / x for c, x in zip(t["ctensor"], t["numpy"])]
         rows.append([label, ms(statistics.median(t["ctensor"])), ms(statistics.median(t["torch"])),
                      ms(statistics.median(t["numpy"])),
-                     f"{statistics.median(r_t):.2f} ({min(r_t):.2f}-{max(r_t):.2f})",
-                     f"{statistics.median(r_n):.2f} ({min(r_n):.2f}-{max(r_n):.2f})"])
-    if markdown:
-        print("| " + " | ".join(head) + " |")
-        print("|" + "|".join("---" for _ in head) + "|")
-        for r in rows:
-            print("| " + " | ".join(r) + " |")
-    else:
-        widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
-        for r in [head] + rows:
-            print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
+                     spread(r_t),
+                     spread(r_n)])
+    print_table(head, rows, markdown)
 
 
 def main():

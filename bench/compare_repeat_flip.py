@@ -26,6 +26,7 @@ import numpy as np
 import torch
 
 import ctensor
+from bench_table import print_table, spread
 
 SHAPE = (4096, 4096)  # 64 MiB of float32
 
@@ -95,18 +96,10 @@ def report(results, markdown):
         med = {k: statistics.median(v) for k, v in t.items()}
         rows.append([label, f"{med['ctensor'] * 1e3:.1f} ms", f"{med['torch'] * 1e3:.1f} ms",
                      f"{med['memcpy'] * 1e3:.1f} ms", f"{nbytes / med['ctensor'] / 1e9:.2f}",
-                     f"{statistics.median(r_m):.2f} ({min(r_m):.2f}-{max(r_m):.2f})",
+                     spread(r_m),
                      f"{statistics.median(r_tm):.2f}",
-                     f"{statistics.median(r_t):.2f} ({min(r_t):.2f}-{max(r_t):.2f})"])
-    if markdown:
-        print("| " + " | ".join(head) + " |")
-        print("|" + "|".join("---" for _ in head) + "|")
-        for r in rows:
-            print("| " + " | ".join(r) + " |")
-    else:
-        widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
-        for r in [head] + rows:
-            print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
+                     spread(r_t)])
+    print_table(head, rows, markdown)
 
 
 def main():

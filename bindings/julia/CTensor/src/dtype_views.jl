@@ -153,17 +153,8 @@ t_copy(t::Tensor{T,N}) where {T,N} = own_handle(() -> L.ct_t_copy(t))::Tensor{T,
 (1-based, step >= 1).
 """
 function slice_copy(t::Tensor{T,N}, d::Integer, r::AbstractRange{<:Integer}) where {T,N}
-    cd = _cdim(t, d, "slice_copy")
-    s = step(r)
-    s >= 1 || _julia_error(L.CT_ERR_INVALID_ARGUMENT, "slice_copy: step must be positive, got $s")
-    if isempty(r)
-        start = stop = Int64(clamp(first(r) - 1, 0, size(t, d)))
-    else
-        (first(r) >= 1 && last(r) <= size(t, d)) || _julia_error(L.CT_ERR_INDEX,
-            "slice_copy: range $r is out of bounds for dimension $d with size $(size(t, d))")
-        start, stop = Int64(first(r) - 1), Int64(last(r))
-    end
-    return own_handle(() -> L.ct_slice_copy(t, cd, start, stop, Int64(s)))::Tensor{T,N}
+    cd, start, stop, s = _slice_args(t, d, r, "slice_copy")
+    return own_handle(() -> L.ct_slice_copy(t, cd, start, stop, s))::Tensor{T,N}
 end
 
 """

@@ -76,17 +76,24 @@ A VIEW of the indices `r` (1-based, step >= 1) along dimension `d`:
 `slice_view(t, 2, 2:3)` is Python's `t[:, 1:3]`.  Writes through it change `t`.
 """
 function slice_view(t::Tensor{T,N}, d::Integer, r::AbstractRange{<:Integer}) where {T,N}
-    cd = _cdim(t, d, "slice_view")
+    cd, start, stop, s = _slice_args(t, d, r, "slice_view")
+    return own_handle(L.ct_slice(t, cd, start, stop, s))::Tensor{T,N}
+end
+
+# ct_slice's (dim, start, stop, step), 0-based and end-exclusive, for the 1-based range r along
+# dimension d (step >= 1, in bounds; an empty range becomes an empty slice where it starts).
+function _slice_args(t::Tensor, d::Integer, r::AbstractRange{<:Integer}, op::AbstractString)
+    cd = _cdim(t, d, op)
     s = step(r)
-    s >= 1 || _julia_error(L.CT_ERR_INVALID_ARGUMENT, "slice_view: step must be positive, got $s")
+    s >= 1 || _julia_error(L.CT_ERR_INVALID_ARGUMENT, "$op: step must be positive, got $s")
     if isempty(r)
         start = stop = Int64(clamp(first(r) - 1, 0, size(t, d)))
     else
         (first(r) >= 1 && last(r) <= size(t, d)) || _julia_error(L.CT_ERR_INDEX,
-            "slice_view: range $r is out of bounds for dimension $d with size $(size(t, d))")
+            "$op: range $r is out of bounds for dimension $d with size $(size(t, d))")
         start, stop = Int64(first(r) - 1), Int64(last(r))
     end
-    return own_handle(L.ct_slice(t, cd, start, stop, Int64(s)))::Tensor{T,N}
+    return cd, start, stop, Int64(s)
 end
 slice_view(t::Tensor, d::Integer, ::Colon) = slice_view(t, d, 1:size(t, d))
 

@@ -8,31 +8,12 @@ import itertools
 import pytest
 
 import ctensor
-from ctutil import torch, same_values
+from ctutil import layout_pair, torch, same_values
 
 pytestmark = pytest.mark.skipif(torch is None, reason="needs torch")
 
 
-def pair(shape, dtype="float32", layout=None):
-    """The same tensor in ctensor and torch; layout: None, "t" (first and last dims swapped),
-    "step" (every other element of the last dim), "expand" (a stride-0 leading dim of 2) or
-    "cl" (channels_last, 4-d)."""
-    n = 1
-    for s in shape:
-        n *= s
-    vals = [float(i * 7 % 11) - (0 if dtype in ("uint8", "bool") else 3) for i in range(n)]
-    c = ctensor.tensor(vals, dtype=getattr(ctensor, dtype)).reshape(shape)
-    t = torch.tensor(vals, dtype=getattr(torch, dtype)).reshape(shape)
-    if layout == "t":
-        c, t = c.transpose(0, -1), t.transpose(0, -1)
-    elif layout == "step":
-        c, t = c[..., ::2], t[..., ::2]
-    elif layout == "expand":
-        c, t = c.unsqueeze(0).expand(2, *shape), t.unsqueeze(0).expand(2, *shape)
-    elif layout == "cl":
-        c = c.permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2)
-        t = t.contiguous(memory_format=torch.channels_last)
-    return c, t
+pair = layout_pair
 
 
 def mask_pair(shape, seed=0):

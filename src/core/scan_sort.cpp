@@ -128,6 +128,22 @@ Ref<Tensor> cumprod(const Tensor& t, int64_t dim, std::optional<DType> dtype) { 
 void cumsum_(const Tensor& self, int64_t dim, std::optional<DType> dtype) { scan_(self, dim, dtype, false); }
 void cumprod_(const Tensor& self, int64_t dim, std::optional<DType> dtype) { scan_(self, dim, dtype, true); }
 
+// One row of t along the sorted dim read into key (as T) and idx set to 0..n-1: what sort and
+// topk order; and the first m of the ordered idx written out as values and indices.
+template <class T>
+void load_row(const Tensor& t, const char* src, int64_t along, std::vector<T>& key, std::vector<int64_t>& idx) {
+  for (size_t k = 0; k < key.size(); ++k) key[k] = load<T>(src + int64_t(k) * along * t.itemsize());
+  std::iota(idx.begin(), idx.end(), int64_t(0));
+}
+template <class T>
+void store_row(const std::vector<T>& key, const std::vector<int64_t>& idx, int64_t m, T* vdst, int64_t va,
+               int64_t* idst, int64_t ia) {
+  for (int64_t k = 0; k < m; ++k) {
+    vdst[k * va] = key[size_t(idx[size_t(k)])];
+    idst[k * ia] = idx[size_t(k)];
+  }
+}
+
 ValuesIndices sort(const Tensor& t, int64_t dim, bool descending, bool /*stable*/) {
   const int d = wrap_dim(dim, t.ndim());
   ValuesIndices r;
@@ -143,9 +159,7 @@ ValuesIndices sort(const Tensor& t, int64_t dim, bool descending, bool /*stable*
       std::vector<T> key(static_cast<size_t>(n));
       std::vector<int64_t> idx(static_cast<size_t>(n));
       for (int64_t row = begin; row < end; ++row) {
-        const char* src = t.data() + rows.offset(row, xs) * t.itemsize();
-        for (int64_t k = 0; k < n; ++k) key[size_t(k)] = load<T>(src + k * xa * t.itemsize());
-        std::iota(idx.begin(), idx.end(), int64_t(0));
+        load_row<T>(t, t.data() + rows.offset(row, xs) * t.itemsize(), xa, key, idx);
         // Stable: equal keys keep their order, in both directions (torch's descending stable
         // sort is not a reversed ascending one).
         if (descending) {
@@ -155,12 +169,8 @@ ValuesIndices sort(const Tensor& t, int64_t dim, bool descending, bool /*stable*
           std::stable_sort(idx.begin(), idx.end(),
                            [&](int64_t a, int64_t b) { return less_nan_last<T>(key[size_t(a)], key[size_t(b)]); });
         }
-        T* vdst = at<T>(*r.values, rows.offset(row, vs));
-        int64_t* idst = at<int64_t>(*r.indices, rows.offset(row, is));
-        for (int64_t k = 0; k < n; ++k) {
-          vdst[k * va] = key[size_t(idx[size_t(k)])];
-          idst[k * ia] = idx[size_t(k)];
-        }
+        store_row<T>(key, idx, n, at<T>(*r.values, rows.offset(row, vs)), va,
+                     at<int64_t>(*r.indices, rows.offset(row, is)), ia);
       }
     });
   });
@@ -190,9 +200,7 @@ ValuesIndices topk(const Tensor& t, int64_t k, int64_t dim, bool largest, bool /
       std::vector<T> key(static_cast<size_t>(n));
       std::vector<int64_t> idx(static_cast<size_t>(n));
       for (int64_t row = begin; row < end; ++row) {
-        const char* src = t.data() + rows.offset(row, xs) * t.itemsize();
-        for (int64_t j = 0; j < n; ++j) key[size_t(j)] = load<T>(src + j * xa * t.itemsize());
-        std::iota(idx.begin(), idx.end(), int64_t(0));
+        load_row<T>(t, t.data() + rows.offset(row, xs) * t.itemsize(), xa, key, idx);
         // Ties broken by index, so the selection is deterministic.
         auto before = [&](int64_t a, int64_t b) {
           const T ka = key[size_t(a)], kb = key[size_t(b)];
@@ -201,12 +209,8 @@ ValuesIndices topk(const Tensor& t, int64_t k, int64_t dim, bool largest, bool /
           return a < b;
         };
         std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), before);
-        T* vdst = at<T>(*r.values, rows.offset(row, os));
-        int64_t* idst = at<int64_t>(*r.indices, rows.offset(row, os));
-        for (int64_t j = 0; j < k; ++j) {
-          vdst[j * oa] = key[size_t(idx[size_t(j)])];
-          idst[j * oa] = idx[size_t(j)];
-        }
+        store_row<T>(key, idx, k, at<T>(*r.values, rows.offset(row, os)), oa,
+                     at<int64_t>(*r.indices, rows.offset(row, os)), oa);
       }
     });
   });

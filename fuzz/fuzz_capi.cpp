@@ -30,6 +30,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -1839,6 +1840,56 @@ void op_globals(FuzzedDataProvider& in) {
   REQUIRE(CT(ct_last_error())[0] == '\0');
 }
 
+// Process-wide defaults (ct_set_default_dtype, ct_set_print_option): raw dtypes and options,
+// hostile values, then a repr and a float-producing op under them; everything is restored
+// before returning, so that one input's outcome never depends on the inputs run before it.
+void op_defaults(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* t = p.pick(in);
+  const ct_dtype saved_dtype = ct_get_default_dtype();
+  const int raw_dtype = in.ConsumeIntegralInRange<int>(-2, 11);
+  ct_dtype d;
+  std::memcpy(&d, &raw_dtype, sizeof d);
+  const ct_status ds = CT(ct_set_default_dtype(d));
+  const bool floating = raw_dtype >= CT_FLOAT16 && raw_dtype <= CT_FLOAT64;
+  REQUIRE((ds == CT_OK) == floating, raw_dtype);
+  if (ds != CT_OK) expect_error_recorded();
+  REQUIRE(dtype_raw(CT(ct_get_default_dtype())) == (floating ? raw_dtype : dtype_raw(saved_dtype)), raw_dtype);
+  const double values[] = {0, 1, 2, 3, 4, 5, 80, 64, 65, -1, -2, 0.5, 1e300, -1e300, INFINITY, -INFINITY, NAN};
+  for (int k = in.ConsumeIntegralInRange<int>(0, 3); k > 0; --k) {
+    const int raw_opt = in.ConsumeIntegralInRange<int>(-1, 6);
+    ct_print_option opt;
+    std::memcpy(&opt, &raw_opt, sizeof opt);
+    const double v = values[in.ConsumeIntegralInRange<size_t>(0, sizeof values / sizeof values[0] - 1)];
+    const double before = CT(ct_get_print_option(opt));
+    if (CT(ct_set_print_option(opt, v)) != CT_OK) {
+      expect_error_recorded();
+      const double after = CT(ct_get_print_option(opt));
+      REQUIRE((std::isnan(before) && std::isnan(after)) || before == after, raw_opt);  // refused: unchanged
+    } else {
+      REQUIRE(CT(ct_get_print_option(opt)) == v, raw_opt);
+    }
+  }
+  if (t && small(t, 1 << 12)) {
+    const int64_t n = CT(ct_tensor_to_string(t, nullptr, 0));
+    if (n < 0) expect_error_recorded();
+    ct_tensor* r = CT(ct_mul_scalar(t, 0.5));  // an integer t gives the default dtype
+    if (r) {
+      const int in_dtype = dtype_raw(CT(ct_tensor_dtype(t)));
+      const int out_dtype = dtype_raw(CT(ct_tensor_dtype(r)));
+      const int default_dtype = dtype_raw(CT(ct_get_default_dtype()));
+      if (in_dtype < CT_FLOAT16 && in_dtype != CT_BOOL) REQUIRE(out_dtype == default_dtype, in_dtype, out_dtype);
+    }
+    take(p, r);
+  }
+  REQUIRE(CT(ct_set_default_dtype(saved_dtype)) == CT_OK);
+  const double defaults[] = {4, 1000, 3, 80, -1};
+  for (int o = 0; o < 5; ++o) {
+    ct_print_option opt;
+    std::memcpy(&opt, &o, sizeof opt);
+    REQUIRE(CT(ct_set_print_option(opt, defaults[o])) == CT_OK, o);
+  }
+}
+
 void trace_pool(int op, const Pool& p) {
   std::fprintf(stderr, "step op %d: last %s %s (live tensors %lld, grad mode %d)\n", op, ct_status_name(ct_last_status()),
                ct_last_error(), (long long)ct_live_tensors(), ct_is_grad_enabled());
@@ -1887,7 +1938,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 11: op_relations(in, pool); break;
       case 12: op_dlpack(in, pool); break;
       case 13:  // the newer op groups: adding one remaps saved inputs of this group only
-        switch (in.ConsumeIntegralInRange<int>(0, 11)) {
+        switch (in.ConsumeIntegralInRange<int>(0, 14)) {
           case 0: op_nulls(in, pool); break;
           case 1: op_globals(in); break;
           case 4: op_dtype_views(in, pool); break;
@@ -1898,6 +1949,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           case 9: op_gather_scatter(in, pool); break;
           case 10: op_masks(in, pool); break;
           case 11: op_scan_sort(in, pool); break;
+          case 14: op_defaults(in, pool); break;
           default: op_identity(in, pool); break;  // 2 and 3
         }
         break;

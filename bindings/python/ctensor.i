@@ -63,6 +63,7 @@
 %noexception ct_get_num_threads;
 %noexception ct_set_grad_enabled;
 %noexception ct_is_grad_enabled;
+%noexception ct_get_default_dtype;
 
 /* Python owns lifetimes: a Tensor object holds one reference and drops it when collected. */
 %ignore ct_tensor_retain;
@@ -1223,3 +1224,4 @@ ct_tensor *ctpy_movedim(const ct_tensor *t, PyObject *source, PyObject *destinat
 %native(_setup_pow) PyObject *ctpy_setup_pow(PyObject *self, PyObject *args);
 %native(_from_numpy) PyObject *ctpy_from_numpy(PyObject *self, PyObject *args);
 %native(_dlpack_mark_copied) PyObject *ctpy_dlpack_mark_copied(PyObject *self, PyObject *args);
+%native(_set_tensor_new) PyObject *ctpy_set_tensor_new(PyObject *self, PyObject *args);

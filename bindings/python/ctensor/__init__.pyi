@@ -773,9 +773,16 @@ def set_default_device(dev: Any) -> None:
 def get_default_device() -> device:
     """The device factories use when not given one: device(type='cpu') unless changed."""
 def get_default_dtype() -> dtype:
-    """The dtype of floating tensors made without one (ctensor.float32)."""
+    """The default floating dtype (ctensor.float32 unless set_default_dtype changed it)."""
+def set_default_dtype(d: dtype) -> None:
+    """Makes d (float16, bfloat16, float32 or float64) the default floating dtype, process-wide."""
+def set_printoptions(precision: Optional[_int] = ..., threshold: Optional[float] = ...,
+                     edgeitems: Optional[_int] = ..., linewidth: Optional[_int] = ...,
+                     profile: Optional[str] = ..., sci_mode: Optional[_bool] = ...) -> None:
+    """torch.set_printoptions: a profile ('default', 'short', 'full'; any other name is ignored,"""
 from . import cuda as cuda
 from . import backends as backends
+from . import accelerator as accelerator
 # legacy tensor types: constructors, and isinstance tests of the dtype
 FloatTensor: Any
 DoubleTensor: Any

@@ -1914,6 +1914,57 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   return 0;
 }
 
+// scatter_reduce (all five reductions, both include_self) and its in-place form, ct_index and
+// ct_index_put with NULL entries (whole dims) among the index tensors, on pool tensors with an
+// index from the pool or made of small int64 values (negative and out of range included).
+// Out-of-place results are new storages; a failed call records its error.
+void op_scatter_reduce_index(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* t = p.pick(in);
+  ct_tensor* src = p.pick(in);
+  if (!small(t) || !small(src)) return;
+  ct_tensor* made = nullptr;
+  ct_tensor* index = nullptr;
+  if (in.ConsumeBool()) {
+    index = p.pick(in);
+    if (!small(index)) return;
+  } else {
+    const int nd = in.ConsumeIntegralInRange<int>(0, 3);
+    std::vector<int64_t> sizes(static_cast<size_t>(nd));
+    int64_t n = 1;
+    for (auto& s : sizes) n *= (s = in.ConsumeIntegralInRange<int64_t>(0, 4));
+    std::vector<int64_t> v(static_cast<size_t>(n));
+    for (auto& x : v) x = in.ConsumeIntegralInRange<int64_t>(-3, 6);
+    made = CT(ct_from_data(v.data(), nd, sizes.data(), CT_INT64));
+    index = made;
+  }
+  const int dim = in.ConsumeIntegralInRange<int>(-4, 4);
+  static const char* const reduces[8] = {"sum", "prod", "mean", "amax", "amin", "max", "foo", nullptr};
+  const char* reduce = reduces[in.ConsumeIntegralInRange<int>(0, 7)];
+  const int include_self = in.ConsumeIntegralInRange<int>(0, 1);
+  // up to three index entries, each NULL (a whole dim) or the index
+  const ct_tensor* list[3] = {nullptr, nullptr, nullptr};
+  const int nlist = in.ConsumeIntegralInRange<int>(0, 3);
+  for (int k = 0; k < nlist; ++k) list[k] = in.ConsumeBool() ? index : nullptr;
+  ct_tensor* r = nullptr;
+  switch (pick_case(in, 3, "scatter_reduce_index")) {
+    case 0: r = CT(ct_scatter_reduce(t, dim, index, src, reduce, include_self)); break;
+    case 1: r = CT(ct_index(t, nlist, list)); break;
+    case 2: r = CT(ct_index_put(t, nlist, list, src, include_self)); break;
+    default: {  // in place, on self = t
+      if (!inplace_source_may_cycle(src)) {
+        status_ok_or_error(in.ConsumeBool() ? CT(ct_scatter_reduce_(t, dim, index, src, reduce, include_self))
+                                            : CT(ct_index_put_(t, nlist, list, src, include_self)));
+      }
+      CT(ct_tensor_release(made));
+      return;
+    }
+  }
+  if (r && t) REQUIRE(CT(ct_shares_storage(r, t)) == 0);
+  if (r) REQUIRE(CT(ct_tensor_is_view(r)) == 0);
+  take(p, r);
+  CT(ct_tensor_release(made));
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider in(data, size);
   // Figures every million inputs too, so a long run stopped early still reports them.
@@ -1949,8 +2000,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           case 9: op_gather_scatter(in, pool); break;
           case 10: op_masks(in, pool); break;
           case 11: op_scan_sort(in, pool); break;
+          case 13: op_scatter_reduce_index(in, pool); break;
           case 14: op_defaults(in, pool); break;
-          default: op_identity(in, pool); break;  // 2 and 3
+          default: op_identity(in, pool); break;  // 2, 3 and 12
         }
         break;
       case 14: op_multi_view(in, pool); break;

@@ -715,6 +715,24 @@ CT_API ct_status ct_scatter_value_(ct_tensor *self, int dim, const ct_tensor *in
                                    const char *reduce);
 CT_API ct_tensor *ct_scatter_add(const ct_tensor *t, int dim, const ct_tensor *index, const ct_tensor *src);
 CT_API ct_status ct_scatter_add_(ct_tensor *self, int dim, const ct_tensor *index, const ct_tensor *src);
+/* ct_scatter_reduce: a copy of t (C order, a new storage) with t[p with p[dim] = index[p]]
+   combined with src[p] for each position p of index by reduce: "sum", "prod", "mean", "amax"
+   or "amin" (NaN propagates for amax/amin; torch's undocumented "max" / "min" are taken as
+   amax / amin, and their backward fails as torch's does); anything else, NULL included, is
+   CT_ERR_INVALID_ARGUMENT ("reduce argument must be either sum, prod, mean, amax or amin, got
+   foo").  include_self non-zero: t's own value takes part; zero: each position written starts
+   from the reduction's identity instead (untouched positions keep t's value).  mean divides by
+   the number of contributions, flooring for integer dtypes; bool has no mean (CT_ERR_DTYPE,
+   torch's "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'").  index,
+   shapes, dtypes and messages as ct_scatter's (src of t's dtype: CT_ERR_DTYPE "scatter():
+   Expected self.dtype to be equal to src.dtype"; out of range: CT_ERR_INDEX "index 5 is out
+   of bounds for dimension 1 with size 3").  Autograd: ScatterReduceBackward0 with torch's
+   gradient for all five reductions.  ct_scatter_reduce_: the same into self, in place (one
+   version bump; self must not overlap itself, index or src). */
+CT_API ct_tensor *ct_scatter_reduce(const ct_tensor *t, int dim, const ct_tensor *index, const ct_tensor *src,
+                                    const char *reduce, int include_self);
+CT_API ct_status ct_scatter_reduce_(ct_tensor *self, int dim, const ct_tensor *index, const ct_tensor *src,
+                                    const char *reduce, int include_self);
 /* Whole slices along dim, one per element of a 0-D or 1-D index:
    ct_index_add: t[.., index[i], ..] += alpha * source[.., i, ..] (IndexAddBackward0); index
    int64 or int32 in [0, size); source of t's sizes apart from dim, with index's length there.
@@ -745,18 +763,27 @@ CT_API ct_tensor *ct_take(const ct_tensor *t, const ct_tensor *index);
 CT_API ct_tensor *ct_put(const ct_tensor *t, const ct_tensor *index, const ct_tensor *source, int accumulate);
 CT_API ct_status ct_put_(ct_tensor *self, const ct_tensor *index, const ct_tensor *source, int accumulate);
 /* torch's index_put: the n index tensors (int64, int32, or bool/uint8 masks, a k-dim mask
-   standing for k index tensors of its true positions; none may be NULL) index t's leading
-   dims; they broadcast together to B (CT_ERR_INDEX "shape mismatch: indexing tensors could not
-   be broadcast together with shapes [2], [3]"), and values (t's dtype) broadcasts to B followed
-   by t's remaining sizes (CT_ERR_SHAPE otherwise).  Negative indices count from the end.
-   accumulate non-zero adds (duplicates add up), otherwise the last duplicate in C order wins.
-   n == 0 writes values into all of t.  More indexed dims than t has, a mask whose sizes
-   differ from t's, or a 0-dim mask: CT_ERR_INDEX / CT_ERR_INVALID_ARGUMENT
-   (IndexPutBackward0). */
+   standing for k index tensors of its true positions; a NULL entry stands for a whole dim, as
+   the ':' in t[:, i]) index t's dims from the first; they broadcast together to B (CT_ERR_INDEX
+   "shape mismatch: indexing tensors could not be broadcast together with shapes [2], [3]"),
+   and values (t's dtype, CT_ERR_DTYPE "Index put requires the source and destination dtypes
+   match, ...") broadcasts to the indexing result's sizes (ct_index's; CT_ERR_SHAPE "shape
+   mismatch: value tensor of shape [2] cannot be broadcast to indexing result of shape [3]"
+   otherwise).  Negative indices count from the end; an index out of range fails with
+   CT_ERR_INDEX "index 5 is out of bounds for dimension 0 with size 4", the dimension counted
+   among the indexed dims.  accumulate non-zero adds (duplicates add up), otherwise the last
+   duplicate in C order wins.  n == 0 (or only NULLs) writes values into all of t.  More
+   indexed dims than t has, a mask whose sizes differ from t's, or a 0-dim mask:
+   CT_ERR_INDEX / CT_ERR_INVALID_ARGUMENT (IndexPutBackward0).
+   ct_index: t[tensors] (advanced indexing's read, torch's aten::index), always a new C-order
+   tensor: B in place of the indexed dims when they are adjacent (t of [4, 3, 5], tensors
+   {NULL, i} with i of [2]: [4, 2, 5]), else B followed by the dims not indexed; same index
+   rules and errors as ct_index_put (IndexBackward0; its gradient adds up at duplicates). */
 CT_API ct_tensor *ct_index_put(const ct_tensor *t, int n, const ct_tensor *const *tensors, const ct_tensor *values,
                                int accumulate);
 CT_API ct_status ct_index_put_(ct_tensor *self, int n, const ct_tensor *const *tensors, const ct_tensor *values,
                                int accumulate);
+CT_API ct_tensor *ct_index(const ct_tensor *t, int n, const ct_tensor *const *tensors);
 
 /* ---- Memory formats ------------------------------------------------------------------- */
 /* PyTorch's memory formats: the dim orders a NEW tensor may be laid out in (torch's

@@ -60,6 +60,9 @@ from . import _gather_scatter  # noqa: E402
 _gather_scatter.install()
 from ._gather_scatter import (gather, scatter, scatter_add, index_add, index_copy, index_fill,  # noqa: E402
                               take, put, index_put, index_put_)
+from . import _scatter_reduce  # noqa: E402
+_scatter_reduce.install()
+from ._scatter_reduce import scatter_reduce  # noqa: E402
 from . import _scan_sort  # noqa: E402
 _scan_sort.install()
 from ._scan_sort import (cumsum, cumprod, sort, argsort, msort, topk, clamp, clip, clamp_, clip_,  # noqa: E402

@@ -366,6 +366,10 @@ class Tensor:
         """A copy of self with src's entries added at index along dim (duplicates add up)."""
     def scatter_add_(self, dim: _int, index: Tensor, src: Tensor) -> Tensor:
         """scatter_add written into self (returns self)."""
+    def scatter_reduce(self, dim: _int, index: Tensor, src: Tensor, reduce: str, *, include_self: _bool = ...) -> Tensor:
+        """A copy of self with src's values reduced into the positions index picks along dim."""
+    def scatter_reduce_(self, dim: _int, index: Tensor, src: Tensor, reduce: str, *, include_self: _bool = ...) -> Tensor:
+        """scatter_reduce written into self (returns self)."""
     def index_add(self, dim: _int, index: Tensor, source: Tensor, *, alpha: _Scalar = ...) -> Tensor:
         """A copy of self with alpha * source's slices added to the slices index picks along dim."""
     def index_add_(self, dim: _int, index: Tensor, source: Tensor, *, alpha: _Scalar = ...) -> Tensor:
@@ -931,6 +935,8 @@ def scatter(input: Tensor, dim: _int, index: Tensor, src: Union[Tensor, _Scalar,
     """torch.scatter(input, dim, index, src | value, *, reduce=None)."""
 def scatter_add(input: Tensor, dim: _int, index: Tensor, src: Tensor) -> Tensor:
     """torch.scatter_add(input, dim, index, src)."""
+def scatter_reduce(input: Tensor, dim: _int, index: Tensor, src: Tensor, reduce: str, *, include_self: _bool = ...) -> Tensor:
+    """torch.scatter_reduce(input, dim, index, src, reduce, *, include_self=True)."""
 def index_add(input: Tensor, dim: _int, index: Tensor, source: Tensor, *, alpha: _Scalar = ...) -> Tensor:
     """torch.index_add(input, dim, index, source, *, alpha=1)."""
 def index_copy(input: Tensor, dim: _int, index: Tensor, source: Tensor) -> Tensor:

@@ -1534,6 +1534,105 @@ CT_API struct DLManagedTensor *ct_to_dlpack(const ct_tensor *t);
 /* The same with the versioned struct (version 1.x); a read-only t sets the read-only flag. */
 CT_API struct DLManagedTensorVersioned *ct_to_dlpack_versioned(const ct_tensor *t);
 
+/* ---- Files: mapped storages and safetensors checkpoints -------------------------------- */
+/* How a file's bytes become a storage.  The numbers are ABI and never change.
+     CT_FILE_READ_ONLY      a shared read-only mapping: the storage is read-only (writers fail
+                            with CT_ERR_READ_ONLY) and sees changes others make to the file.
+     CT_FILE_COPY_ON_WRITE  a private mapping: writes land in private pages, never in the file.
+     CT_FILE_SHARED         a shared writable mapping of a file opened read-write: writes reach
+                            the file (the kernel writes them back when it chooses).
+     CT_FILE_COPY           (ct_safetensors_open only) the file is read into memory ctensor
+                            owns, and closed: nothing stays mapped.
+   A mapping stays valid after the file is renamed or deleted; a file shrunk by another
+   process after mapping makes reads past its new end fault (SIGBUS), as with any mmap. */
+typedef enum ct_file_mode {
+  CT_FILE_READ_ONLY = 0,
+  CT_FILE_COPY_ON_WRITE = 1,
+  CT_FILE_SHARED = 2,
+  CT_FILE_COPY = 3
+} ct_file_mode;
+
+/* A new storage (new reference, release with ct_storage_release) over bytes [offset, offset +
+   nbytes) of the regular file at path; nbytes < 0 means to the end of the file.  mode is
+   CT_FILE_READ_ONLY, CT_FILE_COPY_ON_WRITE or CT_FILE_SHARED.  The storage is foreign memory
+   (never resizable); it is unmapped when its last reference goes, on whatever thread.
+   ct_explain says "mapped from PATH at offset N".  Put tensors on it with
+   ct_set_storage_strided_.  Errors (CT_ERR_INVALID_ARGUMENT, naming the file and the OS error):
+   NULL path, a mode outside the three, a file that cannot be opened (CT_FILE_SHARED needs
+   write permission) or is not a regular file, a negative offset, a range past the end of the
+   file, a failed mmap.  On error nothing stays mapped or open. */
+CT_API ct_storage *ct_storage_from_file(const char *path, int64_t offset, int64_t nbytes, ct_file_mode mode);
+
+/* An open safetensors file: its header and one storage holding the whole file.  Opaque;
+   release with ct_checkpoint_release.  Tensors taken from it stay valid after the release
+   (each holds the storage), and so does the file mapping until the last of them is gone.
+   Layout: the storage is the whole file (header included), and every tensor is contiguous on
+   it at storage offset (8 + header length + begin) / itemsize: all tensors of one file share
+   that one storage (ct_shares_storage gives 1), zero-copy, as safetensors' torch loader
+   does.  The format does not align data: a tensor whose first byte is not at a multiple of
+   its itemsize gets a storage of its own holding a copy (ctensor never reads misaligned
+   elements).  Tensors of a CT_FILE_READ_ONLY checkpoint are read-only. */
+typedef struct ct_checkpoint ct_checkpoint;
+
+/* Opens the safetensors file at path with mode (ct_file_mode; CT_FILE_COPY reads it into
+   memory ctensor owns) and checks its header completely before returning: an 8-byte
+   little-endian length N <= 100,000,000 that fits in the file; N bytes of valid UTF-8 JSON (an
+   object, nesting at most 64 deep, no duplicate keys); "__metadata__" null or an object of
+   strings; every other key a tensor with a known "dtype" (BOOL U8 I8 I16 I32 I64 F16 BF16
+   F32 F64), a "shape" of at most CT_MAX_DIMS non-negative integers and "data_offsets"
+   [begin, end] with end - begin == numel * itemsize; offsets, sorted, contiguous from 0 and
+   covering the data exactly.  Errors (NULL; nothing mapped or leaked): CT_ERR_INVALID_ARGUMENT
+   naming the file and what is wrong (the OS error for a file that cannot be opened), or
+   CT_ERR_DTYPE for a dtype of the format that ctensor lacks (F8_*, U16, U32, U64, C64, ...). */
+CT_API ct_checkpoint *ct_safetensors_open(const char *path, ct_file_mode mode);
+/* The same over a COPY of bytes[0, n) (the caller keeps its buffer; bytes may be NULL if n is
+   0): for files already in memory.  Messages name the file "<memory>". */
+CT_API ct_checkpoint *ct_safetensors_open_memory(const void *bytes, int64_t n);
+/* Releases the handle (NULL is a no-op).  Tensors taken from it stay valid. */
+CT_API void ct_checkpoint_release(ct_checkpoint *c);
+/* Number of tensors; -1 on a NULL handle. */
+CT_API int64_t ct_checkpoint_count(const ct_checkpoint *c);
+/* Name of tensor i, in sorted (bytewise) order, as safe_open(...).keys().  Borrowed: valid
+   until ct_checkpoint_release(c).  NULL (CT_ERR_INDEX) for i outside [0, count). */
+CT_API const char *ct_checkpoint_name(const ct_checkpoint *c, int64_t i);
+/* Index of the tensor called name, or -1 (CT_ERR_INDEX, naming it) if there is none. */
+CT_API int64_t ct_checkpoint_find(const ct_checkpoint *c, const char *name);
+/* Tensor i: a NEW tensor object (new reference) each call, contiguous, on the checkpoint's
+   storage (a VIEW of the file's bytes: two calls give two tensors that share storage and
+   memory, with fresh version counters, not views of each other), except misaligned ones (see
+   above).  NULL (CT_ERR_INDEX) for i out of range. */
+CT_API ct_tensor *ct_checkpoint_tensor(const ct_checkpoint *c, int64_t i);
+/* The storage holding the whole file (new reference). */
+CT_API ct_storage *ct_checkpoint_storage(const ct_checkpoint *c);
+/* Metadata: 1 if the header has a "__metadata__" object (even an empty one), 0 if it has none
+   or null (safe_open(...).metadata() is then None); -1 on error.  The count, and key and value
+   i in file order; strings are borrowed until ct_checkpoint_release(c); NULL (CT_ERR_INDEX)
+   for i out of range. */
+CT_API int ct_checkpoint_has_metadata(const ct_checkpoint *c);
+CT_API int64_t ct_checkpoint_metadata_count(const ct_checkpoint *c);
+CT_API const char *ct_checkpoint_metadata_key(const ct_checkpoint *c, int64_t i);
+CT_API const char *ct_checkpoint_metadata_value(const ct_checkpoint *c, int64_t i);
+
+/* Flags of ct_safetensors_save. */
+#define CT_SAVE_COPY_SHARED 1 /* write tensors that share a storage anyway, each its own bytes */
+
+/* Writes n tensors (names[i], tensors[i]) to a safetensors file at path (created or
+   truncated): byte for byte what safetensors.torch.save_file writes for the same tensors when
+   there is at most one metadata entry (tensors ordered by dtype, I64 F64 F32 I32 BF16 F16 I16
+   I8 U8 BOOL, then by name; header padded with spaces to a multiple of 8).  Metadata:
+   n_metadata < 0 writes no "__metadata__" (keys and values may be NULL); otherwise the pairs
+   (keys[i], values[i]), sorted by key (the package writes a hash map's order).  Every tensor
+   is written contiguous in C order whatever its strides or offset; arguments are borrowed.
+   Errors (CT_ERR_INVALID_ARGUMENT; a partly written file is removed): NULL path or arrays with
+   n > 0, a NULL name or tensor, a name given twice or "__metadata__", a metadata key given
+   twice, two tensors on one storage whose memory ranges intersect (safetensors' rule: the file
+   would hold those bytes twice and loading would give independent tensors; disjoint parts of
+   one storage are fine) unless flags has CT_SAVE_COPY_SHARED, a file that cannot be created
+   or written (the OS error). */
+CT_API ct_status ct_safetensors_save(const char *path, int64_t n, const char *const *names,
+                                     const ct_tensor *const *tensors, int64_t n_metadata,
+                                     const char *const *keys, const char *const *values, int flags);
+
 /* ---- Out arguments (torch's `op(..., out=t)`) ------------------------------------------- */
 /* Every ct_*_out function computes what the function without _out computes (same arguments,
    same errors), then writes it into `out` with torch 2.13's out= rules.  `out` is BORROWED

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "error.h"
+#include "mapped_file.h"
 #include "memory_format.h"
 #include "overlap.h"
 
@@ -166,8 +167,14 @@ void describe(std::ostringstream& os, const char* name, const Tensor& t) {
      << ", " << t.numel() << (t.numel() == 1 ? " element\n" : " elements\n");
   os << "  storage: id " << s.id() << ", " << s.nbytes() << " bytes";
   if (s.nbytes() % isz == 0) os << " (" << s.nbytes() / isz << " elements of " << isz << " bytes)";
-  os << ", " << (s.owns_memory() ? "memory owned by ctensor" : "foreign memory")
-     << (s.read_only() ? ", read-only" : "") << "\n";
+  std::string mapped_path;
+  int64_t mapped_offset = 0;
+  if (mapped_origin(s, &mapped_path, &mapped_offset)) {
+    os << ", mapped from " << mapped_path << " at offset " << mapped_offset;
+  } else {
+    os << ", " << (s.owns_memory() ? "memory owned by ctensor" : "foreign memory");
+  }
+  os << (s.read_only() ? ", read-only" : "") << "\n";
   os << "  storage refcount: " << s.refcount() << " (tensors and storage handles on it)\n";
   os << "  version: " << t.version() << " (in-place writes through this tensor, its views and detach())\n";
   // bytes as a wide product: an empty tensor's offset may be any int64 (its bytes overflow)

@@ -51,6 +51,10 @@ class Storage {
   // Forgets the deleter of a foreign storage nobody else holds yet, so that a failure while
   // building its first tensor leaves the memory with its owner (ct_from_blob's promise).
   void disarm_deleter() { deleter_ = nullptr; }
+  // Who frees foreign memory: lets an owner recognise its own storages (mapped_file.h
+  // describes a file mapping this way for explain).
+  Deleter deleter() const { return deleter_; }
+  void* deleter_ctx() const { return ctx_; }
 
   // torch's StorageImpl::resizable(): owned memory that was never handed to NumPy
   // (disable_resize, as torch's Tensor.numpy()) and has no live DLPack export.

@@ -1029,6 +1029,98 @@ struct ct_storage {};
 %thread ct_clamp_min_tensor_;
 %thread ct_clamp_max_tensor_;
 
+/* ---- Files: mapped storages and safetensors (include/ctensor.h "Files") ----------------------
+   A ct_checkpoint is a plain SWIG pointer: ctensor/_safetensors.py owns it and calls
+   ct_checkpoint_release.  ct_safetensors_open_memory takes any C-contiguous buffer;
+   ct_safetensors_save takes a sequence of (name, Tensor) pairs and None or a sequence of
+   (key, value) string pairs; the strings stay alive in the sequences while C reads them. */
+%newobject ct_storage_from_file;
+%newobject ct_checkpoint_tensor;
+%newobject ct_checkpoint_storage;
+%thread ct_safetensors_open;
+%thread ct_safetensors_save;
+%typemap(in) (const void *bytes, int64_t n) (Py_buffer view, int have_view = 0) {
+  if (PyObject_GetBuffer($input, &view, PyBUF_C_CONTIGUOUS) < 0) SWIG_fail;
+  have_view = 1;
+  $1 = view.buf;
+  $2 = (int64_t)view.len;
+}
+%typemap(freearg) (const void *bytes, int64_t n) {
+  if (have_view$argnum) PyBuffer_Release(&view$argnum);
+}
+%typemap(in) (int64_t n, const char *const *names, const ct_tensor *const *tensors)
+    (PyObject *fast = NULL, const char **nm = NULL, const ct_tensor **ts = NULL) {
+  fast = PySequence_Fast($input, "$symname(): expected a sequence of (name, Tensor) pairs");
+  if (!fast) SWIG_fail;
+  Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+  nm = (const char **)PyMem_Malloc(sizeof(char *) * (size_t)(len ? len : 1));
+  ts = (const ct_tensor **)PyMem_Malloc(sizeof(ct_tensor *) * (size_t)(len ? len : 1));
+  if (!nm || !ts) {
+    PyErr_NoMemory();
+    SWIG_fail;
+  }
+  for (Py_ssize_t i = 0; i < len; ++i) {
+    PyObject *pair = PySequence_Fast_GET_ITEM(fast, i);
+    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2 || !PyUnicode_Check(PyTuple_GET_ITEM(pair, 0))) {
+      PyErr_Format(PyExc_TypeError, "$symname(): element %zd is not a (str, Tensor) tuple", i);
+      SWIG_fail;
+    }
+    nm[i] = PyUnicode_AsUTF8(PyTuple_GET_ITEM(pair, 0));
+    if (!nm[i]) SWIG_fail;
+    ts[i] = ctpy_handle(PyTuple_GET_ITEM(pair, 1));
+    if (!ts[i]) {
+      PyErr_Format(PyExc_TypeError, "$symname(): the value of '%s' must be Tensor, not %.100s", nm[i],
+                   Py_TYPE(PyTuple_GET_ITEM(pair, 1))->tp_name);
+      SWIG_fail;
+    }
+  }
+  $1 = (int64_t)len;
+  $2 = ($2_ltype)nm;
+  $3 = ($3_ltype)ts;
+}
+%typemap(freearg) (int64_t n, const char *const *names, const ct_tensor *const *tensors) {
+  PyMem_Free(nm$argnum);
+  PyMem_Free(ts$argnum);
+  Py_XDECREF(fast$argnum);
+}
+%typemap(in) (int64_t n_metadata, const char *const *keys, const char *const *values)
+    (PyObject *fast = NULL, const char **ks = NULL, const char **vs = NULL) {
+  if ($input == Py_None) {
+    $1 = -1;
+    $2 = NULL;
+    $3 = NULL;
+  } else {
+    fast = PySequence_Fast($input, "$symname(): expected None or a sequence of (str, str) pairs");
+    if (!fast) SWIG_fail;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    ks = (const char **)PyMem_Malloc(sizeof(char *) * (size_t)(len ? len : 1));
+    vs = (const char **)PyMem_Malloc(sizeof(char *) * (size_t)(len ? len : 1));
+    if (!ks || !vs) {
+      PyErr_NoMemory();
+      SWIG_fail;
+    }
+    for (Py_ssize_t i = 0; i < len; ++i) {
+      PyObject *pair = PySequence_Fast_GET_ITEM(fast, i);
+      if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2 || !PyUnicode_Check(PyTuple_GET_ITEM(pair, 0)) ||
+          !PyUnicode_Check(PyTuple_GET_ITEM(pair, 1))) {
+        PyErr_Format(PyExc_TypeError, "$symname(): metadata element %zd is not a (str, str) tuple", i);
+        SWIG_fail;
+      }
+      ks[i] = PyUnicode_AsUTF8(PyTuple_GET_ITEM(pair, 0));
+      vs[i] = PyUnicode_AsUTF8(PyTuple_GET_ITEM(pair, 1));
+      if (!ks[i] || !vs[i]) SWIG_fail;
+    }
+    $1 = (int64_t)len;
+    $2 = ($2_ltype)ks;
+    $3 = ($3_ltype)vs;
+  }
+}
+%typemap(freearg) (int64_t n_metadata, const char *const *keys, const char *const *values) {
+  PyMem_Free(ks$argnum);
+  PyMem_Free(vs$argnum);
+  Py_XDECREF(fast$argnum);
+}
+
 /* ---- The header: every function, with the maps above ------------------------------------ */
 /* out= (include/ctensor.h "Out arguments"): ct_write_out takes its inputs as a list of
    Tensors; Python detects a resize itself (the shape changes), so warn_resized is not asked. */

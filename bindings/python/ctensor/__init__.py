@@ -77,6 +77,10 @@ from . import cuda, backends, accelerator  # noqa: E402
 from ._creation import (tensor, as_tensor, zeros, ones, empty, full, arange, zeros_like,  # noqa: E402
                         ones_like, empty_like, full_like, is_tensor)
 from ._interop import from_numpy, from_dlpack, DLDeviceType  # noqa: E402
+# safetensors files (ctensor.safetensors mirrors safetensors.torch; load/save stay there so
+# that ctensor.load/save can be torch's .pt functions)
+from ._safetensors import load_file, save_file, safe_open, from_file  # noqa: E402
+from . import safetensors  # noqa: E402
 from ._compute import (add, sub, subtract, mul, multiply, div, divide, true_divide,  # noqa: E402
                        neg, negative, abs, absolute, exp, log, sqrt, sin, cos, tanh, sigmoid, relu,
                        eq, ne, lt, le, gt, ge, not_equal, less, less_equal, greater, greater_equal,

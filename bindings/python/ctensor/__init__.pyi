@@ -1195,3 +1195,15 @@ def randint(high: _int, size: Sequence[_int], *, dtype: Optional[dtype] = ..., d
 @overload
 def randint(low: _int, high: _int, size: Sequence[_int], *, dtype: Optional[dtype] = ..., device: Any = ...,
             requires_grad: _bool = ..., generator: None = ...) -> Tensor: ...
+
+# safetensors files and file-backed tensors (_safetensors.py; ctensor.safetensors mirrors
+# safetensors.torch)
+from . import safetensors as safetensors
+from ._safetensors import safe_open as safe_open
+def load_file(filename: Any, device: Any = ..., *, backend: str = ..., mode: str = ...) -> dict[str, Tensor]:
+    """safetensors.torch.load_file: {name: tensor}, every tensor a VIEW of one mapped storage"""
+def save_file(tensors: dict[str, Tensor], filename: Any, metadata: Optional[dict[str, str]] = ...) -> None:
+    """safetensors.torch.save_file: writes COPIES of the tensors' bytes to filename, byte for"""
+def from_file(filename: Any, shared: Optional[_bool] = ..., size: _int = ..., *, dtype: Optional[dtype] = ...,
+              device: Any = ..., pin_memory: _bool = ..., requires_grad: _bool = ...) -> Tensor:
+    """torch.from_file: a 1-D tensor of `size` elements of dtype (the default dtype if None) that"""

@@ -41,6 +41,7 @@ include("math.jl")
 include("memory_format.jl")
 include("mask_ops.jl")
 include("scan_sort.jl")
+include("checkpoint.jl")
 
 # Every exported name is checked (bindings/julia/check/julia_check.py) against the names
 # Base, Core and the standard libraries export, and against a list of names too generic to
@@ -78,6 +79,7 @@ export masked_select_copy, masked_fill!, masked_fill_copy, masked_scatter!, mask
 export tensor_cumsum, tensor_cumprod, tensor_cumsum!, tensor_cumprod!, tensor_sort, tensor_argsort, tensor_topk,
        tensor_clamp, tensor_clamp!
 # Memory introspection
+export load_safetensors, save_safetensors, safetensors_metadata, storage_from_file
 export storage_id, storage_offset, shares_storage, may_overlap, overlaps,
        has_internal_overlap, is_contiguous, is_column_major, is_view, data_address,
        refcount, same_tensor, live_tensors, live_storages, torch_repr

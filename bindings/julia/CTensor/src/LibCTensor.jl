@@ -101,6 +101,14 @@ handle; the objects of `CTensor` that own one convert to it in `ccall`.
 """
 mutable struct ct_storage end
 
+"""
+    ct_checkpoint
+
+The C type `ct_checkpoint`, opaque: only pointers to it exist.  A `Ptr{ct_checkpoint}` is a
+handle; the objects of `CTensor` that own one convert to it in `ccall`.
+"""
+mutable struct ct_checkpoint end
+
 # ---- Constants (the header's macros) -----------------------------------------------------
 
 const CT_VERSION_MAJOR = 0
@@ -188,6 +196,23 @@ const CT_CONTIGUOUS_FORMAT = Cint(0)
 const CT_CHANNELS_LAST = Cint(1)
 const CT_CHANNELS_LAST_3D = Cint(2)
 const CT_PRESERVE_FORMAT = Cint(3)
+
+# ---- enum ct_file_mode -------------------------------------------------------------------
+# How a file's bytes become a storage.  The numbers are ABI and never change.
+# CT_FILE_READ_ONLY      a shared read-only mapping: the storage is read-only (writers fail
+# with CT_ERR_READ_ONLY) and sees changes others make to the file.
+# CT_FILE_COPY_ON_WRITE  a private mapping: writes land in private pages, never in the file.
+# CT_FILE_SHARED         a shared writable mapping of a file opened read-write: writes reach
+# the file (the kernel writes them back when it chooses).
+# CT_FILE_COPY           (ct_safetensors_open only) the file is read into memory ctensor
+# owns, and closed: nothing stays mapped.
+# A mapping stays valid after the file is renamed or deleted; a file shrunk by another
+# process after mapping makes reads past its new end fault (SIGBUS), as with any mmap.
+const ct_file_mode = Cint
+const CT_FILE_READ_ONLY = Cint(0)
+const CT_FILE_COPY_ON_WRITE = Cint(1)
+const CT_FILE_SHARED = Cint(2)
+const CT_FILE_COPY = Cint(3)
 
 # ---- enum ct_out_rule --------------------------------------------------------------------
 # The out rule families above, for ct_write_out.  The numbers are ABI and never change.
@@ -4460,6 +4485,193 @@ The same with the versioned struct (version 1.x); a read-only t sets the read-on
 """
 function ct_to_dlpack_versioned(t)
     ccall((:ct_to_dlpack_versioned, libctensor()), Ptr{Cvoid}, (Ptr{ct_tensor},), t)
+end
+
+# ---- Files: mapped storages and safetensors checkpoints ----------------------------------
+
+"""
+    ct_storage_from_file(path, offset, nbytes, mode) -> Ptr{ct_storage}
+
+`ct_storage *ct_storage_from_file(const char *path, int64_t offset, int64_t nbytes, ct_file_mode mode);`
+
+A new storage (new reference, release with ct_storage_release) over bytes [offset, offset +
+nbytes) of the regular file at path; nbytes < 0 means to the end of the file.  mode is
+CT_FILE_READ_ONLY, CT_FILE_COPY_ON_WRITE or CT_FILE_SHARED.  The storage is foreign memory
+(never resizable); it is unmapped when its last reference goes, on whatever thread.
+ct_explain says "mapped from PATH at offset N".  Put tensors on it with
+ct_set_storage_strided_.  Errors (CT_ERR_INVALID_ARGUMENT, naming the file and the OS error):
+NULL path, a mode outside the three, a file that cannot be opened (CT_FILE_SHARED needs
+write permission) or is not a regular file, a negative offset, a range past the end of the
+file, a failed mmap.  On error nothing stays mapped or open.
+"""
+function ct_storage_from_file(path, offset, nbytes, mode)
+    ccall((:ct_storage_from_file, libctensor()), Ptr{ct_storage}, (Ptr{UInt8}, Int64, Int64, Cint), path, offset, nbytes, mode)
+end
+
+"""
+    ct_safetensors_open(path, mode) -> Ptr{ct_checkpoint}
+
+`ct_checkpoint *ct_safetensors_open(const char *path, ct_file_mode mode);`
+
+Opens the safetensors file at path with mode (ct_file_mode; CT_FILE_COPY reads it into
+memory ctensor owns) and checks its header completely before returning: an 8-byte
+little-endian length N <= 100,000,000 that fits in the file; N bytes of valid UTF-8 JSON (an
+object, nesting at most 64 deep, no duplicate keys); "__metadata__" null or an object of
+strings; every other key a tensor with a known "dtype" (BOOL U8 I8 I16 I32 I64 F16 BF16
+F32 F64), a "shape" of at most CT_MAX_DIMS non-negative integers and "data_offsets"
+[begin, end] with end - begin == numel * itemsize; offsets, sorted, contiguous from 0 and
+covering the data exactly.  Errors (NULL; nothing mapped or leaked): CT_ERR_INVALID_ARGUMENT
+naming the file and what is wrong (the OS error for a file that cannot be opened), or
+CT_ERR_DTYPE for a dtype of the format that ctensor lacks (F8_*, U16, U32, U64, C64, ...).
+"""
+function ct_safetensors_open(path, mode)
+    ccall((:ct_safetensors_open, libctensor()), Ptr{ct_checkpoint}, (Ptr{UInt8}, Cint), path, mode)
+end
+
+"""
+    ct_safetensors_open_memory(bytes, n) -> Ptr{ct_checkpoint}
+
+`ct_checkpoint *ct_safetensors_open_memory(const void *bytes, int64_t n);`
+
+The same over a COPY of bytes[0, n) (the caller keeps its buffer; bytes may be NULL if n is
+0): for files already in memory.  Messages name the file "<memory>".
+"""
+function ct_safetensors_open_memory(bytes, n)
+    ccall((:ct_safetensors_open_memory, libctensor()), Ptr{ct_checkpoint}, (Ptr{Cvoid}, Int64), bytes, n)
+end
+
+"""
+    ct_checkpoint_release(c) -> Cvoid
+
+`void ct_checkpoint_release(ct_checkpoint *c);`
+
+Releases the handle (NULL is a no-op).  Tensors taken from it stay valid.
+"""
+function ct_checkpoint_release(c)
+    ccall((:ct_checkpoint_release, libctensor()), Cvoid, (Ptr{ct_checkpoint},), c)
+end
+
+"""
+    ct_checkpoint_count(c) -> Int64
+
+`int64_t ct_checkpoint_count(const ct_checkpoint *c);`
+
+Number of tensors; -1 on a NULL handle.
+"""
+function ct_checkpoint_count(c)
+    ccall((:ct_checkpoint_count, libctensor()), Int64, (Ptr{ct_checkpoint},), c)
+end
+
+"""
+    ct_checkpoint_name(c, i) -> Ptr{UInt8}
+
+`const char *ct_checkpoint_name(const ct_checkpoint *c, int64_t i);`
+
+Name of tensor i, in sorted (bytewise) order, as safe_open(...).keys().  Borrowed: valid
+until ct_checkpoint_release(c).  NULL (CT_ERR_INDEX) for i outside [0, count).
+"""
+function ct_checkpoint_name(c, i)
+    ccall((:ct_checkpoint_name, libctensor()), Ptr{UInt8}, (Ptr{ct_checkpoint}, Int64), c, i)
+end
+
+"""
+    ct_checkpoint_find(c, name) -> Int64
+
+`int64_t ct_checkpoint_find(const ct_checkpoint *c, const char *name);`
+
+Index of the tensor called name, or -1 (CT_ERR_INDEX, naming it) if there is none.
+"""
+function ct_checkpoint_find(c, name)
+    ccall((:ct_checkpoint_find, libctensor()), Int64, (Ptr{ct_checkpoint}, Ptr{UInt8}), c, name)
+end
+
+"""
+    ct_checkpoint_tensor(c, i) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_checkpoint_tensor(const ct_checkpoint *c, int64_t i);`
+
+Tensor i: a NEW tensor object (new reference) each call, contiguous, on the checkpoint's
+storage (a VIEW of the file's bytes: two calls give two tensors that share storage and
+memory, with fresh version counters, not views of each other), except misaligned ones (see
+above).  NULL (CT_ERR_INDEX) for i out of range.
+"""
+function ct_checkpoint_tensor(c, i)
+    ccall((:ct_checkpoint_tensor, libctensor()), Ptr{ct_tensor}, (Ptr{ct_checkpoint}, Int64), c, i)
+end
+
+"""
+    ct_checkpoint_storage(c) -> Ptr{ct_storage}
+
+`ct_storage *ct_checkpoint_storage(const ct_checkpoint *c);`
+
+The storage holding the whole file (new reference).
+"""
+function ct_checkpoint_storage(c)
+    ccall((:ct_checkpoint_storage, libctensor()), Ptr{ct_storage}, (Ptr{ct_checkpoint},), c)
+end
+
+"""
+    ct_checkpoint_has_metadata(c) -> Cint
+
+`int ct_checkpoint_has_metadata(const ct_checkpoint *c);`
+
+Metadata: 1 if the header has a "__metadata__" object (even an empty one), 0 if it has none
+or null (safe_open(...).metadata() is then None); -1 on error.  The count, and key and value
+i in file order; strings are borrowed until ct_checkpoint_release(c); NULL (CT_ERR_INDEX)
+for i out of range.
+"""
+function ct_checkpoint_has_metadata(c)
+    ccall((:ct_checkpoint_has_metadata, libctensor()), Cint, (Ptr{ct_checkpoint},), c)
+end
+
+"""
+    ct_checkpoint_metadata_count(c) -> Int64
+
+`int64_t ct_checkpoint_metadata_count(const ct_checkpoint *c);`
+"""
+function ct_checkpoint_metadata_count(c)
+    ccall((:ct_checkpoint_metadata_count, libctensor()), Int64, (Ptr{ct_checkpoint},), c)
+end
+
+"""
+    ct_checkpoint_metadata_key(c, i) -> Ptr{UInt8}
+
+`const char *ct_checkpoint_metadata_key(const ct_checkpoint *c, int64_t i);`
+"""
+function ct_checkpoint_metadata_key(c, i)
+    ccall((:ct_checkpoint_metadata_key, libctensor()), Ptr{UInt8}, (Ptr{ct_checkpoint}, Int64), c, i)
+end
+
+"""
+    ct_checkpoint_metadata_value(c, i) -> Ptr{UInt8}
+
+`const char *ct_checkpoint_metadata_value(const ct_checkpoint *c, int64_t i);`
+"""
+function ct_checkpoint_metadata_value(c, i)
+    ccall((:ct_checkpoint_metadata_value, libctensor()), Ptr{UInt8}, (Ptr{ct_checkpoint}, Int64), c, i)
+end
+
+"""
+    ct_safetensors_save(path, n, names, tensors, n_metadata, keys, values, flags) -> Cint
+
+`ct_status ct_safetensors_save(const char *path, int64_t n, const char *const *names, const ct_tensor *const *tensors, int64_t n_metadata, const char *const *keys, const char *const *values, int flags);`
+
+Writes n tensors (names[i], tensors[i]) to a safetensors file at path (created or
+truncated): byte for byte what safetensors.torch.save_file writes for the same tensors when
+there is at most one metadata entry (tensors ordered by dtype, I64 F64 F32 I32 BF16 F16 I16
+I8 U8 BOOL, then by name; header padded with spaces to a multiple of 8).  Metadata:
+n_metadata < 0 writes no "__metadata__" (keys and values may be NULL); otherwise the pairs
+(keys[i], values[i]), sorted by key (the package writes a hash map's order).  Every tensor
+is written contiguous in C order whatever its strides or offset; arguments are borrowed.
+Errors (CT_ERR_INVALID_ARGUMENT; a partly written file is removed): NULL path or arrays with
+n > 0, a NULL name or tensor, a name given twice or "__metadata__", a metadata key given
+twice, two tensors on one storage whose memory ranges intersect (safetensors' rule: the file
+would hold those bytes twice and loading would give independent tensors; disjoint parts of
+one storage are fine) unless flags has CT_SAVE_COPY_SHARED, a file that cannot be created
+or written (the OS error).
+"""
+function ct_safetensors_save(path, n, names, tensors, n_metadata, keys, values, flags)
+    ccall((:ct_safetensors_save, libctensor()), Cint, (Ptr{UInt8}, Int64, Ptr{Ptr{UInt8}}, Ptr{Ptr{ct_tensor}}, Int64, Ptr{Ptr{UInt8}}, Ptr{Ptr{UInt8}}, Cint), path, n, names, tensors, n_metadata, keys, values, flags)
 end
 
 # ---- Out arguments (torch's `op(..., out=t)`) --------------------------------------------

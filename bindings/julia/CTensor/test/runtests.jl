@@ -1360,6 +1360,34 @@ end
     @test e isa CTensorError && e.status == L.CT_ERR_INVALID_ARGUMENT
 end
 
+@testset "safetensors: load_safetensors / save_safetensors (safetensors.torch)" begin
+    dir = mktempdir()
+    path = joinpath(dir, "m.safetensors")
+    w = Tensor(Float32[1 2 3; 4 5 6])
+    b = Tensor(Int64[7, 8])
+    save_safetensors(path, Dict("w" => w, "b" => b, "wt" => transpose_view(w, 1, 2)); metadata = Dict("k" => "v"),
+                     copy_shared = true)
+    d = load_safetensors(path)
+    @test sort(collect(keys(d))) == ["b", "w", "wt"]
+    @test Array(d["w"]) == Array(w) && Array(d["b"]) == [7, 8] && Array(d["wt"]) == permutedims(Array(w))
+    @test shares_storage(d["w"], d["b"])     # one mapped storage for the whole file
+    @test safetensors_metadata(path) == Dict("k" => "v")
+    d["w"][1, 1] = 100f0                      # copy-on-write: the file keeps its bytes
+    @test load_safetensors(path)["w"][1, 1] == 1f0
+    r = load_safetensors(path; mode = :read_only)
+    e = caught(() -> fill!(r["w"], 0))
+    @test e isa CTensorError && e.status == L.CT_ERR_READ_ONLY
+    e = caught(() -> save_safetensors(path, Dict("a" => w, "b" => w)))
+    @test e isa CTensorError && e.status == L.CT_ERR_INVALID_ARGUMENT
+    bad = joinpath(dir, "bad.safetensors")
+    write(bad, UInt8[4, 0, 0, 0, 0, 0, 0, 0, UInt8('{'), UInt8('}')])
+    e = caught(() -> load_safetensors(bad))
+    @test e isa CTensorError && occursin(bad, e.message)
+    s = storage_from_file(path; offset = 8, nbytes = 4)
+    @test nbytes(s) == 4
+    @test_throws ArgumentError load_safetensors(path; mode = :write)
+end
+
 @testset "Aqua.jl" begin
     Aqua.test_all(CTensor; ambiguities = (recursive = false,))
 end

@@ -1,0 +1,91 @@
+# checkpoint: safetensors files and file-backed storages (ct_safetensors_open/_save,
+# ct_storage_from_file; include/ctensor.h, "Files").
+
+const _FILE_MODES = Dict(:read_only => L.CT_FILE_READ_ONLY, :copy_on_write => L.CT_FILE_COPY_ON_WRITE,
+                         :shared => L.CT_FILE_SHARED, :copy => L.CT_FILE_COPY)
+
+function _file_mode(mode::Symbol)
+    haskey(_FILE_MODES, mode) && return _FILE_MODES[mode]
+    throw(ArgumentError("mode :$mode is not one of :read_only, :copy_on_write, :shared, :copy"))
+end
+
+"""
+    load_safetensors(path; mode = :copy_on_write) -> Dict{String,Tensor}
+
+Every tensor of the safetensors file at `path`, by name.  Zero-copy: the file is mapped once
+and every tensor is a VIEW of that one storage (`shares_storage` is true for any two), in C
+(row-major) order as written.  `mode`: `:copy_on_write` (writable, writes never reach the
+file), `:read_only` (writes throw), `:shared` (writes reach the file), `:copy` (the file is
+read into memory).  A hostile or broken file throws a `CTensorError` naming the file and what
+is wrong; nothing stays mapped then.
+"""
+function load_safetensors(path::AbstractString; mode::Symbol = :copy_on_write)
+    h = L.ct_safetensors_open(String(path), _file_mode(mode))
+    h == C_NULL && throw(last_error())
+    try
+        n = check_nonneg(L.ct_checkpoint_count(h))
+        out = Dict{String,Tensor}()
+        for i in 0:n-1
+            name = L.ct_checkpoint_name(h, i)
+            name == C_NULL && throw(last_error())
+            out[unsafe_string(name)] = own_handle(L.ct_checkpoint_tensor(h, i))
+        end
+        return out
+    finally
+        L.ct_checkpoint_release(h)
+    end
+end
+
+"""
+    safetensors_metadata(path) -> Union{Dict{String,String},Nothing}
+
+The `"__metadata__"` strings of the safetensors file at `path`, or `nothing` if it has none.
+"""
+function safetensors_metadata(path::AbstractString)
+    h = L.ct_safetensors_open(String(path), L.CT_FILE_READ_ONLY)
+    h == C_NULL && throw(last_error())
+    try
+        check_nonneg(L.ct_checkpoint_has_metadata(h)) == 1 || return nothing
+        n = check_nonneg(L.ct_checkpoint_metadata_count(h))
+        return Dict{String,String}(unsafe_string(L.ct_checkpoint_metadata_key(h, i)) =>
+                                   unsafe_string(L.ct_checkpoint_metadata_value(h, i)) for i in 0:n-1)
+    finally
+        L.ct_checkpoint_release(h)
+    end
+end
+
+"""
+    save_safetensors(path, tensors::AbstractDict; metadata = nothing, copy_shared = false)
+
+Writes COPIES of the tensors' bytes (C order, whatever their strides) to a safetensors file,
+byte for byte what the Python package writes.  Tensors whose memory overlaps are refused
+unless `copy_shared` (then each is written with its own bytes).  `metadata`: `nothing` or a
+dictionary of strings.
+"""
+function save_safetensors(path::AbstractString, tensors::AbstractDict; metadata = nothing, copy_shared::Bool = false)
+    names = String[String(k) for k in keys(tensors)]
+    ts = Tensor[tensors[k] for k in keys(tensors)]
+    keys_ = metadata === nothing ? String[] : String[String(k) for k in keys(metadata)]
+    vals = metadata === nothing ? String[] : String[String(metadata[k]) for k in keys(metadata)]
+    nmeta = metadata === nothing ? -1 : length(keys_)
+    flags = copy_shared ? Cint(L.CT_SAVE_COPY_SHARED) : Cint(0)
+    GC.@preserve names keys_ vals begin
+        np = Ptr{UInt8}[pointer(s) for s in names]
+        kp = Ptr{UInt8}[pointer(s) for s in keys_]
+        vp = Ptr{UInt8}[pointer(s) for s in vals]
+        _status(() -> L.ct_safetensors_save(String(path), length(names), np, ts, nmeta, kp, vp, flags))
+    end
+    return nothing
+end
+
+"""
+    storage_from_file(path; offset = 0, nbytes = -1, mode = :read_only) -> Storage
+
+A storage that is a mapping of bytes `[offset, offset + nbytes)` of the file (`nbytes < 0`: to
+its end); `mode` is `:read_only`, `:copy_on_write` or `:shared`.
+"""
+function storage_from_file(path::AbstractString; offset::Integer = 0, nbytes::Integer = -1, mode::Symbol = :read_only)
+    h = L.ct_storage_from_file(String(path), Int64(offset), Int64(nbytes), _file_mode(mode))
+    h == C_NULL && throw(last_error())
+    return Storage(h)
+end

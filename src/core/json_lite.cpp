@@ -205,8 +205,8 @@ class Parser {
       if (peek() != '"') fail("key must be a string");
       const size_t key_at = i_;
       std::string key = string();
-      for (const auto& m : v.members) {
-        if (m.first == key) {
+      for (const auto& k : v.keys) {
+        if (k == key) {
           i_ = key_at;
           fail("duplicate key \"" + key + "\"");
         }
@@ -215,7 +215,8 @@ class Parser {
       expect(':', "expected `:`");
       skip_space();
       Value member = value(depth);
-      v.members.emplace_back(std::move(key), std::move(member));
+      v.keys.push_back(std::move(key));
+      v.values.push_back(std::move(member));
       skip_space();
       if (at_end()) fail("EOF while parsing an object");
       if (peek() == '}') {

@@ -17,7 +17,10 @@ struct Value {
   bool boolean = false;
   std::string text;  // String: the decoded UTF-8; Number: the literal as written
   std::vector<Value> items;                          // Array
-  std::vector<std::pair<std::string, Value>> members;  // Object, in file order
+  // Object members in file order: keys[i] names values[i] (two vectors, not pairs: a pair
+  // would need Value complete here, and only vector allows an incomplete element type)
+  std::vector<std::string> keys;
+  std::vector<Value> values;
 };
 
 // Deepest nesting of arrays and objects accepted: a header nests three deep; a "depth bomb"

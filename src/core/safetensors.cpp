@@ -49,8 +49,8 @@ const DTypeCode& code_of(DType d) {
 using json::Value;
 
 const Value* member(const Value& obj, const char* key) {
-  for (const auto& m : obj.members)
-    if (m.first == key) return &m.second;
+  for (size_t i = 0; i < obj.keys.size(); ++i)
+    if (obj.keys[i] == key) return &obj.values[i];
   return nullptr;
 }
 
@@ -145,13 +145,17 @@ Header parse(const char* bytes, int64_t size, const std::string& where, const ch
            op << ": " << where << ": the header is " << json::kind_name(root.kind) << ", not an object");
   Header h;
   h.data_start = 8 + int64_t(n);
-  for (const auto& [key, v] : root.members) {
+  for (size_t i = 0; i < root.keys.size(); ++i) {
+    const std::string& key = root.keys[i];
+    const Value& v = root.values[i];
     if (key == "__metadata__") {
       if (v.kind == Value::Kind::Null) continue;  // the package reads null as no metadata
       CT_CHECK(v.kind == Value::Kind::Object, InvalidArgument,
                op << ": " << where << ": \"__metadata__\" is " << json::kind_name(v.kind) << ", not an object");
       h.has_metadata = true;
-      for (const auto& [mk, mv] : v.members) {
+      for (size_t k = 0; k < v.keys.size(); ++k) {
+        const std::string& mk = v.keys[k];
+        const Value& mv = v.values[k];
         CT_CHECK(mv.kind == Value::Kind::String, InvalidArgument,
                  op << ": " << where << ": metadata \"" << mk << "\" is " << json::kind_name(mv.kind)
                     << ", not a string");

@@ -27,6 +27,7 @@
 // allocating) is shrunk, and compute ops only run on operands of modest size, so that an
 // input is about API misuse and not about the machine's memory.
 #include <fuzzer/FuzzedDataProvider.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <climits>
@@ -35,6 +36,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -2041,6 +2043,102 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   return 0;
 }
 
+// safetensors: headers built from fuzz choices (real dtype codes and unknown ones, shapes,
+// offsets right or wrong, metadata, nesting) or raw bytes, parsed from memory; every tensor
+// of an accepted file joins the pool (all on one storage); sometimes pool tensors are saved to
+// a file and read back mapped.  Refusals must record an error and leak nothing.
+void op_safetensors(FuzzedDataProvider& in, Pool& p) {
+  std::string bytes;
+  if (in.ConsumeBool()) {
+    static const char* const kCodes[] = {"BOOL", "U8", "I8", "I16", "I32", "I64", "F16", "BF16",
+                                         "F32", "F64", "F8_E4M3", "C64", "X", ""};
+    std::string header = "{";
+    std::string data;
+    const int n = in.ConsumeIntegralInRange<int>(0, 4);
+    for (int i = 0; i < n; ++i) {
+      const int code = in.ConsumeIntegralInRange<int>(0, 13);
+      const int ndim = in.ConsumeIntegralInRange<int>(0, 3);
+      int64_t numel = 1;
+      std::string shape = "[";
+      for (int d = 0; d < ndim; ++d) {
+        const int64_t size = in.ConsumeIntegralInRange<int>(0, 5) == 0 ? hostile_i64(in) : in.ConsumeIntegralInRange<int>(0, 4);
+        numel = size >= 0 && size < 1000 ? numel * size : 0;
+        shape += (d ? "," : "") + std::to_string(size);
+      }
+      shape += "]";
+      static const int kSize[] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 1, 8, 1, 1};
+      int64_t nbytes = numel * kSize[code];
+      if (in.ConsumeIntegralInRange<int>(0, 7) == 0) nbytes += in.ConsumeIntegralInRange<int>(-2, 2);
+      const int64_t begin = int64_t(data.size()) + (in.ConsumeIntegralInRange<int>(0, 7) == 0 ? -1 : 0);
+      if (nbytes > 0 && nbytes < 4096) data.append(size_t(nbytes), char(in.ConsumeIntegral<uint8_t>()));
+      header += (i ? ",\"t" : "\"t") + std::to_string(in.ConsumeIntegralInRange<int>(0, 3)) + "\":{\"dtype\":\"" +
+                kCodes[code] + "\",\"shape\":" + shape + ",\"data_offsets\":[" + std::to_string(begin) + "," +
+                std::to_string(begin + nbytes) + "]}";
+    }
+    if (in.ConsumeBool()) header += std::string(n ? "," : "") + "\"__metadata__\":{\"k\":\"v\\u00e9\"}";
+    header += "}";
+    if (in.ConsumeIntegralInRange<int>(0, 15) == 0) header = std::string(size_t(in.ConsumeIntegralInRange<int>(1, 200)), '[');
+    header.append(size_t(in.ConsumeIntegralInRange<int>(0, 7)), ' ');
+    uint64_t len = header.size();
+    if (in.ConsumeIntegralInRange<int>(0, 15) == 0) len = in.ConsumeIntegral<uint64_t>();
+    for (int k = 0; k < 8; ++k) bytes += char((len >> (8 * k)) & 0xFF);
+    bytes += header + data;
+  } else {
+    bytes = in.ConsumeBytesAsString(in.ConsumeIntegralInRange<size_t>(0, 512));
+  }
+  if (g_trace) std::fprintf(stderr, "  safetensors %zu bytes\n", bytes.size());
+  ct_checkpoint* c = CT(ct_safetensors_open_memory(bytes.data(), int64_t(bytes.size())));
+  if (!c) {
+    expect_error_recorded();
+  } else {
+    const int64_t n = CT(ct_checkpoint_count(c));
+    REQUIRE(n >= 0, n, 0);
+    for (int64_t i = 0; i < n; ++i) {
+      const char* name = CT(ct_checkpoint_name(c, i));
+      REQUIRE(name != nullptr, i, n);
+      REQUIRE(CT(ct_checkpoint_find(c, name)) == i, i, n);
+      take(p, CT(ct_checkpoint_tensor(c, i)));
+    }
+    const int64_t m = CT(ct_checkpoint_metadata_count(c));
+    for (int64_t i = 0; i < m; ++i) REQUIRE(CT(ct_checkpoint_metadata_value(c, i)) != nullptr, i, m);
+    REQUIRE(CT(ct_checkpoint_tensor(c, n)) == nullptr, n, 0);
+    expect_error_recorded();
+    CT(ct_checkpoint_release(c));
+  }
+  if (in.ConsumeIntegralInRange<int>(0, 7) != 0) return;
+  // Round trip through a file: names t0..t2 of pool tensors, copies allowed or not.
+  char path[] = "/tmp/ct_fuzz_safetensors_XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) return;
+  close(fd);
+  const int k = in.ConsumeIntegralInRange<int>(0, 3);
+  const ct_tensor* ts[3];
+  const char* names[3] = {"t0", "t1", "t2"};
+  bool all_small = true;
+  for (int i = 0; i < k; ++i) {
+    ts[i] = p.pick(in);
+    all_small = all_small && ts[i] && small(ts[i]);
+  }
+  if (all_small) {
+    const ct_status st = CT(ct_safetensors_save(path, k, names, ts, -1, nullptr, nullptr, in.ConsumeIntegralInRange<int>(0, 1)));
+    if (st != CT_OK) {
+      expect_error_recorded();
+    } else {
+      ct_checkpoint* back = CT(ct_safetensors_open(path, CT_FILE_READ_ONLY));
+      REQUIRE(back != nullptr, k, 0);
+      REQUIRE(CT(ct_checkpoint_count(back)) == k, k, 0);
+      for (int i = 0; i < k; ++i) {
+        ct_tensor* t = CT(ct_checkpoint_tensor(back, CT(ct_checkpoint_find(back, names[i]))));
+        REQUIRE(t != nullptr, i, k);
+        REQUIRE(CT(ct_equal(t, ts[i])) == 1 || CT(ct_tensor_dtype(t)) >= CT_FLOAT16, i, k);  // NaN != NaN
+        p.put(t);
+      }
+      CT(ct_checkpoint_release(back));
+    }
+  }
+  unlink(path);
+}
+
 // scatter_reduce (all five reductions, both include_self) and its in-place form, ct_index and
 // ct_index_put with NULL entries (whole dims) among the index tensors, on pool tensors with an
 // index from the pool or made of small int64 values (negative and out of range included).
@@ -2104,7 +2202,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 11: op_relations(in, pool); break;
       case 12: op_dlpack(in, pool); break;
       case 13:  // the newer op groups: adding one remaps saved inputs of this group only
-        switch (in.ConsumeIntegralInRange<int>(0, 14)) {
+        switch (in.ConsumeIntegralInRange<int>(0, 16)) {
           case 0: op_nulls(in, pool); break;
           case 1: op_globals(in); break;
           case 4: op_dtype_views(in, pool); break;
@@ -2118,7 +2216,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           case 12: op_out_args(in, pool); break;
           case 13: op_scatter_reduce_index(in, pool); break;
           case 14: op_defaults(in, pool); break;
-          default: op_identity(in, pool); break;  // 2 and 3
+          case 16: op_safetensors(in, pool); break;
+          default: op_identity(in, pool); break;  // 2 and 3 (15: another branch's group)
         }
         break;
       case 14: op_multi_view(in, pool); break;

@@ -79,9 +79,9 @@ void expect_error_recorded() {
   REQUIRE(msg != nullptr && msg[0] != '\0');
 }
 
-bool valid_dtype(int d) { return d >= CT_BOOL && d <= CT_FLOAT64; }
+bool valid_dtype(int d) { return d >= CT_BOOL && d <= CT_COMPLEX128; }
 int64_t itemsize_of(int d) {
-  static const int64_t sz[] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+  static const int64_t sz[] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16};
   return valid_dtype(d) ? sz[d] : 8;
 }
 
@@ -134,9 +134,9 @@ ct_dtype hostile_dtype(FuzzedDataProvider& in) {
   int raw;
   switch (in.ConsumeIntegralInRange<int>(0, 15)) {
     case 0: raw = -1; break;
-    case 1: raw = 10 + in.ConsumeIntegralInRange<int>(0, 3); break;
+    case 1: raw = 12 + in.ConsumeIntegralInRange<int>(0, 3); break;
     case 2: raw = in.ConsumeIntegral<int>(); break;
-    default: raw = in.ConsumeIntegralInRange<int>(0, 9);
+    default: raw = in.ConsumeIntegralInRange<int>(0, 11);
   }
   // C may pass any int as a ct_dtype; the library reads it as raw bits.
   ct_dtype d;
@@ -1737,6 +1737,28 @@ void op_masks(FuzzedDataProvider& in, Pool& p) {
 // bounds.  What must hold: a result is never a view and never shares t's storage; sort and
 // topk hand out indices only on success (a sentinel stays put otherwise), with the values'
 // element count; an in-place form keeps t's storage and geometry.
+// The complex views and ct_item_complex: a view shares t's storage and is a view; the parts
+// of a complex tensor are real tensors of half its item size.
+void op_complex(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* t = p.pick(in);
+  ct_tensor* r = nullptr;
+  switch (in.ConsumeIntegralInRange<int>(0, 4)) {
+    case 0: r = CT(ct_view_as_real(t)); break;
+    case 1: r = CT(ct_view_as_complex(t)); break;
+    case 2: r = CT(ct_real(t)); break;
+    case 3: r = CT(ct_imag(t)); break;
+    default: {
+      double re = 0, im = 0;
+      status_ok_or_error(CT(ct_item_complex(t, in.ConsumeBool() ? &re : nullptr, &im)));
+      return;
+    }
+  }
+  if (r && r != t) {
+    REQUIRE(CT(ct_shares_storage(r, t)) == 1 && CT(ct_tensor_is_view(r)) == 1);
+  }
+  take(p, r);
+}
+
 void op_scan_sort(FuzzedDataProvider& in, Pool& p) {
   ct_tensor* a = p.pick(in);
   if (!small_output(a, 4096)) return;
@@ -1887,7 +1909,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 11: op_relations(in, pool); break;
       case 12: op_dlpack(in, pool); break;
       case 13:  // the newer op groups: adding one remaps saved inputs of this group only
-        switch (in.ConsumeIntegralInRange<int>(0, 11)) {
+        switch (in.ConsumeIntegralInRange<int>(0, 15)) {
           case 0: op_nulls(in, pool); break;
           case 1: op_globals(in); break;
           case 4: op_dtype_views(in, pool); break;
@@ -1898,7 +1920,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           case 9: op_gather_scatter(in, pool); break;
           case 10: op_masks(in, pool); break;
           case 11: op_scan_sort(in, pool); break;
-          default: op_identity(in, pool); break;  // 2 and 3
+          case 15: op_complex(in, pool); break;
+          default: op_identity(in, pool); break;  // 2 and 3 (12 to 14: this session's other groups)
         }
         break;
       case 14: op_multi_view(in, pool); break;

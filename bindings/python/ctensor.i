@@ -819,6 +819,16 @@ static ct_tensor *ctpy_movedim(const ct_tensor *t, PyObject *source, PyObject *d
   $result = PyFloat_FromDouble(*$1);
 }
 
+/* ct_item_complex: the value is the result, a Python complex. */
+%typemap(in, numinputs=0) (double *re, double *imag) (double tmp_re, double tmp_im) {
+  $1 = &tmp_re;
+  $2 = &tmp_im;
+}
+%typemap(argout) (double *re, double *imag) {
+  Py_XDECREF($result);
+  $result = PyComplex_FromDoubles(*$1, *$2);
+}
+
 /* ct_tensor_to_string: no buffer argument from Python; the result is the str. */
 %typemap(in, numinputs=0) (char *buf, int64_t cap) (char tmp[512]) {
   $1 = tmp;

@@ -126,24 +126,30 @@ void convert_loop(char* __restrict d, int64_t ds, const char* __restrict s, int6
   }
 }
 
+// A complex128 element: moved as 16 bytes.
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+
 InnerFn move_fn(int64_t width) {
   switch (width) {
     case 1: return &move_loop<uint8_t>;
     case 2: return &move_loop<uint16_t>;
     case 4: return &move_loop<uint32_t>;
     case 8: return &move_loop<uint64_t>;
+    case 16: return &move_loop<Bytes16>;
   }
   CT_FAIL(Internal, "copy: no element loop for width " << width);
 }
 
 template <class To>
 InnerFn convert_fn_to(DType from) {
-  return CT_DISPATCH_ALL(from, [&]() -> InnerFn { return &convert_loop<To, scalar_t>; });
+  return CT_DISPATCH_WITH_COMPLEX(from, [&]() -> InnerFn { return &convert_loop<To, scalar_t>; });
 }
 
 InnerFn element_fn(DType to, DType from) {
   if (to == from) return move_fn(itemsize(to));
-  return CT_DISPATCH_ALL(to, [&]() -> InnerFn { return convert_fn_to<scalar_t>(from); });
+  return CT_DISPATCH_WITH_COMPLEX(to, [&]() -> InnerFn { return convert_fn_to<scalar_t>(from); });
 }
 
 // ---- threads ------------------------------------------------------------------------------
@@ -934,7 +940,7 @@ CopyPlan plan_copy(const CopyArgs& a) {
     if (y < 0 || abs64(p.src_strides[k]) < abs64(p.src_strides[y])) y = k;
   }
   if (y < 0 || abs64(p.src_strides[y]) >= abs64(p.src_strides[x])) return p;
-  if (same && p.dst_strides[x] == wd && p.src_strides[y] == ws) {
+  if (same && wd <= 8 && p.dst_strides[x] == wd && p.src_strides[y] == ws) {  // tiles: widths 1-8
     p.path = CopyPath::Transpose;
     p.y = y;
   } else if (abs64(p.src_strides[x]) >= kLine && p.sizes[x] >= 4 && p.sizes[y] >= 4) {

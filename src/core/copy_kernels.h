@@ -12,8 +12,8 @@
 //   Flat       one dim, same dtype, unit stride both sides: one memcpy (or a streaming
 //              copy for large sizes), split in byte ranges across threads;
 //   Rows       same dtype, innermost dim unit stride both sides: memcpy per row;
-//   Transpose  same dtype, dst unit stride on the innermost dim and src unit stride on
-//              another dim: cache-line tiles transposed in registers (SIMD per element
+//   Transpose  same dtype of 1 to 8 bytes (complex128's 16 go Tiled), dst unit stride on the
+//              innermost dim and src unit stride on another dim: cache-line tiles transposed in registers (SIMD per element
 //              width 1, 2, 4, 8; Note [Transpose tiles] in copy_kernels.cpp), streaming
 //              stores for large copies;
 //   Tiled      any dtypes, the dim src walks fastest is not dst's innermost: the

@@ -56,10 +56,14 @@ DType dtype_from_dl(DLDataType t, const char* op) {
     case kDLBfloat:
       if (t.bits == 16) return DType::BFloat16;
       break;
+    case kDLComplex:
+      if (t.bits == 64) return DType::Complex64;
+      if (t.bits == 128) return DType::Complex128;
+      break;
   }
   CT_FAIL(DType, op << ": unsupported DLPack dtype (code " << int(t.code) << " (" << code_name(t.code) << "), bits "
                     << int(t.bits) << ", lanes " << t.lanes
-                    << "); supported: kDLBool 8, kDLUInt 8, kDLInt 8/16/32/64, kDLFloat 16/32/64, kDLBfloat 16");
+                    << "); supported: kDLBool 8, kDLUInt 8, kDLInt 8/16/32/64, kDLFloat 16/32/64, kDLBfloat 16, kDLComplex 64/128");
 }
 
 DLDataType dtype_to_dl(DType d) {
@@ -77,6 +81,8 @@ DLDataType dtype_to_dl(DType d) {
     case DType::Float32:
     case DType::Float64: t.code = kDLFloat; break;
     case DType::BFloat16: t.code = kDLBfloat; break;
+    case DType::Complex64:
+    case DType::Complex128: t.code = kDLComplex; break;
   }
   return t;
 }

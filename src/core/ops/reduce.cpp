@@ -773,7 +773,7 @@ DType result_dtype(Kind k, DType in) {
   switch (k) {
     case Kind::Sum:
     case Kind::Prod:
-      return is_floating(in) ? in : DType::Int64;
+      return is_floating(in) || is_complex(in) ? in : DType::Int64;
     case Kind::Mean:
     case Kind::Max:
     case Kind::Min:

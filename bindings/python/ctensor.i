@@ -198,6 +198,10 @@
 %newobject ct_view_dtype;
 %newobject ct_matrix_transpose;
 %newobject ct_numpy_T;
+%newobject ct_view_as_real;
+%newobject ct_view_as_complex;
+%newobject ct_real;
+%newobject ct_imag;
 %newobject ct_view_copy;
 %newobject ct_view_dtype_copy;
 %newobject ct_permute_copy;

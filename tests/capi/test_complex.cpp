@@ -13,12 +13,6 @@ using c64 = std::complex<float>;
 
 class Complex : public ctt::CtTest {};
 
-std::string repr(const ct_tensor* t) {
-  char buf[512];
-  const int64_t n = ct_tensor_to_string(t, buf, sizeof buf);
-  return n >= 0 && n < int64_t(sizeof buf) ? std::string(buf, size_t(n)) : std::string("<too long>");
-}
-
 TEST_F(Complex, DtypesNamesAndSizes) {
   EXPECT_STREQ(ct_dtype_name(CT_COMPLEX64), "complex64");
   EXPECT_STREQ(ct_dtype_name(CT_COMPLEX128), "complex128");
@@ -31,15 +25,15 @@ TEST_F(Complex, FromDataPrintsAsTorch) {
   const c64 v[3] = {{1, 2}, {3, -1}, {0, 5}};
   const int64_t n = 3;
   CT_MAKE(x, ct_from_data(v, 1, &n, CT_COMPLEX64));
-  EXPECT_EQ(repr(x), "tensor([1.+2.j, 3.-1.j, 0.+5.j])");
+  EXPECT_EQ(ctt::repr(x), "tensor([1.+2.j, 3.-1.j, 0.+5.j])");
   CT_MAKE(y, ct_to(x, CT_COMPLEX128));
-  EXPECT_EQ(repr(y), "tensor([1.+2.j, 3.-1.j, 0.+5.j], dtype=ctensor.complex128)");
+  EXPECT_EQ(ctt::repr(y), "tensor([1.+2.j, 3.-1.j, 0.+5.j], dtype=ctensor.complex128)");
   CT_MAKE(r, ct_to(x, CT_FLOAT32));  // the real parts, as torch's cast
-  EXPECT_EQ(repr(r), "tensor([1., 3., 0.])");
+  EXPECT_EQ(ctt::repr(r), "tensor([1., 3., 0.])");
   CT_MAKE(b, ct_to(x, CT_BOOL));
-  EXPECT_EQ(repr(b), "tensor([True, True, True])");
+  EXPECT_EQ(ctt::repr(b), "tensor([True, True, True])");
   CT_MAKE(f, ct_full(1, &n, 2.5, CT_COMPLEX64));
-  EXPECT_EQ(repr(f), "tensor([2.5000+0.j, 2.5000+0.j, 2.5000+0.j])");
+  EXPECT_EQ(ctt::repr(f), "tensor([2.5000+0.j, 2.5000+0.j, 2.5000+0.j])");
 }
 
 TEST_F(Complex, ItemComplexAndItemRefusal) {

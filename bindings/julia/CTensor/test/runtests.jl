@@ -1345,7 +1345,7 @@ end
 
 @testset "complex tensors: view_as_real, view_as_complex, real, imag" begin
     z = tensor_zeros(ComplexF32, 2, 3)                # Python: torch.zeros(2, 3, dtype=torch.cfloat)
-    @test z isa Tensor{ComplexF32,2} && dtype_name(ComplexF32) == "complex64"
+    @test z isa Tensor{ComplexF32,2} && CTensor.dtype_name(ComplexF32) == "complex64"
     z[1, 2] = 1f0 + 2f0im
     r = view_as_real(z)                               # Python: torch.view_as_real(z)
     @test r isa Tensor{Float32,3} && size(r) == (2, 3, 2) && strides(r) == (6, 2, 1)

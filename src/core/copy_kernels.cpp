@@ -126,11 +126,6 @@ void convert_loop(char* __restrict d, int64_t ds, const char* __restrict s, int6
   }
 }
 
-// A complex128 element: moved as 16 bytes.
-struct Bytes16 {
-  uint64_t lo, hi;
-};
-
 InnerFn move_fn(int64_t width) {
   switch (width) {
     case 1: return &move_loop<uint8_t>;

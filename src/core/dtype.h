@@ -54,6 +54,12 @@ template <> struct TypeOf<DType::Float64> { using type = double; };
 template <> struct TypeOf<DType::Complex64> { using type = std::complex<float>; };
 template <> struct TypeOf<DType::Complex128> { using type = std::complex<double>; };
 
+// An element moved without being looked at, for kernels that dispatch on the item size
+// only (gather, flip, the copy engine): complex128's 16 bytes.
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+
 template <class T> inline constexpr bool is_complex_v = false;
 template <class T> inline constexpr bool is_complex_v<std::complex<T>> = true;
 
@@ -141,8 +147,7 @@ inline To convert(From x) {
       case ::ct::DType::Complex64:                                                   \
       case ::ct::DType::Complex128: break;                                           \
     }                                                                                \
-    CT_FAIL(DType, "not implemented for '" << ::ct::torch_scalar_type_name(d)             \
-                   << "' (ctensor's complex dtypes have copies, views and fills; their arithmetic is not implemented yet)"); \
+    ::ct::fail_not_implemented(d, nullptr);                                          \
   }()
 
 // CT_DISPATCH_ALL plus the two complex dtypes (scalar_t = std::complex<float/double>), for
@@ -165,4 +170,12 @@ namespace ct {
 // "value cannot be converted to type uint8_t without overflow" (-1.0 for uint8, 127.5 for
 // int8); inf and nan fit floating types only.
 void check_scalar_fits(double value, DType d);
+
+// Throws DType: "<op>: not implemented for 'ComplexFloat' (...)", the refusal of an op that
+// has no kernel for d (a complex dtype); op may be null (CT_DISPATCH_ALL's fallback).
+[[noreturn]] void fail_not_implemented(DType d, const char* op);
+// The same refusal when d is complex, for ops that pick their dtype before dispatching.
+inline void refuse_complex(DType d, const char* op) {
+  if (is_complex(d)) fail_not_implemented(d, op);
+}
 }  // namespace ct

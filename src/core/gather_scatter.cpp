@@ -689,7 +689,8 @@ Ref<Tensor> gather(const Tensor& self, int64_t dim, const Tensor& index) {
     case 1: bad = gather_kernel<uint8_t>(*out, *idx, self, std::move(self_strides), sd, n); break;
     case 2: bad = gather_kernel<uint16_t>(*out, *idx, self, std::move(self_strides), sd, n); break;
     case 4: bad = gather_kernel<uint32_t>(*out, *idx, self, std::move(self_strides), sd, n); break;
-    default: bad = gather_kernel<uint64_t>(*out, *idx, self, std::move(self_strides), sd, n); break;
+    case 8: bad = gather_kernel<uint64_t>(*out, *idx, self, std::move(self_strides), sd, n); break;
+    default: bad = gather_kernel<Bytes16>(*out, *idx, self, std::move(self_strides), sd, n); break;  // complex128
   }
   if (bad) check_scatter_indices(*idx, d, n);
   return out;

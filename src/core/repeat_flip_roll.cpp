@@ -213,7 +213,8 @@ void flip_rows(const Tensor& out, const Tensor& t, const std::vector<bool>& flip
           case 1: reverse_run<uint8_t>(d, last, run, stream, next_last); break;
           case 2: reverse_run<uint16_t>(d, last, run, stream, next_last); break;
           case 4: reverse_run<uint32_t>(d, last, run, stream, next_last); break;
-          default: reverse_run<uint64_t>(d, last, run, stream, next_last); break;
+          case 8: reverse_run<uint64_t>(d, last, run, stream, next_last); break;
+          default: reverse_run<Bytes16>(d, last, run, stream, next_last); break;  // complex128
         }
       }
       off = next;

@@ -30,6 +30,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -1861,6 +1862,56 @@ void op_globals(FuzzedDataProvider& in) {
   REQUIRE(CT(ct_last_error())[0] == '\0');
 }
 
+// Process-wide defaults (ct_set_default_dtype, ct_set_print_option): raw dtypes and options,
+// hostile values, then a repr and a float-producing op under them; everything is restored
+// before returning, so that one input's outcome never depends on the inputs run before it.
+void op_defaults(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* t = p.pick(in);
+  const ct_dtype saved_dtype = ct_get_default_dtype();
+  const int raw_dtype = in.ConsumeIntegralInRange<int>(-2, 11);
+  ct_dtype d;
+  std::memcpy(&d, &raw_dtype, sizeof d);
+  const ct_status ds = CT(ct_set_default_dtype(d));
+  const bool floating = raw_dtype >= CT_FLOAT16 && raw_dtype <= CT_FLOAT64;
+  REQUIRE((ds == CT_OK) == floating, raw_dtype);
+  if (ds != CT_OK) expect_error_recorded();
+  REQUIRE(dtype_raw(CT(ct_get_default_dtype())) == (floating ? raw_dtype : dtype_raw(saved_dtype)), raw_dtype);
+  const double values[] = {0, 1, 2, 3, 4, 5, 80, 64, 65, -1, -2, 0.5, 1e300, -1e300, INFINITY, -INFINITY, NAN};
+  for (int k = in.ConsumeIntegralInRange<int>(0, 3); k > 0; --k) {
+    const int raw_opt = in.ConsumeIntegralInRange<int>(-1, 6);
+    ct_print_option opt;
+    std::memcpy(&opt, &raw_opt, sizeof opt);
+    const double v = values[in.ConsumeIntegralInRange<size_t>(0, sizeof values / sizeof values[0] - 1)];
+    const double before = CT(ct_get_print_option(opt));
+    if (CT(ct_set_print_option(opt, v)) != CT_OK) {
+      expect_error_recorded();
+      const double after = CT(ct_get_print_option(opt));
+      REQUIRE((std::isnan(before) && std::isnan(after)) || before == after, raw_opt);  // refused: unchanged
+    } else {
+      REQUIRE(CT(ct_get_print_option(opt)) == v, raw_opt);
+    }
+  }
+  if (t && small(t, 1 << 12)) {
+    const int64_t n = CT(ct_tensor_to_string(t, nullptr, 0));
+    if (n < 0) expect_error_recorded();
+    ct_tensor* r = CT(ct_mul_scalar(t, 0.5));  // an integer t gives the default dtype
+    if (r) {
+      const int in_dtype = dtype_raw(CT(ct_tensor_dtype(t)));
+      const int out_dtype = dtype_raw(CT(ct_tensor_dtype(r)));
+      const int default_dtype = dtype_raw(CT(ct_get_default_dtype()));
+      if (in_dtype < CT_FLOAT16 && in_dtype != CT_BOOL) REQUIRE(out_dtype == default_dtype, in_dtype, out_dtype);
+    }
+    take(p, r);
+  }
+  REQUIRE(CT(ct_set_default_dtype(saved_dtype)) == CT_OK);
+  const double defaults[] = {4, 1000, 3, 80, -1};
+  for (int o = 0; o < 5; ++o) {
+    ct_print_option opt;
+    std::memcpy(&opt, &o, sizeof opt);
+    REQUIRE(CT(ct_set_print_option(opt, defaults[o])) == CT_OK, o);
+  }
+}
+
 void trace_pool(int op, const Pool& p) {
   std::fprintf(stderr, "step op %d: last %s %s (live tensors %lld, grad mode %d)\n", op, ct_status_name(ct_last_status()),
                ct_last_error(), (long long)ct_live_tensors(), ct_is_grad_enabled());
@@ -1883,6 +1934,57 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   ct_set_num_threads(1);  // one thread: reproducible, and the fuzzer's own timing is honest
   std::atexit(print_figures);
   return 0;
+}
+
+// scatter_reduce (all five reductions, both include_self) and its in-place form, ct_index and
+// ct_index_put with NULL entries (whole dims) among the index tensors, on pool tensors with an
+// index from the pool or made of small int64 values (negative and out of range included).
+// Out-of-place results are new storages; a failed call records its error.
+void op_scatter_reduce_index(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* t = p.pick(in);
+  ct_tensor* src = p.pick(in);
+  if (!small(t) || !small(src)) return;
+  ct_tensor* made = nullptr;
+  ct_tensor* index = nullptr;
+  if (in.ConsumeBool()) {
+    index = p.pick(in);
+    if (!small(index)) return;
+  } else {
+    const int nd = in.ConsumeIntegralInRange<int>(0, 3);
+    std::vector<int64_t> sizes(static_cast<size_t>(nd));
+    int64_t n = 1;
+    for (auto& s : sizes) n *= (s = in.ConsumeIntegralInRange<int64_t>(0, 4));
+    std::vector<int64_t> v(static_cast<size_t>(n));
+    for (auto& x : v) x = in.ConsumeIntegralInRange<int64_t>(-3, 6);
+    made = CT(ct_from_data(v.data(), nd, sizes.data(), CT_INT64));
+    index = made;
+  }
+  const int dim = in.ConsumeIntegralInRange<int>(-4, 4);
+  static const char* const reduces[8] = {"sum", "prod", "mean", "amax", "amin", "max", "foo", nullptr};
+  const char* reduce = reduces[in.ConsumeIntegralInRange<int>(0, 7)];
+  const int include_self = in.ConsumeIntegralInRange<int>(0, 1);
+  // up to three index entries, each NULL (a whole dim) or the index
+  const ct_tensor* list[3] = {nullptr, nullptr, nullptr};
+  const int nlist = in.ConsumeIntegralInRange<int>(0, 3);
+  for (int k = 0; k < nlist; ++k) list[k] = in.ConsumeBool() ? index : nullptr;
+  ct_tensor* r = nullptr;
+  switch (pick_case(in, 3, "scatter_reduce_index")) {
+    case 0: r = CT(ct_scatter_reduce(t, dim, index, src, reduce, include_self)); break;
+    case 1: r = CT(ct_index(t, nlist, list)); break;
+    case 2: r = CT(ct_index_put(t, nlist, list, src, include_self)); break;
+    default: {  // in place, on self = t
+      if (!inplace_source_may_cycle(src)) {
+        status_ok_or_error(in.ConsumeBool() ? CT(ct_scatter_reduce_(t, dim, index, src, reduce, include_self))
+                                            : CT(ct_index_put_(t, nlist, list, src, include_self)));
+      }
+      CT(ct_tensor_release(made));
+      return;
+    }
+  }
+  if (r && t) REQUIRE(CT(ct_shares_storage(r, t)) == 0);
+  if (r) REQUIRE(CT(ct_tensor_is_view(r)) == 0);
+  take(p, r);
+  CT(ct_tensor_release(made));
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -1920,8 +2022,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           case 9: op_gather_scatter(in, pool); break;
           case 10: op_masks(in, pool); break;
           case 11: op_scan_sort(in, pool); break;
+          case 13: op_scatter_reduce_index(in, pool); break;
+          case 14: op_defaults(in, pool); break;
           case 15: op_complex(in, pool); break;
-          default: op_identity(in, pool); break;  // 2 and 3 (12 to 14: this session's other groups)
+          default: op_identity(in, pool); break;  // 2, 3 and 12
         }
         break;
       case 14: op_multi_view(in, pool); break;

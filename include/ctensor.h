@@ -153,6 +153,46 @@ CT_API int64_t ct_live_storages(void);
 CT_API void ct_set_num_threads(int n);
 CT_API int ct_get_num_threads(void);
 
+/* The default floating dtype, torch.set_default_dtype / get_default_dtype: process-wide,
+   CT_FLOAT32 until changed.  It is the dtype a floating result gets when no operand decides
+   it: an integer or bool tensor combined with a double scalar (ct_*_scalar, a Python float),
+   true division of integers, exp/log/sqrt/... and reciprocal of integers, and repr's choice of
+   which dtypes need no "dtype=" suffix.  Creation functions take their dtype explicitly: the
+   bindings pass this one when the caller gave none.  Changing it while another thread computes
+   gives that thread either value.  Only CT_FLOAT16, CT_BFLOAT16, CT_FLOAT32, CT_FLOAT64 are
+   accepted (CT_ERR_DTYPE, torch's "only floating-point types are supported as the default
+   type"; an invalid dtype too). */
+CT_API ct_status ct_set_default_dtype(ct_dtype dtype);
+CT_API ct_dtype ct_get_default_dtype(void);
+
+/* Print options, torch.set_printoptions: how ct_tensor_to_string lays a tensor out.  One
+   process-wide value per option, read once per call; each is a double so that one pair of
+   functions serves every option (new options get new numbers; the numbers are ABI).
+     CT_PRINT_PRECISION  digits after the point, or of a scientific mantissa (integer 0..64;
+                         default 4).
+     CT_PRINT_THRESHOLD  a tensor with more elements is summarized (any number but NaN,
+                         INFINITY for never; default 1000).
+     CT_PRINT_EDGEITEMS  entries shown at each end of a summarized dim (integer >= 0; default
+                         3).  0 prints a summarized tensor as "[...]" and adds "size=(...)",
+                         as torch.
+     CT_PRINT_LINEWIDTH  characters per line before entries wrap (integer; default 80).
+     CT_PRINT_SCI_MODE   -1: scientific notation chosen from the values (default), 0: never,
+                         1: always.
+   torch's profiles are combinations: "default" (4, 1000, 3, 80), "short" (2, 1000, 2, 80),
+   "full" (4, INFINITY, 3, 80).  ct_set_print_option refuses an unknown option or a value
+   outside its range (CT_ERR_INVALID_ARGUMENT, naming the option and the value) and changes
+   nothing then; ct_get_print_option returns NaN (CT_ERR_INVALID_ARGUMENT) for an unknown
+   option.  Integral options must be whole numbers with magnitude at most 2^53. */
+typedef enum ct_print_option {
+  CT_PRINT_PRECISION = 0,
+  CT_PRINT_THRESHOLD = 1,
+  CT_PRINT_EDGEITEMS = 2,
+  CT_PRINT_LINEWIDTH = 3,
+  CT_PRINT_SCI_MODE = 4
+} ct_print_option;
+CT_API ct_status ct_set_print_option(ct_print_option option, double value);
+CT_API double ct_get_print_option(ct_print_option option);
+
 /* ---- Lifetime ------------------------------------------------------------------------- */
 
 /* Adds a reference and returns t (NULL stays NULL). */
@@ -712,6 +752,24 @@ CT_API ct_status ct_scatter_value_(ct_tensor *self, int dim, const ct_tensor *in
                                    const char *reduce);
 CT_API ct_tensor *ct_scatter_add(const ct_tensor *t, int dim, const ct_tensor *index, const ct_tensor *src);
 CT_API ct_status ct_scatter_add_(ct_tensor *self, int dim, const ct_tensor *index, const ct_tensor *src);
+/* ct_scatter_reduce: a copy of t (C order, a new storage) with t[p with p[dim] = index[p]]
+   combined with src[p] for each position p of index by reduce: "sum", "prod", "mean", "amax"
+   or "amin" (NaN propagates for amax/amin; torch's undocumented "max" / "min" are taken as
+   amax / amin, and their backward fails as torch's does); anything else, NULL included, is
+   CT_ERR_INVALID_ARGUMENT ("reduce argument must be either sum, prod, mean, amax or amin, got
+   foo").  include_self non-zero: t's own value takes part; zero: each position written starts
+   from the reduction's identity instead (untouched positions keep t's value).  mean divides by
+   the number of contributions, flooring for integer dtypes; bool has no mean (CT_ERR_DTYPE,
+   torch's "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'").  index,
+   shapes, dtypes and messages as ct_scatter's (src of t's dtype: CT_ERR_DTYPE "scatter():
+   Expected self.dtype to be equal to src.dtype"; out of range: CT_ERR_INDEX "index 5 is out
+   of bounds for dimension 1 with size 3").  Autograd: ScatterReduceBackward0 with torch's
+   gradient for all five reductions.  ct_scatter_reduce_: the same into self, in place (one
+   version bump; self must not overlap itself, index or src). */
+CT_API ct_tensor *ct_scatter_reduce(const ct_tensor *t, int dim, const ct_tensor *index, const ct_tensor *src,
+                                    const char *reduce, int include_self);
+CT_API ct_status ct_scatter_reduce_(ct_tensor *self, int dim, const ct_tensor *index, const ct_tensor *src,
+                                    const char *reduce, int include_self);
 /* Whole slices along dim, one per element of a 0-D or 1-D index:
    ct_index_add: t[.., index[i], ..] += alpha * source[.., i, ..] (IndexAddBackward0); index
    int64 or int32 in [0, size); source of t's sizes apart from dim, with index's length there.
@@ -742,18 +800,27 @@ CT_API ct_tensor *ct_take(const ct_tensor *t, const ct_tensor *index);
 CT_API ct_tensor *ct_put(const ct_tensor *t, const ct_tensor *index, const ct_tensor *source, int accumulate);
 CT_API ct_status ct_put_(ct_tensor *self, const ct_tensor *index, const ct_tensor *source, int accumulate);
 /* torch's index_put: the n index tensors (int64, int32, or bool/uint8 masks, a k-dim mask
-   standing for k index tensors of its true positions; none may be NULL) index t's leading
-   dims; they broadcast together to B (CT_ERR_INDEX "shape mismatch: indexing tensors could not
-   be broadcast together with shapes [2], [3]"), and values (t's dtype) broadcasts to B followed
-   by t's remaining sizes (CT_ERR_SHAPE otherwise).  Negative indices count from the end.
-   accumulate non-zero adds (duplicates add up), otherwise the last duplicate in C order wins.
-   n == 0 writes values into all of t.  More indexed dims than t has, a mask whose sizes
-   differ from t's, or a 0-dim mask: CT_ERR_INDEX / CT_ERR_INVALID_ARGUMENT
-   (IndexPutBackward0). */
+   standing for k index tensors of its true positions; a NULL entry stands for a whole dim, as
+   the ':' in t[:, i]) index t's dims from the first; they broadcast together to B (CT_ERR_INDEX
+   "shape mismatch: indexing tensors could not be broadcast together with shapes [2], [3]"),
+   and values (t's dtype, CT_ERR_DTYPE "Index put requires the source and destination dtypes
+   match, ...") broadcasts to the indexing result's sizes (ct_index's; CT_ERR_SHAPE "shape
+   mismatch: value tensor of shape [2] cannot be broadcast to indexing result of shape [3]"
+   otherwise).  Negative indices count from the end; an index out of range fails with
+   CT_ERR_INDEX "index 5 is out of bounds for dimension 0 with size 4", the dimension counted
+   among the indexed dims.  accumulate non-zero adds (duplicates add up), otherwise the last
+   duplicate in C order wins.  n == 0 (or only NULLs) writes values into all of t.  More
+   indexed dims than t has, a mask whose sizes differ from t's, or a 0-dim mask:
+   CT_ERR_INDEX / CT_ERR_INVALID_ARGUMENT (IndexPutBackward0).
+   ct_index: t[tensors] (advanced indexing's read, torch's aten::index), always a new C-order
+   tensor: B in place of the indexed dims when they are adjacent (t of [4, 3, 5], tensors
+   {NULL, i} with i of [2]: [4, 2, 5]), else B followed by the dims not indexed; same index
+   rules and errors as ct_index_put (IndexBackward0; its gradient adds up at duplicates). */
 CT_API ct_tensor *ct_index_put(const ct_tensor *t, int n, const ct_tensor *const *tensors, const ct_tensor *values,
                                int accumulate);
 CT_API ct_status ct_index_put_(ct_tensor *self, int n, const ct_tensor *const *tensors, const ct_tensor *values,
                                int accumulate);
+CT_API ct_tensor *ct_index(const ct_tensor *t, int n, const ct_tensor *const *tensors);
 
 /* ---- Memory formats ------------------------------------------------------------------- */
 /* PyTorch's memory formats: the dim orders a NEW tensor may be laid out in (torch's
@@ -873,7 +940,8 @@ CT_API int64_t ct_tensor_refcount(const ct_tensor *t);
 CT_API ct_storage *ct_tensor_storage(const ct_tensor *t);
 /* The id of t's storage: unique in the process, never reused.  0 on error. */
 CT_API uint64_t ct_tensor_storage_id(const ct_tensor *t);
-/* PyTorch's repr of t ("tensor([1., 2.])", with "ctensor." where torch prints "torch.").
+/* PyTorch's repr of t ("tensor([1., 2.])", with "ctensor." where torch prints "torch."), under
+   the current print options (ct_set_print_option) and default dtype (ct_set_default_dtype).
    Writes at most cap bytes including the terminating NUL (buf may be NULL if cap == 0) and
    returns the length of the whole repr, as snprintf does; -1 on error. */
 CT_API int64_t ct_tensor_to_string(const ct_tensor *t, char *buf, int64_t cap);
@@ -908,7 +976,8 @@ CT_API int ct_has_internal_overlap(const ct_tensor *t);
    Broadcasting and type promotion are PyTorch's: the result dtype is the promotion of the
    operands' dtypes, where a 0-dim tensor only counts if its category (bool < integer <
    floating) is higher than every dimensioned operand's, and a double scalar `s` counts as a
-   Python float (integer tensor + scalar -> float32; float16 tensor + scalar -> float16).
+   Python float (integer tensor + scalar -> the default dtype, float32 unless
+   ct_set_default_dtype changed it; float16 tensor + scalar -> float16).
    In-place ops refuse (PyTorch's messages): a result dtype self cannot hold (float into an
    integer tensor: CT_ERR_DTYPE), a broadcast shape other than self's (CT_ERR_SHAPE), a self
    with internal overlap such as an expanded tensor (CT_ERR_OVERLAP), a read-only self
@@ -919,7 +988,7 @@ CT_API int ct_has_internal_overlap(const ct_tensor *t);
    their mul and div by a scalar (a double, a 0-dim or one-element tensor as b) take it in
    float, unrounded (float16 zeros * 2^40 are 0), while add and sub round it first. */
 
-/* a + b, a - b, a * b, a / b (true division: integer inputs give float32). */
+/* a + b, a - b, a * b, a / b (true division: integer inputs give the default dtype). */
 CT_API ct_tensor *ct_add(const ct_tensor *a, const ct_tensor *b);
 CT_API ct_tensor *ct_sub(const ct_tensor *a, const ct_tensor *b);
 CT_API ct_tensor *ct_mul(const ct_tensor *a, const ct_tensor *b);
@@ -953,7 +1022,8 @@ CT_API ct_status ct_fill_(ct_tensor *self, double value);
 CT_API ct_status ct_fill_tensor_(ct_tensor *self, const ct_tensor *value);
 CT_API ct_status ct_zero_(ct_tensor *self);
 
-/* Elementwise math.  Integer and bool inputs give float32 for exp/log/sqrt/sin/cos/tanh/
+/* Elementwise math.  Integer and bool inputs give the default dtype (ct_get_default_dtype,
+   float32 unless changed) for exp/log/sqrt/sin/cos/tanh/
    sigmoid; neg/abs/relu keep the dtype (neg of bool: CT_ERR_DTYPE).  The _ forms write into
    self and refuse a result dtype self cannot hold. */
 CT_API ct_tensor *ct_neg(const ct_tensor *a);
@@ -1003,7 +1073,7 @@ CT_API ct_tensor *ct_minimum(const ct_tensor *a, const ct_tensor *b);
    torch's "\"pow\" not implemented for 'Bool'").  Integer powers wrap (int8 3 ** 10 is -87),
    0 ** 0 is 1, and a negative integer exponent gives 0 except for bases 1 and -1, as torch's
    tensor ** tensor.  Floating powers are std::pow (a negative base with a fractional exponent
-   is NaN).  ct_pow_scalar: a ** e for a Python-float e (an integer tensor gives float32), with
+   is NaN).  ct_pow_scalar: a ** e for a Python-float e (an integer tensor gives the default dtype), with
    torch's shortcuts for e = 2, 3, -2 (multiplies), 0.5 (sqrt), -0.5, -1 (reciprocals);
    float16 rounds e to float16 first, as torch 2.13.  ct_pow_int: a ** e for a Python-int e
    (torch's pow(Tensor, int)): an integer tensor keeps its dtype, bool gives int64, a floating
@@ -1445,7 +1515,7 @@ CT_API ct_tensor *ct_topk(const ct_tensor *t, int64_t k, int dim, int largest, i
    has_min / has_max say which bounds are given (at least one: else CT_ERR_INVALID_ARGUMENT,
    "torch.clamp: At least one of 'min' or 'max' must not be None").  integral != 0: the bounds
    are integers (Python ints: an integer t keeps its dtype; they must be whole numbers, exact
-   up to 2^53); 0: floating (an integer or bool t gives float32, as torch.clamp(int_t, 0.5)).
+   up to 2^53); 0: floating (an integer or bool t gives the default dtype, as torch.clamp(int_t, 0.5)).
    Result dtype: torch's result_type of t and the bounds; a bound must fit it
    (CT_ERR_INVALID_ARGUMENT, "value cannot be converted to type int8_t without overflow";
    unsigned dtypes take negatives down to -255, which wrap, as torch).  Result laid out like t.

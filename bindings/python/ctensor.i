@@ -63,6 +63,7 @@
 %noexception ct_get_num_threads;
 %noexception ct_set_grad_enabled;
 %noexception ct_is_grad_enabled;
+%noexception ct_get_default_dtype;
 
 /* Python owns lifetimes: a Tensor object holds one reference and drops it when collected. */
 %ignore ct_tensor_retain;
@@ -336,6 +337,8 @@
 %newobject ct_take;
 %newobject ct_put;
 %newobject ct_index_put;
+%newobject ct_index;
+%newobject ct_scatter_reduce;
 %thread ct_gather;
 %thread ct_scatter;
 %thread ct_scatter_;
@@ -356,6 +359,9 @@
 %thread ct_put_;
 %thread ct_index_put;
 %thread ct_index_put_;
+%thread ct_index;
+%thread ct_scatter_reduce;
+%thread ct_scatter_reduce_;
 /* Masked copies, nonzero, rot90, repeat_interleave (new storage each; the _ forms in place).
    rot90's dims take the shape typemap above; an optional int (dim, output_size) is None or an int. */
 %newobject ct_masked_select;
@@ -527,8 +533,10 @@
     SWIG_fail;
   }
   for (Py_ssize_t i = 0; i < len; ++i) {
-    tmp[i] = ctpy_handle(PySequence_Fast_GET_ITEM(fast, i));
-    if (!tmp[i]) {
+    /* None passes NULL: a whole dim in ct_index / ct_index_put's lists (other functions refuse it) */
+    PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
+    tmp[i] = item == Py_None ? NULL : ctpy_handle(item);
+    if (!tmp[i] && item != Py_None) {
       PyErr_Format(PyExc_TypeError, "$symname(): expected a sequence of Tensors, element %zd is %.100s", i,
                    Py_TYPE(PySequence_Fast_GET_ITEM(fast, i))->tp_name);
       SWIG_fail;
@@ -1237,3 +1245,4 @@ ct_tensor *ctpy_movedim(const ct_tensor *t, PyObject *source, PyObject *destinat
 %native(_setup_pow) PyObject *ctpy_setup_pow(PyObject *self, PyObject *args);
 %native(_from_numpy) PyObject *ctpy_from_numpy(PyObject *self, PyObject *args);
 %native(_dlpack_mark_copied) PyObject *ctpy_dlpack_mark_copied(PyObject *self, PyObject *args);
+%native(_set_tensor_new) PyObject *ctpy_set_tensor_new(PyObject *self, PyObject *args);

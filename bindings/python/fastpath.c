@@ -279,14 +279,41 @@ static void ctpy_storage_dealloc(PyObject *o) {
 /* torch: hash(t) == id(t) */
 static Py_hash_t ctpy_tensor_hash(PyObject *o) { return _Py_HashPointer(o); }
 
+/* ctensor.Tensor(...): torch's legacy constructor, written in Python (_tensor_new.new) and
+   registered by _set_tensor_new; it returns a ctensor.Tensor, which Python then passes to
+   tp_init (SWIG's, which accepts no arguments: ctpy_tensor_init replaces it). */
+static PyObject *ctpy_tensor_new_fn = NULL;
+
 static PyObject *ctpy_tensor_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   (void)type;
+  if (!ctpy_tensor_new_fn) {
+    PyErr_SetString(PyExc_TypeError, "ctensor.Tensor(): the ctensor package is not initialized");
+    return NULL;
+  }
+  return PyObject_Call(ctpy_tensor_new_fn, args, kw);
+}
+
+/* The object tp_new returned is complete: nothing to initialize, whatever the arguments. */
+static int ctpy_tensor_init(PyObject *self, PyObject *args, PyObject *kw) {
+  (void)self;
   (void)args;
   (void)kw;
-  PyErr_SetString(PyExc_TypeError,
-                  "ctensor.Tensor cannot be constructed directly: use ctensor.tensor(), "
-                  "ctensor.empty(), ctensor.zeros(), ...");
-  return NULL;
+  return 0;
+}
+
+static PyObject *ctpy_set_tensor_new(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *fn;
+  if (!PyArg_ParseTuple(args, "O:_set_tensor_new", &fn)) return NULL;
+  if (!PyCallable_Check(fn)) {
+    PyErr_SetString(PyExc_TypeError, "_set_tensor_new: expected a callable");
+    return NULL;
+  }
+  Py_INCREF(fn);
+  Py_XSETREF(ctpy_tensor_new_fn, fn);
+  ctpy_tensor_type()->tp_init = ctpy_tensor_init;
+  PyType_Modified(ctpy_tensor_type());
+  Py_RETURN_NONE;
 }
 
 static PyObject *ctpy_storage_new(PyTypeObject *type, PyObject *args, PyObject *kw) {

@@ -20,12 +20,12 @@ ScatterReduce reduce_arg(const char* reduce) {
   CT_FAIL(InvalidArgument, "reduce argument must be either add or multiply.");
 }
 
-// The n borrowed index tensors of ct_index_put.
+// The n borrowed index tensors of ct_index_put / ct_index; a NULL entry is a whole dim.
 std::vector<const Tensor*> tensors_arg(int n, const ct_tensor* const* tensors, const char* op) {
   CT_CHECK(n >= 0, InvalidArgument, op << ": the number of index tensors must be >= 0, got " << n);
   CT_CHECK(n == 0 || tensors != nullptr, InvalidArgument, op << ": tensors is NULL but n is " << n);
   std::vector<const Tensor*> out;
-  for (int i = 0; i < n; ++i) out.push_back(&tensor_arg(tensors[i], op, "indices"));
+  for (int i = 0; i < n; ++i) out.push_back(tensors[i] ? &tensor_arg(tensors[i], op, "indices") : nullptr);
   return out;
 }
 
@@ -205,6 +205,34 @@ ct_status ct_index_put_(ct_tensor* self, int n, const ct_tensor* const* tensors,
     const std::vector<const Tensor*> ix = tensors_arg(n, tensors, "ct_index_put_");
     const Tensor& v = tensor_arg(values, "ct_index_put_", "values");
     ag::index_put(x, ix, v, accumulate != 0, true);
+  });
+}
+
+ct_tensor* ct_index(const ct_tensor* t, int n, const ct_tensor* const* tensors) {
+  return guard<ct_tensor*>(nullptr, [&] {
+    const Tensor& x = tensor_arg(t, "ct_index");
+    const std::vector<const Tensor*> ix = tensors_arg(n, tensors, "ct_index");
+    return to_handle(ag::index(x, ix));
+  });
+}
+
+ct_tensor* ct_scatter_reduce(const ct_tensor* t, int dim, const ct_tensor* index, const ct_tensor* src,
+                             const char* reduce, int include_self) {
+  return guard<ct_tensor*>(nullptr, [&] {
+    const Tensor& x = tensor_arg(t, "ct_scatter_reduce");
+    const Tensor& i = tensor_arg(index, "ct_scatter_reduce", "index");
+    const Tensor& s = tensor_arg(src, "ct_scatter_reduce", "src");
+    return to_handle(ag::scatter_reduce(x, dim, i, s, reduce, include_self != 0, false));
+  });
+}
+
+ct_status ct_scatter_reduce_(ct_tensor* self, int dim, const ct_tensor* index, const ct_tensor* src,
+                             const char* reduce, int include_self) {
+  return guard_status([&] {
+    const Tensor& x = tensor_arg(self, "ct_scatter_reduce_", "self");
+    const Tensor& i = tensor_arg(index, "ct_scatter_reduce_", "index");
+    const Tensor& s = tensor_arg(src, "ct_scatter_reduce_", "src");
+    ag::scatter_reduce(x, dim, i, s, reduce, include_self != 0, true);
   });
 }
 

@@ -1,20 +1,23 @@
-// repr(): the text PyTorch 1.13 prints for a strided CPU tensor with default print options,
-// with "ctensor." where torch writes "torch.".
+// repr(): the text PyTorch 2.13 prints for a strided CPU tensor under the current print options
+// (print_options.h, torch.set_printoptions), with "ctensor." where torch writes "torch.".
 //
 // How the output is decided (see torch/_tensor_str.py for the reference behaviour):
-//  - Above kThreshold elements the tensor is summarized: along every dim longer than
-//    2 * kEdgeItems only the first and last kEdgeItems entries are shown, with "..." between.
+//  - Above `threshold` elements the tensor is summarized: along every dim longer than
+//    2 * edgeitems only the first and last edgeitems entries are shown, with "..." between.
+//    With edgeitems 0 a summarized tensor prints as "[...]" followed by its size.
 //  - One formatter serves the whole tensor.  Its statistics (column width, and for floating
 //    dtypes whether every value is an integer and whether scientific notation is used) are
 //    taken over the shown elements only.
 //  - Floating statistics ignore zeros, NaN and infinities; float16/bfloat16 are widened to
 //    float first, and every value is formatted from its exact double value.
-//  - Rows of a 1-d slice are wrapped so that a line holds floor((80 - indent) / (width + 2))
+//  - Rows of a 1-d slice are wrapped so that a line holds floor((linewidth - indent) / (width + 2))
 //    entries; the closing suffixes ("dtype=...", "size=...") go on a new line when the last
 //    line would become too long.
 #include "format.h"
 
 #include "autograd/meta.h"
+#include "default_dtype.h"
+#include "print_options.h"
 
 #include <algorithm>
 #include <charconv>
@@ -25,12 +28,8 @@
 namespace ct {
 namespace {
 
-constexpr int kPrecision = 4;
-constexpr int64_t kThreshold = 1000;
-constexpr int64_t kEdgeItems = 3;
-constexpr int64_t kLineWidth = 80;
-
-// Enough for "%.4f" of any double (at most 309 integral digits), "%.4e" and any integer.
+// Enough for "%.{p}f" of any double (at most 309 integral digits) with the largest precision
+// print_options.cpp accepts (64), "%.{p}e" and any integer.
 constexpr size_t kBufSize = 400;
 
 // --- reading elements ------------------------------------------------------------------
@@ -94,8 +93,11 @@ struct Layout {
   IntList sizes;
   IntList strides;
   bool summarize;
+  int64_t edgeitems;
 
-  bool elided(int d) const { return summarize && sizes[d] > 2 * kEdgeItems; }
+  bool elided(int d) const { return summarize && sizes[d] > 2 * edgeitems; }
+  // torch prints a summarized tensor as "[...]" when edgeitems is 0.
+  bool all_elided() const { return summarize && edgeitems == 0 && !sizes.empty(); }
 
   // Calls item(i) for each shown index i of dim d, in order, and gap() where "..." goes.
   template <class Item, class Gap>
@@ -105,9 +107,24 @@ struct Layout {
       for (int64_t i = 0; i < n; ++i) item(i);
       return;
     }
-    for (int64_t i = 0; i < kEdgeItems; ++i) item(i);
+    for (int64_t i = 0; i < edgeitems; ++i) item(i);
     gap();
-    for (int64_t i = n - kEdgeItems; i < n; ++i) item(i);
+    for (int64_t i = n - edgeitems; i < n; ++i) item(i);
+  }
+
+  // Calls f(pointer) for every element the formatter's statistics cover: the shown ones, as
+  // torch's get_summarized_data.  With edgeitems 0 that function keeps a whole 1-d tensor
+  // (its t[-0:] is all of t) and nothing of a tensor of higher rank.
+  template <class F>
+  void each_counted(F& f) const {
+    if (summarize && edgeitems == 0 && !sizes.empty()) {
+      if (sizes.size() == 1) {
+        const int64_t step = strides[0] * itemsize;
+        for (int64_t i = 0; i < sizes[0]; ++i) f(data + i * step);
+      }
+      return;
+    }
+    each(0, data, f);
   }
 
   // Calls f(pointer) for every shown element at or below dim d, in logical order.
@@ -159,6 +176,7 @@ size_t float_text(char* buf, double v, char conv, int prec) {
 // --- the formatter ---------------------------------------------------------------------
 
 struct Formatter {
+  int precision = 4;
   bool floating = false;
   bool is_bool = false;
   bool int_mode = true;
@@ -168,13 +186,13 @@ struct Formatter {
   // Text of one value, without padding.
   size_t text(char* buf, double fv, int64_t iv) const {
     if (!floating) return int_text(buf, iv, is_bool);
-    if (sci_mode) return float_text(buf, fv, 'e', kPrecision);
+    if (sci_mode) return float_text(buf, fv, 'e', precision);
     if (int_mode) {
       size_t n = float_text(buf, fv, 'f', 0);
       if (std::isfinite(fv)) buf[n++] = '.';
       return n;
     }
-    return float_text(buf, fv, 'f', kPrecision);
+    return float_text(buf, fv, 'f', precision);
   }
 
   // Appends the value right-aligned in the column width.
@@ -187,9 +205,10 @@ struct Formatter {
 };
 
 template <class T>
-Formatter make_formatter(const Layout& lay) {
+Formatter make_formatter(const Layout& lay, const PrintOptions& opts) {
   using R = Reader<T>;
   Formatter fmt;
+  fmt.precision = int(opts.precision);
   fmt.floating = R::floating;
   fmt.is_bool = std::is_same_v<T, bool>;
   char buf[kBufSize];
@@ -198,7 +217,7 @@ Formatter make_formatter(const Layout& lay) {
       const int64_t n = int64_t(int_text(buf, R::read(p), fmt.is_bool));
       if (n > fmt.width) fmt.width = n;
     };
-    lay.each(0, lay.data, measure);
+    lay.each_counted(measure);
   } else {
     // Statistics over the non-zero finite values.
     bool any = false;
@@ -216,10 +235,12 @@ Formatter make_formatter(const Layout& lay) {
       }
       if (fmt.int_mode && v != std::ceil(v)) fmt.int_mode = false;
     };
-    lay.each(0, lay.data, scan);
+    lay.each_counted(scan);
     if (!any) return fmt;  // int_mode, fixed notation, width 1
 
-    if (fmt.int_mode) {
+    if (opts.sci_mode >= 0) {
+      fmt.sci_mode = opts.sci_mode == 1;
+    } else if (fmt.int_mode) {
       fmt.sci_mode = hi / lo > 1000.0 || hi > 1.0e8;
     } else {
       fmt.sci_mode = hi / lo > 1000.0 || hi > 1.0e8 || lo < 1.0e-4;
@@ -227,7 +248,7 @@ Formatter make_formatter(const Layout& lay) {
     // Width: the longest non-zero finite value in the chosen notation (an integer in
     // fixed notation counts its trailing '.').
     const char conv = fmt.sci_mode ? 'e' : 'f';
-    const int prec = (fmt.int_mode && !fmt.sci_mode) ? 0 : kPrecision;
+    const int prec = (fmt.int_mode && !fmt.sci_mode) ? 0 : fmt.precision;
     const int64_t extra = (fmt.int_mode && !fmt.sci_mode) ? 1 : 0;
     auto measure = [&](const char* p) {
       const double v = R::read(p);
@@ -235,7 +256,7 @@ Formatter make_formatter(const Layout& lay) {
       const int64_t n = int64_t(float_text(buf, v, conv, prec)) + extra;
       if (n > fmt.width) fmt.width = n;
     };
-    lay.each(0, lay.data, measure);
+    lay.each_counted(measure);
   }
   return fmt;
 }
@@ -251,6 +272,7 @@ struct Printer {
   const Layout& lay;
   const Formatter& fmt;
   std::string& out;
+  int64_t linewidth;
   const Formatter* imag = nullptr;
   int64_t imag_offset = 0;
 
@@ -274,7 +296,7 @@ struct Printer {
     const int d = int(lay.sizes.size()) - 1;
     const int64_t step = lay.strides[d] * lay.itemsize;
     const int64_t entry = fmt.width + 2 + (imag ? imag->width + 1 : 0);  // + "j" and the imaginary column
-    const int64_t per_line = std::max<int64_t>(1, (kLineWidth - indent) / entry);
+    const int64_t per_line = std::max<int64_t>(1, (linewidth - indent) / entry);
     int64_t on_line = 0;  // entries already on the current line
     auto next_entry = [&] {
       if (on_line == per_line) {
@@ -303,6 +325,10 @@ struct Printer {
   // Dim d of an n-d tensor: its slices separated by a comma, one newline per remaining
   // dim below d, and the indentation of the next level.
   void tensor(int d, const char* p, int64_t indent) {
+    if (lay.all_elided()) {
+      out += "[...]";
+      return;
+    }
     const int ndim = int(lay.sizes.size());
     if (d == ndim - 1) return vector(p, indent);
     const int64_t step = lay.strides[d] * lay.itemsize;
@@ -341,12 +367,12 @@ struct Suffix {
 // Appends ", suffix" or ",\n<indent>suffix" the way torch decides between them.  The
 // decision (including its off-by-two in the length of the last line) is torch's, made
 // with torch's lengths, so that the text is torch's with "ctensor." in place of "torch.".
-void add_suffixes(std::string& out, const Suffix* suffixes, int count, int64_t indent) {
+void add_suffixes(std::string& out, const Suffix* suffixes, int count, int64_t indent, int64_t linewidth) {
   const size_t nl = out.rfind('\n');
   int64_t last_line = int64_t(out.size()) - (nl == std::string::npos ? -1 : int64_t(nl)) + 1;
   for (int i = 0; i < count; ++i) {
     const int64_t len = suffixes[i].torch_len;
-    if (last_line + len + 2 > kLineWidth) {
+    if (last_line + len + 2 > linewidth) {
       out += ",\n";
       out.append(size_t(indent), ' ');
       last_line = indent + len;
@@ -366,7 +392,11 @@ std::string repr(const Tensor& t) {
   const int64_t indent = int64_t(kPrefix.size());
   const DType dtype = t.dtype();
   std::string out(kPrefix);
-  Suffix suffixes[3];
+  const PrintOptions opts = print_options();
+  const DType default_dtype = default_float_dtype();
+  // torch's _default_complex_dtype: complex128 when the default is float64, else complex64
+  const DType default_complex = default_dtype == DType::Float64 ? DType::Complex128 : DType::Complex64;
+  Suffix suffixes[4];
   int nsuffix = 0;
   auto add_dtype = [&] {
     std::string s = std::string("dtype=ctensor.") + dtype_name(dtype);
@@ -374,21 +404,26 @@ std::string repr(const Tensor& t) {
     suffixes[nsuffix++] = {std::move(s), torch_len};
   };
 
+  auto add_size = [&] {  // Python's str(tuple(t.shape)): "(5,)" for one dim
+    std::string s = "size=(";
+    for (int d = 0; d < t.ndim(); ++d) {
+      if (d) s += ", ";
+      s += std::to_string(t.size(d));
+    }
+    if (t.ndim() == 1) s += ',';
+    s += ')';
+    const int64_t len = int64_t(s.size());
+    suffixes[nsuffix++] = {std::move(s), len};
+  };
+
   if (t.numel() == 0) {
     out += "[]";
-    if (t.ndim() != 1) {
-      std::string s = "size=(";
-      for (int d = 0; d < t.ndim(); ++d) {
-        if (d) s += ", ";
-        s += std::to_string(t.size(d));
-      }
-      s += ')';
-      const int64_t len = int64_t(s.size());
-      suffixes[nsuffix++] = {std::move(s), len};
-    }
-    if (dtype != DType::Float32) add_dtype();
+    if (t.ndim() != 1) add_size();
+    if (dtype != default_dtype) add_dtype();
   } else {
-    const Layout lay{t.data(), t.itemsize(), t.sizes(), t.strides(), t.numel() > kThreshold};
+    if (opts.edgeitems == 0) add_size();  // torch: the shape is not readable from "[...]"
+    const Layout lay{t.data(), t.itemsize(), t.sizes(), t.strides(), double(t.numel()) > opts.threshold,
+                     opts.edgeitems};
     auto print = [&](auto& pr) {
       if (t.ndim() == 0) {
         pr.value(lay.data);
@@ -399,24 +434,24 @@ std::string repr(const Tensor& t) {
     if (is_complex(dtype)) {
       // torch formats a complex tensor with one formatter for t.real and one for t.imag.
       const int64_t half = t.itemsize() / 2;
-      const Layout imag_lay{t.data() + half, t.itemsize(), t.sizes(), t.strides(), lay.summarize};
+      const Layout imag_lay{t.data() + half, t.itemsize(), t.sizes(), t.strides(), lay.summarize, lay.edgeitems};
       auto run = [&](auto part) {
         using P = decltype(part);
-        const Formatter real_fmt = make_formatter<P>(lay), imag_fmt = make_formatter<P>(imag_lay);
-        Printer<P> pr{lay, real_fmt, out, &imag_fmt, half};
+        const Formatter real_fmt = make_formatter<P>(lay, opts), imag_fmt = make_formatter<P>(imag_lay, opts);
+        Printer<P> pr{lay, real_fmt, out, opts.linewidth, &imag_fmt, half};
         print(pr);
       };
       if (dtype == DType::Complex64) run(float{});
       else run(double{});
     } else {
       CT_DISPATCH_ALL(dtype, [&] {
-        const Formatter fmt = make_formatter<scalar_t>(lay);
-        Printer<scalar_t> pr{lay, fmt, out};
+        const Formatter fmt = make_formatter<scalar_t>(lay, opts);
+        Printer<scalar_t> pr{lay, fmt, out, opts.linewidth};
         print(pr);
       });
     }
-    // torch leaves out its default dtypes: float32, its complex counterpart complex64, int64, bool
-    if (dtype != DType::Float32 && dtype != DType::Complex64 && dtype != DType::Int64 && dtype != DType::Bool) {
+    // torch leaves out its default dtypes: the default float, its complex counterpart, int64, bool
+    if (dtype != default_dtype && dtype != default_complex && dtype != DType::Int64 && dtype != DType::Bool) {
       add_dtype();
     }
   }
@@ -430,7 +465,7 @@ std::string repr(const Tensor& t) {
       suffixes[nsuffix++] = {"requires_grad=True", int64_t(sizeof("requires_grad=True") - 1)};
     }
   }
-  add_suffixes(out, suffixes, nsuffix, indent);
+  add_suffixes(out, suffixes, nsuffix, indent, opts.linewidth);
   return out;
 }
 

@@ -10,6 +10,10 @@
 
 #include <array>
 #include <atomic>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "copy.h"
@@ -18,6 +22,7 @@
 #include "ops/promote.h"
 #include "parallel.h"
 #include "shape.h"
+#include "views.h"
 
 namespace ct {
 namespace {
@@ -441,51 +446,44 @@ struct Advanced {
   Dims rest;                     // self's sizes after the indexed dims
 };
 
-Advanced prepare_indices(const Tensor& self, std::span<const Tensor* const> indices) {
-  std::vector<Ref<Tensor>> longs;
-  int at_dim = 0;
-  for (const Tensor* ix : indices) {
-    CT_CHECK(ix != nullptr, InvalidArgument, "index_put_: an index tensor is NULL");
-    const DType t = ix->dtype();
-    CT_CHECK(t == DType::Int64 || t == DType::Int32 || t == DType::Bool || t == DType::UInt8, Index,
-             "tensors used as indices must be long, int, byte or bool tensors");
-    if (t == DType::Bool || t == DType::UInt8) {
-      CT_CHECK(ix->ndim() > 0, InvalidArgument, "index_put_: a 0-dim bool index is not supported");
-      CT_CHECK(at_dim + ix->ndim() <= self.ndim(), Index,
-               "too many indices for tensor of dimension " << self.ndim() << " (got " << at_dim + ix->ndim() << ")");
-      for (int j = 0; j < ix->ndim(); ++j) {
-        CT_CHECK(ix->size(j) == self.size(at_dim + j), Index,
-                 "The shape of the mask " << list_str(ix->sizes()) << " at index " << j
-                                          << " does not match the shape of the indexed tensor "
-                                          << list_str(self.sizes()) << " at index " << at_dim + j);
-      }
-      // The mask's true positions, one coordinate list per mask dim.
-      const Ref<Tensor> m = copy_to_new(*ix, DType::Bool);
-      const bool* mp = at<const bool>(*m);
-      const int md = ix->ndim();
-      std::vector<Dims> coords(static_cast<size_t>(md));
-      Dims c(size_t(md), 0);
-      for (int64_t k = 0; k < m->numel(); ++k) {
-        if (mp[k])
-          for (int j = 0; j < md; ++j) coords[size_t(j)].push_back(c[size_t(j)]);
-        for (int j = md - 1; j >= 0; --j) {
-          if (++c[size_t(j)] < ix->size(j)) break;
-          c[size_t(j)] = 0;
-        }
-      }
-      for (int j = 0; j < md; ++j) {
-        const int64_t len = int64_t(coords[size_t(j)].size());
-        longs.push_back(Tensor::empty(IntList(&len, 1), DType::Int64, "index_put_"));
-        std::copy(coords[size_t(j)].begin(), coords[size_t(j)].end(), at<int64_t>(*longs.back()));
-      }
-      at_dim += md;
-    } else {
-      CT_CHECK(at_dim + 1 <= self.ndim(), Index,
-               "too many indices for tensor of dimension " << self.ndim() << " (got " << at_dim + 1 << ")");
-      longs.push_back(as_int64(*ix));
-      at_dim += 1;
+// The int64 coordinate columns of a mask's true positions (torch's expandTensors), one per
+// mask dim, after checking that the mask's sizes match self's from dim at_dim on.
+std::vector<Ref<Tensor>> mask_columns(const Tensor& self, const Tensor& ix, int at_dim) {
+  CT_CHECK(ix.ndim() > 0, InvalidArgument, "index_put_: a 0-dim bool index is not supported");
+  CT_CHECK(at_dim + ix.ndim() <= self.ndim(), Index,
+           "too many indices for tensor of dimension " << self.ndim() << " (got " << at_dim + ix.ndim() << ")");
+  for (int j = 0; j < ix.ndim(); ++j) {
+    CT_CHECK(ix.size(j) == self.size(at_dim + j), Index,
+             "The shape of the mask " << list_str(ix.sizes()) << " at index " << j
+                                      << " does not match the shape of the indexed tensor "
+                                      << list_str(self.sizes()) << " at index " << at_dim + j);
+  }
+  const Ref<Tensor> m = copy_to_new(ix, DType::Bool);
+  const bool* mp = at<const bool>(*m);
+  const int md = ix.ndim();
+  std::vector<Dims> coords(static_cast<size_t>(md));
+  Dims c(size_t(md), 0);
+  for (int64_t k = 0; k < m->numel(); ++k) {
+    if (mp[k])
+      for (int j = 0; j < md; ++j) coords[size_t(j)].push_back(c[size_t(j)]);
+    for (int j = md - 1; j >= 0; --j) {
+      if (++c[size_t(j)] < ix.size(j)) break;
+      c[size_t(j)] = 0;
     }
   }
+  std::vector<Ref<Tensor>> out;
+  for (int j = 0; j < md; ++j) {
+    const int64_t len = int64_t(coords[size_t(j)].size());
+    out.push_back(Tensor::empty(IntList(&len, 1), DType::Int64, "index_put_"));
+    std::copy(coords[size_t(j)].begin(), coords[size_t(j)].end(), at<int64_t>(*out.back()));
+  }
+  return out;
+}
+
+// indices: one int64/int32 tensor per leading dim of self (masks already expanded).
+Advanced prepare_indices(const Tensor& self, std::span<const Tensor* const> indices) {
+  std::vector<Ref<Tensor>> longs;
+  for (const Tensor* ix : indices) longs.push_back(as_int64(*ix));
   Advanced a;
   bool mismatch = false;
   for (const Ref<Tensor>& t : longs) {
@@ -513,6 +511,74 @@ Advanced prepare_indices(const Tensor& self, std::span<const Tensor* const> indi
   a.idx = std::move(longs);
   a.rest.assign(self.sizes().begin() + int64_t(a.idx.size()), self.sizes().end());
   return a;
+}
+
+// torch's index list, with holes: entry i indexes the dims from the one after the previous
+// entry's; nullptr stands for a whole dim (a ':'), a k-dim bool/uint8 mask for k dims (its
+// coordinate columns).  As torch's transposeToFront, self is permuted so that the indexed dims
+// lead; the result's index dims (B) then go where the first indexed dim was when the indexed
+// dims are adjacent (`before` dims ahead of them), else first (before == 0).
+struct Plan {
+  Ref<Tensor> self;                  // self, or a permuted view of it
+  std::vector<Ref<Tensor>> columns;  // one index per leading dim of `self`
+  Advanced a;
+  int before = 0;
+  Dims region;  // the indexing result's sizes: self's `before` leading sizes, B, the rest
+};
+
+Plan plan_indices(const Tensor& self, std::span<const Tensor* const> indices) {
+  Plan p;
+  std::vector<Ref<Tensor>> slots;  // one per dim of self from 0 (null: not indexed)
+  int at_dim = 0;
+  for (const Tensor* ix : indices) {
+    if (ix == nullptr) {
+      CT_CHECK(at_dim + 1 <= self.ndim(), Index,
+               "too many indices for tensor of dimension " << self.ndim() << " (got " << at_dim + 1 << ")");
+      slots.emplace_back(), ++at_dim;
+      continue;
+    }
+    const DType t = ix->dtype();
+    CT_CHECK(t == DType::Int64 || t == DType::Int32 || t == DType::Bool || t == DType::UInt8, Index,
+             "tensors used as indices must be long, int, byte or bool tensors");
+    if (t == DType::Bool || t == DType::UInt8) {
+      for (Ref<Tensor>& c : mask_columns(self, *ix, at_dim)) slots.push_back(std::move(c)), ++at_dim;
+    } else {
+      CT_CHECK(at_dim + 1 <= self.ndim(), Index,
+               "too many indices for tensor of dimension " << self.ndim() << " (got " << at_dim + 1 << ")");
+      slots.push_back(Ref<Tensor>::retain(const_cast<Tensor*>(ix))), ++at_dim;
+    }
+  }
+  slots.resize(size_t(self.ndim()));
+  std::vector<int> defined, others;
+  for (int d = 0; d < self.ndim(); ++d) (slots[size_t(d)] ? defined : others).push_back(d);
+  const bool adjacent = defined.empty() || defined.back() - defined.front() + 1 == int(defined.size());
+  p.before = adjacent && !defined.empty() ? defined.front() : 0;
+  std::vector<int> perm = defined;
+  perm.insert(perm.end(), others.begin(), others.end());
+  bool identity = true;
+  for (size_t i = 0; i < perm.size(); ++i) identity = identity && perm[i] == int(i);
+  p.self = identity ? Ref<Tensor>::retain(const_cast<Tensor*>(&self)) : permute(self, perm);
+  std::vector<const Tensor*> cols;
+  for (int d : defined) p.columns.push_back(slots[size_t(d)]), cols.push_back(p.columns.back().get());
+  p.a = prepare_indices(*p.self, cols);
+  const size_t lead = size_t(p.before);
+  p.region.assign(p.a.rest.begin(), p.a.rest.begin() + int64_t(lead));
+  p.region.insert(p.region.end(), p.a.b.begin(), p.a.b.end());
+  p.region.insert(p.region.end(), p.a.rest.begin() + int64_t(lead), p.a.rest.end());
+  return p;
+}
+
+// The permutation taking a tensor laid out as B + before + after to before + B + after
+// (its inverse when `inverse`).
+std::vector<int> region_perm(size_t nb, size_t before, size_t ndim, bool inverse) {
+  std::vector<int> perm;  // position i of before + B + after reads dim perm[i] of B + before + after
+  for (size_t i = 0; i < before; ++i) perm.push_back(int(nb + i));
+  for (size_t i = 0; i < nb; ++i) perm.push_back(int(i));
+  for (size_t i = nb + before; i < ndim; ++i) perm.push_back(int(i));
+  if (!inverse) return perm;
+  std::vector<int> inv(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) inv[size_t(perm[i])] = int(i);
+  return inv;
 }
 
 // Strides of t broadcast (right-aligned) to sizes.
@@ -565,9 +631,8 @@ void index_put_into(const Tensor& self, std::span<const Tensor* const> indices, 
            "Index put requires the source and destination dtypes match, got "
                << torch_scalar_type_name(self.dtype()) << " for the destination and "
                << torch_scalar_type_name(values.dtype()) << " for the source.");
-  const Advanced a = prepare_indices(self, indices);
-  Dims region = a.b;
-  region.insert(region.end(), a.rest.begin(), a.rest.end());
+  const Plan p = plan_indices(self, indices);
+  const Dims& region = p.region;
   bool fits = size_t(values.ndim()) <= region.size();
   for (int i = 0; fits && i < values.ndim(); ++i) {
     const int64_t r = region[region.size() - size_t(values.ndim()) + size_t(i)];
@@ -579,18 +644,24 @@ void index_put_into(const Tensor& self, std::span<const Tensor* const> indices, 
                                                     << list_str(region));
   if (check_memory) {
     check_writable(self, "index_put_");
-    for (const Tensor* ix : indices) check_no_overlap(self, *ix);
+    for (const Tensor* ix : indices)
+      if (ix) check_no_overlap(self, *ix);
     check_no_overlap(self, values);
   }
   if (self.numel() == 0 || values.numel() == 0) return;
-  const Dims vs = broadcast_strides_to(values, region);
+  // values' strides over B + self's remaining sizes (the region with B moved to the front).
+  const Dims vs_region = broadcast_strides_to(values, region);
+  const std::vector<int> to_region = region_perm(p.a.b.size(), size_t(p.before), region.size(), false);
+  Dims vs(region.size());
+  for (size_t i = 0; i < region.size(); ++i) vs[size_t(to_region[i])] = vs_region[i];
+  const Tensor& dst = *p.self;
   CT_DISPATCH_ALL(self.dtype(), [&] {
-    scalar_t* out = at<scalar_t>(self);
+    scalar_t* out = at<scalar_t>(dst);
     const scalar_t* v = at<const scalar_t>(values);
     if (accumulate) {
-      region_walk(self, a, vs, [&](int64_t o, int64_t s) { out[o] = add_values(out[o], v[s]); });
+      region_walk(dst, p.a, vs, [&](int64_t o, int64_t s) { out[o] = add_values(out[o], v[s]); });
     } else {
-      region_walk(self, a, vs, [&](int64_t o, int64_t s) { out[o] = v[s]; });
+      region_walk(dst, p.a, vs, [&](int64_t o, int64_t s) { out[o] = v[s]; });
     }
   });
 }
@@ -772,17 +843,141 @@ Ref<Tensor> index_put(const Tensor& self, std::span<const Tensor* const> indices
 }
 
 Ref<Tensor> index_get(const Tensor& self, std::span<const Tensor* const> indices) {
-  const Advanced a = prepare_indices(self, indices);
-  Dims region = a.b;
-  region.insert(region.end(), a.rest.begin(), a.rest.end());
-  Ref<Tensor> out = Tensor::empty(region, self.dtype(), "index");
+  const Plan p = plan_indices(self, indices);
+  Ref<Tensor> out = Tensor::empty(p.region, self.dtype(), "index");
   if (out->numel() == 0) return out;
-  const Dims os(out->strides().begin(), out->strides().end());
+  // The result is C-ordered over before + B + after; the walk goes over B + before + after.
+  const std::vector<int> to_region = region_perm(p.a.b.size(), size_t(p.before), p.region.size(), false);
+  Dims os(p.region.size());
+  for (size_t i = 0; i < p.region.size(); ++i) os[size_t(to_region[i])] = out->stride(int(i));
   CT_DISPATCH_ALL(self.dtype(), [&] {
-    const scalar_t* s = at<const scalar_t>(self);
+    const scalar_t* s = at<const scalar_t>(*p.self);
     scalar_t* o = at<scalar_t>(*out);
-    region_walk(self, a, os, [&](int64_t so, int64_t oo) { o[oo] = s[so]; });
+    region_walk(*p.self, p.a, os, [&](int64_t so, int64_t oo) { o[oo] = s[so]; });
   });
+  return out;
+}
+
+// ---- scatter_reduce ------------------------------------------------------------------------
+
+namespace {
+
+template <class T>
+inline bool is_nan_value(T v) {
+  if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) return std::isnan(float(v));
+  else if constexpr (std::is_floating_point_v<T>) return std::isnan(v);
+  else return false;
+}
+
+// a > b for every element type (Half and BFloat16 through float).
+template <class T>
+inline bool greater(T a, T b) {
+  if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) return float(a) > float(b);
+  else return a > b;
+}
+
+// The identity a position written without include_self starts from.
+template <class T>
+T reduce_identity(ScatterReduceOp op) {
+  switch (op) {
+    case ScatterReduceOp::Prod: return convert<T>(1.0);
+    case ScatterReduceOp::Amax:
+      if constexpr (std::is_same_v<T, bool>) return false;
+      else if constexpr (std::is_integral_v<T>) return std::numeric_limits<T>::lowest();
+      else return convert<T>(-std::numeric_limits<double>::infinity());
+    case ScatterReduceOp::Amin:
+      if constexpr (std::is_same_v<T, bool>) return true;
+      else if constexpr (std::is_integral_v<T>) return std::numeric_limits<T>::max();
+      else return convert<T>(std::numeric_limits<double>::infinity());
+    default: return convert<T>(0.0);
+  }
+}
+
+template <class T>
+inline T reduce_values(ScatterReduceOp op, T dst, T s) {
+  switch (op) {
+    case ScatterReduceOp::Prod: return mul_values(dst, s);
+    case ScatterReduceOp::Amax: return is_nan_value(dst) || (!is_nan_value(s) && !greater(s, dst)) ? dst : s;
+    case ScatterReduceOp::Amin: return is_nan_value(dst) || (!is_nan_value(s) && !greater(dst, s)) ? dst : s;
+    default: return add_values(dst, s);
+  }
+}
+
+// dst / count: true division for floating types, floor division for integers (torch's
+// div_(count, "floor")).
+template <class T>
+inline T mean_of(T sum, int64_t count) {
+  if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) return T(float(sum) / float(count));
+  else if constexpr (std::is_floating_point_v<T>) return static_cast<T>(sum / static_cast<T>(count));
+  else {
+    const int64_t a = int64_t(sum), q = a / count;
+    return static_cast<T>((a % count != 0 && ((a < 0) != (count < 0))) ? q - 1 : q);
+  }
+}
+
+void scatter_reduce_into(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, ScatterReduceOp op,
+                         bool include_self, bool check_memory) {
+  const int d = wrap_dim(dim, self.ndim());
+  check_index_dtype_32_64(index, "scatter");
+  CT_CHECK(src.dtype() == self.dtype(), DType, "scatter(): Expected self.dtype to be equal to src.dtype");
+  check_scatter_shapes(self, d, index, &src, false);
+  CT_CHECK(!(op == ScatterReduceOp::Mean && self.dtype() == DType::Bool), DType,
+           "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'");
+  if (check_memory) {
+    check_writable(self, "scatter_reduce_");
+    check_no_overlap(self, index);
+    check_no_overlap(self, src);
+  }
+  if (index.numel() == 0) return;
+  check_scatter_indices(index, d, sizes1(self)[size_t(d)]);
+  const Ref<Tensor> idx = as_int64(index);
+  Dims self_strides = strides1(self);
+  const int64_t sd = self_strides[size_t(d)];
+  self_strides[size_t(d)] = 0;
+  const std::array<Dims, 3> strides{self_strides, strides1(*idx), strides1(src)};
+  const Dims isz = sizes1(*idx);
+  CT_DISPATCH_ALL(self.dtype(), [&] {
+    scalar_t* out = at<scalar_t>(self);
+    const int64_t* ip = at<const int64_t>(*idx);
+    const scalar_t* sp = at<const scalar_t>(src);
+    auto target = [&](const std::array<int64_t, 3>& o) -> scalar_t& { return out[o[0] + ip[o[1]] * sd]; };
+    if (!include_self) {  // the written positions start from the identity
+      const scalar_t id = reduce_identity<scalar_t>(op);
+      walk(isz, strides, false, [&](const std::array<int64_t, 3>& o) { target(o) = id; });
+    }
+    walk(isz, strides, false,
+         [&](const std::array<int64_t, 3>& o) { target(o) = reduce_values(op, target(o), sp[o[2]]); });
+    if (op == ScatterReduceOp::Mean) {
+      // contributions per written position (self's own value counts once with include_self)
+      std::unordered_map<int64_t, int64_t> count;
+      walk(isz, strides, false, [&](const std::array<int64_t, 3>& o) { ++count[o[0] + ip[o[1]] * sd]; });
+      for (const auto& [off, c] : count) out[off] = mean_of(out[off], c + (include_self ? 1 : 0));
+    }
+  });
+}
+
+}  // namespace
+
+ScatterReduceOp scatter_reduce_op(const char* reduce) {
+  const std::string r = reduce ? reduce : "";
+  if (r == "sum") return ScatterReduceOp::Sum;
+  if (r == "prod") return ScatterReduceOp::Prod;
+  if (r == "mean") return ScatterReduceOp::Mean;
+  if (r == "amax" || r == "max") return ScatterReduceOp::Amax;  // torch 2.13 takes "max" / "min" too
+  if (r == "amin" || r == "min") return ScatterReduceOp::Amin;
+  CT_FAIL(InvalidArgument, "reduce argument must be either sum, prod, mean, amax or amin, got " << r);
+}
+
+void scatter_reduce_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, ScatterReduceOp op,
+                     bool include_self) {
+  scatter_reduce_into(self, dim, index, src, op, include_self, true);
+  self.bump_version();
+}
+
+Ref<Tensor> scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                           ScatterReduceOp op, bool include_self) {
+  Ref<Tensor> out = fresh_copy(self, true);
+  scatter_reduce_into(*out, dim, index, src, op, include_self, false);
   return out;
 }
 

@@ -49,13 +49,32 @@ void put_(const Tensor& self, const Tensor& index, const Tensor& source, bool ac
 Ref<Tensor> put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate);
 
 // torch's index_put_: indices (int64, int32, bool or uint8 masks; a k-dim mask stands for the
-// k index tensors of its nonzero positions) index self's leading dims; they broadcast
-// together to B, and values broadcasts to B + self's remaining sizes.  accumulate adds
-// (duplicates add up), otherwise the last write of a duplicate wins.
+// k index tensors of its nonzero positions; nullptr for a whole dim, as a ':' in x[:, i]) index
+// self's dims from the first; they broadcast together to B, and values broadcasts to the
+// indexing result's sizes (below).  accumulate adds (duplicates add up), otherwise the last
+// write of a duplicate wins.
 void index_put_(const Tensor& self, std::span<const Tensor* const> indices, const Tensor& values, bool accumulate);
 Ref<Tensor> index_put(const Tensor& self, std::span<const Tensor* const> indices, const Tensor& values,
                       bool accumulate);
-// self[indices] (advanced indexing's read with the same indices): B + remaining sizes, C order.
+// self[indices] (advanced indexing's read with the same indices), C order: B in place of the
+// indexed dims when they are adjacent (x[:, i] of [4, 3, 5] with i of [2]: [4, 2, 5]), else B
+// followed by the dims not indexed (torch's transposeToFront).
 Ref<Tensor> index_get(const Tensor& self, std::span<const Tensor* const> indices);
+
+// torch's scatter_reduce_(dim, index, src, reduce, include_self): self[p with p[dim] =
+// index[p]] combined with src[p] by sum, prod, mean, amax or amin (NaN wins for amax/amin);
+// without include_self the positions written start from the reduction's identity instead of
+// self's value.  mean divides each written position by its count of contributions (+1 with
+// include_self), flooring for integer dtypes; not for bool (torch's NotImplementedError
+// message).  Index int64 or int32; the shapes, dtype and index checks and messages are
+// scatter's.  The out-of-place form writes into a C-order copy of self.
+enum class ScatterReduceOp { Sum, Prod, Mean, Amax, Amin };
+// "sum", "prod", "mean", "amax", "amin", or torch's undocumented "max" / "min" (amax / amin);
+// torch's message for anything else.
+ScatterReduceOp scatter_reduce_op(const char* reduce);
+void scatter_reduce_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, ScatterReduceOp op,
+                     bool include_self);
+Ref<Tensor> scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                           ScatterReduceOp op, bool include_self);
 
 }  // namespace ct

@@ -10,6 +10,7 @@
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#include <immintrin.h>
 #include <xmmintrin.h>
 #endif
 
@@ -114,6 +115,20 @@ inline void stream_fence() {
 #endif
 }
 
+#if defined(__SSE2__)
+bool have_avx2() {
+  static const bool yes = __builtin_cpu_supports("avx2");
+  return yes;
+}
+
+// n bytes (a multiple of 32, d 32-byte aligned) with 32-byte non-temporal stores (AVX2).
+__attribute__((target("avx2"))) void stream_copy32_avx2(char* d, const char* s, size_t n) {
+  for (size_t i = 0; i < n; i += 32) {
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i)));
+  }
+}
+#endif
+
 // dst = src for n bytes.
 void copy_run(char* __restrict dst, const char* __restrict src, size_t n, bool stream, const char* next) {
 #if defined(__SSE2__)
@@ -125,6 +140,16 @@ void copy_run(char* __restrict dst, const char* __restrict src, size_t n, bool s
   }
   if (stream) {
     size_t i = 0;
+    if (have_avx2()) {
+      const size_t head = (32 - (reinterpret_cast<uintptr_t>(dst) & 31)) & 31;
+      if (head >= n) return void(std::memcpy(dst, src, n));
+      std::memcpy(dst, src, head);
+      const size_t body = (n - head) & ~size_t(31);
+      stream_copy32_avx2(dst + head, src + head, body);
+      i = head + body;
+      if (i < n) std::memcpy(dst + i, src + i, n - i);
+      return;
+    }
     const size_t head = (16 - (reinterpret_cast<uintptr_t>(dst) & 15)) & 15;
     if (head >= n) return void(std::memcpy(dst, src, n));
     std::memcpy(dst, src, head);
@@ -138,6 +163,21 @@ void copy_run(char* __restrict dst, const char* __restrict src, size_t n, bool s
 #endif
   std::memcpy(dst, src, n);
 }
+
+#if defined(__SSE2__)
+// 4-byte elements reversed 8 at a time with 32-byte non-temporal stores (AVX2, chosen at run
+// time): half the instructions of the 16-byte loop below per cache line written.  d is
+// 32-byte aligned; returns how many elements it wrote.
+__attribute__((target("avx2"))) int64_t reverse_run4_avx2(uint32_t* d, const uint32_t* s, int64_t n) {
+  const __m256i rev = _mm256_set_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s - i - 7));
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i), _mm256_permutevar8x32_epi32(v, rev));
+  }
+  return i;
+}
+#endif
 
 // dst[i] = src_last[-i] for i in [0, n) elements of T.
 template <class T>
@@ -153,6 +193,12 @@ void reverse_run(char* dst, const char* src_last, int64_t n, bool stream, const 
 #if defined(__SSE2__)
   if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
     if (stream && (reinterpret_cast<uintptr_t>(dst) % sizeof(T)) == 0) {
+      if constexpr (sizeof(T) == 4) {
+        if (have_avx2()) {
+          for (; i < n && (reinterpret_cast<uintptr_t>(d + i) & 31) != 0; ++i) d[i] = s[-i];
+          i += reverse_run4_avx2(reinterpret_cast<uint32_t*>(d + i), reinterpret_cast<const uint32_t*>(s - i), n - i);
+        }
+      }
       for (; i < n && (reinterpret_cast<uintptr_t>(d + i) & 15) != 0; ++i) d[i] = s[-i];
       constexpr int64_t k = 16 / int64_t(sizeof(T));
       for (; i + k <= n; i += k) {

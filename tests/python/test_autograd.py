@@ -189,15 +189,7 @@ ALL = ARITHMETIC + UNARY + REDUCTIONS + MATMUL + VIEWS + INDEXING + COPIES + IN_
 # "Differences from torch 2.13", generated from this dict: run tests/tools/gen_python_docs.py after a change):
 # the grad_fn name differs; the values, requires_grad, is_leaf and gradients still match.
 NAME_DIFFERENCES = {
-    # advanced indexing is index_select (+ reshape) in Python; advanced assignment writes
-    # through copy_ (torch: index / index_put_)
-    "a[[0, 2]]": ("IndexBackward0", "IndexSelectBackward0"),
-    "a[:, [0, 2]]": ("IndexBackward0", "IndexSelectBackward0"),
-    "a[a > 0]": ("IndexBackward0", "IndexSelectBackward0"),
-    "a[idx]": ("IndexBackward0", "IndexSelectBackward0"),
-    "a[1, [0, 1]]": ("IndexBackward0", "IndexSelectBackward0"),
-    "y = a * 1\ny[[0, 2]] = b\nr = y": ("IndexPutBackward0", "torch::autograd::CopyBackwards"),
-    "y = a * 1\ny[y > 0] = 0\nr = y": ("IndexPutBackward0", "torch::autograd::CopyBackwards"),
+    # (none left: advanced indexing records torch's IndexBackward0 / IndexPutBackward0 since ct_index)
 }
 
 

@@ -243,9 +243,10 @@ def test_is_tensor_and_version():
     assert ctensor.__version__.count(".") == 2
 
 
-def test_cannot_construct_tensor_directly():
-    with pytest.raises(TypeError, match="cannot be constructed directly"):
-        ctensor.Tensor()
+def test_tensor_constructs_as_torch_legacy_new():
+    # torch.Tensor(...) is torch's legacy constructor (test_torch_scripts.py compares it with torch)
+    assert tuple(ctensor.Tensor().shape) == (0,) and ctensor.Tensor().dtype is ctensor.float32
+    assert ctensor.Tensor([1, 2]).tolist() == [1.0, 2.0]
 
 
 def test_large_values_round_trip():

@@ -60,6 +60,9 @@ from . import _gather_scatter  # noqa: E402
 _gather_scatter.install()
 from ._gather_scatter import (gather, scatter, scatter_add, index_add, index_copy, index_fill,  # noqa: E402
                               take, put, index_put, index_put_)
+from . import _scatter_reduce  # noqa: E402
+_scatter_reduce.install()
+from ._scatter_reduce import scatter_reduce  # noqa: E402
 from . import _scan_sort  # noqa: E402
 _scan_sort.install()
 from ._scan_sort import (cumsum, cumprod, sort, argsort, msort, topk, clamp, clip, clamp_, clip_,  # noqa: E402
@@ -70,7 +73,7 @@ from ._autograd import no_grad, enable_grad, set_grad_enabled, is_grad_enabled  
 from ._device import device, set_default_device, get_default_device  # noqa: E402
 from . import _tensor_device  # noqa: E402
 _tensor_device.install()
-from . import cuda, backends  # noqa: E402
+from . import cuda, backends, accelerator  # noqa: E402
 from ._creation import (tensor, as_tensor, zeros, ones, empty, full, arange, zeros_like,  # noqa: E402
                         ones_like, empty_like, full_like, is_tensor)
 from ._interop import from_numpy, from_dlpack, DLDeviceType  # noqa: E402
@@ -186,6 +189,9 @@ def index_select(input, dim, index):
 
 
 def numel(input):
+    """The number of elements of input (a Tensor)."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"numel(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     return input.numel()
 
 
@@ -268,10 +274,11 @@ from . import _legacy_types  # noqa: E402
 _legacy_types.install()
 globals().update(_legacy_types.LEGACY_TYPES)  # FloatTensor, LongTensor, ...
 
-
-def get_default_dtype():
-    """The dtype of floating tensors made without one (ctensor.float32)."""
-    return _dtype.default_float_dtype()
+# Script helpers of issue #24: the default dtype, print options, Tensor(...) as a constructor.
+from ._default_dtype import set_default_dtype, get_default_dtype  # noqa: E402
+from ._print_options import set_printoptions  # noqa: E402
+from . import _tensor_new  # noqa: E402
+_tensor_new.install()
 
 
 # Docstrings that say view, copy or self, on every public method and function (_docs.py).

@@ -378,6 +378,10 @@ class Tensor:
         """A copy of self with src's entries added at index along dim (duplicates add up)."""
     def scatter_add_(self, dim: _int, index: Tensor, src: Tensor) -> Tensor:
         """scatter_add written into self (returns self)."""
+    def scatter_reduce(self, dim: _int, index: Tensor, src: Tensor, reduce: str, *, include_self: _bool = ...) -> Tensor:
+        """A copy of self with src's values reduced into the positions index picks along dim."""
+    def scatter_reduce_(self, dim: _int, index: Tensor, src: Tensor, reduce: str, *, include_self: _bool = ...) -> Tensor:
+        """scatter_reduce written into self (returns self)."""
     def index_add(self, dim: _int, index: Tensor, source: Tensor, *, alpha: _Scalar = ...) -> Tensor:
         """A copy of self with alpha * source's slices added to the slices index picks along dim."""
     def index_add_(self, dim: _int, index: Tensor, source: Tensor, *, alpha: _Scalar = ...) -> Tensor:
@@ -785,9 +789,16 @@ def set_default_device(dev: Any) -> None:
 def get_default_device() -> device:
     """The device factories use when not given one: device(type='cpu') unless changed."""
 def get_default_dtype() -> dtype:
-    """The dtype of floating tensors made without one (ctensor.float32)."""
+    """The default floating dtype (ctensor.float32 unless set_default_dtype changed it)."""
+def set_default_dtype(d: dtype) -> None:
+    """Makes d (float16, bfloat16, float32 or float64) the default floating dtype, process-wide."""
+def set_printoptions(precision: Optional[_int] = ..., threshold: Optional[float] = ...,
+                     edgeitems: Optional[_int] = ..., linewidth: Optional[_int] = ...,
+                     profile: Optional[str] = ..., sci_mode: Optional[_bool] = ...) -> None:
+    """torch.set_printoptions: a profile ('default', 'short', 'full'; any other name is ignored,"""
 from . import cuda as cuda
 from . import backends as backends
+from . import accelerator as accelerator
 # legacy tensor types: constructors, and isinstance tests of the dtype
 FloatTensor: Any
 DoubleTensor: Any
@@ -936,6 +947,8 @@ def scatter(input: Tensor, dim: _int, index: Tensor, src: Union[Tensor, _Scalar,
     """torch.scatter(input, dim, index, src | value, *, reduce=None)."""
 def scatter_add(input: Tensor, dim: _int, index: Tensor, src: Tensor) -> Tensor:
     """torch.scatter_add(input, dim, index, src)."""
+def scatter_reduce(input: Tensor, dim: _int, index: Tensor, src: Tensor, reduce: str, *, include_self: _bool = ...) -> Tensor:
+    """torch.scatter_reduce(input, dim, index, src, reduce, *, include_self=True)."""
 def index_add(input: Tensor, dim: _int, index: Tensor, source: Tensor, *, alpha: _Scalar = ...) -> Tensor:
     """torch.index_add(input, dim, index, source, *, alpha=1)."""
 def index_copy(input: Tensor, dim: _int, index: Tensor, source: Tensor) -> Tensor:

@@ -164,7 +164,7 @@ def _combine(higher, lower):
 
 def _result_type(*operands):
     """torch's result type over tensors and Python scalars (bool -> bool, int -> int64, float ->
-    the default float32, each counting only by category, as torch's wrapped numbers)."""
+    the default dtype, each counting only by category, as torch's wrapped numbers)."""
     dim = zero = wrapped = None
     for o in operands:
         if isinstance(o, Tensor):
@@ -177,9 +177,9 @@ def _result_type(*operands):
         elif isinstance(o, int):
             wrapped = _promote(wrapped, _int_dtype(o))
         elif isinstance(o, float):
-            wrapped = _promote(wrapped, D.float32)
+            wrapped = _promote(wrapped, D.default_float_dtype())
         elif isinstance(o, complex):
-            wrapped = _promote(wrapped, D.complex64)
+            wrapped = _promote(wrapped, D.default_complex_dtype())
         else:
             raise TypeError(f"result_type: expected a Tensor or a Python number, got {type(o).__name__}")
     return _combine(dim, _combine(zero, wrapped))
@@ -879,6 +879,13 @@ def randint(*args, size=None, low=None, high=None, dtype=None, device=None, requ
         raise TypeError(f"randint(): argument 'size' (position {size_pos}) must be tuple of ints, not "
                         f"{type(size).__name__}")
     from ._creation import _sizes, _requires_grad
-    return _requires_grad(_C.ct_randint(operator.index(low) if low is not None else 0, operator.index(high),
-                                        _sizes((size,), "randint"), _random_dtype(dtype, D.int64)),
-                          requires_grad)
+    from ._random_like import warn_inexact_bounds
+    lo, hi, dt = operator.index(low) if low is not None else 0, operator.index(high), _random_dtype(dtype, D.int64)
+    try:
+        out = _C.ct_randint(lo, hi, _sizes((size,), "randint"), dt)
+    except RuntimeError as e:  # ct_randint names itself; torch's message for the bounds does not
+        if "is out of bounds for" not in str(e):
+            raise
+        raise RuntimeError(str(e).removeprefix("randint(): ")) from None
+    warn_inexact_bounds(lo, hi, dt)
+    return _requires_grad(out, requires_grad)

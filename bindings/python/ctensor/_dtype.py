@@ -79,7 +79,9 @@ DTYPES = (bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, fl
 
 
 def default_float_dtype() -> dtype:
-    return float32
+    """The process-wide default floating dtype (ct_get_default_dtype; torch.get_default_dtype)."""
+    from . import _C  # late: _C imports this module's dtypes at setup
+    return DTYPES[_C.ct_get_default_dtype()]
 
 
 def default_complex_dtype() -> dtype:

@@ -9,13 +9,13 @@ TensorAdvancedIndexing.cpp):
   2. index(): boolean masks become the columns of their nonzero(); the index tensors are
      broadcast together; if they are not adjacent their dimensions move to the front; the
      result is  dims before + broadcast shape + dims after, a copy.
-Here step 2 is done with the C library: the indexed dimensions are merged (ct_reshape), the
-merged linear indices computed in Python, and one ct_index_select gathers the result.  Its
-memory layout is then made the one torch's TensorIterator gives (it follows the input's).
-When that layout is not C order (a transposed input), the result is assembled in a buffer with
-the right strides (_relayout).  Assignment (index_put_) writes every selected slab through views with ct_copy_, into a
-clone of the indexed region, then copies that back once (so _version moves by one, as in
-torch)."""
+Step 2 is one C call, ct_index (torch's aten::index: IndexBackward0 in a graph), with the
+recorded list (None for a dim not indexed).  Its result is C-ordered; the memory layout torch's
+TensorIterator gives (it follows the input's) is then worked out here and, when it is not C
+order (a transposed input) and the result is outside a graph, the result is assembled in a
+buffer with those strides (_relayout).  Assignment is one ct_index_put_ (IndexPutBackward0,
+one version bump), with a Python number converted to self's dtype first (a tensor value must
+have self's dtype, as in torch)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,6 @@ import warnings
 from . import _C
 from . import _dtype as D
 from ._creation import _is_numpy_array, _is_numpy_scalar, tensor as _tensor
-from ._values import flat_values
 
 __all__ = ["getitem", "setitem"]
 
@@ -205,19 +204,8 @@ def _apply_slicing(self, items):
 def _nonzero_columns(mask):
     """The columns of mask.nonzero(), as torch's expandTensors gives them (views of an (n, k)
     int64 tensor, so column j has stride k)."""
-    k = mask.dim()
-    sizes = tuple(mask.shape)
-    vals = flat_values(mask)
-    rows = []
-    strides = [1] * k
-    for d in range(k - 2, -1, -1):
-        strides[d] = strides[d + 1] * sizes[d + 1]
-    for lin, v in enumerate(vals):
-        if v:
-            rows.extend((lin // strides[d]) % sizes[d] for d in range(k))
-    n = len(rows) // k if k else 0
-    nz = _C.ct_from_data(array.array("q", rows), (n, k), D.int64)
-    return [_C.ct_select(nz, 1, j) for j in range(k)]
+    nz = _C.ct_nonzero(mask)
+    return [_C.ct_select(nz, 1, j) for j in range(mask.dim())]
 
 
 def _broadcast_shapes(shapes):
@@ -235,18 +223,15 @@ def _broadcast_shapes(shapes):
 
 
 def _prepare(src, indices):
-    """torch's make_info: expand masks, check dtypes, broadcast, move to the front if the
-    indexed dims are not adjacent.  Returns (src, index tensors broadcast to B, position of the
+    """torch's make_info, for the result's layout only (ct_index has checked the indices): expand
+    masks, broadcast, move to the front if the indexed dims are not adjacent.  Returns (src, index tensors broadcast to B, position of the
     first indexed dim, B)."""
     expanded = []
     for idx in indices:
         if idx is None:
             expanded.append(None)
             continue
-        if idx.dtype in (D.bool, D.uint8):
-            if idx.dtype is D.uint8:
-                warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
-                              "torch.bool instead.", UserWarning, stacklevel=4)
+        if idx.dtype in (D.bool, D.uint8):  # (the uint8 warning: _index_list)
             j = len(expanded)
             for k in range(idx.dim()):
                 if j + k >= src.dim() or idx.size(k) != src.size(j + k):
@@ -276,27 +261,6 @@ def _prepare(src, indices):
         expanded = [expanded[d] for d in order]
         defined = list(range(len(defined)))
     return src, [expanded[p] for p in defined], defined[0], B
-
-
-def _linear_indices(src, idx_tensors, p0):
-    """Flat positions in the merged indexed dims, bounds-checked with torch's message."""
-    sizes = [src.size(p0 + j) for j in range(len(idx_tensors))]
-    cols = [flat_values(t) for t in idx_tensors]
-    n = len(cols[0]) if cols else 0
-    if 0 in sizes and n:
-        raise IndexError("index is out of bounds for dimension with size 0")
-    lin = [0] * n
-    mult = 1
-    for j in range(len(cols) - 1, -1, -1):
-        size = sizes[j]
-        col = cols[j]
-        for b in range(n):
-            v = col[b]
-            if v < -size or v >= size:
-                raise IndexError(f"index {v} is out of bounds for dimension {j} with size {size}")
-            lin[b] += (v + size if v < 0 else v) * mult
-        mult *= size
-    return lin, sizes
 
 
 def _contiguous_strides(shape):
@@ -459,23 +423,22 @@ def _relayout(t, strides):
     return _C.ct_from_blob(buf.data_ptr(), shape, strides, t.dtype, buf)
 
 
+def _index_list(indices):
+    """The recorded indices as ct_index takes them (None: a dim not indexed), with torch's
+    warning for uint8 masks."""
+    for idx in indices:
+        if idx is not None and idx.dtype is D.uint8:
+            warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
+                          "torch.bool instead.", UserWarning, stacklevel=4)
+    return list(indices)
+
+
 def _index(src, indices):
-    src, idx_tensors, p0, B = _prepare(src, indices)
-    k = len(idx_tensors)
-    lin, adv_sizes = _linear_indices(src, idx_tensors, p0)
-    sizes = tuple(src.shape)
-    before, after = sizes[:p0], sizes[p0 + k:]
-    total = 1
-    for s in adv_sizes:
-        total *= s
-    merged = _C.ct_reshape(src, before + (total,) + after)
-    index = _C.ct_from_data(array.array("q", lin), (len(lin),), D.int64)
-    out = _C.ct_index_select(merged, p0, index)
-    out_shape = before + B + after
-    if tuple(out.shape) != out_shape:
-        out = _C.ct_clone(_C.ct_view(out, out_shape))
-    if out.dim() > 1:
-        strides = _torch_layout(src, idx_tensors, p0, B, out_shape)
+    out = _C.ct_index(src, _index_list(indices))
+    if out.dim() > 1 and not out.requires_grad:
+        # torch's layout follows the input's; work it out from the broadcast index tensors
+        s2, idx_tensors, p0, B = _prepare(src, indices)
+        strides = _torch_layout(s2, idx_tensors, p0, B, tuple(out.shape))
         if strides is not None and tuple(out.stride()) != strides:
             out = _relayout(out, strides)
     return out
@@ -548,34 +511,17 @@ def setitem(self, key, value):
     if not any(i is not None for i in indices):
         _C._copy_to(sliced, v)  # torch's copy_to: copy, fill for a 0-dim value, or expand and copy
         return
-    src, idx_tensors, p0, B = _prepare(sliced, indices)
-    k = len(idx_tensors)
-    lin, adv_sizes = _linear_indices(src, idx_tensors, p0)
-    sizes = tuple(src.shape)
-    before, after = sizes[:p0], sizes[p0 + k:]
-    out_shape = before + B + after
+    if not isinstance(value, Tensor) and v.dtype is not self.dtype:
+        v = _C.ct_to(v, self.dtype)  # torch's valueToTensor: a number takes self's dtype
+    shape = tuple(v.shape)
+    lead = 0
+    while lead < len(shape) and shape[lead] == 1:  # torch's slicePrefix1sSize
+        lead += 1
+    if lead:
+        v = _C.ct_view(v, shape[lead:])
     try:
-        vb = _C.ct_expand(v, out_shape) if v.dim() <= len(out_shape) else None
-    except RuntimeError:
-        vb = None
-    if vb is None:
-        raise RuntimeError(f"shape mismatch: value tensor of shape {list(v.shape)} cannot be broadcast to "
-                           f"indexing result of shape {list(out_shape)}")
-    n = len(lin)
-    vflat = _C.ct_reshape(vb, before + (n,) + after)
-    # write into a copy of the indexed region, then copy it back once: one version bump
-    work = _C.ct_clone(src)
-    strides = []
-    m = 1
-    for s in reversed(adv_sizes):
-        strides.append(m)
-        m *= s
-    strides.reverse()
-    for b in range(n):
-        target = work
-        rem = lin[b]
-        for j in range(k):
-            target = _C.ct_select(target, p0, rem // strides[j])
-            rem %= strides[j]
-        _C.ct_copy_(target, _C.ct_select(vflat, p0, b))
-    _C.ct_copy_(src, work)
+        _C.ct_index_put_(sliced, _index_list(indices), v, 0)
+    except TypeError as e:  # CT_ERR_DTYPE: torch raises the dtype mismatch as a RuntimeError
+        if not str(e).startswith("Index put requires"):
+            raise
+        raise RuntimeError(str(e)) from None

@@ -68,6 +68,26 @@ _RANDINT_LIKE_SIGNATURES = (
 )
 
 
+# torch's check_from_to_in_range: significand bits of each floating dtype, and its C++ name.
+_DIGITS = {D.float16: (11, "c10::Half"), D.bfloat16: (8, "c10::BFloat16"), D.float32: (24, "float"),
+           D.float64: (53, "double")}
+
+
+def warn_inexact_bounds(low, high, d):
+    """torch's UserWarning when a floating dtype cannot hold every integer of [low, high)
+    (a bound beyond +-2^digits), given after the bounds passed their range checks."""
+    if d not in _DIGITS:
+        return
+    import warnings
+    digits, name = _DIGITS[d]
+    for what, v in (("from", low), ("to - 1", high - 1)):
+        if v < -(1 << digits) or v > (1 << digits):
+            warnings.warn(f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations "
+                          f"{name} can support discrete uniform distribution only within this range. This warning "
+                          "will become an error in version 1.7 release, please fix the code in advance",
+                          UserWarning, stacklevel=3)
+
+
 def _bound(v):
     """An int bound (a one-element integer tensor counts, as torch's Tensor high); None otherwise."""
     if isinstance(v, Tensor):
@@ -108,6 +128,7 @@ def randint_like(input, *args, low=None, high=None, generator=None, dtype=None, 
         flat = _C.ct_randint(lo, hi, (input.numel(),), d)
     except RuntimeError as e:  # ct_randint names itself; torch's randint_like message does not
         raise RuntimeError(str(e).removeprefix("randint(): ")) from None
+    warn_inexact_bounds(lo, hi, d)
     return _requires_grad(_laid_out_like(input, d, code, flat), requires_grad)
 
 

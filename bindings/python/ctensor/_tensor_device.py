@@ -56,35 +56,41 @@ def _is_device(v):
 def _to_args(args, kwargs):
     """(device or None, dtype or None, copy, memory_format) from one of to()'s three signatures."""
     allowed = {"device", "dtype", "non_blocking", "copy", "memory_format"}
+    shown = args  # errors name the arguments as given
     if set(kwargs) - allowed:
-        raise _invalid_to(args, kwargs)
+        raise _invalid_to(shown, kwargs)
     first = args[0] if args else None
     if args and isinstance(first, Tensor):  # to(other, non_blocking, copy)
         names = ("tensor", "non_blocking", "copy")
         if "device" in kwargs or "dtype" in kwargs:
-            raise _invalid_to(args, kwargs)
+            raise _invalid_to(shown, kwargs)
     elif args and _is_dtype(first):  # to(dtype, non_blocking, copy)
         names = ("dtype", "non_blocking", "copy")
+    elif args and isinstance(first, (float, bool)):
+        # torch's parser reads a Python float or bool *value* in the dtype position as its type
+        # (x.to(1.5) is a float64 copy, x.to(True) a bool one); only there, not as dtype=.
+        names = ("dtype", "non_blocking", "copy")
+        args = (D.float64 if isinstance(first, float) else D.bool,) + tuple(args[1:])
     else:  # to(device=None, dtype=None, non_blocking, copy)
         names = ("device", "dtype", "non_blocking", "copy")
     if len(args) == 5 and names[0] == "device":  # one more than the longest signature: Python's wording
         raise TypeError("to() takes from 0 to 4 positional arguments but 5 were given")
     if len(args) > len(names):
-        raise _invalid_to(args, kwargs)
+        raise _invalid_to(shown, kwargs)
     bound = dict(zip(names, args))
     if set(bound) & set(kwargs):
-        raise _invalid_to(args, kwargs)
+        raise _invalid_to(shown, kwargs)
     bound.update(kwargs)
     dev, dtype = bound.get("device"), bound.get("dtype")
     if "tensor" in bound:
         dtype = bound["tensor"].dtype  # its device is always the CPU
     for flag in ("non_blocking", "copy"):
         if not isinstance(bound.get(flag, False), bool):
-            raise _invalid_to(args, kwargs)
+            raise _invalid_to(shown, kwargs)
     if dtype is not None and not _is_dtype(dtype):
-        raise _invalid_to(args, kwargs)
+        raise _invalid_to(shown, kwargs)
     if dev is not None and not _is_device(dev):
-        raise _invalid_to(args, kwargs)
+        raise _invalid_to(shown, kwargs)
     return dev, _as_dtype(dtype) if dtype is not None else None, bound.get("copy", False), \
         bound.get("memory_format")
 

@@ -15,6 +15,8 @@
 #include "core/error.h"
 #include "core/factory.h"
 #include "core/gather_scatter.h"
+#include "core/mask_ops.h"
+#include "core/ops/elementwise.h"
 #include "core/ops/matmul.h"
 #include "core/ops/reduce.h"
 #include "core/repeat_flip_roll.h"
@@ -1308,6 +1310,88 @@ Ref<Tensor> scatter(const Tensor& self, int64_t dim, const Tensor& index, const 
   return finish(self, inplace, true, make, run);
 }
 
+namespace {
+Ref<Tensor> mul_t(const Tensor& a, const Tensor& b) { return ct::binary(BinaryOp::Mul, Operand::of(a), Operand::of(b)); }
+Ref<Tensor> div_t(const Tensor& a, const Tensor& b) { return ct::binary(BinaryOp::Div, Operand::of(a), Operand::of(b)); }
+Ref<Tensor> eq_t(const Tensor& a, const Tensor& b) { return ct::compare(CompareOp::Eq, Operand::of(a), Operand::of(b)); }
+Ref<Tensor> eq_n(const Tensor& a, double b) { return ct::compare(CompareOp::Eq, Operand::of(a), Operand::of(b)); }
+Ref<Tensor> scatter_add_t(const Tensor& self, int64_t d, const Tensor& index, const Tensor& src) {
+  return ct::scatter(self, d, index, &src, 0.0, ScatterReduce::Add, "scatter_add");
+}
+
+// torch 2.13's scatter_reduce_backward (FunctionsManual.cpp) for self and src, from the
+// saved index, self (its value before an in-place call) and src; the result is recomputed.
+Grads scatter_reduce_grads(const Tensor& g, int64_t d, const Tensor& index, const Tensor& self, const Tensor& src,
+                           ScatterReduceOp op, bool include_self) {
+  Ref<Tensor> gself, gsrc;
+  const Shape self_sizes = sizes_of(&self);
+  if (op == ScatterReduceOp::Sum) {
+    gself = retained(g);
+    gsrc = ct::gather(g, d, index);
+  } else if (op == ScatterReduceOp::Mean) {
+    Ref<Tensor> n = full(self_sizes, include_self ? 1.0 : 0.0, g.dtype(), "backward");
+    n = scatter_add_t(*n, d, index, *full(sizes_of(&src), 1.0, g.dtype(), "backward"));
+    ct::masked_fill_(*n, *eq_n(*n, 0.0), 1.0);
+    gself = div_t(g, *n);
+    gsrc = ct::gather(*gself, d, index);
+  } else if (op == ScatterReduceOp::Prod) {
+    // zeros in self or src get their exclusive product, as torch computes it
+    const Ref<Tensor> result = ct::scatter_reduce(self, d, index, src, op, include_self);
+    const Ref<Tensor> masked_self = ct::masked_fill(self, *eq_n(self, 0.0), 1.0);
+    const Ref<Tensor> masked_self_result = ct::scatter_reduce(*masked_self, d, index, src, op, include_self);
+    gself = div_t(*mul_t(g, *masked_self_result), *masked_self);
+    const Ref<Tensor> src_zero = eq_n(src, 0.0);
+    const Ref<Tensor> zeros = full(self_sizes, 0.0, self.dtype(), "backward");
+    const Ref<Tensor> src_num_zeros =
+        ct::gather(*scatter_add_t(*zeros, d, index, *ct::to_dtype(*src_zero, self.dtype())), d, index);
+    const Ref<Tensor> single = ct::binary(BinaryOp::Mul, Operand::of(*src_zero), Operand::of(*eq_n(*src_num_zeros, 1.0)));
+    const Ref<Tensor> src_single_zero = ct::to_dtype(*single, DType::Bool);
+    const Ref<Tensor> masked_src = ct::masked_fill(src, *src_single_zero, 1.0);
+    const Ref<Tensor> masked_src_result = ct::scatter_reduce(self, d, index, *masked_src, op, include_self);
+    gsrc = ct::where(*src_single_zero, *ct::gather(*mul_t(g, *masked_src_result), d, index),
+                     *div_t(*ct::gather(*mul_t(g, *result), d, index), *ct::masked_fill(src, *src_zero, 1.0)));
+  } else {  // amax / amin: the gradient is shared evenly by the elements equal to the result
+    const Ref<Tensor> result = ct::scatter_reduce(self, d, index, src, op, include_self);
+    const Ref<Tensor> value = ct::gather(*result, d, index);
+    const Ref<Tensor> self_is = eq_t(self, *result), src_is = eq_t(src, *value);
+    const Ref<Tensor> n = scatter_add_t(*ct::to_dtype(*self_is, self.dtype()), d, index, *ct::to_dtype(*src_is, self.dtype()));
+    const Ref<Tensor> shared = div_t(g, *n);
+    gself = mul_t(*self_is, *shared);
+    gsrc = mul_t(*src_is, *ct::gather(*shared, d, index));
+  }
+  if (!include_self) gself = ct::scatter(*gself, d, index, nullptr, 0.0, ScatterReduce::None, "scatter");
+  return {gself, gsrc};
+}
+}  // namespace
+
+Ref<Tensor> scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, const char* reduce,
+                           bool include_self, bool inplace) {
+  const ScatterReduceOp op = scatter_reduce_op(reduce);
+  const bool legacy_name = reduce[1] != 'm' && (op == ScatterReduceOp::Amax || op == ScatterReduceOp::Amin);
+  const std::string name = reduce;
+  auto run = [&]() -> Ref<Tensor> {
+    if (!inplace) return ct::scatter_reduce(self, dim, index, src, op, include_self);
+    ct::scatter_reduce_(self, dim, index, src, op, include_self);
+    return retained(self);
+  };
+  if (__builtin_expect(!any_needs({&self, &src}), 1)) return run();
+  const int64_t d = wrap_dim(dim, self.ndim());
+  // backward reads self's values before the call (a copy when the call overwrites them)
+  const Ref<Tensor> original = inplace ? ct::clone(self) : retained(self);
+  return finish(self, inplace, true, [&] {
+    auto n = node("ScatterReduceBackward0", {&self, &src}, [d, op, include_self, legacy_name, name](const Tensor& g, FnNode& s) -> Grads {
+      CT_CHECK(!legacy_name, InvalidArgument,
+               "Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got " << name << ".");
+      Grads r = scatter_reduce_grads(g, d, s.use(0), s.use(1), s.use(2), op, include_self);
+      if (!s.wants(0)) r[0] = Ref<Tensor>();
+      if (!s.wants(1)) r[1] = Ref<Tensor>();
+      return r;
+    });
+    n->save({&index, original.get(), &src});
+    return n;
+  }, run);
+}
+
 Ref<Tensor> index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, double alpha,
                       bool inplace) {
   auto run = [&]() -> Ref<Tensor> {
@@ -1414,6 +1498,37 @@ Ref<Tensor> put(const Tensor& self, const Tensor& index, const Tensor& source, b
   }, run);
 }
 
+namespace {
+// An index list with holes (nullptr: a whole dim) saved on a node: the defined tensors in
+// s.saved, which positions they fill in `defined`.
+std::vector<bool> save_index_list(FnNode& n, std::span<const Tensor* const> indices) {
+  std::vector<bool> defined;
+  for (const Tensor* t : indices) {
+    defined.push_back(t != nullptr);
+    if (!t) continue;
+    n.saved.emplace_back();
+    n.saved.back().save(*t);
+  }
+  n.has_saved = true;
+  return defined;
+}
+
+// The saved index list back, holes included; `keep` owns the tensors.
+std::vector<const Tensor*> use_index_list(FnNode& s, const std::vector<bool>& defined, std::vector<Ref<Tensor>>& keep) {
+  std::vector<const Tensor*> ix;
+  size_t k = 0;
+  for (bool d : defined) {
+    if (!d) {
+      ix.push_back(nullptr);
+      continue;
+    }
+    keep.push_back(retained(s.use(k++)));
+    ix.push_back(keep.back().get());
+  }
+  return ix;
+}
+}  // namespace
+
 Ref<Tensor> index_put(const Tensor& self, std::span<const Tensor* const> indices, const Tensor& values,
                       bool accumulate, bool inplace) {
   auto run = [&]() -> Ref<Tensor> {
@@ -1422,28 +1537,39 @@ Ref<Tensor> index_put(const Tensor& self, std::span<const Tensor* const> indices
     return retained(self);
   };
   if (__builtin_expect(!any_needs({&self, &values}), 1)) return run();
-  const size_t count = indices.size();
   return finish(self, inplace, true, [&] {
-    auto n = node("IndexPutBackward0", {&self, &values}, [accumulate, count](const Tensor& g, FnNode& s) -> Grads {
+    auto defined = std::make_shared<std::vector<bool>>();
+    auto n = node("IndexPutBackward0", {&self, &values}, [accumulate, defined](const Tensor& g, FnNode& s) -> Grads {
       std::vector<Ref<Tensor>> keep;
-      std::vector<const Tensor*> ix;
-      for (size_t i = 0; i < count; ++i) {
-        keep.push_back(retained(s.use(i)));
-        ix.push_back(keep.back().get());
-      }
+      const std::vector<const Tensor*> ix = use_index_list(s, *defined, keep);
       Ref<Tensor> gself;
       if (s.wants(0)) {
         gself = accumulate ? retained(g) : ct::index_put(g, ix, *full({}, 0.0, g.dtype(), "backward"), false);
       }
       return {gself, s.wants(1) ? ct::index_get(g, ix) : Ref<Tensor>()};
     });
-    for (const Tensor* t : indices) {
-      n->saved.emplace_back();
-      n->saved.back().save(*t);
-    }
-    n->has_saved = true;
+    *defined = save_index_list(*n, indices);
     return n;
   }, run);
+}
+
+Ref<Tensor> index(const Tensor& self, std::span<const Tensor* const> indices) {
+  Ref<Tensor> r = ct::index_get(self, indices);
+  if (__builtin_expect(needs_grad(self), 0)) {
+    const Shape in_sizes = sizes_of(&self);
+    auto defined = std::make_shared<std::vector<bool>>();
+    // torch's index_backward: zeros of self's sizes with the gradient accumulated at the indices.
+    auto n = node("IndexBackward0", {&self}, [in_sizes, defined](const Tensor& g, FnNode& s) -> Grads {
+      std::vector<Ref<Tensor>> keep;
+      const std::vector<const Tensor*> ix = use_index_list(s, *defined, keep);
+      Ref<Tensor> z = full(in_sizes, 0.0, g.dtype(), "backward");
+      ct::index_put_(*z, ix, g, true);
+      return {z};
+    });
+    *defined = save_index_list(*n, indices);
+    set_history(*r, std::move(n));
+  }
+  return r;
 }
 
 }  // namespace ct::ag

@@ -127,6 +127,13 @@ Ref<Tensor> take(const Tensor& self, const Tensor& index);
 Ref<Tensor> put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate, bool inplace);
 Ref<Tensor> index_put(const Tensor& self, std::span<const Tensor* const> indices, const Tensor& values,
                       bool accumulate, bool inplace);
+// scatter_reduce / scatter_reduce_ (ScatterReduceBackward0, torch's gradient for every reduce;
+// reduce as core's scatter_reduce_op, and backward refuses "max" / "min" as torch does).
+Ref<Tensor> scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, const char* reduce,
+                           bool include_self, bool inplace);
+// advanced indexing's read, self[indices] (IndexBackward0); indices as core's index_get (nullptr:
+// a whole dim).
+Ref<Tensor> index(const Tensor& self, std::span<const Tensor* const> indices);
 
 }  // namespace ct::ag
 

@@ -10,6 +10,7 @@
 
 #include "core/copy.h"
 #include "core/copy_kernels.h"
+#include "core/default_dtype.h"
 #include "core/iter.h"
 #include "core/memory_format.h"
 #include "core/ops/promote.h"
@@ -361,7 +362,7 @@ Ref<Tensor> reciprocal(const Tensor& t);
 
 // The dtype an op computes in, given the promoted dtype of its operands.
 DType binary_compute_dtype(BinaryOp op, DType common) {
-  if (op == BinaryOp::Div && !is_floating(common) && !is_complex(common)) return DType::Float32;  // true division
+  if (op == BinaryOp::Div && !is_floating(common) && !is_complex(common)) return default_float_dtype();  // true division
   return common;
 }
 
@@ -490,7 +491,7 @@ DType unary_result_dtype(UnaryOp op, DType in) {
       CT_CHECK(in != DType::Bool, DType, "\"abs_cpu\" not implemented for 'Bool'");
       return in;
     default:
-      return is_floating(in) || is_complex(in) ? in : DType::Float32;
+      return is_floating(in) || is_complex(in) ? in : default_float_dtype();
   }
 }
 
@@ -561,7 +562,7 @@ void unary_(UnaryOp op, const Tensor& self) {
 
 namespace {
 Ref<Tensor> reciprocal(const Tensor& t) {
-  const DType d = is_floating(t.dtype()) || is_complex(t.dtype()) ? t.dtype() : DType::Float32;
+  const DType d = is_floating(t.dtype()) || is_complex(t.dtype()) ? t.dtype() : default_float_dtype();
   Ref<Tensor> in = to_dtype(t, d);
   const Tensor* layout[1] = {in.get()};
   Ref<Tensor> out = new_output(t.sizes(), layout, d, "reciprocal");

@@ -1,5 +1,7 @@
 #include "core/ops/promote.h"
 
+#include "core/default_dtype.h"
+
 namespace ct {
 namespace {
 
@@ -50,8 +52,11 @@ DType result_type(std::span<const OperandType> operands) {
     switch (op.kind) {
       case OperandKind::Dimensioned: cls = 0; break;
       case OperandKind::ZeroDim: cls = 1; break;
-      case OperandKind::PythonFloat: cls = 2; d = DType::Float32; break;
-      case OperandKind::PythonComplex: cls = 2; d = DType::Complex64; break;
+      case OperandKind::PythonFloat: cls = 2; d = default_float_dtype(); break;
+      case OperandKind::PythonComplex:  // torch's default complex dtype
+        cls = 2;
+        d = default_float_dtype() == DType::Float64 ? DType::Complex128 : DType::Complex64;
+        break;
       case OperandKind::PythonInt: cls = 2; d = DType::Int64; break;
       case OperandKind::PythonBool: cls = 2; d = DType::Bool; break;
       default: cls = 0;

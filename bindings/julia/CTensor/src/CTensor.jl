@@ -30,6 +30,7 @@ include("views.jl")
 include("view_family.jl")
 include("rearrange.jl")
 include("index_ops.jl")
+include("scatter_reduce.jl")
 include("memory.jl")
 include("foreign.jl")
 include("explain.jl")
@@ -71,6 +72,7 @@ export repeat_copy, tile_copy, flip_copy, fliplr_copy, flipud_copy, roll_copy
 export gather_copy, scatter_copy, scatter!, scatter_add_copy, scatter_add!, index_add_copy, index_add!,
        index_copy_copy, index_copy!, index_fill_copy, index_fill!, take_copy, put_copy, put_flat!,
        index_put_copy, index_put!
+export scatter_reduce_copy, scatter_reduce!
 # Masked copies, nonzero, rot90, repeat_interleave (mask_ops.jl)
 export masked_select_copy, masked_fill!, masked_fill_copy, masked_scatter!, masked_scatter_copy, nonzero_copy,
        rot90_copy, repeat_interleave_copy, repeat_interleave_indices

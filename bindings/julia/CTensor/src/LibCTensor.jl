@@ -1879,6 +1879,38 @@ function ct_scatter_add_(self, dim, index, src)
 end
 
 """
+    ct_scatter_reduce(t, dim, index, src, reduce, include_self) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_scatter_reduce(const ct_tensor *t, int dim, const ct_tensor *index, const ct_tensor *src, const char *reduce, int include_self);`
+
+ct_scatter_reduce: a copy of t (C order, a new storage) with t[p with p[dim] = index[p]]
+combined with src[p] for each position p of index by reduce: "sum", "prod", "mean", "amax"
+or "amin" (NaN propagates for amax/amin); anything else, NULL included, is
+CT_ERR_INVALID_ARGUMENT ("reduce argument must be either sum, prod, mean, amax or amin, got
+foo").  include_self non-zero: t's own value takes part; zero: each position written starts
+from the reduction's identity instead (untouched positions keep t's value).  mean divides by
+the number of contributions, flooring for integer dtypes; bool has no mean (CT_ERR_DTYPE,
+torch's "\\"scatter_gather_tensor_cpu_reduce_mean\\" not implemented for 'Bool'").  index,
+shapes, dtypes and messages as ct_scatter's (src of t's dtype: CT_ERR_DTYPE "scatter():
+Expected self.dtype to be equal to src.dtype"; out of range: CT_ERR_INDEX "index 5 is out
+of bounds for dimension 1 with size 3").  Autograd: ScatterReduceBackward0 with torch's
+gradient for all five reductions.  ct_scatter_reduce_: the same into self, in place (one
+version bump; self must not overlap itself, index or src).
+"""
+function ct_scatter_reduce(t, dim, index, src, reduce, include_self)
+    ccall((:ct_scatter_reduce, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{UInt8}, Cint), t, dim, index, src, reduce, include_self)
+end
+
+"""
+    ct_scatter_reduce_(self, dim, index, src, reduce, include_self) -> Cint
+
+`ct_status ct_scatter_reduce_(ct_tensor *self, int dim, const ct_tensor *index, const ct_tensor *src, const char *reduce, int include_self);`
+"""
+function ct_scatter_reduce_(self, dim, index, src, reduce, include_self)
+    ccall((:ct_scatter_reduce_, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{UInt8}, Cint), self, dim, index, src, reduce, include_self)
+end
+
+"""
     ct_index_add(t, dim, index, source, alpha) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_index_add(const ct_tensor *t, int dim, const ct_tensor *index, const ct_tensor *source, double alpha);`
@@ -2001,14 +2033,22 @@ end
 `ct_tensor *ct_index_put(const ct_tensor *t, int n, const ct_tensor *const *tensors, const ct_tensor *values, int accumulate);`
 
 torch's index_put: the n index tensors (int64, int32, or bool/uint8 masks, a k-dim mask
-standing for k index tensors of its true positions; none may be NULL) index t's leading
-dims; they broadcast together to B (CT_ERR_INDEX "shape mismatch: indexing tensors could not
-be broadcast together with shapes [2], [3]"), and values (t's dtype) broadcasts to B followed
-by t's remaining sizes (CT_ERR_SHAPE otherwise).  Negative indices count from the end.
-accumulate non-zero adds (duplicates add up), otherwise the last duplicate in C order wins.
-n == 0 writes values into all of t.  More indexed dims than t has, a mask whose sizes
-differ from t's, or a 0-dim mask: CT_ERR_INDEX / CT_ERR_INVALID_ARGUMENT
-(IndexPutBackward0).
+standing for k index tensors of its true positions; a NULL entry stands for a whole dim, as
+the ':' in t[:, i]) index t's dims from the first; they broadcast together to B (CT_ERR_INDEX
+"shape mismatch: indexing tensors could not be broadcast together with shapes [2], [3]"),
+and values (t's dtype, CT_ERR_DTYPE "Index put requires the source and destination dtypes
+match, ...") broadcasts to the indexing result's sizes (ct_index's; CT_ERR_SHAPE "shape
+mismatch: value tensor of shape [2] cannot be broadcast to indexing result of shape [3]"
+otherwise).  Negative indices count from the end; an index out of range fails with
+CT_ERR_INDEX "index 5 is out of bounds for dimension 0 with size 4", the dimension counted
+among the indexed dims.  accumulate non-zero adds (duplicates add up), otherwise the last
+duplicate in C order wins.  n == 0 (or only NULLs) writes values into all of t.  More
+indexed dims than t has, a mask whose sizes differ from t's, or a 0-dim mask:
+CT_ERR_INDEX / CT_ERR_INVALID_ARGUMENT (IndexPutBackward0).
+ct_index: t[tensors] (advanced indexing's read, torch's aten::index), always a new C-order
+tensor: B in place of the indexed dims when they are adjacent (t of [4, 3, 5], tensors
+{NULL, i} with i of [2]: [4, 2, 5]), else B followed by the dims not indexed; same index
+rules and errors as ct_index_put (IndexBackward0; its gradient adds up at duplicates).
 """
 function ct_index_put(t, n, tensors, values, accumulate)
     ccall((:ct_index_put, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Ptr{ct_tensor}}, Ptr{ct_tensor}, Cint), t, n, tensors, values, accumulate)
@@ -2021,6 +2061,15 @@ end
 """
 function ct_index_put_(self, n, tensors, values, accumulate)
     ccall((:ct_index_put_, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Ptr{Ptr{ct_tensor}}, Ptr{ct_tensor}, Cint), self, n, tensors, values, accumulate)
+end
+
+"""
+    ct_index(t, n, tensors) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_index(const ct_tensor *t, int n, const ct_tensor *const *tensors);`
+"""
+function ct_index(t, n, tensors)
+    ccall((:ct_index, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Ptr{ct_tensor}}), t, n, tensors)
 end
 
 # ---- Memory formats ----------------------------------------------------------------------

@@ -1365,6 +1365,22 @@ end
     @test c isa Tensor{ComplexF64,1} && c[2] == 2.0 + 3.0im
     e = caught(() -> view_as_complex(tensor_zeros(Float32, 3)))
     @test e isa CTensorError && e.message == "Tensor must have a last dimension of size 2"
+
+@testset "scatter_reduce: torch.scatter_reduce" begin
+    x, root = grid()                          # x[i, j] == 4(i-1) + (j-1)
+    src = Tensor(Float32[10 20; 30 40; 50 60])
+    s = scatter_reduce_copy(x, 2, [2 2; 1 1; 4 3], src, :sum)
+    @test !shares_storage(s, x) && size(s) == (3, 4)
+    @test s[1, 2] == 1 + 10 + 20 && s[2, 1] == 4 + 30 + 40 && s[3, 4] == 11 + 50
+    @test scatter_reduce_copy(x, 2, [2 2; 1 1; 4 3], src, :prod; include_self = false)[1, 2] == 200
+    @test scatter_reduce_copy(x, 2, [2 2; 1 1; 4 3], src, :amax; include_self = false)[3, 3] == 60
+    @test scatter_reduce_copy(x, 2, [2 2; 1 1; 4 3], src, :amin)[2, 1] == 4
+    y = Tensor(zeros(Float32, 3, 4))
+    @test scatter_reduce!(y, 1, [3 3 3 3], Tensor(ones(Float32, 1, 4)), :mean) === y && y[3, 4] == 0.5f0
+    e = caught(() -> scatter_reduce_copy(x, 2, [5 1; 1 1; 1 1], src, :sum))
+    @test e isa CTensorError && e.status == L.CT_ERR_INDEX
+    e = caught(() -> scatter_reduce_copy(x, 2, [1 1; 1 1; 1 1], src, :max))
+    @test e isa CTensorError && e.status == L.CT_ERR_INVALID_ARGUMENT
 end
 
 @testset "Aqua.jl" begin

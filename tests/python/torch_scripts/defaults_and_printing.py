@@ -1,0 +1,23 @@
+"""torch.Tensor as a constructor, set_default_dtype and set_printoptions as a script uses them."""
+import torch
+
+x = torch.Tensor(2, 3)
+print(x.shape, x.dtype, isinstance(x, torch.Tensor))
+print(torch.Tensor([1, 2]), torch.Tensor(), torch.Tensor([[1, 2], [3, 4]]))
+print(torch.is_tensor(x), torch.numel(x))
+print(torch.get_default_dtype())
+torch.set_default_dtype(torch.float64)
+print(torch.tensor([1.5]), torch.arange(0, 1, 0.25), torch.tensor([1, 2]) / 2, torch.Tensor([1]))
+print(torch.zeros(2), torch.ones(2, dtype=torch.float32), torch.tensor([3]) * 1.5)
+torch.set_default_dtype(torch.float32)
+torch.set_printoptions(precision=2)
+print(torch.tensor([1.12345, 2.5]))
+torch.set_printoptions(threshold=5)
+print(torch.arange(10))
+torch.set_printoptions(sci_mode=True)
+print(torch.tensor([1.5, 200.0]))
+torch.set_printoptions(profile='default')
+print(torch.tensor([1.12345]), torch.arange(10))
+print(torch.arange(12).reshape(3, 4)[1:, ::2])
+print(torch.stack([torch.ones(2), torch.zeros(2)]))
+print(torch.ones(2, 3).to(torch.float64).sum(dim=0))

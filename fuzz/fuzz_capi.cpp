@@ -1845,6 +1845,126 @@ void op_scan_sort(FuzzedDataProvider& in, Pool& p) {
   take(p, r);
 }
 
+// out= variants (ct_*_out, ct_write_out): an out picked from the pool, possibly a view, an
+// input, expanded or foreign.  On success out holds the result's shape and its version went up
+// by exactly one; on failure an error is recorded.  Only outs whose offset keeps a resize
+// within the budget are used.
+void op_out_args(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* out = p.pick(in);
+  ct_tensor* a = p.pick(in);
+  ct_tensor* b = p.pick(in);
+  if (out && !small_output(out, 4096)) return;
+  if ((a && !small_output(a, 4096)) || (b && !small_output(b, 4096))) return;
+  const int64_t off = out ? CT(ct_tensor_offset(out)) : 0;
+  if (off < 0 || off > kBudgetBytes / 16) return;
+  const int64_t v0 = out ? CT(ct_tensor_version(out)) : -1;
+  const int dim = hostile_int(in);
+  const int keepdim = in.ConsumeBool();
+  const double s = hostile_double(in);
+  ct_status st = CT_OK;
+  bool two_outs = false;
+  switch (in.ConsumeIntegralInRange<int>(0, 11)) {
+    case 0: {
+      static ct_status (*const binary[])(ct_tensor*, const ct_tensor*, const ct_tensor*) = {
+          ct_add_out, ct_sub_out, ct_mul_out, ct_div_out, ct_pow_out, ct_floor_divide_out, ct_remainder_out,
+          ct_fmod_out, ct_maximum_out, ct_minimum_out, ct_eq_out, ct_ne_out, ct_lt_out, ct_le_out, ct_gt_out,
+          ct_ge_out, ct_matmul_out};
+      st = CT(binary[in.ConsumeIntegralInRange<size_t>(0, std::size(binary) - 1)](out, a, b));
+      break;
+    }
+    case 1: {
+      static ct_status (*const scalar[])(ct_tensor*, const ct_tensor*, double) = {
+          ct_add_scalar_out, ct_sub_scalar_out, ct_mul_scalar_out, ct_div_scalar_out, ct_pow_scalar_out,
+          ct_eq_scalar_out, ct_ne_scalar_out, ct_lt_scalar_out, ct_le_scalar_out, ct_gt_scalar_out, ct_ge_scalar_out};
+      st = CT(scalar[in.ConsumeIntegralInRange<size_t>(0, std::size(scalar) - 1)](out, a, s));
+      break;
+    }
+    case 2: {
+      static ct_status (*const unary[])(ct_tensor*, const ct_tensor*) = {
+          ct_neg_out, ct_abs_out, ct_exp_out, ct_log_out, ct_sqrt_out, ct_sin_out, ct_cos_out, ct_tanh_out,
+          ct_sigmoid_out};
+      st = CT(unary[in.ConsumeIntegralInRange<size_t>(0, std::size(unary) - 1)](out, a));
+      break;
+    }
+    case 3: {
+      static ct_status (*const reduce[])(ct_tensor*, const ct_tensor*, int, const int*, int) = {
+          ct_sum_out, ct_prod_out, ct_mean_out, ct_amax_out, ct_amin_out};
+      const int dims[2] = {dim, hostile_int(in)};
+      st = CT(reduce[in.ConsumeIntegralInRange<size_t>(0, std::size(reduce) - 1)](out, a, in.ConsumeIntegralInRange<int>(0, 2), dims, keepdim));
+      break;
+    }
+    case 4: {
+      static ct_status (*const by_dim[])(ct_tensor*, const ct_tensor*, int, int) = {ct_argmax_out, ct_argmin_out};
+      st = CT(by_dim[in.ConsumeBool()](out, a, dim, keepdim));
+      break;
+    }
+    case 5:  // two outs: when b shares out's version counter both writes count
+      if (!b) return;
+      two_outs = true;
+      st = CT((in.ConsumeBool() ? ct_max_dim_out : ct_min_dim_out)(out, b, a, dim, keepdim));
+      break;
+    case 6:
+      st = CT((in.ConsumeBool() ? ct_cumsum_out : ct_cumprod_out)(out, a, dim));
+      break;
+    case 7: {
+      const ct_tensor* list[3] = {a, b, out};
+      const int n = in.ConsumeIntegralInRange<int>(0, 3);
+      st = CT((in.ConsumeBool() ? ct_cat_out : ct_stack_out)(out, n, list, dim));
+      break;
+    }
+    case 8:
+      st = CT((in.ConsumeBool() ? ct_index_select_out : ct_gather_out)(out, a, dim, b));
+      break;
+    case 9: {
+      const ct_tensor* cond = p.pick(in);
+      if (cond && !small_output(cond, 4096)) return;
+      if (in.ConsumeBool()) st = CT(ct_where_out(out, cond, a, b));
+      else st = CT(ct_clamp_out(out, a, in.ConsumeBool(), s, in.ConsumeBool(), hostile_double(in), in.ConsumeBool()));
+      break;
+    }
+    case 10: {
+      const int n = in.ConsumeIntegralInRange<int>(0, 3);
+      std::vector<int64_t> sizes = hostile_list(in, n);
+      bound_shape(sizes, n, 8);
+      switch (in.ConsumeIntegralInRange<int>(0, 8)) {
+        case 0: st = CT(ct_zeros_out(out, n, sizes.data())); break;
+        case 1: st = CT(ct_ones_out(out, n, sizes.data())); break;
+        case 2: st = CT(ct_full_out(out, n, sizes.data(), s)); break;
+        case 3: st = CT(ct_rand_out(out, n, sizes.data())); break;
+        case 4: st = CT(ct_randn_out(out, n, sizes.data())); break;
+        case 5: st = CT(ct_randint_out(out, in.ConsumeIntegralInRange<int64_t>(-5, 5), in.ConsumeIntegralInRange<int64_t>(-5, 10), n, sizes.data())); break;
+        case 6: st = CT(ct_arange_out(out, in.ConsumeIntegralInRange<int>(-8, 8), in.ConsumeIntegralInRange<int>(-8, 8), in.ConsumeIntegralInRange<int>(-3, 3))); break;
+        case 7: st = CT(ct_linspace_out(out, s, hostile_double(in), in.ConsumeIntegralInRange<int64_t>(-1, 64))); break;
+        default: st = CT(ct_eye_out(out, in.ConsumeIntegralInRange<int64_t>(-1, 16), in.ConsumeIntegralInRange<int64_t>(-1, 16))); break;
+      }
+      break;
+    }
+    default: {
+      ct_tensor* r = a ? CT(ct_clone(a)) : nullptr;
+      if (a && !r) {
+        expect_error_recorded();
+        return;
+      }
+      const ct_tensor* ins[2] = {a, b};
+      int warn = -1;
+      const int raw = in.ConsumeIntegralInRange<int>(-1, 7);
+      ct_out_rule rule;
+      std::memcpy(&rule, &raw, sizeof rule);
+      st = CT(ct_write_out(out, r, in.ConsumeIntegralInRange<int>(0, 2), ins, rule, in.ConsumeBool() ? "op" : nullptr, &warn));
+      if (st == CT_OK) REQUIRE(warn == 0 || warn == 1, warn);
+      ct_tensor_release(r);
+      break;
+    }
+  }
+  if (st != CT_OK) {
+    expect_error_recorded();
+    return;
+  }
+  REQUIRE(out != nullptr);
+  const int64_t v1 = CT(ct_tensor_version(out));
+  REQUIRE(v1 == v0 + 1 || (two_outs && v1 == v0 + 2), v0, v1);
+}
+
 void op_globals(FuzzedDataProvider& in) {
   const int raw = in.ConsumeIntegral<int>();
   ct_status st;
@@ -2022,10 +2142,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           case 9: op_gather_scatter(in, pool); break;
           case 10: op_masks(in, pool); break;
           case 11: op_scan_sort(in, pool); break;
+          case 12: op_out_args(in, pool); break;
           case 13: op_scatter_reduce_index(in, pool); break;
           case 14: op_defaults(in, pool); break;
           case 15: op_complex(in, pool); break;
-          default: op_identity(in, pool); break;  // 2, 3 and 12
+          default: op_identity(in, pool); break;  // 2 and 3
         }
         break;
       case 14: op_multi_view(in, pool); break;

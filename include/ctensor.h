@@ -1571,6 +1571,150 @@ CT_API struct DLManagedTensor *ct_to_dlpack(const ct_tensor *t);
 /* The same with the versioned struct (version 1.x); a read-only t sets the read-only flag. */
 CT_API struct DLManagedTensorVersioned *ct_to_dlpack_versioned(const ct_tensor *t);
 
+/* ---- Out arguments (torch's `op(..., out=t)`) ------------------------------------------- */
+/* Every ct_*_out function computes what the function without _out computes (same arguments,
+   same errors), then writes it into `out` with torch 2.13's out= rules.  `out` is BORROWED
+   and written in place: no new reference is made, the caller keeps its handle, and the
+   function returns a ct_status.  The rules, in torch's order:
+   - Autograd: with grad mode on, an input or `out` that requires grad is refused
+     (CT_ERR_INVALID_ARGUMENT, "add(): functions with out=... arguments don't support automatic
+     differentiation, but one of the arguments requires grad."; the name is torch's op name).
+     The result is never recorded in a graph.
+   - Overlap (elementwise ops, comparisons, where, clamp, cat, stack, index_select): an `out`
+     with internal overlap (a dim of size > 1 and stride 0) or one that partially overlaps an
+     input is refused (CT_ERR_OVERLAP, torch's "unsupported operation: ..." messages); an `out`
+     that IS one of the inputs (ct_add_out(x, x, y)) or views exactly its memory with the same
+     strides is fine, as is a layout torch cannot decide about.
+   - Dtype, by op family as torch: elementwise ops, comparisons, exp/log/sqrt/sin/cos/
+     tanh/sigmoid and mean need a result dtype that casts to out's (torch.can_cast: no float ->
+     integer, no non-bool -> bool; CT_ERR_DTYPE, "result type Float can't be cast to the desired
+     output type Long") and convert; neg, abs, clamp need out's dtype to be the result's ("Found
+     dtype Double but expected Float"); matmul, gather, argmax/argmin and both outs of
+     max_dim/min_dim need it exactly ("Expected out tensor to have dtype float, but got double
+     instead"); amax/amin need the input's ("Expected the dtype for input and out to match, but
+     got Float for input's dtype and Double for out's dtype."); cat/stack need a castable one
+     ("torch.cat(): input types can't be cast to the desired output type Long"); index_select
+     the input's ("index_select(): self and result must have the same scalar type"); where the
+     result's ("Expected out type to be Float but got Long").  sum,
+     prod, cumsum, cumprod and the creation functions compute IN out's dtype (torch.sum(x,
+     out=long_t) sums x converted to int64), so any dtype is accepted; mean divides in out's
+     dtype when that is floating.
+   - Shape: an `out` of the result's sizes keeps its storage, offset and strides (even
+     non-contiguous ones).  Other sizes: `out` is resized in place, as torch's resize_output —
+     same handle, same storage object (its memory grows, moving, when too small: that is the
+     only case in which `out` stops sharing memory with tensors it shared memory with before,
+     which all see the grown storage), offset kept — and then given the strides the op chose
+     (a transposed input gives a transposed-layout out, as torch).  torch warns when the
+     resized out had elements; C has no warning channel (the bindings warn; ct_write_out
+     reports it).  An elementwise out that is also an input is never resized (CT_ERR_SHAPE,
+     "output with shape [3] doesn't match the broadcast shape [2, 3]").  A resize of an out
+     that requires grad is refused as ct_resize_ refuses it.
+   - The write: one converting copy; out's version goes up by exactly one (resize included),
+     a read-only out is refused (CT_ERR_READ_ONLY). */
+
+/* The out rule families above, for ct_write_out.  The numbers are ABI and never change. */
+typedef enum ct_out_rule {
+  CT_OUT_CASTABLE = 0,     /* elementwise, comparisons, float unary ops, mean */
+  CT_OUT_SAME_DTYPE = 1,   /* neg, abs, clamp */
+  CT_OUT_STRICT = 2,       /* matmul, gather, argmax/argmin, max/min with dim; no overlap check */
+  CT_OUT_ANY = 3,          /* sum, prod, cumsum, cumprod, creation (computed in out's dtype) */
+  CT_OUT_REDUCE_SAME = 4,  /* amax, amin */
+  CT_OUT_CAT = 5,          /* cat, stack */
+  CT_OUT_INDEX_SELECT = 6, /* index_select */
+  CT_OUT_WHERE = 7         /* where */
+} ct_out_rule;
+
+/* The out= rules applied to a result computed elsewhere (what every ct_*_out does after
+   computing; for bindings whose ops take other argument forms): the requires-grad and
+   overlap checks against the `ninputs` borrowed `inputs` (may be NULL when 0), the dtype rule
+   `rule`, resize and one converting write of `result` (borrowed) into `out`.  `op` names the
+   operation in messages (torch's op name, "add"; NULL: "ct_write_out").  If warn_resized is
+   not NULL it receives 1 when out was resized from a shape with elements (torch's deprecation
+   warning), else 0.  Errors as above; a bad rule is CT_ERR_INVALID_ARGUMENT. */
+CT_API ct_status ct_write_out(ct_tensor *out, const ct_tensor *result, int ninputs, const ct_tensor *const *inputs,
+                              ct_out_rule rule, const char *op, int *warn_resized);
+
+/* Elementwise: torch.add/sub/mul/div/pow/floor_divide/remainder/fmod/maximum/minimum(a, b,
+   out=out), and with a Python-float b (the _scalar_out forms).  Castable rule. */
+CT_API ct_status ct_add_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);
+CT_API ct_status ct_sub_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);
+CT_API ct_status ct_mul_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);
+CT_API ct_status ct_div_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);
+CT_API ct_status ct_pow_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);
+CT_API ct_status ct_floor_divide_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);
+CT_API ct_status ct_remainder_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);
+CT_API ct_status ct_fmod_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);
+CT_API ct_status ct_maximum_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);
+CT_API ct_status ct_minimum_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);
+CT_API ct_status ct_add_scalar_out(ct_tensor *out, const ct_tensor *a, double s);
+CT_API ct_status ct_sub_scalar_out(ct_tensor *out, const ct_tensor *a, double s);
+CT_API ct_status ct_mul_scalar_out(ct_tensor *out, const ct_tensor *a, double s);
+CT_API ct_status ct_div_scalar_out(ct_tensor *out, const ct_tensor *a, double s);
+CT_API ct_status ct_pow_scalar_out(ct_tensor *out, const ct_tensor *a, double exponent);
+/* Unary: neg and abs (same-dtype rule); exp, log, sqrt, sin, cos, tanh, sigmoid (castable). */
+CT_API ct_status ct_neg_out(ct_tensor *out, const ct_tensor *a);
+CT_API ct_status ct_abs_out(ct_tensor *out, const ct_tensor *a);
+CT_API ct_status ct_exp_out(ct_tensor *out, const ct_tensor *a);
+CT_API ct_status ct_log_out(ct_tensor *out, const ct_tensor *a);
+CT_API ct_status ct_sqrt_out(ct_tensor *out, const ct_tensor *a);
+CT_API ct_status ct_sin_out(ct_tensor *out, const ct_tensor *a);
+CT_API ct_status ct_cos_out(ct_tensor *out, const ct_tensor *a);
+CT_API ct_status ct_tanh_out(ct_tensor *out, const ct_tensor *a);
+CT_API ct_status ct_sigmoid_out(ct_tensor *out, const ct_tensor *a);
+/* Comparisons (bool results converted to out's dtype, which may be any), tensor and scalar. */
+CT_API ct_status ct_eq_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);
+CT_API ct_status ct_ne_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);
+CT_API ct_status ct_lt_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);
+CT_API ct_status ct_le_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);
+CT_API ct_status ct_gt_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);
+CT_API ct_status ct_ge_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);
+CT_API ct_status ct_eq_scalar_out(ct_tensor *out, const ct_tensor *a, double s);
+CT_API ct_status ct_ne_scalar_out(ct_tensor *out, const ct_tensor *a, double s);
+CT_API ct_status ct_lt_scalar_out(ct_tensor *out, const ct_tensor *a, double s);
+CT_API ct_status ct_le_scalar_out(ct_tensor *out, const ct_tensor *a, double s);
+CT_API ct_status ct_gt_scalar_out(ct_tensor *out, const ct_tensor *a, double s);
+CT_API ct_status ct_ge_scalar_out(ct_tensor *out, const ct_tensor *a, double s);
+/* torch.where(cond, a, b, out=) (where rule) and torch.clamp(t, min, max, out=) (same-dtype;
+   arguments as ct_clamp). */
+CT_API ct_status ct_where_out(ct_tensor *out, const ct_tensor *cond, const ct_tensor *a, const ct_tensor *b);
+CT_API ct_status ct_clamp_out(ct_tensor *out, const ct_tensor *t, int has_min, double min, int has_max, double max,
+                              int integral);
+/* Reductions over dims (arguments as ct_sum): sum and prod compute in out's dtype; mean is
+   castable (computed in a floating out's dtype); amax/amin need the input's dtype. */
+CT_API ct_status ct_sum_out(ct_tensor *out, const ct_tensor *t, int ndim, const int *dims, int keepdim);
+CT_API ct_status ct_prod_out(ct_tensor *out, const ct_tensor *t, int ndim, const int *dims, int keepdim);
+CT_API ct_status ct_mean_out(ct_tensor *out, const ct_tensor *t, int ndim, const int *dims, int keepdim);
+CT_API ct_status ct_amax_out(ct_tensor *out, const ct_tensor *t, int ndim, const int *dims, int keepdim);
+CT_API ct_status ct_amin_out(ct_tensor *out, const ct_tensor *t, int ndim, const int *dims, int keepdim);
+/* argmax/argmin over one dim (out must be int64); torch.max/min(t, dim, out=(values,
+   indices)): values must have t's dtype and indices int64; both are written (each version +1).
+   cumsum/cumprod compute in out's dtype. */
+CT_API ct_status ct_argmax_out(ct_tensor *out, const ct_tensor *t, int dim, int keepdim);
+CT_API ct_status ct_argmin_out(ct_tensor *out, const ct_tensor *t, int dim, int keepdim);
+CT_API ct_status ct_max_dim_out(ct_tensor *values, ct_tensor *indices, const ct_tensor *t, int dim, int keepdim);
+CT_API ct_status ct_min_dim_out(ct_tensor *values, ct_tensor *indices, const ct_tensor *t, int dim, int keepdim);
+CT_API ct_status ct_cumsum_out(ct_tensor *out, const ct_tensor *t, int dim);
+CT_API ct_status ct_cumprod_out(ct_tensor *out, const ct_tensor *t, int dim);
+/* matmul and gather (strict dtype), index_select (the input's dtype), cat and stack (castable,
+   torch.cat's message); arguments as the functions without _out. */
+CT_API ct_status ct_matmul_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);
+CT_API ct_status ct_gather_out(ct_tensor *out, const ct_tensor *t, int dim, const ct_tensor *index);
+CT_API ct_status ct_index_select_out(ct_tensor *out, const ct_tensor *t, int dim, const ct_tensor *index);
+CT_API ct_status ct_cat_out(ct_tensor *out, int n, const ct_tensor *const *tensors, int dim);
+CT_API ct_status ct_stack_out(ct_tensor *out, int n, const ct_tensor *const *tensors, int dim);
+/* Creation into out: torch.zeros/ones/full/rand/randn/randint/arange/linspace/eye(...,
+   out=out), made in out's dtype (the dtype errors of the functions without _out apply to it:
+   rand into an integer out is CT_ERR_DTYPE).  Arguments as those functions. */
+CT_API ct_status ct_zeros_out(ct_tensor *out, int ndim, const int64_t *sizes);
+CT_API ct_status ct_ones_out(ct_tensor *out, int ndim, const int64_t *sizes);
+CT_API ct_status ct_full_out(ct_tensor *out, int ndim, const int64_t *sizes, double value);
+CT_API ct_status ct_rand_out(ct_tensor *out, int ndim, const int64_t *sizes);
+CT_API ct_status ct_randn_out(ct_tensor *out, int ndim, const int64_t *sizes);
+CT_API ct_status ct_randint_out(ct_tensor *out, int64_t low, int64_t high, int ndim, const int64_t *sizes);
+CT_API ct_status ct_arange_out(ct_tensor *out, double start, double end, double step);
+CT_API ct_status ct_linspace_out(ct_tensor *out, double start, double end, int64_t steps);
+CT_API ct_status ct_eye_out(ct_tensor *out, int64_t n, int64_t m);
+
 #ifdef __cplusplus
 }
 #endif

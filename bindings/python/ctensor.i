@@ -1044,6 +1044,12 @@ struct ct_storage {};
 %thread ct_clamp_max_tensor_;
 
 /* ---- The header: every function, with the maps above ------------------------------------ */
+/* out= (include/ctensor.h "Out arguments"): ct_write_out takes its inputs as a list of
+   Tensors; Python detects a resize itself (the shape changes), so warn_resized is not asked. */
+%apply (int n, const ct_tensor *const *tensors) { (int ninputs, const ct_tensor *const *inputs) };
+%typemap(in, numinputs=0) int *warn_resized { $1 = NULL; }
+%thread ct_write_out;
+
 %include "ctensor.h"
 
 PyObject *ctpy_unbind(const ct_tensor *t, int dim);

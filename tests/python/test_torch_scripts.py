@@ -547,3 +547,36 @@ def test_accelerator_guard_as_torch():
         assert lib.accelerator.current_accelerator() is None and lib.accelerator.device_count() == 0
     for name in ("current_device_index", "synchronize"):
         assert _outcome(ctensor, getattr(ctensor.accelerator, name)) == _outcome(torch, getattr(torch.accelerator, name))
+
+
+# ---- out= in a script (issue #24) ----------------------------------------------------------------
+
+OUT_ARG_SCRIPT = """
+    a = torch.arange(6.).reshape(2, 3)
+    b = torch.ones(2, 3)
+    result = torch.empty(2, 3)
+    r = torch.add(a, b, out=result)
+    print(r is result, result)
+    torch.mul(a, 2, out=result)
+    print(result, result._version)
+    torch.sum(a, 1, out=result)
+    print(result.shape, result)
+    s = torch.empty(0)
+    torch.cat([a, b], dim=0, out=s)
+    print(s.shape)
+    v, i = torch.empty(0), torch.empty(0, dtype=torch.long)
+    print(torch.max(a, 1, out=(v, i)))
+    torch.exp(a, out=a)
+    print(a)
+    try:
+        torch.add(a, 1.5, out=torch.empty(2, 3, dtype=torch.long))
+    except RuntimeError as e:
+        print("RuntimeError:", e)
+"""
+
+
+def test_script_with_out_arguments_prints_what_torch_prints():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch.sum's resize warning: its text is compared in test_out_arg.py
+        same_output(OUT_ARG_SCRIPT)

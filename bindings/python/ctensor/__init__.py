@@ -294,3 +294,7 @@ def __getattr__(name):
         raise AttributeError(f"module 'ctensor' has no attribute '{name}': ctensor does not implement "
                              f"torch.{name} (see docs/coverage.md for what it has)", name=name, obj=None)
     raise AttributeError(f"module 'ctensor' has no attribute '{name}'", name=name, obj=None)
+
+# out= on the module functions that take it in torch (_out.py); after every function exists.
+from . import _out  # noqa: E402
+_out.install(globals())

@@ -4,7 +4,7 @@ attributes, printed as torch prints its structseq (one field per line)."""
 
 from __future__ import annotations
 
-__all__ = ["max", "min"]
+__all__ = ["max", "min", "max_out", "min_out"]
 
 
 class _ValuesIndices(tuple):
@@ -40,6 +40,18 @@ class _ValuesIndices(tuple):
 
 class max(_ValuesIndices):
     """The result of max(dim): the largest values along dim and their first indices."""
+
+    __slots__ = ()
+
+
+class max_out(_ValuesIndices):
+    """What torch.max(input, dim, out=(values, indices)) returns: the two out tensors."""
+
+    __slots__ = ()
+
+
+class min_out(_ValuesIndices):
+    """What torch.min(input, dim, out=(values, indices)) returns."""
 
     __slots__ = ()
 

@@ -165,6 +165,18 @@ const CT_CHANNELS_LAST = Cint(1)
 const CT_CHANNELS_LAST_3D = Cint(2)
 const CT_PRESERVE_FORMAT = Cint(3)
 
+# ---- enum ct_out_rule --------------------------------------------------------------------
+# The out rule families above, for ct_write_out.  The numbers are ABI and never change.
+const ct_out_rule = Cint
+const CT_OUT_CASTABLE = Cint(0)
+const CT_OUT_SAME_DTYPE = Cint(1)
+const CT_OUT_STRICT = Cint(2)
+const CT_OUT_ANY = Cint(3)
+const CT_OUT_REDUCE_SAME = Cint(4)
+const CT_OUT_CAT = Cint(5)
+const CT_OUT_INDEX_SELECT = Cint(6)
+const CT_OUT_WHERE = Cint(7)
+
 # ---- Errors, version, process-wide state -------------------------------------------------
 
 """
@@ -4443,6 +4455,655 @@ The same with the versioned struct (version 1.x); a read-only t sets the read-on
 """
 function ct_to_dlpack_versioned(t)
     ccall((:ct_to_dlpack_versioned, libctensor()), Ptr{Cvoid}, (Ptr{ct_tensor},), t)
+end
+
+# ---- Out arguments (torch's `op(..., out=t)`) --------------------------------------------
+# Every ct_*_out function computes what the function without _out computes (same arguments,
+# same errors), then writes it into `out` with torch 2.13's out= rules.  `out` is BORROWED
+# and written in place: no new reference is made, the caller keeps its handle, and the
+# function returns a ct_status.  The rules, in torch's order:
+# - Autograd: with grad mode on, an input or `out` that requires grad is refused
+# (CT_ERR_INVALID_ARGUMENT, "add(): functions with out=... arguments don't support automatic
+# differentiation, but one of the arguments requires grad."; the name is torch's op name).
+# The result is never recorded in a graph.
+# - Overlap (elementwise ops, comparisons, where, clamp, cat, stack, index_select): an `out`
+# with internal overlap (a dim of size > 1 and stride 0) or one that partially overlaps an
+# input is refused (CT_ERR_OVERLAP, torch's "unsupported operation: ..." messages); an `out`
+# that IS one of the inputs (ct_add_out(x, x, y)) or views exactly its memory with the same
+# strides is fine, as is a layout torch cannot decide about.
+# - Dtype, by op family as torch: elementwise ops, comparisons, exp/log/sqrt/sin/cos/
+# tanh/sigmoid and mean need a result dtype that casts to out's (torch.can_cast: no float ->
+# integer, no non-bool -> bool; CT_ERR_DTYPE, "result type Float can't be cast to the desired
+# output type Long") and convert; neg, abs, clamp need out's dtype to be the result's ("Found
+# dtype Double but expected Float"); matmul, gather, argmax/argmin and both outs of
+# max_dim/min_dim need it exactly ("Expected out tensor to have dtype float, but got double
+# instead"); amax/amin need the input's ("Expected the dtype for input and out to match, but
+# got Float for input's dtype and Double for out's dtype."); cat/stack need a castable one
+# ("torch.cat(): input types can't be cast to the desired output type Long"); index_select
+# the input's ("index_select(): self and result must have the same scalar type"); where the
+# result's ("Expected out type to be Float but got Long").  sum,
+# prod, cumsum, cumprod and the creation functions compute IN out's dtype (torch.sum(x,
+# out=long_t) sums x converted to int64), so any dtype is accepted; mean divides in out's
+# dtype when that is floating.
+# - Shape: an `out` of the result's sizes keeps its storage, offset and strides (even
+# non-contiguous ones).  Other sizes: `out` is resized in place, as torch's resize_output —
+# same handle, same storage object (its memory grows, moving, when too small: that is the
+# only case in which `out` stops sharing memory with tensors it shared memory with before,
+# which all see the grown storage), offset kept — and then given the strides the op chose
+# (a transposed input gives a transposed-layout out, as torch).  torch warns when the
+# resized out had elements; C has no warning channel (the bindings warn; ct_write_out
+# reports it).  An elementwise out that is also an input is never resized (CT_ERR_SHAPE,
+# "output with shape [3] doesn't match the broadcast shape [2, 3]").  A resize of an out
+# that requires grad is refused as ct_resize_ refuses it.
+# - The write: one converting copy; out's version goes up by exactly one (resize included),
+# a read-only out is refused (CT_ERR_READ_ONLY).
+
+"""
+    ct_write_out(out, result, ninputs, inputs, rule, op, warn_resized) -> Cint
+
+`ct_status ct_write_out(ct_tensor *out, const ct_tensor *result, int ninputs, const ct_tensor *const *inputs, ct_out_rule rule, const char *op, int *warn_resized);`
+
+The out= rules applied to a result computed elsewhere (what every ct_*_out does after
+computing; for bindings whose ops take other argument forms): the requires-grad and
+overlap checks against the `ninputs` borrowed `inputs` (may be NULL when 0), the dtype rule
+`rule`, resize and one converting write of `result` (borrowed) into `out`.  `op` names the
+operation in messages (torch's op name, "add"; NULL: "ct_write_out").  If warn_resized is
+not NULL it receives 1 when out was resized from a shape with elements (torch's deprecation
+warning), else 0.  Errors as above; a bad rule is CT_ERR_INVALID_ARGUMENT.
+"""
+function ct_write_out(out, result, ninputs, inputs, rule, op, warn_resized)
+    ccall((:ct_write_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cint, Ptr{Ptr{ct_tensor}}, Cint, Ptr{UInt8}, Ptr{Cint}), out, result, ninputs, inputs, rule, op, warn_resized)
+end
+
+"""
+    ct_add_out(out, a, b) -> Cint
+
+`ct_status ct_add_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);`
+
+Elementwise: torch.add/sub/mul/div/pow/floor_divide/remainder/fmod/maximum/minimum(a, b,
+out=out), and with a Python-float b (the _scalar_out forms).  Castable rule.
+"""
+function ct_add_out(out, a, b)
+    ccall((:ct_add_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), out, a, b)
+end
+
+"""
+    ct_sub_out(out, a, b) -> Cint
+
+`ct_status ct_sub_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_sub_out(out, a, b)
+    ccall((:ct_sub_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), out, a, b)
+end
+
+"""
+    ct_mul_out(out, a, b) -> Cint
+
+`ct_status ct_mul_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_mul_out(out, a, b)
+    ccall((:ct_mul_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), out, a, b)
+end
+
+"""
+    ct_div_out(out, a, b) -> Cint
+
+`ct_status ct_div_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_div_out(out, a, b)
+    ccall((:ct_div_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), out, a, b)
+end
+
+"""
+    ct_pow_out(out, a, b) -> Cint
+
+`ct_status ct_pow_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_pow_out(out, a, b)
+    ccall((:ct_pow_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), out, a, b)
+end
+
+"""
+    ct_floor_divide_out(out, a, b) -> Cint
+
+`ct_status ct_floor_divide_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_floor_divide_out(out, a, b)
+    ccall((:ct_floor_divide_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), out, a, b)
+end
+
+"""
+    ct_remainder_out(out, a, b) -> Cint
+
+`ct_status ct_remainder_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_remainder_out(out, a, b)
+    ccall((:ct_remainder_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), out, a, b)
+end
+
+"""
+    ct_fmod_out(out, a, b) -> Cint
+
+`ct_status ct_fmod_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_fmod_out(out, a, b)
+    ccall((:ct_fmod_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), out, a, b)
+end
+
+"""
+    ct_maximum_out(out, a, b) -> Cint
+
+`ct_status ct_maximum_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_maximum_out(out, a, b)
+    ccall((:ct_maximum_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), out, a, b)
+end
+
+"""
+    ct_minimum_out(out, a, b) -> Cint
+
+`ct_status ct_minimum_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_minimum_out(out, a, b)
+    ccall((:ct_minimum_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), out, a, b)
+end
+
+"""
+    ct_add_scalar_out(out, a, s) -> Cint
+
+`ct_status ct_add_scalar_out(ct_tensor *out, const ct_tensor *a, double s);`
+"""
+function ct_add_scalar_out(out, a, s)
+    ccall((:ct_add_scalar_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cdouble), out, a, s)
+end
+
+"""
+    ct_sub_scalar_out(out, a, s) -> Cint
+
+`ct_status ct_sub_scalar_out(ct_tensor *out, const ct_tensor *a, double s);`
+"""
+function ct_sub_scalar_out(out, a, s)
+    ccall((:ct_sub_scalar_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cdouble), out, a, s)
+end
+
+"""
+    ct_mul_scalar_out(out, a, s) -> Cint
+
+`ct_status ct_mul_scalar_out(ct_tensor *out, const ct_tensor *a, double s);`
+"""
+function ct_mul_scalar_out(out, a, s)
+    ccall((:ct_mul_scalar_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cdouble), out, a, s)
+end
+
+"""
+    ct_div_scalar_out(out, a, s) -> Cint
+
+`ct_status ct_div_scalar_out(ct_tensor *out, const ct_tensor *a, double s);`
+"""
+function ct_div_scalar_out(out, a, s)
+    ccall((:ct_div_scalar_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cdouble), out, a, s)
+end
+
+"""
+    ct_pow_scalar_out(out, a, exponent) -> Cint
+
+`ct_status ct_pow_scalar_out(ct_tensor *out, const ct_tensor *a, double exponent);`
+"""
+function ct_pow_scalar_out(out, a, exponent)
+    ccall((:ct_pow_scalar_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cdouble), out, a, exponent)
+end
+
+"""
+    ct_neg_out(out, a) -> Cint
+
+`ct_status ct_neg_out(ct_tensor *out, const ct_tensor *a);`
+
+Unary: neg and abs (same-dtype rule); exp, log, sqrt, sin, cos, tanh, sigmoid (castable).
+"""
+function ct_neg_out(out, a)
+    ccall((:ct_neg_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), out, a)
+end
+
+"""
+    ct_abs_out(out, a) -> Cint
+
+`ct_status ct_abs_out(ct_tensor *out, const ct_tensor *a);`
+"""
+function ct_abs_out(out, a)
+    ccall((:ct_abs_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), out, a)
+end
+
+"""
+    ct_exp_out(out, a) -> Cint
+
+`ct_status ct_exp_out(ct_tensor *out, const ct_tensor *a);`
+"""
+function ct_exp_out(out, a)
+    ccall((:ct_exp_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), out, a)
+end
+
+"""
+    ct_log_out(out, a) -> Cint
+
+`ct_status ct_log_out(ct_tensor *out, const ct_tensor *a);`
+"""
+function ct_log_out(out, a)
+    ccall((:ct_log_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), out, a)
+end
+
+"""
+    ct_sqrt_out(out, a) -> Cint
+
+`ct_status ct_sqrt_out(ct_tensor *out, const ct_tensor *a);`
+"""
+function ct_sqrt_out(out, a)
+    ccall((:ct_sqrt_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), out, a)
+end
+
+"""
+    ct_sin_out(out, a) -> Cint
+
+`ct_status ct_sin_out(ct_tensor *out, const ct_tensor *a);`
+"""
+function ct_sin_out(out, a)
+    ccall((:ct_sin_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), out, a)
+end
+
+"""
+    ct_cos_out(out, a) -> Cint
+
+`ct_status ct_cos_out(ct_tensor *out, const ct_tensor *a);`
+"""
+function ct_cos_out(out, a)
+    ccall((:ct_cos_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), out, a)
+end
+
+"""
+    ct_tanh_out(out, a) -> Cint
+
+`ct_status ct_tanh_out(ct_tensor *out, const ct_tensor *a);`
+"""
+function ct_tanh_out(out, a)
+    ccall((:ct_tanh_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), out, a)
+end
+
+"""
+    ct_sigmoid_out(out, a) -> Cint
+
+`ct_status ct_sigmoid_out(ct_tensor *out, const ct_tensor *a);`
+"""
+function ct_sigmoid_out(out, a)
+    ccall((:ct_sigmoid_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), out, a)
+end
+
+"""
+    ct_eq_out(out, a, b) -> Cint
+
+`ct_status ct_eq_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);`
+
+Comparisons (bool results converted to out's dtype, which may be any), tensor and scalar.
+"""
+function ct_eq_out(out, a, b)
+    ccall((:ct_eq_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), out, a, b)
+end
+
+"""
+    ct_ne_out(out, a, b) -> Cint
+
+`ct_status ct_ne_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_ne_out(out, a, b)
+    ccall((:ct_ne_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), out, a, b)
+end
+
+"""
+    ct_lt_out(out, a, b) -> Cint
+
+`ct_status ct_lt_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_lt_out(out, a, b)
+    ccall((:ct_lt_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), out, a, b)
+end
+
+"""
+    ct_le_out(out, a, b) -> Cint
+
+`ct_status ct_le_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_le_out(out, a, b)
+    ccall((:ct_le_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), out, a, b)
+end
+
+"""
+    ct_gt_out(out, a, b) -> Cint
+
+`ct_status ct_gt_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_gt_out(out, a, b)
+    ccall((:ct_gt_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), out, a, b)
+end
+
+"""
+    ct_ge_out(out, a, b) -> Cint
+
+`ct_status ct_ge_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);`
+"""
+function ct_ge_out(out, a, b)
+    ccall((:ct_ge_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), out, a, b)
+end
+
+"""
+    ct_eq_scalar_out(out, a, s) -> Cint
+
+`ct_status ct_eq_scalar_out(ct_tensor *out, const ct_tensor *a, double s);`
+"""
+function ct_eq_scalar_out(out, a, s)
+    ccall((:ct_eq_scalar_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cdouble), out, a, s)
+end
+
+"""
+    ct_ne_scalar_out(out, a, s) -> Cint
+
+`ct_status ct_ne_scalar_out(ct_tensor *out, const ct_tensor *a, double s);`
+"""
+function ct_ne_scalar_out(out, a, s)
+    ccall((:ct_ne_scalar_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cdouble), out, a, s)
+end
+
+"""
+    ct_lt_scalar_out(out, a, s) -> Cint
+
+`ct_status ct_lt_scalar_out(ct_tensor *out, const ct_tensor *a, double s);`
+"""
+function ct_lt_scalar_out(out, a, s)
+    ccall((:ct_lt_scalar_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cdouble), out, a, s)
+end
+
+"""
+    ct_le_scalar_out(out, a, s) -> Cint
+
+`ct_status ct_le_scalar_out(ct_tensor *out, const ct_tensor *a, double s);`
+"""
+function ct_le_scalar_out(out, a, s)
+    ccall((:ct_le_scalar_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cdouble), out, a, s)
+end
+
+"""
+    ct_gt_scalar_out(out, a, s) -> Cint
+
+`ct_status ct_gt_scalar_out(ct_tensor *out, const ct_tensor *a, double s);`
+"""
+function ct_gt_scalar_out(out, a, s)
+    ccall((:ct_gt_scalar_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cdouble), out, a, s)
+end
+
+"""
+    ct_ge_scalar_out(out, a, s) -> Cint
+
+`ct_status ct_ge_scalar_out(ct_tensor *out, const ct_tensor *a, double s);`
+"""
+function ct_ge_scalar_out(out, a, s)
+    ccall((:ct_ge_scalar_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cdouble), out, a, s)
+end
+
+"""
+    ct_where_out(out, cond, a, b) -> Cint
+
+`ct_status ct_where_out(ct_tensor *out, const ct_tensor *cond, const ct_tensor *a, const ct_tensor *b);`
+
+torch.where(cond, a, b, out=) (where rule) and torch.clamp(t, min, max, out=) (same-dtype;
+arguments as ct_clamp).
+"""
+function ct_where_out(out, cond, a, b)
+    ccall((:ct_where_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), out, cond, a, b)
+end
+
+"""
+    ct_clamp_out(out, t, has_min, min, has_max, max, integral) -> Cint
+
+`ct_status ct_clamp_out(ct_tensor *out, const ct_tensor *t, int has_min, double min, int has_max, double max, int integral);`
+"""
+function ct_clamp_out(out, t, has_min, min, has_max, max, integral)
+    ccall((:ct_clamp_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cint, Cdouble, Cint, Cdouble, Cint), out, t, has_min, min, has_max, max, integral)
+end
+
+"""
+    ct_sum_out(out, t, ndim, dims, keepdim) -> Cint
+
+`ct_status ct_sum_out(ct_tensor *out, const ct_tensor *t, int ndim, const int *dims, int keepdim);`
+
+Reductions over dims (arguments as ct_sum): sum and prod compute in out's dtype; mean is
+castable (computed in a floating out's dtype); amax/amin need the input's dtype.
+"""
+function ct_sum_out(out, t, ndim, dims, keepdim)
+    ccall((:ct_sum_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cint, Ptr{Cint}, Cint), out, t, ndim, dims, keepdim)
+end
+
+"""
+    ct_prod_out(out, t, ndim, dims, keepdim) -> Cint
+
+`ct_status ct_prod_out(ct_tensor *out, const ct_tensor *t, int ndim, const int *dims, int keepdim);`
+"""
+function ct_prod_out(out, t, ndim, dims, keepdim)
+    ccall((:ct_prod_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cint, Ptr{Cint}, Cint), out, t, ndim, dims, keepdim)
+end
+
+"""
+    ct_mean_out(out, t, ndim, dims, keepdim) -> Cint
+
+`ct_status ct_mean_out(ct_tensor *out, const ct_tensor *t, int ndim, const int *dims, int keepdim);`
+"""
+function ct_mean_out(out, t, ndim, dims, keepdim)
+    ccall((:ct_mean_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cint, Ptr{Cint}, Cint), out, t, ndim, dims, keepdim)
+end
+
+"""
+    ct_amax_out(out, t, ndim, dims, keepdim) -> Cint
+
+`ct_status ct_amax_out(ct_tensor *out, const ct_tensor *t, int ndim, const int *dims, int keepdim);`
+"""
+function ct_amax_out(out, t, ndim, dims, keepdim)
+    ccall((:ct_amax_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cint, Ptr{Cint}, Cint), out, t, ndim, dims, keepdim)
+end
+
+"""
+    ct_amin_out(out, t, ndim, dims, keepdim) -> Cint
+
+`ct_status ct_amin_out(ct_tensor *out, const ct_tensor *t, int ndim, const int *dims, int keepdim);`
+"""
+function ct_amin_out(out, t, ndim, dims, keepdim)
+    ccall((:ct_amin_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cint, Ptr{Cint}, Cint), out, t, ndim, dims, keepdim)
+end
+
+"""
+    ct_argmax_out(out, t, dim, keepdim) -> Cint
+
+`ct_status ct_argmax_out(ct_tensor *out, const ct_tensor *t, int dim, int keepdim);`
+
+argmax/argmin over one dim (out must be int64); torch.max/min(t, dim, out=(values,
+indices)): values must have t's dtype and indices int64; both are written (each version +1).
+cumsum/cumprod compute in out's dtype.
+"""
+function ct_argmax_out(out, t, dim, keepdim)
+    ccall((:ct_argmax_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cint, Cint), out, t, dim, keepdim)
+end
+
+"""
+    ct_argmin_out(out, t, dim, keepdim) -> Cint
+
+`ct_status ct_argmin_out(ct_tensor *out, const ct_tensor *t, int dim, int keepdim);`
+"""
+function ct_argmin_out(out, t, dim, keepdim)
+    ccall((:ct_argmin_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cint, Cint), out, t, dim, keepdim)
+end
+
+"""
+    ct_max_dim_out(values, indices, t, dim, keepdim) -> Cint
+
+`ct_status ct_max_dim_out(ct_tensor *values, ct_tensor *indices, const ct_tensor *t, int dim, int keepdim);`
+"""
+function ct_max_dim_out(values, indices, t, dim, keepdim)
+    ccall((:ct_max_dim_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}, Cint, Cint), values, indices, t, dim, keepdim)
+end
+
+"""
+    ct_min_dim_out(values, indices, t, dim, keepdim) -> Cint
+
+`ct_status ct_min_dim_out(ct_tensor *values, ct_tensor *indices, const ct_tensor *t, int dim, int keepdim);`
+"""
+function ct_min_dim_out(values, indices, t, dim, keepdim)
+    ccall((:ct_min_dim_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}, Cint, Cint), values, indices, t, dim, keepdim)
+end
+
+"""
+    ct_cumsum_out(out, t, dim) -> Cint
+
+`ct_status ct_cumsum_out(ct_tensor *out, const ct_tensor *t, int dim);`
+"""
+function ct_cumsum_out(out, t, dim)
+    ccall((:ct_cumsum_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cint), out, t, dim)
+end
+
+"""
+    ct_cumprod_out(out, t, dim) -> Cint
+
+`ct_status ct_cumprod_out(ct_tensor *out, const ct_tensor *t, int dim);`
+"""
+function ct_cumprod_out(out, t, dim)
+    ccall((:ct_cumprod_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cint), out, t, dim)
+end
+
+"""
+    ct_matmul_out(out, a, b) -> Cint
+
+`ct_status ct_matmul_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);`
+
+matmul and gather (strict dtype), index_select (the input's dtype), cat and stack (castable,
+torch.cat's message); arguments as the functions without _out.
+"""
+function ct_matmul_out(out, a, b)
+    ccall((:ct_matmul_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Ptr{ct_tensor}), out, a, b)
+end
+
+"""
+    ct_gather_out(out, t, dim, index) -> Cint
+
+`ct_status ct_gather_out(ct_tensor *out, const ct_tensor *t, int dim, const ct_tensor *index);`
+"""
+function ct_gather_out(out, t, dim, index)
+    ccall((:ct_gather_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cint, Ptr{ct_tensor}), out, t, dim, index)
+end
+
+"""
+    ct_index_select_out(out, t, dim, index) -> Cint
+
+`ct_status ct_index_select_out(ct_tensor *out, const ct_tensor *t, int dim, const ct_tensor *index);`
+"""
+function ct_index_select_out(out, t, dim, index)
+    ccall((:ct_index_select_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cint, Ptr{ct_tensor}), out, t, dim, index)
+end
+
+"""
+    ct_cat_out(out, n, tensors, dim) -> Cint
+
+`ct_status ct_cat_out(ct_tensor *out, int n, const ct_tensor *const *tensors, int dim);`
+"""
+function ct_cat_out(out, n, tensors, dim)
+    ccall((:ct_cat_out, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Ptr{Ptr{ct_tensor}}, Cint), out, n, tensors, dim)
+end
+
+"""
+    ct_stack_out(out, n, tensors, dim) -> Cint
+
+`ct_status ct_stack_out(ct_tensor *out, int n, const ct_tensor *const *tensors, int dim);`
+"""
+function ct_stack_out(out, n, tensors, dim)
+    ccall((:ct_stack_out, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Ptr{Ptr{ct_tensor}}, Cint), out, n, tensors, dim)
+end
+
+"""
+    ct_zeros_out(out, ndim, sizes) -> Cint
+
+`ct_status ct_zeros_out(ct_tensor *out, int ndim, const int64_t *sizes);`
+
+Creation into out: torch.zeros/ones/full/rand/randn/randint/arange/linspace/eye(...,
+out=out), made in out's dtype (the dtype errors of the functions without _out apply to it:
+rand into an integer out is CT_ERR_DTYPE).  Arguments as those functions.
+"""
+function ct_zeros_out(out, ndim, sizes)
+    ccall((:ct_zeros_out, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Ptr{Int64}), out, ndim, sizes)
+end
+
+"""
+    ct_ones_out(out, ndim, sizes) -> Cint
+
+`ct_status ct_ones_out(ct_tensor *out, int ndim, const int64_t *sizes);`
+"""
+function ct_ones_out(out, ndim, sizes)
+    ccall((:ct_ones_out, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Ptr{Int64}), out, ndim, sizes)
+end
+
+"""
+    ct_full_out(out, ndim, sizes, value) -> Cint
+
+`ct_status ct_full_out(ct_tensor *out, int ndim, const int64_t *sizes, double value);`
+"""
+function ct_full_out(out, ndim, sizes, value)
+    ccall((:ct_full_out, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Ptr{Int64}, Cdouble), out, ndim, sizes, value)
+end
+
+"""
+    ct_rand_out(out, ndim, sizes) -> Cint
+
+`ct_status ct_rand_out(ct_tensor *out, int ndim, const int64_t *sizes);`
+"""
+function ct_rand_out(out, ndim, sizes)
+    ccall((:ct_rand_out, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Ptr{Int64}), out, ndim, sizes)
+end
+
+"""
+    ct_randn_out(out, ndim, sizes) -> Cint
+
+`ct_status ct_randn_out(ct_tensor *out, int ndim, const int64_t *sizes);`
+"""
+function ct_randn_out(out, ndim, sizes)
+    ccall((:ct_randn_out, libctensor()), Cint, (Ptr{ct_tensor}, Cint, Ptr{Int64}), out, ndim, sizes)
+end
+
+"""
+    ct_randint_out(out, low, high, ndim, sizes) -> Cint
+
+`ct_status ct_randint_out(ct_tensor *out, int64_t low, int64_t high, int ndim, const int64_t *sizes);`
+"""
+function ct_randint_out(out, low, high, ndim, sizes)
+    ccall((:ct_randint_out, libctensor()), Cint, (Ptr{ct_tensor}, Int64, Int64, Cint, Ptr{Int64}), out, low, high, ndim, sizes)
+end
+
+"""
+    ct_arange_out(out, start, end_, step) -> Cint
+
+`ct_status ct_arange_out(ct_tensor *out, double start, double end, double step);`
+"""
+function ct_arange_out(out, start, end_, step)
+    ccall((:ct_arange_out, libctensor()), Cint, (Ptr{ct_tensor}, Cdouble, Cdouble, Cdouble), out, start, end_, step)
+end
+
+"""
+    ct_linspace_out(out, start, end_, steps) -> Cint
+
+`ct_status ct_linspace_out(ct_tensor *out, double start, double end, int64_t steps);`
+"""
+function ct_linspace_out(out, start, end_, steps)
+    ccall((:ct_linspace_out, libctensor()), Cint, (Ptr{ct_tensor}, Cdouble, Cdouble, Int64), out, start, end_, steps)
+end
+
+"""
+    ct_eye_out(out, n, m) -> Cint
+
+`ct_status ct_eye_out(ct_tensor *out, int64_t n, int64_t m);`
+"""
+function ct_eye_out(out, n, m)
+    ccall((:ct_eye_out, libctensor()), Cint, (Ptr{ct_tensor}, Int64, Int64), out, n, m)
 end
 
 end # module LibCTensor

@@ -37,7 +37,7 @@ int64_t itemsize(DType d);
 const char* dtype_name(DType d);  // "float32", ...
 // torch's ScalarType name, as its messages print it: "Float", "Long", "ComplexFloat", ...
 const char* torch_scalar_type_name(DType d);
-// Throws DType naming `op` if d is not one of the ten.
+// Throws DType naming `op` if d is not one of the twelve.
 DType checked_dtype(int d, const char* op);
 
 template <DType D> struct TypeOf;
@@ -151,7 +151,8 @@ inline To convert(From x) {
   }()
 
 // CT_DISPATCH_ALL plus the two complex dtypes (scalar_t = std::complex<float/double>), for
-// the kernels that have complex arithmetic: copies, fills, +, -, *, /, ==, !=, sums, matmul.
+// the kernels that handle complex values: so far conversions, fills, nonzero, masked_fill and
+// item; every other kernel refuses complex through CT_DISPATCH_ALL's fallback.
 #define CT_DISPATCH_WITH_COMPLEX(d, ...)                                              \
   [&] {                                                                              \
     if ((d) == ::ct::DType::Complex64) {                                             \

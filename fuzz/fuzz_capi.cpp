@@ -1523,6 +1523,25 @@ void op_memory_format(FuzzedDataProvider& in, Pool& p) {
   take(p, r);
 }
 
+// An index argument for the indexed ops: a pool tensor (any dtype and layout; false, skip the
+// op, when it is too large), or small int64 values, negative and out of range included, in a
+// new tensor that *made owns (the caller releases it).
+bool index_arg(FuzzedDataProvider& in, Pool& p, ct_tensor** index, ct_tensor** made) {
+  if (in.ConsumeBool()) {
+    *index = p.pick(in);
+    return small(*index);
+  }
+  const int nd = in.ConsumeIntegralInRange<int>(0, 3);
+  std::vector<int64_t> sizes(static_cast<size_t>(nd));
+  int64_t n = 1;
+  for (auto& s : sizes) n *= (s = in.ConsumeIntegralInRange<int64_t>(0, 4));
+  std::vector<int64_t> v(static_cast<size_t>(n));
+  for (auto& x : v) x = in.ConsumeIntegralInRange<int64_t>(-3, 6);
+  *made = CT(ct_from_data(v.data(), nd, sizes.data(), CT_INT64));
+  *index = *made;
+  return true;
+}
+
 // ct_repeat, ct_tile, ct_flip, ct_fliplr, ct_flipud, ct_roll: hostile counts, dims and
 // shifts.  A result is always a new storage.  Repeats whose result would have between 2^16
 // and 2^56 elements are left out: they may allocate (or fail to) slowly, and prove nothing
@@ -1590,19 +1609,7 @@ void op_gather_scatter(FuzzedDataProvider& in, Pool& p) {
   if (!small(t) || !small(src)) return;
   ct_tensor* made = nullptr;
   ct_tensor* index = nullptr;
-  if (in.ConsumeBool()) {
-    index = p.pick(in);
-    if (!small(index)) return;
-  } else {
-    const int nd = in.ConsumeIntegralInRange<int>(0, 3);
-    std::vector<int64_t> sizes(static_cast<size_t>(nd));
-    int64_t n = 1;
-    for (auto& s : sizes) n *= (s = in.ConsumeIntegralInRange<int64_t>(0, 4));
-    std::vector<int64_t> v(static_cast<size_t>(n));
-    for (auto& x : v) x = in.ConsumeIntegralInRange<int64_t>(-3, 6);
-    made = CT(ct_from_data(v.data(), nd, sizes.data(), CT_INT64));
-    index = made;
-  }
+  if (!index_arg(in, p, &index, &made)) return;
   const int dim = in.ConsumeIntegralInRange<int>(-4, 4);
   const double value = in.ConsumeIntegralInRange<int>(-300, 300) / 4.0;
   static const char* const reduces[4] = {nullptr, "add", "multiply", "mean"};
@@ -2066,19 +2073,7 @@ void op_scatter_reduce_index(FuzzedDataProvider& in, Pool& p) {
   if (!small(t) || !small(src)) return;
   ct_tensor* made = nullptr;
   ct_tensor* index = nullptr;
-  if (in.ConsumeBool()) {
-    index = p.pick(in);
-    if (!small(index)) return;
-  } else {
-    const int nd = in.ConsumeIntegralInRange<int>(0, 3);
-    std::vector<int64_t> sizes(static_cast<size_t>(nd));
-    int64_t n = 1;
-    for (auto& s : sizes) n *= (s = in.ConsumeIntegralInRange<int64_t>(0, 4));
-    std::vector<int64_t> v(static_cast<size_t>(n));
-    for (auto& x : v) x = in.ConsumeIntegralInRange<int64_t>(-3, 6);
-    made = CT(ct_from_data(v.data(), nd, sizes.data(), CT_INT64));
-    index = made;
-  }
+  if (!index_arg(in, p, &index, &made)) return;
   const int dim = in.ConsumeIntegralInRange<int>(-4, 4);
   static const char* const reduces[8] = {"sum", "prod", "mean", "amax", "amin", "max", "foo", nullptr};
   const char* reduce = reduces[in.ConsumeIntegralInRange<int>(0, 7)];

@@ -459,12 +459,14 @@ std::vector<Ref<Tensor>> mask_columns(const Tensor& self, const Tensor& ix, int 
                                       << list_str(self.sizes()) << " at index " << at_dim + j);
   }
   const Ref<Tensor> m = copy_to_new(ix, DType::Bool);
-  const bool* mp = at<const bool>(*m);
+  // Read through the bytes: a bool mask may hold any byte (from NumPy, from_blob), and loading
+  // one other than 0/1 as a C++ bool is undefined behaviour.
+  const unsigned char* mp = at<const unsigned char>(*m);
   const int md = ix.ndim();
   std::vector<Dims> coords(static_cast<size_t>(md));
   Dims c(size_t(md), 0);
   for (int64_t k = 0; k < m->numel(); ++k) {
-    if (mp[k])
+    if (mp[k] != 0)
       for (int j = 0; j < md; ++j) coords[size_t(j)].push_back(c[size_t(j)]);
     for (int j = md - 1; j >= 0; --j) {
       if (++c[size_t(j)] < ix.size(j)) break;

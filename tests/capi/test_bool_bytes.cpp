@@ -218,6 +218,10 @@ TEST_F(BoolBytes, WhereAndInPlace) {
     return ct_where(ones, x, t);
   });
   agree("where values, other side", [&](ct_tensor* x) { return ct_where(falses, ones, x); });
+  agree("index with the mask (x[mask])", [&](ct_tensor* x) {
+    const ct_tensor* mask[1] = {x};
+    return ct_index(a2, 1, mask);
+  });
   // In place: self op= x, into a bool tensor of 0/1 bytes.
   using Inplace = ct_status (*)(ct_tensor*, const ct_tensor*);
   const std::pair<const char*, Inplace> inplace[] = {{"add_", ct_add_}, {"mul_", ct_mul_}, {"sub_", ct_sub_}};

@@ -294,6 +294,31 @@ inline ct_tensor* make_from(const std::vector<T>& data, std::vector<int64_t> siz
   return ct_from_data(data.data(), int(sizes.size()), sizes.data(), dtype);
 }
 
+// An int64 tensor of the given values and sizes (the index arguments of the indexed ops).
+inline ct_tensor* longs(const std::vector<int64_t>& v, std::vector<int64_t> sizes) {
+  return make_from(v, sizes, CT_INT64);
+}
+
+// Takes t (a new reference, released here): a result of `sizes` holding `want` in C order,
+// on a storage of its own (never src's), not a view: what every copying op returns.
+inline void expect_copy(ct_tensor* t, const ct_tensor* src, const std::vector<int64_t>& sizes,
+                        const std::vector<double>& want) {
+  ASSERT_NE(t, nullptr) << last_error_str();
+  EXPECT_TRUE(sizes_are(t, sizes));
+  EXPECT_EQ(ct_shares_storage(t, src), 0);
+  EXPECT_TRUE(is_not_view(t));
+  EXPECT_EQ(values(t), want);
+  ct_tensor_release(t);
+}
+// The same, checking the strides too.
+inline void expect_copy(ct_tensor* t, const ct_tensor* src, const std::vector<int64_t>& sizes,
+                        const std::vector<int64_t>& strides, const std::vector<double>& want) {
+  if (t) {
+    EXPECT_TRUE(strides_are(t, strides));
+  }
+  expect_copy(t, src, sizes, want);
+}
+
 // Shorthands taking brace lists (usable inside the macros: the call's parentheses protect
 // the commas).
 using I64 = std::initializer_list<int64_t>;

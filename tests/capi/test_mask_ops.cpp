@@ -16,18 +16,6 @@ class MaskOps : public CtTest {};
 
 ct_tensor* bools(std::vector<uint8_t> v, std::vector<int64_t> sizes) { return make_from(v, sizes, CT_BOOL); }
 
-// t is a new tensor on a storage of its own, with these sizes, strides and values.
-void expect_copy(ct_tensor* t, const ct_tensor* src, const std::vector<int64_t>& sizes,
-                 const std::vector<int64_t>& strides, const std::vector<double>& want) {
-  ASSERT_NE(t, nullptr) << last_error_str();
-  EXPECT_TRUE(sizes_are(t, sizes));
-  EXPECT_TRUE(strides_are(t, strides));
-  EXPECT_EQ(ct_shares_storage(t, src), 0);
-  EXPECT_TRUE(is_not_view(t));
-  EXPECT_EQ(values(t), want);
-  ct_tensor_release(t);
-}
-
 // The int-repeats repeat_interleave: as torch's, a view (flatten) of a clone it made itself,
 // so a new storage that t does not share, with a base.
 void expect_fresh_view(ct_tensor* t, const ct_tensor* src, const std::vector<int64_t>& sizes,

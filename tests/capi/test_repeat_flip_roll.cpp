@@ -13,17 +13,6 @@ namespace {
 
 class RepeatFlipRoll : public CtTest {};
 
-// t owns a storage of its own (never t0's), with the given sizes and values.
-void expect_copy(ct_tensor* t, const ct_tensor* src, const std::vector<int64_t>& sizes,
-                 const std::vector<double>& want) {
-  ASSERT_NE(t, nullptr) << last_error_str();
-  EXPECT_TRUE(sizes_are(t, sizes));
-  EXPECT_EQ(ct_shares_storage(t, src), 0);
-  EXPECT_TRUE(is_not_view(t));
-  EXPECT_EQ(values(t), want);
-  ct_tensor_release(t);
-}
-
 TEST_F(RepeatFlipRoll, RepeatPadsAndTiles) {
   ct_tensor* x = make_iota_f32({2, 2});  // [[0,1],[2,3]]
   const int64_t r1[2] = {1, 2};

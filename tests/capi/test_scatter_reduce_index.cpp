@@ -13,18 +13,6 @@ namespace {
 
 class ScatterReduceIndex : public CtTest {};
 
-ct_tensor* longs(const std::vector<int64_t>& v, std::vector<int64_t> sizes) { return make_from(v, sizes, CT_INT64); }
-
-void expect_copy(ct_tensor* t, const ct_tensor* src, const std::vector<int64_t>& sizes,
-                 const std::vector<double>& want) {
-  ASSERT_NE(t, nullptr) << last_error_str();
-  EXPECT_TRUE(sizes_are(t, sizes));
-  EXPECT_EQ(ct_shares_storage(t, src), 0);
-  EXPECT_TRUE(is_not_view(t));
-  EXPECT_EQ(values(t), want);
-  ct_tensor_release(t);
-}
-
 TEST_F(ScatterReduceIndex, ScatterReduceValues) {
   ct_tensor* x = make_iota_f32({2, 3});  // [[0,1,2],[3,4,5]]
   ct_tensor* i = longs({0, 0, 2, 1, 0, 0}, {2, 3});

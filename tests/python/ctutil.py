@@ -106,3 +106,16 @@ def layout_pair(shape, dtype="float32", layout=None):
         c = c.permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2)
         t = t.contiguous(memory_format=torch.channels_last)
     return c, t
+
+
+def outcomes(cases):
+    """For each callable: None if it returns, else (exception class name, message): what the
+    error tests compare between ctensor and torch."""
+    out = []
+    for f in cases:
+        try:
+            f()
+            out.append(None)
+        except Exception as e:  # noqa: BLE001 - the class is compared
+            out.append((type(e).__name__, str(e)))
+    return out

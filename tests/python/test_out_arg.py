@@ -269,3 +269,25 @@ def test_out_must_be_a_tensor():
         ctensor.add(ctensor.ones(2), 1, out=[1, 2])
     with pytest.raises(TypeError):
         ctensor.max(ctensor.ones(2, 2), 0, out=ctensor.ones(2))
+
+
+def test_maximum_minimum_functions_and_methods():
+    a = [[1.0, float("nan"), -2.0], [4.0, 0.5, 3.0]]
+    b = [2, 0, -2]
+    for name in ("maximum", "minimum"):
+        x, y = ctensor.tensor(a, requires_grad=True), ctensor.tensor(b)
+        tx, ty = torch.tensor(a, requires_grad=True), torch.tensor(b)
+        r, tr = getattr(ctensor, name)(x, y), getattr(torch, name)(tx, ty)
+        assert repr(r.detach()) == repr(tr.detach()).replace("torch.", "ctensor.")
+        assert r.grad_fn.name() == tr.grad_fn.name()
+        assert getattr(x, name)(y).tolist().__repr__() == getattr(tx, name)(ty).tolist().__repr__()
+        o, to = ctensor.empty(0), torch.empty(0)
+        with ctensor.no_grad():
+            assert getattr(ctensor, name)(x, y, out=o) is o
+        with torch.no_grad():
+            getattr(torch, name)(tx, ty, out=to)
+        assert repr(o) == repr(to).replace("torch.", "ctensor.")
+        with pytest.raises(TypeError, match=f"{name}\\(\\): argument 'other' \\(position 2\\) must be Tensor"):
+            getattr(ctensor, name)(x, 1)
+        with pytest.raises(TypeError, match=f"{name}\\(\\): argument 'other' \\(position 2\\) must be Tensor"):
+            getattr(torch, name)(tx, 1)

@@ -81,6 +81,7 @@ from ._compute import (add, sub, subtract, mul, multiply, div, divide, true_divi
                        neg, negative, abs, absolute, exp, log, sqrt, sin, cos, tanh, sigmoid, relu,
                        eq, ne, lt, le, gt, ge, not_equal, less, less_equal, greater, greater_equal,
                        where, equal, allclose, sum, mean, prod, amax, amin, argmax, argmin, max, min,
+                       maximum, minimum,
                        matmul, mm, cat, concat, stack, manual_seed, rand, randn, randint,
                        result_type)
 from ._pow_div import pow, floor_divide, remainder, fmod  # noqa: E402

@@ -222,6 +222,10 @@ class Tensor:
         """The size of one element in bytes."""
     def is_contiguous(self, memory_format: memory_format = ...) -> _bool:
         """True if the strides are exactly memory_format's for this shape (size-1 dims ignored)."""
+    def maximum(self, other: Tensor) -> Tensor:
+        """The elementwise maximum of self and other (a tensor; NaN wins), promoted as torch."""
+    def minimum(self, other: Tensor) -> Tensor:
+        """The elementwise minimum of self and other (a tensor; NaN wins), promoted as torch."""
     def is_floating_point(self) -> _bool:
         """True for float16, bfloat16, float32 and float64."""
     def is_complex(self) -> _bool:
@@ -1008,6 +1012,10 @@ def clamp_max_(input: Tensor, max: Union[_int, _float, _bool, Tensor]) -> Tensor
     """In place, returns input: input = min(input, max)."""
 def numel(input: Tensor) -> _int:
     """The number of elements of input."""
+def maximum(input: Tensor, other: Tensor, *, out: Optional[Tensor] = ...) -> Tensor:
+    """torch.maximum(input, other): the elementwise maximum (NaN wins; MaximumBackward0)."""
+def minimum(input: Tensor, other: Tensor, *, out: Optional[Tensor] = ...) -> Tensor:
+    """torch.minimum(input, other): the elementwise minimum (NaN wins; MinimumBackward0)."""
 def is_floating_point(input: Tensor) -> _bool:
     """True for float16, bfloat16, float32 and float64."""
 def is_complex(input: Tensor) -> _bool:

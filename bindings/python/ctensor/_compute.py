@@ -396,6 +396,14 @@ def _max_min(name, self, dim, keepdim, other):
 class _ComputeMethods:
     """Namespace of the compute methods installed into ctensor.Tensor (never instantiated)."""
 
+    def maximum(self, other):
+        """The elementwise maximum of self and other (a tensor; NaN wins), promoted as torch."""
+        return maximum(self, other)
+
+    def minimum(self, other):
+        """The elementwise minimum of self and other (a tensor; NaN wins), promoted as torch."""
+        return minimum(self, other)
+
     def add(self, other, *, alpha=_NO_ALPHA):
         """self + alpha * other (other: a tensor or a Python number, torch's promotion)."""
         return _arith("add", _ADD, self, other, alpha, False)
@@ -700,6 +708,20 @@ less = _comparison("less", _LT)
 less_equal = _comparison("less_equal", _LE)
 greater = _comparison("greater", _GT)
 greater_equal = _comparison("greater_equal", _GE)
+
+
+def maximum(input, other):
+    """torch.maximum(input, other): the elementwise maximum (NaN wins; MaximumBackward0)."""
+    _check_tensor("maximum", input, "input", 1)
+    _check_tensor("maximum", other, "other", 2)
+    return _C.ct_maximum(input, other)
+
+
+def minimum(input, other):
+    """torch.minimum(input, other): the elementwise minimum (NaN wins; MinimumBackward0)."""
+    _check_tensor("minimum", input, "input", 1)
+    _check_tensor("minimum", other, "other", 2)
+    return _C.ct_minimum(input, other)
 
 
 def where(condition, input, other):

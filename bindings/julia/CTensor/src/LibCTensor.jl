@@ -139,6 +139,32 @@ const CT_ERR_OUT_OF_MEMORY = Cint(7)
 const CT_ERR_READ_ONLY = Cint(8)
 const CT_ERR_INTERNAL = Cint(9)
 
+# ---- enum ct_print_option ----------------------------------------------------------------
+# Print options, torch.set_printoptions: how ct_tensor_to_string lays a tensor out.  One
+# process-wide value per option, read once per call; each is a double so that one pair of
+# functions serves every option (new options get new numbers; the numbers are ABI).
+# CT_PRINT_PRECISION  digits after the point, or of a scientific mantissa (integer 0..64;
+# default 4).
+# CT_PRINT_THRESHOLD  a tensor with more elements is summarized (any number but NaN,
+# INFINITY for never; default 1000).
+# CT_PRINT_EDGEITEMS  entries shown at each end of a summarized dim (integer >= 0; default
+# 3).  0 prints a summarized tensor as "[...]" and adds "size=(...)",
+# as torch.
+# CT_PRINT_LINEWIDTH  characters per line before entries wrap (integer; default 80).
+# CT_PRINT_SCI_MODE   -1: scientific notation chosen from the values (default), 0: never,
+# 1: always.
+# torch's profiles are combinations: "default" (4, 1000, 3, 80), "short" (2, 1000, 2, 80),
+# "full" (4, INFINITY, 3, 80).  ct_set_print_option refuses an unknown option or a value
+# outside its range (CT_ERR_INVALID_ARGUMENT, naming the option and the value) and changes
+# nothing then; ct_get_print_option returns NaN (CT_ERR_INVALID_ARGUMENT) for an unknown
+# option.  Integral options must be whole numbers with magnitude at most 2^53.
+const ct_print_option = Cint
+const CT_PRINT_PRECISION = Cint(0)
+const CT_PRINT_THRESHOLD = Cint(1)
+const CT_PRINT_EDGEITEMS = Cint(2)
+const CT_PRINT_LINEWIDTH = Cint(3)
+const CT_PRINT_SCI_MODE = Cint(4)
+
 # ---- enum ct_memory_format ---------------------------------------------------------------
 # PyTorch's memory formats: the dim orders a NEW tensor may be laid out in (torch's
 # contiguous_format, channels_last, channels_last_3d, preserve_format).  A format is not a
@@ -298,6 +324,52 @@ end
 """
 function ct_get_num_threads()
     ccall((:ct_get_num_threads, libctensor()), Cint, ())
+end
+
+"""
+    ct_set_default_dtype(dtype) -> Cint
+
+`ct_status ct_set_default_dtype(ct_dtype dtype);`
+
+The default floating dtype, torch.set_default_dtype / get_default_dtype: process-wide,
+CT_FLOAT32 until changed.  It is the dtype a floating result gets when no operand decides
+it: an integer or bool tensor combined with a double scalar (ct_*_scalar, a Python float),
+true division of integers, exp/log/sqrt/... and reciprocal of integers, and repr's choice of
+which dtypes need no "dtype=" suffix.  Creation functions take their dtype explicitly: the
+bindings pass this one when the caller gave none.  Changing it while another thread computes
+gives that thread either value.  Only CT_FLOAT16, CT_BFLOAT16, CT_FLOAT32, CT_FLOAT64 are
+accepted (CT_ERR_DTYPE, torch's "only floating-point types are supported as the default
+type"; an invalid dtype too).
+"""
+function ct_set_default_dtype(dtype)
+    ccall((:ct_set_default_dtype, libctensor()), Cint, (Cint,), dtype)
+end
+
+"""
+    ct_get_default_dtype() -> Cint
+
+`ct_dtype ct_get_default_dtype(void);`
+"""
+function ct_get_default_dtype()
+    ccall((:ct_get_default_dtype, libctensor()), Cint, ())
+end
+
+"""
+    ct_set_print_option(option, value) -> Cint
+
+`ct_status ct_set_print_option(ct_print_option option, double value);`
+"""
+function ct_set_print_option(option, value)
+    ccall((:ct_set_print_option, libctensor()), Cint, (Cint, Cdouble), option, value)
+end
+
+"""
+    ct_get_print_option(option) -> Cdouble
+
+`double ct_get_print_option(ct_print_option option);`
+"""
+function ct_get_print_option(option)
+    ccall((:ct_get_print_option, libctensor()), Cdouble, (Cint,), option)
 end
 
 # ---- Lifetime ----------------------------------------------------------------------------
@@ -1897,7 +1969,8 @@ end
 
 ct_scatter_reduce: a copy of t (C order, a new storage) with t[p with p[dim] = index[p]]
 combined with src[p] for each position p of index by reduce: "sum", "prod", "mean", "amax"
-or "amin" (NaN propagates for amax/amin); anything else, NULL included, is
+or "amin" (NaN propagates for amax/amin; torch's undocumented "max" / "min" are taken as
+amax / amin, and their backward fails as torch's does); anything else, NULL included, is
 CT_ERR_INVALID_ARGUMENT ("reduce argument must be either sum, prod, mean, amax or amin, got
 foo").  include_self non-zero: t's own value takes part; zero: each position written starts
 from the reduction's identity instead (untouched positions keep t's value).  mean divides by
@@ -2426,7 +2499,8 @@ end
 
 `int64_t ct_tensor_to_string(const ct_tensor *t, char *buf, int64_t cap);`
 
-PyTorch's repr of t ("tensor([1., 2.])", with "ctensor." where torch prints "torch.").
+PyTorch's repr of t ("tensor([1., 2.])", with "ctensor." where torch prints "torch."), under
+the current print options (ct_set_print_option) and default dtype (ct_set_default_dtype).
 Writes at most cap bytes including the terminating NUL (buf may be NULL if cap == 0) and
 returns the length of the whole repr, as snprintf does; -1 on error.
 """
@@ -2542,7 +2616,8 @@ end
 # Broadcasting and type promotion are PyTorch's: the result dtype is the promotion of the
 # operands' dtypes, where a 0-dim tensor only counts if its category (bool < integer <
 # floating) is higher than every dimensioned operand's, and a double scalar `s` counts as a
-# Python float (integer tensor + scalar -> float32; float16 tensor + scalar -> float16).
+# Python float (integer tensor + scalar -> the default dtype, float32 unless
+# ct_set_default_dtype changed it; float16 tensor + scalar -> float16).
 # In-place ops refuse (PyTorch's messages): a result dtype self cannot hold (float into an
 # integer tensor: CT_ERR_DTYPE), a broadcast shape other than self's (CT_ERR_SHAPE), a self
 # with internal overlap such as an expanded tensor (CT_ERR_OVERLAP), a read-only self
@@ -2558,7 +2633,7 @@ end
 
 `ct_tensor *ct_add(const ct_tensor *a, const ct_tensor *b);`
 
-a + b, a - b, a * b, a / b (true division: integer inputs give float32).
+a + b, a - b, a * b, a / b (true division: integer inputs give the default dtype).
 """
 function ct_add(a, b)
     ccall((:ct_add, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
@@ -2763,7 +2838,8 @@ end
 
 `ct_tensor *ct_neg(const ct_tensor *a);`
 
-Elementwise math.  Integer and bool inputs give float32 for exp/log/sqrt/sin/cos/tanh/
+Elementwise math.  Integer and bool inputs give the default dtype (ct_get_default_dtype,
+float32 unless changed) for exp/log/sqrt/sin/cos/tanh/
 sigmoid; neg/abs/relu keep the dtype (neg of bool: CT_ERR_DTYPE).  The _ forms write into
 self and refuse a result dtype self cannot hold.
 """
@@ -3094,7 +3170,7 @@ torch.pow: a ** b elementwise, broadcasting, promoted dtype (bool ** bool: CT_ER
 torch's "\\"pow\\" not implemented for 'Bool'").  Integer powers wrap (int8 3 ** 10 is -87),
 0 ** 0 is 1, and a negative integer exponent gives 0 except for bases 1 and -1, as torch's
 tensor ** tensor.  Floating powers are std::pow (a negative base with a fractional exponent
-is NaN).  ct_pow_scalar: a ** e for a Python-float e (an integer tensor gives float32), with
+is NaN).  ct_pow_scalar: a ** e for a Python-float e (an integer tensor gives the default dtype), with
 torch's shortcuts for e = 2, 3, -2 (multiplies), 0.5 (sqrt), -0.5, -1 (reciprocals);
 float16 rounds e to float16 first, as torch 2.13.  ct_pow_int: a ** e for a Python-int e
 (torch's pow(Tensor, int)): an integer tensor keeps its dtype, bool gives int64, a floating
@@ -4275,7 +4351,7 @@ becomes min(max(x, min), max), so max wins where min > max; NaN in t, min or max
 has_min / has_max say which bounds are given (at least one: else CT_ERR_INVALID_ARGUMENT,
 "torch.clamp: At least one of 'min' or 'max' must not be None").  integral != 0: the bounds
 are integers (Python ints: an integer t keeps its dtype; they must be whole numbers, exact
-up to 2^53); 0: floating (an integer or bool t gives float32, as torch.clamp(int_t, 0.5)).
+up to 2^53); 0: floating (an integer or bool t gives the default dtype, as torch.clamp(int_t, 0.5)).
 Result dtype: torch's result_type of t and the bounds; a bound must fit it
 (CT_ERR_INVALID_ARGUMENT, "value cannot be converted to type int8_t without overflow";
 unsigned dtypes take negatives down to -255, which wrap, as torch).  Result laid out like t.

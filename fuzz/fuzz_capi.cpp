@@ -54,7 +54,17 @@ constexpr int kArgArray = 1100;  // hostile ndim up to 1000 gets a real array of
 uint64_t g_inputs = 0, g_steps = 0, g_calls = 0, g_failed_calls = 0;
 
 // Counts every C API call the harness makes.
-#define CT(call) (++g_calls, (call))
+// CT_FUZZ_TRACE=2 also prints every C API call with the live tensor count after it (to find
+// which call of a reproducer leaks or breaks an invariant).
+bool g_trace_calls = false;
+struct CallTrace {  // prints at the end of the full expression that made the call
+  const char* text;
+  int line;
+  ~CallTrace() {
+    if (g_trace_calls) std::fprintf(stderr, "    %d: %s -> live %lld\n", line, text, (long long)ct_live_tensors());
+  }
+};
+#define CT(call) (++g_calls, (void)CallTrace{#call, __LINE__}, (call))
 
 [[noreturn]] void violated(const char* what, long long a = 0, long long b = 0) {
   std::fprintf(stderr, "ctensor fuzz: invariant violated: %s (%lld, %lld); last error %s: %s\n", what, a, b,
@@ -2057,7 +2067,9 @@ void trace_pool(int op, const Pool& p) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  g_trace = std::getenv("CT_FUZZ_TRACE") != nullptr;
+  const char* trace = std::getenv("CT_FUZZ_TRACE");
+  g_trace = trace != nullptr;
+  g_trace_calls = trace != nullptr && std::strcmp(trace, "2") == 0;
   ct_set_num_threads(1);  // one thread: reproducible, and the fuzzer's own timing is honest
   std::atexit(print_figures);
   return 0;

@@ -94,8 +94,11 @@ typedef struct ct_storage ct_storage;
 typedef enum ct_dtype {
   /* One byte an element.  Any byte may be stored (ct_empty, ct_from_blob, DLPack, writes
      through ct_tensor_data); every op reads a non-zero byte as true, as torch does.  Results
-     an op computes hold 0 or 1; views, ct_to to bool (t itself) and same-dtype copies
-     (ct_clone, ct_contiguous, ct_copy_, cat, index_select) keep the bytes as they are. */
+     an op computes hold 0 or 1, and so do copies made by torch's copy kernel (ct_clone,
+     ct_contiguous, ct_copy_, ct_reshape's copy, flip, repeat, gather, masks); views, ct_to to
+     bool (t itself), ct_cat, ct_stack, ct_roll and ct_index_select keep the bytes as they are
+     (torch's memcpy paths for contiguous inputs; torch normalises there too for some strided
+     inputs, ctensor does not). */
   CT_BOOL = 0,
   CT_UINT8 = 1,
   CT_INT8 = 2,

@@ -142,8 +142,14 @@ InnerFn convert_fn_to(DType from) {
   return CT_DISPATCH_WITH_COMPLEX(from, [&]() -> InnerFn { return &convert_loop<To, scalar_t>; });
 }
 
-InnerFn element_fn(DType to, DType from) {
-  if (to == from) return move_fn(itemsize(to));
+// A copy whose bytes cannot simply move: a conversion, or bool -> bool writing 0/1.
+bool moves_bytes(const CopyArgs& a) {
+  return a.dst_dtype == a.src_dtype && !(a.normalize_bool && a.dst_dtype == DType::Bool);
+}
+
+InnerFn element_fn(const CopyArgs& a) {
+  const DType to = a.dst_dtype, from = a.src_dtype;
+  if (moves_bytes(a)) return move_fn(itemsize(to));
   return CT_DISPATCH_WITH_COMPLEX(to, [&]() -> InnerFn { return convert_fn_to<scalar_t>(from); });
 }
 
@@ -923,7 +929,7 @@ CopyPlan plan_copy(const CopyArgs& a) {
   // 4. Choose the path.
   p.path = CopyPath::Strided;
   if (m == 0) return p;  // one element
-  const bool same = a.dst_dtype == a.src_dtype;
+  const bool same = moves_bytes(a);
   const int x = m - 1;
   if (same && p.dst_strides[x] == wd && p.src_strides[x] == ws) {
     p.path = m == 1 ? CopyPath::Flat : CopyPath::Rows;
@@ -970,10 +976,10 @@ void run_copy(const CopyArgs& args, int max_threads) {
       run_transpose(c, nthreads);
       return;
     case CopyPath::Tiled:
-      run_tiled(c, nthreads, element_fn(args.dst_dtype, args.src_dtype));
+      run_tiled(c, nthreads, element_fn(args));
       return;
     case CopyPath::Strided:
-      run_walk(c, nthreads, element_fn(args.dst_dtype, args.src_dtype));
+      run_walk(c, nthreads, element_fn(args));
       return;
   }
 }

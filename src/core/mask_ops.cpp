@@ -125,9 +125,15 @@ Ref<Tensor> masked_select(const Tensor& t, const Tensor& mask) {
   char* dst = out->raw_data();
   const size_t item = size_t(t.itemsize());
   const Tensor* ops[2] = {m.get(), x.get()};
-  walk(b, ops, [&](char** p) {
-    if (load<bool>(p[0])) std::memcpy(dst, p[1], item), dst += item;
-  });
+  if (t.dtype() == DType::Bool) {  // bool bytes are read as true/false and written 0/1, as torch
+    walk(b, ops, [&](char** p) {
+      if (load<bool>(p[0])) *dst++ = char(load<bool>(p[1]));
+    });
+  } else {
+    walk(b, ops, [&](char** p) {
+      if (load<bool>(p[0])) std::memcpy(dst, p[1], item), dst += item;
+    });
+  }
   return out;
 }
 

@@ -280,7 +280,8 @@ Ref<Tensor> flip(const Tensor& t, IntList dims) {
   }
   Ref<Tensor> out = empty_like_preserve(t, "flip");
   if (out->numel() == 0) return out;
-  if (t.ndim() > 0 && t.is_contiguous() && out->is_contiguous()) {
+  // flip_rows moves bytes; bool bytes go through the copy engine, which writes them 0/1 (torch).
+  if (t.ndim() > 0 && t.is_contiguous() && out->is_contiguous() && t.dtype() != DType::Bool) {
     flip_rows(*out, t, flipped);
     return out;
   }
@@ -313,11 +314,11 @@ void roll_into(const Tensor& out, const Tensor& t, int64_t shift, int d) {
   const int64_t n = t.size(d);
   const int64_t s = ((shift % n) + n) % n;
   if (s == 0) {
-    copy_elements(out, t);
+    move_elements(out, t);
     return;
   }
-  copy_elements(*narrow(out, d, s, n - s), *narrow(t, d, 0, n - s));
-  copy_elements(*narrow(out, d, 0, s), *narrow(t, d, n - s, s));
+  move_elements(*narrow(out, d, s, n - s), *narrow(t, d, 0, n - s));
+  move_elements(*narrow(out, d, 0, s), *narrow(t, d, n - s, s));
 }
 }  // namespace
 

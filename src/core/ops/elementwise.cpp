@@ -783,7 +783,7 @@ Ref<Tensor> cat(std::span<const Tensor* const> tensors, int64_t dim) {
   for (const Tensor* t : tensors) {
     if (t->ndim() == 1 && t->numel() == 0) continue;
     Ref<Tensor> part = narrow(*out, dd, at, t->size(dd));
-    copy_elements(*part, *t);  // a fresh result: no version bumps
+    move_elements(*part, *t);  // a fresh result: no version bumps; bool bytes as they are
     at += t->size(dd);
   }
   return out;

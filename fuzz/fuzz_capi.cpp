@@ -56,7 +56,17 @@ constexpr int kArgArray = 1100;  // hostile ndim up to 1000 gets a real array of
 uint64_t g_inputs = 0, g_steps = 0, g_calls = 0, g_failed_calls = 0;
 
 // Counts every C API call the harness makes.
-#define CT(call) (++g_calls, (call))
+// CT_FUZZ_TRACE=2 also prints every C API call with the live tensor count after it (to find
+// which call of a reproducer leaks or breaks an invariant).
+bool g_trace_calls = false;
+struct CallTrace {  // prints at the end of the full expression that made the call
+  const char* text;
+  int line;
+  ~CallTrace() {
+    if (g_trace_calls) std::fprintf(stderr, "    %d: %s -> live %lld\n", line, text, (long long)ct_live_tensors());
+  }
+};
+#define CT(call) (++g_calls, (void)CallTrace{#call, __LINE__}, (call))
 
 [[noreturn]] void violated(const char* what, long long a = 0, long long b = 0) {
   std::fprintf(stderr, "ctensor fuzz: invariant violated: %s (%lld, %lld); last error %s: %s\n", what, a, b,
@@ -82,9 +92,9 @@ void expect_error_recorded() {
   REQUIRE(msg != nullptr && msg[0] != '\0');
 }
 
-bool valid_dtype(int d) { return d >= CT_BOOL && d <= CT_FLOAT64; }
+bool valid_dtype(int d) { return d >= CT_BOOL && d <= CT_COMPLEX128; }
 int64_t itemsize_of(int d) {
-  static const int64_t sz[] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+  static const int64_t sz[] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16};
   return valid_dtype(d) ? sz[d] : 8;
 }
 
@@ -137,9 +147,9 @@ ct_dtype hostile_dtype(FuzzedDataProvider& in) {
   int raw;
   switch (in.ConsumeIntegralInRange<int>(0, 15)) {
     case 0: raw = -1; break;
-    case 1: raw = 10 + in.ConsumeIntegralInRange<int>(0, 3); break;
+    case 1: raw = 12 + in.ConsumeIntegralInRange<int>(0, 3); break;
     case 2: raw = in.ConsumeIntegral<int>(); break;
-    default: raw = in.ConsumeIntegralInRange<int>(0, 9);
+    default: raw = in.ConsumeIntegralInRange<int>(0, 11);
   }
   // C may pass any int as a ct_dtype; the library reads it as raw bits.
   ct_dtype d;
@@ -1747,6 +1757,28 @@ void op_masks(FuzzedDataProvider& in, Pool& p) {
 // bounds.  What must hold: a result is never a view and never shares t's storage; sort and
 // topk hand out indices only on success (a sentinel stays put otherwise), with the values'
 // element count; an in-place form keeps t's storage and geometry.
+// The complex views and ct_item_complex: a view shares t's storage and is a view; the parts
+// of a complex tensor are real tensors of half its item size.
+void op_complex(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* t = p.pick(in);
+  ct_tensor* r = nullptr;
+  switch (in.ConsumeIntegralInRange<int>(0, 4)) {
+    case 0: r = CT(ct_view_as_real(t)); break;
+    case 1: r = CT(ct_view_as_complex(t)); break;
+    case 2: r = CT(ct_real(t)); break;
+    case 3: r = CT(ct_imag(t)); break;
+    default: {
+      double re = 0, im = 0;
+      status_ok_or_error(CT(ct_item_complex(t, in.ConsumeBool() ? &re : nullptr, &im)));
+      return;
+    }
+  }
+  if (r && r != t) {
+    REQUIRE(CT(ct_shares_storage(r, t)) == 1 && CT(ct_tensor_is_view(r)) == 1);
+  }
+  take(p, r);
+}
+
 void op_scan_sort(FuzzedDataProvider& in, Pool& p) {
   ct_tensor* a = p.pick(in);
   if (!small_output(a, 4096)) return;
@@ -2037,7 +2069,9 @@ void trace_pool(int op, const Pool& p) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  g_trace = std::getenv("CT_FUZZ_TRACE") != nullptr;
+  const char* trace = std::getenv("CT_FUZZ_TRACE");
+  g_trace = trace != nullptr;
+  g_trace_calls = trace != nullptr && std::strcmp(trace, "2") == 0;
   ct_set_num_threads(1);  // one thread: reproducible, and the fuzzer's own timing is honest
   std::atexit(print_figures);
   return 0;
@@ -2216,8 +2250,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           case 12: op_out_args(in, pool); break;
           case 13: op_scatter_reduce_index(in, pool); break;
           case 14: op_defaults(in, pool); break;
+          case 15: op_complex(in, pool); break;
           case 16: op_safetensors(in, pool); break;
-          default: op_identity(in, pool); break;  // 2 and 3 (15: another branch's group)
+          default: op_identity(in, pool); break;  // 2 and 3
         }
         break;
       case 14: op_multi_view(in, pool); break;

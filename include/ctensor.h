@@ -94,8 +94,11 @@ typedef struct ct_storage ct_storage;
 typedef enum ct_dtype {
   /* One byte an element.  Any byte may be stored (ct_empty, ct_from_blob, DLPack, writes
      through ct_tensor_data); every op reads a non-zero byte as true, as torch does.  Results
-     an op computes hold 0 or 1; views, ct_to to bool (t itself) and same-dtype copies
-     (ct_clone, ct_contiguous, ct_copy_, cat, index_select) keep the bytes as they are. */
+     an op computes hold 0 or 1, and so do copies made by torch's copy kernel (ct_clone,
+     ct_contiguous, ct_copy_, ct_reshape's copy, flip, repeat, gather, masks); views, ct_to to
+     bool (t itself), ct_cat, ct_stack, ct_roll and ct_index_select keep the bytes as they are
+     (torch's memcpy paths for contiguous inputs; torch normalises there too for some strided
+     inputs, ctensor does not). */
   CT_BOOL = 0,
   CT_UINT8 = 1,
   CT_INT8 = 2,
@@ -105,7 +108,12 @@ typedef enum ct_dtype {
   CT_FLOAT16 = 6,  /* IEEE 754 binary16 */
   CT_BFLOAT16 = 7, /* the upper 16 bits of a float32 */
   CT_FLOAT32 = 8,
-  CT_FLOAT64 = 9
+  CT_FLOAT64 = 9,
+  /* Complex: two floats (float32 for complex64, float64 for complex128), real part first, as
+     C99's float _Complex / double _Complex, C++'s std::complex and NumPy lay them out.  Ops
+     without complex arithmetic refuse them with CT_ERR_DTYPE, naming the op and the dtype. */
+  CT_COMPLEX64 = 10,
+  CT_COMPLEX128 = 11
 } ct_dtype;
 
 /* Outcome of a call.  The numbers are ABI and never change. */
@@ -135,7 +143,8 @@ CT_API void ct_clear_error(void);
 CT_API const char *ct_status_name(ct_status s);
 /* The library's version, "MAJOR.MINOR.PATCH".  Static. */
 CT_API const char *ct_version(void);
-/* "bool", "uint8", ..., "float32" (PyTorch's names).  Static; NULL (CT_ERR_DTYPE) if invalid. */
+/* "bool", "uint8", ..., "float32", "complex64" (PyTorch's names).  Static; NULL (CT_ERR_DTYPE)
+   if invalid. */
 CT_API const char *ct_dtype_name(ct_dtype d);
 /* Bytes per element; -1 (CT_ERR_DTYPE) if d is invalid. */
 CT_API int64_t ct_dtype_itemsize(ct_dtype d);
@@ -377,6 +386,37 @@ CT_API ct_tensor *ct_matrix_transpose(const ct_tensor *t);
    -1))` to reverse the dimensions of a tensor."; the bindings warn, this function does not.
    Fails only on a bad handle. */
 CT_API ct_tensor *ct_numpy_T(const ct_tensor *t);
+
+/* ---- Complex tensors: the views between a complex tensor and its parts --------------------
+   A complex element is two floats, real part first (CT_COMPLEX64: two float32, CT_COMPLEX128:
+   two float64).  Each function below returns a new reference that is a VIEW (SAME storage,
+   ct_tensor_is_view() == 1, base the root tensor, one version counter), as torch's.  Complex
+   tensors cannot require gradients yet, and ct_view_as_complex of a tensor that requires grad
+   (with grad mode on) fails with CT_ERR_INVALID_ARGUMENT. */
+
+/* torch.view_as_real: complex (..., n) -> float32/float64 (..., n, 2); every stride and the
+   offset doubled, the new last dim has stride 1 (index 0 the real part, 1 the imaginary).
+   A real t: CT_ERR_DTYPE, "view_as_real is only supported for complex tensors". */
+CT_API ct_tensor *ct_view_as_real(const ct_tensor *t);
+/* torch.view_as_complex: float32/float64 (..., 2) -> complex64/complex128 (...); strides and
+   offset halved.  torch's checks in its order: the dtype (CT_ERR_DTYPE, "view_as_complex is
+   only supported for half, float and double tensors, but got a tensor of scalar type: Long";
+   a float16 t too, since ctensor has no complex32), then (CT_ERR_SHAPE) "Input tensor must
+   have one or more dimensions", "Tensor must have a last dimension of size 2", "Tensor must
+   have a last dimension with stride 1", "Tensor must have a stride divisible by 2 for all but
+   last dimension", "Tensor must have a storage_offset divisible by 2". */
+CT_API ct_tensor *ct_view_as_complex(const ct_tensor *t);
+/* torch's t.real: the real parts of a complex t, a float view (strides doubled); t itself
+   (retained: the same handle comes back, as torch returns the same tensor) when t is real. */
+CT_API ct_tensor *ct_real(const ct_tensor *t);
+/* torch's t.imag: the imaginary parts of a complex t, a float view one element after the real
+   parts.  A real t: CT_ERR_DTYPE, "imag is not implemented for tensors with non-complex
+   dtypes." */
+CT_API ct_tensor *ct_imag(const ct_tensor *t);
+/* The one value of a one-element tensor as two doubles: a complex element's parts, or any
+   real element's value with *imag = 0.  ct_item refuses complex tensors (CT_ERR_DTYPE), which
+   would drop the imaginary part.  Errors as ct_item; re and imag must not be NULL. */
+CT_API ct_status ct_item_complex(const ct_tensor *t, double *re, double *imag);
 
 /* ---- Copies of views (torch's *_copy ops): new reference(s), NEW storage --------------- */
 /* ct_X_copy(t, args) takes the arguments of the view op ct_X, fails as it does (same

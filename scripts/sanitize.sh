@@ -83,7 +83,7 @@ say "ASan+UBSan: Python tests (libasan preloaded; leaks of the interpreter itsel
 rm -f "$logs"/asan-pytest-report.*
 run_logged asan-pytest 1200 env LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libstdc++.so)" \
   ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:detect_odr_violation=0:allocator_may_return_null=1:log_path="$logs/asan-pytest-report" \
-  CTENSOR_LIB="$out/asan/libctensor.so" $py -m pytest -q -p no:cacheprovider tests/python
+  CTENSOR_LIB="$out/asan/libctensor.so" $py -m pytest -q -n "$jobs" -p no:cacheprovider tests/python
 say "ASan+UBSan: $(grep -h -E '^[0-9]+% tests passed|passed' "$logs/asan-ctest.log" "$logs/asan-pytest.log" | tr '\n' ' ')"
 
 # ---- 2. TSan --------------------------------------------------------------------------------

@@ -16,14 +16,22 @@ venv=${CT_VENV:-build/venv}
 case $venv in /*) ;; *) venv=$PWD/$venv ;; esac
 py=$venv/bin/python
 export CT_PYTHON=$py
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPython3_EXECUTABLE=$py >/dev/null
+# Every CMake build below (this one, pip's, the sanitizer builds) compiles through ccache when it
+# is there: pip's Release build of the library then finds this build's objects (same flags,
+# same sources) instead of compiling them again.  Release, as scripts/demo.sh and pip build it.
+if command -v ccache >/dev/null; then
+  export CMAKE_C_COMPILER_LAUNCHER=${CMAKE_C_COMPILER_LAUNCHER:-ccache}
+  export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}
+fi
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE=$py >/dev/null
 cmake --build "$build"
 ctest --test-dir "$build" --output-on-failure -j2 --timeout 900
 # The README's Python install: pip install . from the root into a fresh venv made from Debian's
 # python3, then import ctensor from outside the tree (one more build of the library, -j2).
 timeout --kill-after=30 1800 bash tests/install/pip_install.sh /usr/bin/python3
 # under timeout: a deadlock must fail with a message, not hang CI until it is killed
-CTENSOR_LIB="$PWD/$build/libctensor.so" timeout --kill-after=30 1800 $py -m pytest -q tests/python
+# on both cores (pytest-xdist, two worker processes; each test file's state stays in its worker)
+CTENSOR_LIB="$PWD/$build/libctensor.so" timeout --kill-after=30 1800 $py -m pytest -q -n 2 tests/python
 # Other languages over dlopen (Python ctypes and cffi, LuaJIT, Ruby, Perl), the documented
 # snippets, and the Julia package's checks.
 timeout --kill-after=30 1800 bash tests/clients/run_all.sh "$PWD/$build/libctensor.so"

@@ -199,6 +199,10 @@
 %newobject ct_view_dtype;
 %newobject ct_matrix_transpose;
 %newobject ct_numpy_T;
+%newobject ct_view_as_real;
+%newobject ct_view_as_complex;
+%newobject ct_real;
+%newobject ct_imag;
 %newobject ct_view_copy;
 %newobject ct_view_dtype_copy;
 %newobject ct_permute_copy;
@@ -825,6 +829,16 @@ static ct_tensor *ctpy_movedim(const ct_tensor *t, PyObject *source, PyObject *d
 %typemap(argout) double *out {
   Py_XDECREF($result);
   $result = PyFloat_FromDouble(*$1);
+}
+
+/* ct_item_complex: the value is the result, a Python complex. */
+%typemap(in, numinputs=0) (double *re, double *imag) (double tmp_re, double tmp_im) {
+  $1 = &tmp_re;
+  $2 = &tmp_im;
+}
+%typemap(argout) (double *re, double *imag) {
+  Py_XDECREF($result);
+  $result = PyComplex_FromDoubles(*$1, *$2);
 }
 
 /* ct_tensor_to_string: no buffer argument from Python; the result is the str. */

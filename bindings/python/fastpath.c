@@ -71,7 +71,9 @@ static PyObject *ctpy_exception_class(ct_status st, const char *op, const char *
       if (st == CT_ERR_SHAPE) return PyExc_RuntimeError;
       /* torch: RuntimeError for a dtype an ATen kernel refuses (every compute op, "result
          type Float can't be cast to ...", "\"abs_cpu\" not implemented for 'Bool'", ...) */
-      if (op && (strstr(op, "index_select") || strstr(op, "arange") || ctpy_is_compute_op(op)))
+      if (op && (strstr(op, "index_select") || strstr(op, "arange") || ctpy_is_compute_op(op) ||
+                 strstr(op, "view_as_real") || strstr(op, "view_as_complex") || !strcmp(op, "ct_imag") ||
+                 strstr(op, "item_complex")))
         return PyExc_RuntimeError;
       return PyExc_TypeError;
     case CT_ERR_OUT_OF_MEMORY:
@@ -326,13 +328,14 @@ static PyObject *ctpy_storage_new(PyTypeObject *type, PyObject *args, PyObject *
 /* ---- Objects registered by the Python package (_C._setup) ------------------------------- */
 
 static PyTypeObject *ctpy_size_type = NULL;   /* ctensor.Size, a tuple subclass */
-static PyObject *ctpy_dtypes[10];             /* ctensor.bool ... ctensor.float64, by ct_dtype */
+#define CTPY_NUM_DTYPES 12                     /* ct_dtype values 0 .. 11 */
+static PyObject *ctpy_dtypes[CTPY_NUM_DTYPES]; /* ctensor.bool ... ctensor.complex128, by ct_dtype */
 static PyObject *ctpy_getitem_fallback = NULL; /* f(tensor, key): advanced indexing */
 static PyObject *ctpy_setitem_fallback = NULL; /* f(tensor, key, value) */
 static PyObject *ctpy_item_fn = NULL;          /* f(tensor) -> Python scalar */
 
 static PyObject *ctpy_dtype_object(ct_dtype d) {
-  if ((int)d < 0 || (int)d >= 10 || !ctpy_dtypes[d]) {
+  if ((int)d < 0 || (int)d >= CTPY_NUM_DTYPES || !ctpy_dtypes[d]) {
     if (!PyErr_Occurred()) PyErr_Format(PyExc_RuntimeError, "ctensor: unknown dtype %d", (int)d);
     return NULL;
   }
@@ -342,7 +345,7 @@ static PyObject *ctpy_dtype_object(ct_dtype d) {
 
 /* A ctensor dtype object or int -> ct_dtype; -1 with TypeError otherwise. */
 static int ctpy_dtype_from_object(PyObject *o) {
-  for (int i = 0; i < 10; ++i)
+  for (int i = 0; i < CTPY_NUM_DTYPES; ++i)
     if (o == ctpy_dtypes[i]) return i;
   PyErr_Format(PyExc_TypeError, "expected a ctensor dtype (ctensor.float32, ...), got %R", o);
   return -1;
@@ -498,7 +501,7 @@ static int ctpy_view_dtype_arg(PyObject *const *args, Py_ssize_t nargs, PyObject
   else if (nargs == 0 && nkw == 1 && PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "dtype") == 0)
     o = args[0];
   if (!o) return -1;
-  for (int i = 0; i < 10; ++i)
+  for (int i = 0; i < CTPY_NUM_DTYPES; ++i)
     if (o == ctpy_dtypes[i]) return i;
   return -1;
 }
@@ -2316,13 +2319,13 @@ static PyObject *ctpy_setup(PyObject *self, PyObject *args) {
     PyErr_SetString(PyExc_TypeError, "_setup: Size must be a tuple subclass");
     return NULL;
   }
-  if (!PyTuple_Check(dtypes) || PyTuple_GET_SIZE(dtypes) != 10) {
-    PyErr_SetString(PyExc_TypeError, "_setup: dtypes must be a tuple of 10 objects");
+  if (!PyTuple_Check(dtypes) || PyTuple_GET_SIZE(dtypes) != CTPY_NUM_DTYPES) {
+    PyErr_SetString(PyExc_TypeError, "_setup: dtypes must be a tuple of 12 objects");
     return NULL;
   }
   Py_INCREF(size_type);
   Py_XSETREF(ctpy_size_type, (PyTypeObject *)size_type);
-  for (int i = 0; i < 10; ++i) {
+  for (int i = 0; i < CTPY_NUM_DTYPES; ++i) {
     Py_INCREF(PyTuple_GET_ITEM(dtypes, i));
     Py_XSETREF(ctpy_dtypes[i], PyTuple_GET_ITEM(dtypes, i));
   }

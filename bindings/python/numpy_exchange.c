@@ -21,6 +21,11 @@
 static int ctpy_dtype_of_format(const char *fmt, Py_ssize_t itemsize) {
   if (!fmt) return -1;
   if (*fmt == '<' || *fmt == '=' || *fmt == '@' || *fmt == '|') ++fmt;
+  if (fmt[0] == 'Z' && fmt[1] && !fmt[2]) { /* the buffer protocol's complex: Zf, Zd */
+    if (fmt[1] == 'f') return itemsize == 8 ? CT_COMPLEX64 : -1;
+    if (fmt[1] == 'd') return itemsize == 16 ? CT_COMPLEX128 : -1;
+    return -1;
+  }
   if (!fmt[0] || fmt[1]) return -1; /* one code, nothing after it */
   switch (fmt[0]) {
     case '?': return itemsize == 1 ? CT_BOOL : -1;
@@ -94,7 +99,8 @@ static PyObject *ctpy_get_array_interface(PyObject *self, void *closure) {
                     "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.");
     return NULL;
   }
-  static const char *const typestrs[10] = {"|b1", "|u1", "|i1", "<i2", "<i4", "<i8", "<f2", NULL, "<f4", "<f8"};
+  static const char *const typestrs[12] = {"|b1", "|u1", "|i1", "<i2", "<i4", "<i8",
+                                           "<f2", NULL,  "<f4", "<f8", "<c8", "<c16"};
   const ct_dtype d = ct_tensor_dtype(t);
   if (d == CT_BFLOAT16) {
     PyErr_SetString(PyExc_TypeError, "Got unsupported ScalarType BFloat16");

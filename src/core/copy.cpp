@@ -34,7 +34,10 @@ void broadcast_strides(const Tensor& src, const Tensor& dst, int64_t* out) {
 
 // Runs the engine: dst = src broadcast to dst's shape (src_strides already broadcast).
 // dst_is_new: dst was just created by this library (see kernels::CopyArgs::dst_is_new).
-void engine(const Tensor& dst, const Tensor& src, const int64_t* src_strides, bool dst_is_new) {
+// normalize_bool: bool bytes are written as 0/1 (torch's copy kernel) or moved as they are
+// (torch's cat and index_select; see kernels::CopyArgs::normalize_bool).
+void engine(const Tensor& dst, const Tensor& src, const int64_t* src_strides, bool dst_is_new,
+            bool normalize_bool = true) {
   kernels::CopyArgs a;
   a.dst = dst.data();
   a.dst_dtype = dst.dtype();
@@ -46,6 +49,7 @@ void engine(const Tensor& dst, const Tensor& src, const int64_t* src_strides, bo
   a.src_strides = src_strides;
   a.dst_is_new = dst_is_new;
   a.dst_recycled = dst.storage()->recycled();
+  a.normalize_bool = normalize_bool;
   kernels::run_copy(a, get_num_threads());
 }
 
@@ -93,12 +97,17 @@ Ref<Tensor> copy_to_new(const Tensor& t, DType dtype) {
   return out;
 }
 
-void copy_elements(const Tensor& dst, const Tensor& src) {
+namespace {
+void fresh_copy(const Tensor& dst, const Tensor& src, bool normalize_bool) {
   if (dst.numel() == 0) return;
   int64_t strides[kMaxDims];
   broadcast_strides(src, dst, strides);
-  engine(dst, src, strides, true);
+  engine(dst, src, strides, true, normalize_bool);
 }
+}  // namespace
+
+void copy_elements(const Tensor& dst, const Tensor& src) { fresh_copy(dst, src, true); }
+void move_elements(const Tensor& dst, const Tensor& src) { fresh_copy(dst, src, false); }
 
 // PyTorch's preserve_format: a dense, non-overlapping t keeps its strides (a transpose stays
 // transposed); anything else becomes dense in the order of t's strides.

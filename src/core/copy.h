@@ -15,8 +15,12 @@ void copy_into(const Tensor& dst, const Tensor& src, const char* op = "copy_");
 
 // The engine alone: writes src (broadcast to dst's shape, converted) into dst without the
 // checks of copy_into and without bumping the version.  Only for tensors the library has
-// just created and nobody else can see yet (cat, stack, index_select results).
+// just created and nobody else can see yet (clone with a memory format, rot90, masked ops).
+// Bool bytes other than 0/1 are written as 1, as torch's copy kernel does.
 void copy_elements(const Tensor& dst, const Tensor& src);
+// The same, moving bool bytes as they are: torch's cat and roll on contiguous inputs
+// (a memcpy there) keep a bool byte of 2 as 2.
+void move_elements(const Tensor& dst, const Tensor& src);
 
 // A contiguous copy of t on a new storage, with dtype `dtype`.
 Ref<Tensor> copy_to_new(const Tensor& t, DType dtype);

@@ -132,18 +132,25 @@ InnerFn move_fn(int64_t width) {
     case 2: return &move_loop<uint16_t>;
     case 4: return &move_loop<uint32_t>;
     case 8: return &move_loop<uint64_t>;
+    case 16: return &move_loop<Bytes16>;
   }
   CT_FAIL(Internal, "copy: no element loop for width " << width);
 }
 
 template <class To>
 InnerFn convert_fn_to(DType from) {
-  return CT_DISPATCH_ALL(from, [&]() -> InnerFn { return &convert_loop<To, scalar_t>; });
+  return CT_DISPATCH_WITH_COMPLEX(from, [&]() -> InnerFn { return &convert_loop<To, scalar_t>; });
 }
 
-InnerFn element_fn(DType to, DType from) {
-  if (to == from) return move_fn(itemsize(to));
-  return CT_DISPATCH_ALL(to, [&]() -> InnerFn { return convert_fn_to<scalar_t>(from); });
+// A copy whose bytes cannot simply move: a conversion, or bool -> bool writing 0/1.
+bool moves_bytes(const CopyArgs& a) {
+  return a.dst_dtype == a.src_dtype && !(a.normalize_bool && a.dst_dtype == DType::Bool);
+}
+
+InnerFn element_fn(const CopyArgs& a) {
+  const DType to = a.dst_dtype, from = a.src_dtype;
+  if (moves_bytes(a)) return move_fn(itemsize(to));
+  return CT_DISPATCH_WITH_COMPLEX(to, [&]() -> InnerFn { return convert_fn_to<scalar_t>(from); });
 }
 
 // ---- threads ------------------------------------------------------------------------------
@@ -922,7 +929,7 @@ CopyPlan plan_copy(const CopyArgs& a) {
   // 4. Choose the path.
   p.path = CopyPath::Strided;
   if (m == 0) return p;  // one element
-  const bool same = a.dst_dtype == a.src_dtype;
+  const bool same = moves_bytes(a);
   const int x = m - 1;
   if (same && p.dst_strides[x] == wd && p.src_strides[x] == ws) {
     p.path = m == 1 ? CopyPath::Flat : CopyPath::Rows;
@@ -934,7 +941,7 @@ CopyPlan plan_copy(const CopyArgs& a) {
     if (y < 0 || abs64(p.src_strides[k]) < abs64(p.src_strides[y])) y = k;
   }
   if (y < 0 || abs64(p.src_strides[y]) >= abs64(p.src_strides[x])) return p;
-  if (same && p.dst_strides[x] == wd && p.src_strides[y] == ws) {
+  if (same && wd <= 8 && p.dst_strides[x] == wd && p.src_strides[y] == ws) {  // tiles: widths 1-8
     p.path = CopyPath::Transpose;
     p.y = y;
   } else if (abs64(p.src_strides[x]) >= kLine && p.sizes[x] >= 4 && p.sizes[y] >= 4) {
@@ -969,10 +976,10 @@ void run_copy(const CopyArgs& args, int max_threads) {
       run_transpose(c, nthreads);
       return;
     case CopyPath::Tiled:
-      run_tiled(c, nthreads, element_fn(args.dst_dtype, args.src_dtype));
+      run_tiled(c, nthreads, element_fn(args));
       return;
     case CopyPath::Strided:
-      run_walk(c, nthreads, element_fn(args.dst_dtype, args.src_dtype));
+      run_walk(c, nthreads, element_fn(args));
       return;
   }
 }

@@ -12,14 +12,16 @@
 //   Flat       one dim, same dtype, unit stride both sides: one memcpy (or a streaming
 //              copy for large sizes), split in byte ranges across threads;
 //   Rows       same dtype, innermost dim unit stride both sides: memcpy per row;
-//   Transpose  same dtype, dst unit stride on the innermost dim and src unit stride on
-//              another dim: cache-line tiles transposed in registers (SIMD per element
+//   Transpose  same dtype of 1 to 8 bytes (complex128's 16 go Tiled), dst unit stride on the
+//              innermost dim and src unit stride on another dim: cache-line tiles transposed in registers (SIMD per element
 //              width 1, 2, 4, 8; Note [Transpose tiles] in copy_kernels.cpp), streaming
 //              stores for large copies;
 //   Tiled      any dtypes, the dim src walks fastest is not dst's innermost: the
 //              element-wise loop runs over 2-d blocks so both sides stay in cache;
 //   Strided    everything else: an element-wise loop (with dtype conversion) along the
 //              innermost dim, nested in an n-d counter.
+// "Same dtype" means bytes that may move as they are: a bool -> bool copy that writes 0/1
+// (CopyArgs::normalize_bool) is a conversion and goes Tiled or Strided.
 // Work above a grain size is cut into a few chunks per thread, claimed dynamically by OpenMP
 // threads (a thread the OS delays leaves its chunks to the others).  Every path writes each
 // destination element exactly once, so results do not depend on the thread count.  Copies
@@ -59,6 +61,11 @@ struct CopyArgs {
   // float32 and 8192^2 uint8 transposes equal, 3-D/4-D 1- and 2-byte permutations 11-16%
   // faster than with ordinary stores).
   bool dst_recycled = false;
+  // A bool -> bool copy writes 0 or 1 for every source byte (any non-zero byte is true), as
+  // torch's copy kernel does behind clone, contiguous and copy_; false moves the bytes as they
+  // are, as torch's cat and index_select do.  Only bytes other than 0/1 (from NumPy or a dtype
+  // view) tell the two apart.
+  bool normalize_bool = true;
 };
 
 enum class CopyPath { Empty, Flat, Rows, Transpose, Tiled, Strided };

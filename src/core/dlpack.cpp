@@ -56,10 +56,14 @@ DType dtype_from_dl(DLDataType t, const char* op) {
     case kDLBfloat:
       if (t.bits == 16) return DType::BFloat16;
       break;
+    case kDLComplex:
+      if (t.bits == 64) return DType::Complex64;
+      if (t.bits == 128) return DType::Complex128;
+      break;
   }
   CT_FAIL(DType, op << ": unsupported DLPack dtype (code " << int(t.code) << " (" << code_name(t.code) << "), bits "
                     << int(t.bits) << ", lanes " << t.lanes
-                    << "); supported: kDLBool 8, kDLUInt 8, kDLInt 8/16/32/64, kDLFloat 16/32/64, kDLBfloat 16");
+                    << "); supported: kDLBool 8, kDLUInt 8, kDLInt 8/16/32/64, kDLFloat 16/32/64, kDLBfloat 16, kDLComplex 64/128");
 }
 
 DLDataType dtype_to_dl(DType d) {
@@ -77,6 +81,8 @@ DLDataType dtype_to_dl(DType d) {
     case DType::Float32:
     case DType::Float64: t.code = kDLFloat; break;
     case DType::BFloat16: t.code = kDLBfloat; break;
+    case DType::Complex64:
+    case DType::Complex128: t.code = kDLComplex; break;
   }
   return t;
 }
@@ -161,12 +167,13 @@ Ref<Tensor> import(M* m, bool read_only, const char* op) {
 // ---- export -------------------------------------------------------------------------------
 
 // What an export owns: the managed struct (first member: its address is the one handed out
-// and manager_ctx points back at the whole), the reference that keeps the tensor alive, and
-// the copies of sizes and strides the DLTensor points to.
+// and manager_ctx points back at the whole), the reference that keeps the memory alive, and
+// the copies of sizes and strides the DLTensor points to.  The storage, not the tensor: a
+// reference to the tensor would make a cycle no count can break once the tensor is pointed at
+// the storage of its own round trip (t.set_(from_dlpack(to_dlpack(t))), found by the fuzzer).
 template <class M>
 struct Export {
   M managed{};
-  Ref<Tensor> tensor;
   // The storage exported: the tensor's may change later (set_), and while the export lives
   // the memory may not move (Storage::resizable).
   Ref<Storage> storage;
@@ -181,7 +188,6 @@ struct Export {
 template <class M>
 M* export_tensor(const Tensor& t) {
   auto e = std::make_unique<Export<M>>();
-  e->tensor = Ref<Tensor>::retain(const_cast<Tensor*>(&t));
   const int ndim = t.ndim();
   e->dims = std::make_unique<int64_t[]>(size_t(2 * ndim + 1));  // never a zero-length array
   for (int i = 0; i < ndim; ++i) {

@@ -10,7 +10,7 @@ namespace ct {
 
 void fill_elements(const Tensor& t, double value) {
   if (t.numel() == 0) return;
-  CT_DISPATCH_ALL(t.dtype(), [&] {
+  CT_DISPATCH_WITH_COMPLEX(t.dtype(), [&] {
     const scalar_t v = convert<scalar_t>(value);
     // Dense and non-overlapping (contiguous, channels-last, any permutation): the elements are
     // exactly the numel slots from element [0,...,0] on (strides are never negative).
@@ -42,7 +42,8 @@ Ref<Tensor> full(IntList sizes, double value, DType dtype, const char* op) {
 }
 
 Ref<Tensor> arange(double start, double end, double step, DType dtype) {
-  CT_CHECK(dtype != DType::Bool, DType, "\"arange_cpu\" not implemented for 'Bool'");
+  CT_CHECK(dtype != DType::Bool && !is_complex(dtype), DType,
+           "\"arange_cpu\" not implemented for '" << torch_scalar_type_name(dtype) << "'");
   CT_CHECK(std::isfinite(start) && std::isfinite(end), InvalidArgument,
            "unsupported range: " << start << " -> " << end);
   CT_CHECK(step != 0, InvalidArgument, "step must be nonzero");

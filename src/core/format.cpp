@@ -263,16 +263,29 @@ Formatter make_formatter(const Layout& lay, const PrintOptions& opts) {
 
 // --- layout of the text ----------------------------------------------------------------
 
+// T is the element type, or for a complex tensor the type of its parts (float, double):
+// then `imag` is the formatter of the imaginary parts, which sit imag_offset bytes after
+// the real ones, and a value prints as torch's "<real>+<imag>j" (real padded to its
+// column, the imaginary part's padding stripped, its sign kept: "1.+2.j", "1.-2.j").
 template <class T>
 struct Printer {
   const Layout& lay;
   const Formatter& fmt;
   std::string& out;
   int64_t linewidth;
+  const Formatter* imag = nullptr;
+  int64_t imag_offset = 0;
 
   void value(const char* p) {
     if constexpr (Reader<T>::floating) {
       fmt.put(out, Reader<T>::read(p), 0);
+      if (imag) {
+        char buf[kBufSize];
+        const size_t n = imag->text(buf, Reader<T>::read(p + imag_offset), 0);
+        if (buf[0] != '-' && buf[0] != '+') out += '+';
+        out.append(buf, n);
+        out += 'j';
+      }
     } else {
       fmt.put(out, 0, Reader<T>::read(p));
     }
@@ -282,7 +295,8 @@ struct Printer {
   void vector(const char* p, int64_t indent) {
     const int d = int(lay.sizes.size()) - 1;
     const int64_t step = lay.strides[d] * lay.itemsize;
-    const int64_t per_line = std::max<int64_t>(1, (linewidth - indent) / (fmt.width + 2));
+    const int64_t entry = fmt.width + 2 + (imag ? imag->width + 1 : 0);  // + "j" and the imaginary column
+    const int64_t per_line = std::max<int64_t>(1, (linewidth - indent) / entry);
     int64_t on_line = 0;  // entries already on the current line
     auto next_entry = [&] {
       if (on_line == per_line) {
@@ -380,6 +394,8 @@ std::string repr(const Tensor& t) {
   std::string out(kPrefix);
   const PrintOptions opts = print_options();
   const DType default_dtype = default_float_dtype();
+  // torch's _default_complex_dtype: complex128 when the default is float64, else complex64
+  const DType default_complex = default_dtype == DType::Float64 ? DType::Complex128 : DType::Complex64;
   Suffix suffixes[4];
   int nsuffix = 0;
   auto add_dtype = [&] {
@@ -408,16 +424,36 @@ std::string repr(const Tensor& t) {
     if (opts.edgeitems == 0) add_size();  // torch: the shape is not readable from "[...]"
     const Layout lay{t.data(), t.itemsize(), t.sizes(), t.strides(), double(t.numel()) > opts.threshold,
                      opts.edgeitems};
-    CT_DISPATCH_ALL(dtype, [&] {
-      const Formatter fmt = make_formatter<scalar_t>(lay, opts);
-      Printer<scalar_t> pr{lay, fmt, out, opts.linewidth};
+    auto print = [&](auto& pr) {
       if (t.ndim() == 0) {
         pr.value(lay.data);
       } else {
         pr.tensor(0, lay.data, indent);
       }
-    });
-    if (dtype != default_dtype && dtype != DType::Int64 && dtype != DType::Bool) add_dtype();
+    };
+    if (is_complex(dtype)) {
+      // torch formats a complex tensor with one formatter for t.real and one for t.imag.
+      const int64_t half = t.itemsize() / 2;
+      const Layout imag_lay{t.data() + half, t.itemsize(), t.sizes(), t.strides(), lay.summarize, lay.edgeitems};
+      auto run = [&](auto part) {
+        using P = decltype(part);
+        const Formatter real_fmt = make_formatter<P>(lay, opts), imag_fmt = make_formatter<P>(imag_lay, opts);
+        Printer<P> pr{lay, real_fmt, out, opts.linewidth, &imag_fmt, half};
+        print(pr);
+      };
+      if (dtype == DType::Complex64) run(float{});
+      else run(double{});
+    } else {
+      CT_DISPATCH_ALL(dtype, [&] {
+        const Formatter fmt = make_formatter<scalar_t>(lay, opts);
+        Printer<scalar_t> pr{lay, fmt, out, opts.linewidth};
+        print(pr);
+      });
+    }
+    // torch leaves out its default dtypes: the default float, its complex counterpart, int64, bool
+    if (dtype != default_dtype && dtype != default_complex && dtype != DType::Int64 && dtype != DType::Bool) {
+      add_dtype();
+    }
   }
   // torch's order: dtype, then grad_fn=<Name> (a tensor with history) or requires_grad=True.
   if (t.autograd()) {

@@ -714,14 +714,14 @@ bool gather_kernel(const Tensor& out, const Tensor& idx, const Tensor& self, Dim
           const int64_t v = pi[j];
           const bool ok = uint64_t(v) < uint64_t(n);
           seen |= !ok;
-          po[j] = ps[j * ss + (ok ? v : 0) * sd];
+          po[j] = load<T>(ps + j * ss + (ok ? v : 0) * sd);
         }
       } else {
         for (int64_t j = 0; j < inner; ++j) {
           const int64_t v = pi[j * si];
           const bool ok = uint64_t(v) < uint64_t(n);
           seen |= !ok;
-          po[j * so] = ps[j * ss + (ok ? v : 0) * sd];
+          po[j * so] = load<T>(ps + j * ss + (ok ? v : 0) * sd);
         }
       }
       if (nd < 2) continue;
@@ -756,13 +756,17 @@ Ref<Tensor> gather(const Tensor& self, int64_t dim, const Tensor& index) {
   Dims self_strides = strides1(self);
   const int64_t sd = self_strides[size_t(d)];
   self_strides[size_t(d)] = 0;
-  // gather moves elements without looking at them: dispatch on the element size only.
+  // gather moves elements without looking at them: dispatch on the element size only, but for
+  // bool, whose bytes are read as true/false and written 0/1 (torch's gather does the same).
   bool bad = false;
-  switch (self.itemsize()) {
+  if (self.dtype() == DType::Bool) {
+    bad = gather_kernel<bool>(*out, *idx, self, std::move(self_strides), sd, n);
+  } else switch (self.itemsize()) {
     case 1: bad = gather_kernel<uint8_t>(*out, *idx, self, std::move(self_strides), sd, n); break;
     case 2: bad = gather_kernel<uint16_t>(*out, *idx, self, std::move(self_strides), sd, n); break;
     case 4: bad = gather_kernel<uint32_t>(*out, *idx, self, std::move(self_strides), sd, n); break;
-    default: bad = gather_kernel<uint64_t>(*out, *idx, self, std::move(self_strides), sd, n); break;
+    case 8: bad = gather_kernel<uint64_t>(*out, *idx, self, std::move(self_strides), sd, n); break;
+    default: bad = gather_kernel<Bytes16>(*out, *idx, self, std::move(self_strides), sd, n); break;  // complex128
   }
   if (bad) check_scatter_indices(*idx, d, n);
   return out;
@@ -817,7 +821,7 @@ Ref<Tensor> take(const Tensor& self, const Tensor& index) {
   CT_DISPATCH_ALL(self.dtype(), [&] {
     const scalar_t* base = reinterpret_cast<const scalar_t*>(self.storage()->data()) + self.offset();
     scalar_t* o = at<scalar_t>(*out);
-    for (size_t i = 0; i < offs.size(); ++i) o[i] = base[offs[i]];
+    for (size_t i = 0; i < offs.size(); ++i) o[i] = load<scalar_t>(base + offs[i]);  // bool bytes -> 0/1
   });
   return out;
 }
@@ -854,7 +858,7 @@ Ref<Tensor> index_get(const Tensor& self, std::span<const Tensor* const> indices
   CT_DISPATCH_ALL(self.dtype(), [&] {
     const scalar_t* s = at<const scalar_t>(*p.self);
     scalar_t* o = at<scalar_t>(*out);
-    region_walk(*p.self, p.a, os, [&](int64_t so, int64_t oo) { o[oo] = s[so]; });
+    region_walk(*p.self, p.a, os, [&](int64_t so, int64_t oo) { o[oo] = load<scalar_t>(s + so); });  // bool: 0/1
   });
   return out;
 }

@@ -125,9 +125,15 @@ Ref<Tensor> masked_select(const Tensor& t, const Tensor& mask) {
   char* dst = out->raw_data();
   const size_t item = size_t(t.itemsize());
   const Tensor* ops[2] = {m.get(), x.get()};
-  walk(b, ops, [&](char** p) {
-    if (load<bool>(p[0])) std::memcpy(dst, p[1], item), dst += item;
-  });
+  if (t.dtype() == DType::Bool) {  // bool bytes are read as true/false and written 0/1, as torch
+    walk(b, ops, [&](char** p) {
+      if (load<bool>(p[0])) *dst++ = char(load<bool>(p[1]));
+    });
+  } else {
+    walk(b, ops, [&](char** p) {
+      if (load<bool>(p[0])) std::memcpy(dst, p[1], item), dst += item;
+    });
+  }
   return out;
 }
 
@@ -136,8 +142,8 @@ void masked_fill_(const Tensor& self, const Tensor& mask, double value) {
   Ref<Tensor> m = mask_for(self, mask);
   check_scalar_fits(value, self.dtype());
   check_writable(self, "masked_fill_");
-  alignas(8) char v[8];
-  CT_DISPATCH_ALL(self.dtype(), [&] {
+  alignas(16) char v[16];  // one element of any dtype (complex128: 16 bytes)
+  CT_DISPATCH_WITH_COMPLEX(self.dtype(), [&] {
     const scalar_t x = convert<scalar_t>(value);
     std::memcpy(v, &x, sizeof x);
   });
@@ -153,7 +159,11 @@ void masked_fill_(const Tensor& self, const Tensor& mask, const Tensor& value) {
   // torch fills with value.item(): the overflow check of a Python number of that kind (an
   // integer value: int_fits; a floating one: check_scalar_fits); the element itself converts
   // directly (an int64 value keeps all its digits).
-  if (is_floating(value.dtype())) {
+  CT_CHECK(!is_complex(value.dtype()) || is_complex(self.dtype()), DType,
+           "value cannot be converted to type " << cpp_type_name(self.dtype()) << " without overflow");
+  if (is_complex(value.dtype())) {
+    // a complex value into a complex tensor: nothing to check beyond the dtype
+  } else if (is_floating(value.dtype())) {
     check_scalar_fits(CT_DISPATCH_ALL(value.dtype(), [&] { return convert<double>(load<scalar_t>(value.raw_data())); }),
                       self.dtype());
   } else {
@@ -162,7 +172,7 @@ void masked_fill_(const Tensor& self, const Tensor& mask, const Tensor& value) {
   }
   check_writable(self, "masked_fill_");
   Ref<Tensor> v = to_dtype(value, self.dtype());
-  alignas(8) char bytes[8];
+  alignas(16) char bytes[16];  // one element of any dtype
   std::memcpy(bytes, v->raw_data(), size_t(self.itemsize()));
   fill_where(self, *m, bytes);
 }
@@ -226,7 +236,7 @@ Ref<Tensor> nonzero(const Tensor& t) {
   const int nd = t.ndim();
   int64_t count = 0;
   const Tensor* ops[1] = {&t};
-  CT_DISPATCH_ALL(t.dtype(), [&] {
+  CT_DISPATCH_WITH_COMPLEX(t.dtype(), [&] {
     walk(t.sizes(), ops, [&](char** p) { count += convert<bool>(load<scalar_t>(p[0])) ? 1 : 0; });
   });
   // torch fills a (ndim, count) C-order buffer and returns its transpose.
@@ -236,7 +246,7 @@ Ref<Tensor> nonzero(const Tensor& t) {
   int64_t* dst = reinterpret_cast<int64_t*>(out->raw_data());
   int64_t idx[kMaxDims + 1] = {};
   int64_t row = 0;
-  CT_DISPATCH_ALL(t.dtype(), [&] {
+  CT_DISPATCH_WITH_COMPLEX(t.dtype(), [&] {
     walk(t.sizes(), ops, [&](char** p) {
       if (convert<bool>(load<scalar_t>(p[0]))) {
         for (int d = 0; d < nd; ++d) dst[d * count + row] = idx[d];

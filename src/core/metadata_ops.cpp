@@ -3,19 +3,12 @@
 #include "core/autograd/meta.h"
 #include "core/autograd/nodes.h"
 #include "core/error.h"
+#include "core/ops/promote.h"
 #include "core/shape.h"
 #include "core/views.h"
 
 namespace ct {
 namespace {
-
-// c10's TypeMeta names, which torch's set_ message prints ("Could not set tensor of type double
-// to a tensor of type float").
-const char* typemeta_name(DType d) {
-  static const char* const names[kNumDTypes] = {"bool",      "unsigned char", "signed char",   "short int", "int",
-                                                "long int",  "c10::Half",     "c10::BFloat16", "float",     "double"};
-  return names[int(d)];
-}
 
 // Whether an in-place metadata op on self must be recorded in the graph (grad mode on and
 // self, or the tensor it is set to, requiring grad); torch's check_inplace runs first, so a
@@ -117,8 +110,8 @@ void set_(Tensor& self, const Tensor& source) {
     return;
   }
   CT_CHECK(self.dtype() == source.dtype(), InvalidArgument,
-           "Could not set tensor of type " << typemeta_name(source.dtype()) << " to a tensor of type "
-                                           << typemeta_name(self.dtype()));
+           "Could not set tensor of type " << cpp_type_name(source.dtype()) << " to a tensor of type "
+                                           << cpp_type_name(self.dtype()));
   // source's geometry is valid for its storage: no growth, no bounds check needed
   self.set_geometry(source.storage(), self.dtype(), source.sizes(), source.strides(), source.offset());
   self.bump_version();

@@ -259,7 +259,8 @@ void flip_rows(const Tensor& out, const Tensor& t, const std::vector<bool>& flip
           case 1: reverse_run<uint8_t>(d, last, run, stream, next_last); break;
           case 2: reverse_run<uint16_t>(d, last, run, stream, next_last); break;
           case 4: reverse_run<uint32_t>(d, last, run, stream, next_last); break;
-          default: reverse_run<uint64_t>(d, last, run, stream, next_last); break;
+          case 8: reverse_run<uint64_t>(d, last, run, stream, next_last); break;
+          default: reverse_run<Bytes16>(d, last, run, stream, next_last); break;  // complex128
         }
       }
       off = next;
@@ -279,7 +280,8 @@ Ref<Tensor> flip(const Tensor& t, IntList dims) {
   }
   Ref<Tensor> out = empty_like_preserve(t, "flip");
   if (out->numel() == 0) return out;
-  if (t.ndim() > 0 && t.is_contiguous() && out->is_contiguous()) {
+  // flip_rows moves bytes; bool bytes go through the copy engine, which writes them 0/1 (torch).
+  if (t.ndim() > 0 && t.is_contiguous() && out->is_contiguous() && t.dtype() != DType::Bool) {
     flip_rows(*out, t, flipped);
     return out;
   }
@@ -312,11 +314,11 @@ void roll_into(const Tensor& out, const Tensor& t, int64_t shift, int d) {
   const int64_t n = t.size(d);
   const int64_t s = ((shift % n) + n) % n;
   if (s == 0) {
-    copy_elements(out, t);
+    move_elements(out, t);
     return;
   }
-  copy_elements(*narrow(out, d, s, n - s), *narrow(t, d, 0, n - s));
-  copy_elements(*narrow(out, d, 0, s), *narrow(t, d, n - s, s));
+  move_elements(*narrow(out, d, s, n - s), *narrow(t, d, 0, n - s));
+  move_elements(*narrow(out, d, 0, s), *narrow(t, d, n - s, s));
 }
 }  // namespace
 

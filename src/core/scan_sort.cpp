@@ -248,7 +248,9 @@ void clamp_bound_fits(double v, DType d) {
     case DType::Float16: lo = -65504, hi = 65504, cpp = "c10::Half"; break;
     case DType::BFloat16: lo = -3.3895313892515355e38, hi = 3.3895313892515355e38, cpp = "c10::BFloat16"; break;
     case DType::Float32: lo = -3.4028234663852886e38, hi = 3.4028234663852886e38, cpp = "float"; break;
-    case DType::Float64: return;
+    case DType::Float64:
+    case DType::Complex64:  // clamp refuses complex tensors before it converts a bound
+    case DType::Complex128: return;
   }
   if (is_floating(d) && !std::isfinite(v)) return;
   // int64's max is not a double: 2^63 itself must fail (converting it would be undefined).

@@ -113,13 +113,17 @@ TEST_F(BoolBytes, ConversionsAndCopies) {
     agree(std::string("to ") + ct_dtype_name(ct_dtype(d)), [d](ct_tensor* x) { return ct_to(x, ct_dtype(d)); },
           d != CT_BOOL);
   }
-  // Same-dtype copies move the bytes (values still agree); conversions and computed results are 0/1.
-  agree("clone", [](ct_tensor* x) { return ct_clone(x); }, false);
+  // Copies by torch's copy kernel write 0/1 (conversions too); cat and roll move the bytes.
+  agree("clone", [](ct_tensor* x) { return ct_clone(x); });
   agree("contiguous of t()", [](ct_tensor* x) {
     TensorRef t(ct_t(x));
     return ct_contiguous(t);
+  });
+  agree("cat", [](ct_tensor* x) {
+    const ct_tensor* two[2] = {x, x};
+    return ct_cat(2, two, 0);
   }, false);
-  for (ct_dtype d : {CT_FLOAT32, CT_INT64, CT_UINT8, CT_FLOAT16, CT_BFLOAT16}) {
+  for (ct_dtype d : {CT_BOOL, CT_FLOAT32, CT_INT64, CT_UINT8, CT_FLOAT16, CT_BFLOAT16}) {
     agree(std::string("copy_ into ") + ct_dtype_name(d), [d](ct_tensor* x) {
       const int64_t sizes[2] = {16, 16};
       ct_tensor* out = ct_zeros(2, sizes, d);

@@ -53,6 +53,8 @@ TEST_F(Creation, DtypeNamesAndItemsizes) {
   // The enum numbers are ABI.
   EXPECT_EQ(int(CT_BOOL), 0);
   EXPECT_EQ(int(CT_FLOAT64), 9);
+  EXPECT_EQ(int(CT_COMPLEX64), 10);
+  EXPECT_EQ(int(CT_COMPLEX128), 11);
   EXPECT_EQ(int(CT_ERR_INTERNAL), 9);
 }
 
@@ -60,7 +62,7 @@ TEST_F(Creation, InvalidDtypeQueries) {
   CT_EXPECT_FAIL(ct_dtype_name(kBadDtype), static_cast<const char*>(nullptr), CT_ERR_DTYPE, "");
   CT_EXPECT_FAIL(ct_dtype_itemsize(kBadDtype), int64_t(-1), CT_ERR_DTYPE, "");
   CT_EXPECT_FAIL(ct_dtype_itemsize(static_cast<ct_dtype>(-1)), int64_t(-1), CT_ERR_DTYPE, "");
-  CT_EXPECT_FAIL(ct_dtype_name(static_cast<ct_dtype>(10)), static_cast<const char*>(nullptr), CT_ERR_DTYPE, "");
+  CT_EXPECT_FAIL(ct_dtype_name(static_cast<ct_dtype>(12)), static_cast<const char*>(nullptr), CT_ERR_DTYPE, "");
 }
 
 TEST_F(Creation, StatusNamesAndVersion) {

@@ -38,3 +38,43 @@ def test_non_zero_bytes_are_true(name):
     want = op(torch, torch.from_numpy(raw_bools()))
     got = op(ct, ct.from_numpy(raw_bools()))
     assert got == want
+
+
+def _copy_(lib, x):
+    out = lib.empty(16, 16, dtype=lib.bool)
+    out.copy_(x)
+    return out
+
+
+# The bytes a copy writes: torch's copy kernel (clone, contiguous, copy_, reshape of a
+# transpose) and flip, repeat, gather, take, masked_select and advanced indexing write 0/1;
+# cat, stack, index_select and roll move the bytes as they are (torch: when their inputs are
+# contiguous slices; torch's roll along an inner dim writes 0/1, ctensor's does not).
+COPIES = {
+    "clone": lambda lib, x: x.clone(),
+    "clone of transpose": lambda lib, x: x.t().clone(),
+    "contiguous": lambda lib, x: x.t().contiguous(),
+    "reshape": lambda lib, x: x.t().reshape(256),
+    "copy_": _copy_,
+    "copy_ of transpose": lambda lib, x: _copy_(lib, x.t()),
+    "to(copy=True)": lambda lib, x: x.to(lib.bool, copy=True),
+    "flip": lambda lib, x: x.flip(1),
+    "repeat": lambda lib, x: x.repeat(1, 2),
+    "roll(3, 0)": lambda lib, x: x.roll(3, 0),
+    "roll flat": lambda lib, x: x.roll(5),
+    "cat": lambda lib, x: lib.cat([x, x]),
+    "stack": lambda lib, x: lib.stack([x, x]),
+    "index_select": lambda lib, x: x.index_select(0, lib.tensor([3, 1])),
+    "gather": lambda lib, x: x.gather(1, lib.tensor([[3, 1]] * 16)),
+    "take": lambda lib, x: x.take(lib.tensor([5, 200])),
+    "masked_select": lambda lib, x: x.masked_select(lib.ones(16, 16, dtype=lib.bool)),
+    "index": lambda lib, x: x[lib.tensor([2, 9])],
+}
+
+
+@pytest.mark.parametrize("name", sorted(COPIES))
+def test_bytes_a_copy_writes(name):
+    op = COPIES[name]
+    want = op(torch, torch.from_numpy(raw_bools())).contiguous().view(torch.uint8).tolist()
+    got = op(ct, ct.from_numpy(raw_bools())).contiguous().view(ct.uint8).tolist()
+    assert got == want

@@ -303,14 +303,16 @@ def test_ctensor_noncontiguous_to_torch():
 
 
 def test_torch_releases_ctensor_export():
-    before = ct_live_tensors()
+    tensors, storages = ct_live_tensors(), ct_live_storages()
     c = ct_tensor_from(np.ones(5, dtype=np.float32), DTYPES["float32"][0])
     t = torch.utils.dlpack.from_dlpack(c.__dlpack__())
     c.release()
-    assert ct_live_tensors() == before + 1  # held by the export inside torch
+    assert ct_live_tensors() == tensors  # the export holds the storage, not the tensor
+    assert ct_live_storages() == storages + 1  # held by the export inside torch
+    assert t.tolist() == [1.0] * 5
     del t
     gc.collect()
-    assert ct_live_tensors() == before
+    assert ct_live_storages() == storages
 
 
 def test_ctensor_bool_to_torch():

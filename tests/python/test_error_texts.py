@@ -94,7 +94,7 @@ CASES = [
  ("promote_types bad", "T.promote_types(T.float32, 'x')"),
  ("tensor overflow", "T.tensor([300], dtype=T.uint8)"),
  ("from_numpy list", "T.from_numpy([1,2])"),
- ("from_numpy complex", "T.from_numpy(np.ones(2, dtype=np.complex64))"),
+ ("from_numpy uint16", "T.from_numpy(np.ones(2, dtype=np.uint16))"),
  ("mul str", "T.ones(2) * 'a'"),
  ("add None", "T.ones(2).add(None)"),
  ("sum bad dtype kw", "T.ones(2).sum(dtype=5)"),
@@ -133,9 +133,10 @@ KNOWN_DIFFERENCES = {
                            "not str"), "ctensor.dtype for torch.dtype, as in every argument message"),
     "index_select oob": (("IndexError", "index out of range in self (index 5 for dimension 0 of size 3)"),
                          "ctensor adds the index and size to torch's text (a match= on torch's text still matches)"),
-    "from_numpy complex": (("TypeError", "can't convert np.ndarray of type numpy.complex64. The only supported types "
-                            "are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool."),
-                           "ctensor has no complex dtypes: torch's error for an unsupported NumPy type"),
+    "from_numpy uint16": (("TypeError", "can't convert np.ndarray of type numpy.uint16. The only supported types "
+                           "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, "
+                           "and bool."),
+                          "ctensor has no uint16/32/64 dtypes: torch's error for an unsupported NumPy type"),
 }
 
 

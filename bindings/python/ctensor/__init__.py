@@ -25,7 +25,7 @@ import builtins as _builtins
 from . import _C
 from . import _dtype
 from ._dtype import (dtype, bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32,
-                     float64, promote_types)
+                     float64, complex64, complex128, promote_types)
 from ._size import Size
 
 Tensor = _C.Tensor
@@ -101,6 +101,9 @@ from ._view_family import (tensor_split, hsplit, vsplit, dsplit, split_with_size
 
 from . import _mask_ops  # noqa: E402
 _mask_ops.install()
+from . import _complex  # noqa: E402
+_complex.install()
+from ._complex import view_as_real, view_as_complex, real, imag, is_complex  # noqa: E402
 from ._mask_ops import (masked_select, masked_fill, masked_scatter, nonzero, argwhere, rot90,  # noqa: E402
                         repeat_interleave, where)
 
@@ -109,6 +112,8 @@ __version__ = _C.ct_version()
 # torch's aliases
 float = float32
 double = float64
+cfloat = complex64
+cdouble = complex128
 half = float16
 long = int64
 int = int32

@@ -29,6 +29,10 @@ class dtype:
     is_floating_point: _bool
     is_signed: _bool
     is_complex: _bool
+    def to_real(self) -> dtype:
+        """torch's dtype.to_real(): the dtype of a complex dtype's parts; a real dtype itself."""
+    def to_complex(self) -> dtype:
+        """torch's dtype.to_complex(): complex64 for float32 and bfloat16, complex128 for float64; a"""
 
 bool: dtype
 uint8: dtype
@@ -40,15 +44,19 @@ float16: dtype
 bfloat16: dtype
 float32: dtype
 float64: dtype
+complex64: dtype
+complex128: dtype
 float: dtype
 double: dtype
+cfloat: dtype
+cdouble: dtype
 half: dtype
 long: dtype
 int: dtype
 short: dtype
 
 def promote_types(type1: dtype, type2: dtype) -> dtype:
-    """torch.promote_types for ctensor's ten dtypes."""
+    """torch.promote_types for ctensor's twelve dtypes."""
 
 class Size(Tuple[_int, ...]):
     """A tuple of ints, as torch.Size: ``x.shape == (3, 4)`` and ``x.shape[1:]`` is a Size."""
@@ -220,6 +228,10 @@ class Tensor:
         """The elementwise minimum of self and other (a tensor; NaN wins), promoted as torch."""
     def is_floating_point(self) -> _bool:
         """True for float16, bfloat16, float32 and float64."""
+    def is_complex(self) -> _bool:
+        """Whether the dtype is complex64 or complex128."""
+    real: Tensor
+    imag: Tensor
     def data_ptr(self) -> _int:
         """The address of the first element (an int)."""
     def untyped_storage(self) -> UntypedStorage:
@@ -1006,6 +1018,16 @@ def minimum(input: Tensor, other: Tensor, *, out: Optional[Tensor] = ...) -> Ten
     """torch.minimum(input, other): the elementwise minimum (NaN wins; MinimumBackward0)."""
 def is_floating_point(input: Tensor) -> _bool:
     """True for float16, bfloat16, float32 and float64."""
+def is_complex(input: Tensor) -> _bool:
+    """torch.is_complex(input)."""
+def view_as_real(input: Tensor) -> Tensor:
+    """torch.view_as_real(input): complex (..., n) -> real (..., n, 2), a view."""
+def view_as_complex(input: Tensor) -> Tensor:
+    """torch.view_as_complex(input): real (..., 2) -> complex (...), a view."""
+def real(input: Tensor) -> Tensor:
+    """torch.real(input): input.real."""
+def imag(input: Tensor) -> Tensor:
+    """torch.imag(input): input.imag."""
 def get_num_threads() -> _int:
     """Threads ctensor uses for large copies."""
 def set_num_threads(n: _int) -> None:

@@ -45,7 +45,7 @@ _NO_ALPHA = _Default("1")
 # torch's names of scalar types in messages ("Float did not match Double")
 _TORCH_NAME = {D.bool: "Bool", D.uint8: "Byte", D.int8: "Char", D.int16: "Short", D.int32: "Int",
                D.int64: "Long", D.float16: "Half", D.bfloat16: "BFloat16", D.float32: "Float",
-               D.float64: "Double"}
+               D.float64: "Double", D.complex64: "ComplexFloat", D.complex128: "ComplexDouble"}
 
 
 # ---- Python operands that are not Tensor / bool / int / float ----------------------------
@@ -107,6 +107,7 @@ class _UInt64:
     ctensor has no uint64 tensors: this only takes part in promotion, which refuses it next to
     anything but a floating dtype, as torch does."""
     is_floating_point = False
+    is_complex = False
 
 
 _U64 = _UInt64()
@@ -125,7 +126,7 @@ def _int_dtype(value):
 
 
 def _category(dt):
-    return 2 if dt.is_floating_point else (0 if dt is D.bool else 1)
+    return 3 if dt.is_complex else 2 if dt.is_floating_point else (0 if dt is D.bool else 1)
 
 
 def _promote(a, b):
@@ -134,9 +135,9 @@ def _promote(a, b):
     if b is None:
         return a
     if a is _U64 or b is _U64:  # c10's promoteTypes: a floating dtype wins, anything else fails
-        if a is b or a.is_floating_point:
+        if a is b or a.is_floating_point or a.is_complex:
             return a
-        if b.is_floating_point:
+        if b.is_floating_point or b.is_complex:
             return b
         names = ["UInt64" if d is _U64 else _TORCH_NAME[d] for d in (a, b)]
         raise RuntimeError(f"Promotion for uint16, uint32, uint64 types is not supported, attempted to promote "
@@ -148,7 +149,13 @@ def _combine(higher, lower):
     # torch's combine_categories: a lower-priority operand counts only if its category is higher
     if higher is None:
         return lower
-    if lower is None or higher.is_floating_point:
+    if lower is None or higher.is_complex:
+        return higher
+    if lower.is_complex:  # a complex lower operand keeps a floating higher one's precision
+        if not higher.is_floating_point:
+            return lower
+        return D.complex128 if higher is D.float64 else D.complex64 if higher is not D.float16 else higher.to_complex()
+    if higher.is_floating_point:
         return higher
     if higher is D.bool or lower.is_floating_point:
         return _promote(higher, lower)
@@ -171,6 +178,8 @@ def _result_type(*operands):
             wrapped = _promote(wrapped, _int_dtype(o))
         elif isinstance(o, float):
             wrapped = _promote(wrapped, D.default_float_dtype())
+        elif isinstance(o, complex):
+            wrapped = _promote(wrapped, D.default_complex_dtype())
         else:
             raise TypeError(f"result_type: expected a Tensor or a Python number, got {type(o).__name__}")
     return _combine(dim, _combine(zero, wrapped))
@@ -181,7 +190,7 @@ def result_type(tensor, other):
     NumPy scalar counting as one)."""
     args = []
     for value in (tensor, other):
-        if not isinstance(value, (Tensor, builtins.bool, int, float)):
+        if not isinstance(value, (Tensor, builtins.bool, int, float, complex)):
             converted = operand_hook(value, False)
             if converted is NotImplemented:
                 _check_numpy_uint(value)

@@ -80,6 +80,7 @@ def _is_numpy_scalar(x):
 _NP_TO_CT = {  # numpy dtype name -> ctensor dtype
     "bool": D.bool, "uint8": D.uint8, "int8": D.int8, "int16": D.int16, "int32": D.int32,
     "int64": D.int64, "float16": D.float16, "float32": D.float32, "float64": D.float64,
+    "complex64": D.complex64, "complex128": D.complex128,
 }
 _CT_TO_NP = {v: k for k, v in _NP_TO_CT.items()}
 
@@ -90,11 +91,11 @@ def _numpy_dtype_to_ct(npdtype):
         if ct is not None:
             raise ValueError("given numpy array has byte order different from the native byte order. "
                              "Conversion between byte orders is currently not supported.")
-        # torch's message, with ctensor's own list (torch 2.13 adds complex64, complex128,
-        # uint64, uint32 and uint16, which ctensor has no dtype for)
+        # torch's message, with ctensor's own list (torch 2.13 adds uint64, uint32 and uint16,
+        # which ctensor has no dtype for)
         raise TypeError(f"can't convert np.ndarray of type numpy.{npdtype.type.__name__}. The only "
-                        "supported types are: float64, float32, float16, int64, int32, int16, int8, uint8, "
-                        "and bool.")
+                        "supported types are: float64, float32, float16, complex64, complex128, int64, int32, "
+                        "int16, int8, uint8, and bool.")
     return ct
 
 
@@ -109,7 +110,7 @@ def _infer_scalar_type(obj):
     if isinstance(obj, numbers.Integral):
         return D.int64
     if isinstance(obj, complex):
-        raise TypeError("ctensor has no complex dtypes")
+        return D.default_complex_dtype()
     if isinstance(obj, Tensor):
         return obj.dtype
     if _is_foreign_tensor(obj):
@@ -229,10 +230,25 @@ def _to_float(v):
         raise RuntimeError("Overflow when unpacking double") from None
 
 
+def _to_complex(v):
+    if isinstance(v, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(v).__name__}'")
+    try:
+        return complex(v)
+    except TypeError:
+        raise TypeError(f"must be real number, not {type(v).__name__}") from None
+
+
 def _from_values(flat, sizes, dt):
     """A new tensor of dtype dt and shape sizes from a flat list of Python scalars."""
     flat = [_scalar_value(v) for v in flat]
-    if dt.is_floating_point:
+    if dt.is_complex:
+        parts = []
+        for v in flat:
+            c = _to_complex(v)
+            parts += (c.real, c.imag)
+        t = _C.ct_from_data(array.array("d", parts), sizes, D.complex128)
+    elif dt.is_floating_point:
         buf = array.array("d", [_to_float(v) for v in flat])
         t = _C.ct_from_data(buf, sizes, D.float64)
     elif dt is D.bool:

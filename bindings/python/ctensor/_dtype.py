@@ -1,8 +1,10 @@
-"""ctensor dtypes: ten singleton objects named and printed as torch's (``ctensor.float32``)."""
+"""ctensor dtypes: twelve singleton objects named and printed as torch's (``ctensor.float32``)."""
 
 from __future__ import annotations
 
-__all__ = ["dtype", "DTYPES", "promote_types", "default_float_dtype", "from_python_type"]
+import builtins
+
+__all__ = ["dtype", "DTYPES", "promote_types", "default_float_dtype", "default_complex_dtype", "from_python_type"]
 
 
 class ModuleConstant:
@@ -31,13 +33,32 @@ class dtype(ModuleConstant):
 
     __slots__ = ("_code", "_name", "itemsize", "is_floating_point", "is_signed", "is_complex")
 
-    def __init__(self, code: int, name: str, itemsize: int, is_floating_point: bool, is_signed: bool):
+    def __init__(self, code: int, name: str, itemsize: int, is_floating_point: bool, is_signed: bool,
+                 is_complex: builtins.bool = False):
         self._code = code
         self._name = name
         self.itemsize = itemsize
         self.is_floating_point = is_floating_point
         self.is_signed = is_signed
-        self.is_complex = False
+        self.is_complex = is_complex
+
+    def to_real(self) -> "dtype":
+        """torch's dtype.to_real(): the dtype of a complex dtype's parts; a real dtype itself."""
+        return {complex64: float32, complex128: float64}.get(self, self)
+
+    def to_complex(self) -> "dtype":
+        """torch's dtype.to_complex(): complex64 for float32 and bfloat16, complex128 for float64; a
+        complex dtype itself.  float16 (torch: complex32) and the integer types raise."""
+        if self.is_complex:
+            return self
+        if self is float32 or self is bfloat16:
+            return complex64
+        if self is float64:
+            return complex128
+        if self is float16:
+            raise RuntimeError("ctensor has no complex32 dtype (torch's complex type of float16)")
+        from ._compute import _TORCH_NAME
+        raise RuntimeError(f"Unknown Complex ScalarType for {_TORCH_NAME[self]}")
 
 
 # Numbers are ct_dtype's (ABI); order matters: DTYPES[code] is the dtype of that code.
@@ -51,8 +72,10 @@ float16 = dtype(6, "float16", 2, True, True)
 bfloat16 = dtype(7, "bfloat16", 2, True, True)
 float32 = dtype(8, "float32", 4, True, True)
 float64 = dtype(9, "float64", 8, True, True)
+complex64 = dtype(10, "complex64", 8, False, True, True)
+complex128 = dtype(11, "complex128", 16, False, True, True)
 
-DTYPES = (bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64)
+DTYPES = (bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, complex64, complex128)
 
 
 def default_float_dtype() -> dtype:
@@ -61,11 +84,16 @@ def default_float_dtype() -> dtype:
     return DTYPES[_C.ct_get_default_dtype()]
 
 
+def default_complex_dtype() -> dtype:
+    """The complex dtype of the default float dtype (torch: complex64 for float32)."""
+    return complex128 if default_float_dtype() is float64 else complex64
+
+
 def from_python_type(t):
-    """torch's reading of a Python type as a dtype (dtype=float is float64, int int64, bool bool);
-    None for anything else (complex too: ctensor has no complex dtype)."""
-    import builtins
-    return {builtins.float: float64, builtins.int: int64, builtins.bool: bool}.get(t) if isinstance(t, type) else None
+    """torch's reading of a Python type as a dtype (dtype=float is float64, int int64, bool bool,
+    complex complex128); None for anything else."""
+    return ({builtins.float: float64, builtins.int: int64, builtins.bool: bool, builtins.complex: complex128}.get(t)
+            if isinstance(t, type) else None)
 
 
 def uint8_wrapped(value, d: dtype):
@@ -79,7 +107,7 @@ def uint8_wrapped(value, d: dtype):
 
 
 def promote_types(a: dtype, b: dtype) -> dtype:
-    """torch.promote_types for ctensor's ten dtypes."""
+    """torch.promote_types for ctensor's twelve dtypes."""
     for pos, (arg, value) in enumerate((("type1", a), ("type2", b)), 1):
         if not isinstance(value, dtype):
             raise TypeError(f"promote_types(): argument '{arg}' (position {pos}) must be ctensor.dtype, "
@@ -90,6 +118,9 @@ def promote_types(a: dtype, b: dtype) -> dtype:
         return b
     if b is bool:
         return a
+    if a.is_complex or b.is_complex:  # the wider of the complex one and the other's precision
+        wide = (complex128, float64)
+        return complex128 if a in wide or b in wide else complex64
     if a.is_floating_point or b.is_floating_point:
         if not a.is_floating_point:
             return b

@@ -459,7 +459,12 @@ def getitem(self, key):
 
 _LEGACY_NAMES = {D.float32: "FloatTensor", D.float64: "DoubleTensor", D.float16: "HalfTensor",
                  D.bfloat16: "BFloat16Tensor", D.int64: "LongTensor", D.int32: "IntTensor",
-                 D.int16: "ShortTensor", D.int8: "CharTensor", D.uint8: "ByteTensor", D.bool: "BoolTensor"}
+                 D.int16: "ShortTensor", D.int8: "CharTensor", D.uint8: "ByteTensor", D.bool: "BoolTensor",
+                 D.complex64: "ComplexFloatTensor", D.complex128: "ComplexDoubleTensor"}
+# c10's names of the C++ types in "value cannot be converted to type float without overflow"
+_CPP_NAMES = {D.float32: "float", D.float64: "double", D.float16: "c10::Half", D.bfloat16: "c10::BFloat16",
+              D.int64: "int64_t", D.int32: "int", D.int16: "int16_t", D.int8: "int8_t", D.uint8: "uint8_t",
+              D.bool: "bool"}
 
 
 def _value_tensor(value, like):
@@ -487,6 +492,12 @@ def _value_tensor(value, like):
         if like.dtype is D.float64 or reduced:
             return _C.ct_from_data(array.array("d", [value]), (), D.float64)
         return _C.ct_full((), value, like.dtype)
+    if isinstance(value, complex):
+        if like.dtype.is_complex:
+            return _C.ct_from_data(array.array("d", [value.real, value.imag]), (), D.complex128)
+        if value.imag != 0:  # c10's checked conversion of a complex to a real type
+            raise RuntimeError(f"value cannot be converted to type {_CPP_NAMES[like.dtype]} without overflow")
+        return _value_tensor(value.real, like)
     t = type(value)
     name = t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
     raise TypeError(f"can't assign a {name} to a ctensor.{_LEGACY_NAMES[like.dtype]}")

@@ -16,17 +16,19 @@ from . import _dtype as D
 __all__ = ["item", "flat_values", "tolist"]
 
 _STRUCT = {D.bool: "?", D.uint8: "B", D.int8: "b", D.int16: "h", D.int32: "i", D.int64: "q",
-           D.float16: "e", D.float32: "f", D.float64: "d"}
+           D.float16: "e", D.float32: "f", D.float64: "d", D.complex64: "ff", D.complex128: "dd"}
 
 
 def item(t):
-    """The value of a one-element tensor as a Python bool, int or float."""
+    """The value of a one-element tensor as a Python bool, int, float or complex."""
     if t.numel() != 1:
         raise ValueError("only one element tensors can be converted to Python scalars")
     dt = t.dtype
     raw = ctypes.string_at(t.data_ptr(), dt.itemsize)
     if dt is D.bfloat16:  # the upper half of a float32
         return struct.unpack("<f", b"\x00\x00" + raw)[0]
+    if dt.is_complex:
+        return complex(*struct.unpack("<" + _STRUCT[dt], raw))
     return struct.unpack("<" + _STRUCT[dt], raw)[0]
 
 
@@ -35,6 +37,8 @@ def flat_values(t):
     dt = t.dtype
     if dt is D.bool:
         wide, code = D.bool, "B"
+    elif dt.is_complex:
+        wide, code = D.complex128, "d"  # read as pairs of doubles
     elif dt.is_floating_point:
         wide, code = D.float64, "d"
     else:
@@ -50,6 +54,8 @@ def flat_values(t):
     vals = a.tolist()
     if dt is D.bool:
         return [v != 0 for v in vals]
+    if dt.is_complex:
+        return [complex(vals[2 * i], vals[2 * i + 1]) for i in range(n)]
     return vals
 
 

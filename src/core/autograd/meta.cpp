@@ -165,6 +165,8 @@ Edge gradient_edge(const Tensor& t) {
 }
 
 void set_requires_grad(const Tensor& t, bool on) {
+  CT_CHECK(!on || !is_complex(t.dtype()), DType,
+           "complex tensors cannot require gradients in ctensor yet (autograd of complex tensors is not implemented)");
   CT_CHECK(!on || is_floating(t.dtype()), DType, "only Tensors of floating point dtype can require gradients");
   if (!is_leaf(t)) {
     CT_CHECK(on, InvalidArgument,
@@ -327,6 +329,8 @@ const char* legacy_type_name(DType d) {
     case DType::BFloat16: return "BFloat16Tensor";
     case DType::Float32: return "FloatTensor";
     case DType::Float64: return "DoubleTensor";
+    case DType::Complex64: return "ComplexFloatTensor";
+    case DType::Complex128: return "ComplexDoubleTensor";
   }
   return "Tensor";
 }

@@ -362,7 +362,7 @@ Ref<Tensor> reciprocal(const Tensor& t);
 
 // The dtype an op computes in, given the promoted dtype of its operands.
 DType binary_compute_dtype(BinaryOp op, DType common) {
-  if (op == BinaryOp::Div && !is_floating(common)) return default_float_dtype();  // true division
+  if (op == BinaryOp::Div && !is_floating(common) && !is_complex(common)) return default_float_dtype();  // true division
   return common;
 }
 
@@ -491,7 +491,7 @@ DType unary_result_dtype(UnaryOp op, DType in) {
       CT_CHECK(in != DType::Bool, DType, "\"abs_cpu\" not implemented for 'Bool'");
       return in;
     default:
-      return is_floating(in) ? in : default_float_dtype();
+      return is_floating(in) || is_complex(in) ? in : default_float_dtype();
   }
 }
 
@@ -562,7 +562,7 @@ void unary_(UnaryOp op, const Tensor& self) {
 
 namespace {
 Ref<Tensor> reciprocal(const Tensor& t) {
-  const DType d = is_floating(t.dtype()) ? t.dtype() : default_float_dtype();
+  const DType d = is_floating(t.dtype()) || is_complex(t.dtype()) ? t.dtype() : default_float_dtype();
   Ref<Tensor> in = to_dtype(t, d);
   const Tensor* layout[1] = {in.get()};
   Ref<Tensor> out = new_output(t.sizes(), layout, d, "reciprocal");
@@ -717,7 +717,7 @@ bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
   const Shape shape = broadcast_shapes(a.sizes(), b.sizes(), "allclose");
   const DType common = a.dtype();
   const bool exact = rtol == 0 && atol == 0;
-  const DType d = is_floating(common) || exact ? common : DType::Float32;
+  const DType d = is_floating(common) || is_complex(common) || exact ? common : DType::Float32;
   Ref<Tensor> ta = to_dtype(a, d), tb = to_dtype(b, d);
   Ref<Tensor> ea = expand(*ta, shape), eb = expand(*tb, shape);
   const Tensor* ops[2] = {ea.get(), eb.get()};
@@ -728,7 +728,16 @@ bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
 double item(const Tensor& t) {
   CT_CHECK(t.numel() == 1, InvalidArgument,
            "a Tensor with " << t.numel() << " elements cannot be converted to Scalar");
+  CT_CHECK(!is_complex(t.dtype()), DType,
+           "item: a " << torch_scalar_type_name(t.dtype()) << " value has two parts; ct_item_complex reads both");
   return CT_DISPATCH_ALL(t.dtype(), [&] { return convert<double>(load<scalar_t>(t.data())); });
+}
+
+std::complex<double> item_complex(const Tensor& t) {
+  CT_CHECK(t.numel() == 1, InvalidArgument,
+           "a Tensor with " << t.numel() << " elements cannot be converted to Scalar");
+  return CT_DISPATCH_WITH_COMPLEX(
+      t.dtype(), [&] { return convert<std::complex<double>>(load<scalar_t>(t.data())); });
 }
 
 Ref<Tensor> cat(std::span<const Tensor* const> tensors, int64_t dim) {
@@ -774,7 +783,7 @@ Ref<Tensor> cat(std::span<const Tensor* const> tensors, int64_t dim) {
   for (const Tensor* t : tensors) {
     if (t->ndim() == 1 && t->numel() == 0) continue;
     Ref<Tensor> part = narrow(*out, dd, at, t->size(dd));
-    copy_elements(*part, *t);  // a fresh result: no version bumps
+    move_elements(*part, *t);  // a fresh result: no version bumps; bool bytes as they are
     at += t->size(dd);
   }
   return out;

@@ -36,7 +36,8 @@ void fill_(const Tensor& self, double value);
 
 bool equal(const Tensor& a, const Tensor& b);
 bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol);
-double item(const Tensor& t);
+double item(const Tensor& t);  // refuses complex tensors (their value has two parts)
+std::complex<double> item_complex(const Tensor& t);  // any dtype; a real value has imag 0
 
 // Copies along an existing (cat) or a new (stack) dim.
 Ref<Tensor> cat(std::span<const Tensor* const> tensors, int64_t dim);

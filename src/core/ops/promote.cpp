@@ -5,7 +5,15 @@
 namespace ct {
 namespace {
 
-int category(DType d) { return d == DType::Bool ? 0 : is_floating(d) ? 2 : 1; }
+int category(DType d) { return d == DType::Bool ? 0 : is_complex(d) ? 3 : is_floating(d) ? 2 : 1; }
+
+// torch's toComplexType for the floating dtype of a higher-priority operand met by a complex
+// one: float16 would give complex32, a dtype ctensor does not have.
+DType complex_for(DType floating) {
+  CT_CHECK(floating != DType::Float16, DType,
+           "promotion of Half with a complex operand gives ComplexHalf (complex32), a dtype ctensor does not have");
+  return complex_of(floating);
+}
 
 }  // namespace
 
@@ -14,6 +22,11 @@ DType promote_types(DType a, DType b) {
   if (a == DType::Bool) return b;
   if (b == DType::Bool) return a;
   const int ca = category(a), cb = category(b);
+  if (ca == 3 || cb == 3) {  // complex: the wider of the complex one and the other's precision
+    const DType c = ca == 3 ? a : b, other = ca == 3 ? b : a;
+    return c == DType::Complex128 || other == DType::Float64 || other == DType::Complex128 ? DType::Complex128
+                                                                                           : DType::Complex64;
+  }
   if (ca != cb) return ca > cb ? a : b;
   if (ca == 2) {  // floating: float16 with bfloat16 meet at float32, else the wider
     if ((a == DType::Float16 && b == DType::BFloat16) || (a == DType::BFloat16 && b == DType::Float16)) {
@@ -40,6 +53,10 @@ DType result_type(std::span<const OperandType> operands) {
       case OperandKind::Dimensioned: cls = 0; break;
       case OperandKind::ZeroDim: cls = 1; break;
       case OperandKind::PythonFloat: cls = 2; d = default_float_dtype(); break;
+      case OperandKind::PythonComplex:  // torch's default complex dtype
+        cls = 2;
+        d = default_float_dtype() == DType::Float64 ? DType::Complex128 : DType::Complex64;
+        break;
       case OperandKind::PythonInt: cls = 2; d = DType::Int64; break;
       case OperandKind::PythonBool: cls = 2; d = DType::Bool; break;
       default: cls = 0;
@@ -56,6 +73,10 @@ DType result_type(std::span<const OperandType> operands) {
     const DType higher = state[cls];
     if (!any) {
       result = higher;
+    } else if (is_complex(higher)) {
+      result = higher;
+    } else if (is_complex(result)) {  // a complex lower-priority operand keeps higher's precision
+      result = is_floating(higher) ? complex_for(higher) : result;
     } else if (is_floating(higher)) {
       result = higher;
     } else if (higher == DType::Bool || is_floating(result)) {
@@ -69,21 +90,16 @@ DType result_type(std::span<const OperandType> operands) {
 }
 
 bool can_cast(DType from, DType to) {
-  if (is_floating(from) && !is_floating(to)) return false;
+  if (is_complex(from) && !is_complex(to)) return false;
+  if (is_floating(from) && !is_floating(to) && !is_complex(to)) return false;
   if (from != DType::Bool && to == DType::Bool) return false;
   return true;
-}
-
-const char* torch_scalar_type_name(DType d) {
-  static const char* const names[kNumDTypes] = {"Bool", "Byte",  "Char",     "Short", "Int",
-                                                "Long", "Half", "BFloat16", "Float", "Double"};
-  return names[int(d)];
 }
 
 const char* cpp_type_name(DType d) {
   static const char* const names[kNumDTypes] = {"bool", "unsigned char", "signed char", "short int",
                                                 "int",  "long int",      "c10::Half",   "c10::BFloat16",
-                                                "float", "double"};
+                                                "float", "double", "c10::complex<float>", "c10::complex<double>"};
   return names[int(d)];
 }
 

@@ -1,4 +1,4 @@
-// Type promotion exactly as PyTorch's result_type: categories bool < integer < floating;
+// Type promotion exactly as PyTorch's result_type: categories bool < integer < floating < complex;
 // dimensioned tensors outrank 0-dim tensors, which outrank Python scalars, and a
 // lower-priority operand only changes the result when its category is higher.
 #pragma once
@@ -12,7 +12,7 @@ namespace ct {
 // The promoted dtype of two dtypes (torch.promote_types).
 DType promote_types(DType a, DType b);
 
-enum class OperandKind { Dimensioned, ZeroDim, PythonFloat, PythonInt, PythonBool };
+enum class OperandKind { Dimensioned, ZeroDim, PythonFloat, PythonInt, PythonBool, PythonComplex };
 struct OperandType {
   DType dtype;
   OperandKind kind;
@@ -25,8 +25,6 @@ DType result_type(std::span<const OperandType> operands);
 // (no float -> integer, no non-bool -> bool).
 bool can_cast(DType from, DType to);
 
-// The "Float"/"Long"/... name PyTorch uses in casting errors.
-const char* torch_scalar_type_name(DType d);
 // The C++ type name ("float", "long int", "c10::Half", ...) PyTorch prints for a dtype's
 // TypeMeta (randint's bounds errors, assigning a grad of another dtype).
 const char* cpp_type_name(DType d);

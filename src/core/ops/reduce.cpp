@@ -773,7 +773,7 @@ DType result_dtype(Kind k, DType in) {
   switch (k) {
     case Kind::Sum:
     case Kind::Prod:
-      return is_floating(in) ? in : DType::Int64;
+      return is_floating(in) || is_complex(in) ? in : DType::Int64;
     case Kind::Mean:
     case Kind::Max:
     case Kind::Min:
@@ -855,6 +855,7 @@ Ref<Tensor> reduce(Kind k, const Tensor& t, const std::vector<bool>& mask, bool 
 
 Ref<Tensor> reduce_dims(Kind k, const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
   const char* name = kind_name(k);
+  refuse_complex(t.dtype(), name);
   if (k == Kind::Mean) {
     CT_CHECK(is_floating(t.dtype()), DType,
              "mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
@@ -1059,6 +1060,7 @@ std::vector<bool> reduced_dims_mask(const Tensor& t, std::span<const int64_t> di
 
 Ref<Tensor> var(const Tensor& t, std::span<const int64_t> dims, double correction, bool keepdim, bool take_sqrt,
                 const char* name) {
+  refuse_complex(t.dtype(), name ? name : take_sqrt ? "std" : "var");
   if (name) {
     CT_CHECK(is_floating(t.dtype()), DType, name << " only support floating point and complex dtypes");
   } else {
@@ -1079,6 +1081,7 @@ Ref<Tensor> var(const Tensor& t, std::span<const int64_t> dims, double correctio
 
 Ref<Tensor> vector_norm(const Tensor& t, double ord, std::span<const int64_t> dims, bool keepdim,
                         std::optional<DType> dtype) {
+  refuse_complex(t.dtype(), "linalg.vector_norm");
   CT_CHECK(is_floating(t.dtype()), DType,
            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
                << torch_scalar_type_name(t.dtype()));

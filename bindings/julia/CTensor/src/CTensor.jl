@@ -42,12 +42,14 @@ include("memory_format.jl")
 include("mask_ops.jl")
 include("scan_sort.jl")
 include("checkpoint.jl")
+include("complex.jl")
 
 # Every exported name is checked (bindings/julia/check/julia_check.py) against the names
 # Base, Core and the standard libraries export, and against a list of names too generic to
 # export (those below are public but not exported).
 
 # Types and errors
+export view_as_real, view_as_complex, real_view, imag_view
 export Tensor, Storage, CTensorError
 # Creation
 export tensor_zeros, tensor_ones, tensor_full, tensor_arange, wrap_array

@@ -130,6 +130,8 @@ const CT_FLOAT16 = Cint(6)
 const CT_BFLOAT16 = Cint(7)
 const CT_FLOAT32 = Cint(8)
 const CT_FLOAT64 = Cint(9)
+const CT_COMPLEX64 = Cint(10)
+const CT_COMPLEX128 = Cint(11)
 
 # ---- enum ct_status ----------------------------------------------------------------------
 # Outcome of a call.  The numbers are ABI and never change.
@@ -289,7 +291,8 @@ end
 
 `const char *ct_dtype_name(ct_dtype d);`
 
-"bool", "uint8", ..., "float32" (PyTorch's names).  Static; NULL (CT_ERR_DTYPE) if invalid.
+"bool", "uint8", ..., "float32", "complex64" (PyTorch's names).  Static; NULL (CT_ERR_DTYPE)
+if invalid.
 """
 function ct_dtype_name(d)
     ccall((:ct_dtype_name, libctensor()), Ptr{UInt8}, (Cint,), d)
@@ -902,6 +905,74 @@ Fails only on a bad handle.
 """
 function ct_numpy_T(t)
     ccall((:ct_numpy_T, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_view_as_real(t) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_view_as_real(const ct_tensor *t);`
+
+torch.view_as_real: complex (..., n) -> float32/float64 (..., n, 2); every stride and the
+offset doubled, the new last dim has stride 1 (index 0 the real part, 1 the imaginary).
+A real t: CT_ERR_DTYPE, "view_as_real is only supported for complex tensors".
+"""
+function ct_view_as_real(t)
+    ccall((:ct_view_as_real, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_view_as_complex(t) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_view_as_complex(const ct_tensor *t);`
+
+torch.view_as_complex: float32/float64 (..., 2) -> complex64/complex128 (...); strides and
+offset halved.  torch's checks in its order: the dtype (CT_ERR_DTYPE, "view_as_complex is
+only supported for half, float and double tensors, but got a tensor of scalar type: Long";
+a float16 t too, since ctensor has no complex32), then (CT_ERR_SHAPE) "Input tensor must
+have one or more dimensions", "Tensor must have a last dimension of size 2", "Tensor must
+have a last dimension with stride 1", "Tensor must have a stride divisible by 2 for all but
+last dimension", "Tensor must have a storage_offset divisible by 2".
+"""
+function ct_view_as_complex(t)
+    ccall((:ct_view_as_complex, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_real(t) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_real(const ct_tensor *t);`
+
+torch's t.real: the real parts of a complex t, a float view (strides doubled); t itself
+(retained: the same handle comes back, as torch returns the same tensor) when t is real.
+"""
+function ct_real(t)
+    ccall((:ct_real, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_imag(t) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_imag(const ct_tensor *t);`
+
+torch's t.imag: the imaginary parts of a complex t, a float view one element after the real
+parts.  A real t: CT_ERR_DTYPE, "imag is not implemented for tensors with non-complex
+dtypes."
+"""
+function ct_imag(t)
+    ccall((:ct_imag, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_item_complex(t, re, imag) -> Cint
+
+`ct_status ct_item_complex(const ct_tensor *t, double *re, double *imag);`
+
+The one value of a one-element tensor as two doubles: a complex element's parts, or any
+real element's value with *imag = 0.  ct_item refuses complex tensors (CT_ERR_DTYPE), which
+would drop the imaginary part.  Errors as ct_item; re and imag must not be NULL.
+"""
+function ct_item_complex(t, re, imag)
+    ccall((:ct_item_complex, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{Cdouble}, Ptr{Cdouble}), t, re, imag)
 end
 
 # ---- Copies of views (torch's *_copy ops): new reference(s), NEW storage -----------------

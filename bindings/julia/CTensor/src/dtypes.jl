@@ -6,13 +6,16 @@
 
 The Julia element types of ctensor's dtypes, in `ct_dtype` order (`ELTYPES[d + 1]` is the
 type of dtype `d`): Bool, UInt8, Int8, Int16, Int32, Int64, Float16, BFloat16, Float32,
-Float64.  `BFloat16` is `Core.BFloat16` on Julia 1.11+, else CTensor's own (see
-`CTensor.BFloat16`).
+Float64, ComplexF32, ComplexF64.  `BFloat16` is `Core.BFloat16` on Julia 1.11+, else CTensor's
+own (see `CTensor.BFloat16`).  Julia's `Complex{T}` is laid out as ctensor's complex dtypes
+(real part first), so complex tensors and arrays share memory as the real ones do.
 """
-const ELTYPES = (Bool, UInt8, Int8, Int16, Int32, Int64, Float16, BFloat16, Float32, Float64)
+const ELTYPES = (Bool, UInt8, Int8, Int16, Int32, Int64, Float16, BFloat16, Float32, Float64, ComplexF32,
+                 ComplexF64)
 
 "The element types a `Tensor` can have."
-const CTElType = Union{Bool, UInt8, Int8, Int16, Int32, Int64, Float16, BFloat16, Float32, Float64}
+const CTElType = Union{Bool, UInt8, Int8, Int16, Int32, Int64, Float16, BFloat16, Float32, Float64, ComplexF32,
+                       ComplexF64}
 
 """
     dtype(T) -> Cint
@@ -29,6 +32,8 @@ dtype(::Type{Float16}) = L.CT_FLOAT16
 dtype(::Type{BFloat16}) = L.CT_BFLOAT16
 dtype(::Type{Float32}) = L.CT_FLOAT32
 dtype(::Type{Float64}) = L.CT_FLOAT64
+dtype(::Type{ComplexF32}) = L.CT_COMPLEX64
+dtype(::Type{ComplexF64}) = L.CT_COMPLEX128
 dtype(::Type{T}) where {T} = _julia_error(L.CT_ERR_DTYPE,
     "ctensor has no dtype for element type $T (it has " * join(ELTYPES, ", ") * ")")
 

@@ -1343,6 +1343,29 @@ end
     @test e isa CTensorError && e.status == L.CT_ERR_DTYPE
 end
 
+@testset "complex tensors: view_as_real, view_as_complex, real, imag" begin
+    z = tensor_zeros(ComplexF32, 2, 3)                # Python: torch.zeros(2, 3, dtype=torch.cfloat)
+    @test z isa Tensor{ComplexF32,2} && CTensor.dtype_name(ComplexF32) == "complex64"
+    z[1, 2] = 1f0 + 2f0im
+    r = view_as_real(z)                               # Python: torch.view_as_real(z)
+    @test r isa Tensor{Float32,3} && size(r) == (2, 3, 2) && strides(r) == (6, 2, 1)
+    @test is_view(r) && shares_storage(r, z) && r[1, 2, 1] == 1f0 && r[1, 2, 2] == 2f0
+    im_ = imag_view(z)                                # Python: z.imag
+    @test size(im_) == (2, 3) && strides(im_) == (6, 2) && im_[1, 2] == 2f0
+    v0 = CTensor.version(z)
+    im_[2, 3] = 5f0                                   # a write through the part reaches z
+    @test z[2, 3] == 5f0im && CTensor.version(z) == v0 + 1
+    @test real_view(z)[1, 2] == 1f0
+    x = tensor_ones(Float32, 3)
+    @test real_view(x) === x
+    e = caught(() -> imag_view(x))
+    @test e isa CTensorError && e.status == L.CT_ERR_DTYPE &&
+          e.message == "imag is not implemented for tensors with non-complex dtypes."
+    c = view_as_complex(reshape_view(tensor_arange(Float64, 0, 6), 3, 2))
+    @test c isa Tensor{ComplexF64,1} && c[2] == 2.0 + 3.0im
+    e = caught(() -> view_as_complex(tensor_zeros(Float32, 3)))
+    @test e isa CTensorError && e.message == "Tensor must have a last dimension of size 2"
+
 @testset "scatter_reduce: torch.scatter_reduce" begin
     x, root = grid()                          # x[i, j] == 4(i-1) + (j-1)
     src = Tensor(Float32[10 20; 30 40; 50 60])

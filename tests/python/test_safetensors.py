@@ -15,7 +15,8 @@ from ctutil import collect, live, torch
 st = pytest.importorskip("safetensors.torch")
 safetensors = pytest.importorskip("safetensors")
 
-DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64"]
+DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",
+          "complex64"]
 
 
 def sample(dtype, shape=(2, 3), seed=0):
@@ -23,8 +24,8 @@ def sample(dtype, shape=(2, 3), seed=0):
     dt = getattr(torch, dtype)
     if dt is torch.bool:
         return torch.rand(shape, generator=g) > 0.5
-    if dt.is_floating_point:
-        return (torch.randn(shape, generator=g) * 100).to(dt)
+    if dt.is_floating_point or dt.is_complex:
+        return (torch.randn(shape, generator=g, dtype=dt if dt.is_complex else torch.float32) * 100).to(dt)
     info = torch.iinfo(dt)
     return torch.randint(info.min, info.max, shape, generator=g, dtype=dt)
 
@@ -277,3 +278,12 @@ def test_from_file_like_torch(tmp_path, no_leaks):
     with pytest.raises(RuntimeError, match="reach past the end"):
         ctensor.from_file(str(path), size=100, dtype=ctensor.int16)
     del ours
+
+
+def test_complex128_has_no_safetensors_dtype(tmp_path, no_leaks):
+    with pytest.raises(KeyError):  # the package
+        st.save_file({"z": torch.zeros(2, dtype=torch.complex128)}, tmp_path / "theirs.safetensors")
+    path = tmp_path / "ours.safetensors"
+    with pytest.raises(TypeError, match="the format has no dtype for complex128"):
+        ctensor.save_file({"z": ctensor.zeros(2, dtype=ctensor.complex128)}, path)
+    assert not path.exists()

@@ -22,6 +22,9 @@ export CT_PYTHON=$py
 if command -v ccache >/dev/null; then
   export CMAKE_C_COMPILER_LAUNCHER=${CMAKE_C_COMPILER_LAUNCHER:-ccache}
   export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}
+  # Absolute paths hashed as they are: a base_dir would rewrite them relative to each build
+  # directory, and pip's (in /tmp) would then match nothing of this one.
+  export CCACHE_BASEDIR=
 fi
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE=$py >/dev/null
 cmake --build "$build"

@@ -39,9 +39,10 @@ def torch_of(c):
 
 
 def same_bits(c, t):
-    a = torch_of(c)
-    return a.dtype == t.dtype and a.shape == t.shape and torch.equal(a.view(-1).view(torch.uint8),
-                                                                     t.contiguous().view(-1).view(torch.uint8))
+    """Same dtype, shape and stored bytes (a clone would write bool bytes as 0/1: none here)."""
+    a = torch.from_dlpack(c.contiguous())
+    return a.dtype == t.dtype and a.shape == t.shape and torch.equal(a.reshape(-1).view(torch.uint8).clone(),
+                                                                     t.contiguous().reshape(-1).view(torch.uint8))
 
 
 @pytest.fixture

@@ -126,10 +126,11 @@ def _sections(lines):
 
 
 def _macros(lines):
-    """#define NAME <integer or string literal> (function-like macros and others skipped)."""
+    """#define NAME <integer or string literal>, a /* comment */ after it allowed (function-like
+    macros and others skipped)."""
     out = []
     for ln in lines:
-        m = re.match(r"\s*#\s*define\s+(CT_\w+)\s+(-?\d+|\"[^\"]*\")\s*$", ln)
+        m = re.match(r"\s*#\s*define\s+(CT_\w+)\s+(-?\d+|\"[^\"]*\")\s*(/\*.*\*/)?\s*$", ln)
         if m:
             v = m.group(2)
             out.append((m.group(1), int(v) if not v.startswith('"') else v[1:-1]))

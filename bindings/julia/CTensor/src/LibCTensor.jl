@@ -116,6 +116,7 @@ const CT_VERSION_MINOR = 1
 const CT_VERSION_PATCH = 0
 const CT_VERSION_STRING = "0.1.0"
 const CT_MAX_DIMS = 64
+const CT_SAVE_COPY_SHARED = 1
 
 # ---- enum ct_dtype -----------------------------------------------------------------------
 # Element types.  The numbers are ABI and never change.

@@ -1365,6 +1365,7 @@ end
     @test c isa Tensor{ComplexF64,1} && c[2] == 2.0 + 3.0im
     e = caught(() -> view_as_complex(tensor_zeros(Float32, 3)))
     @test e isa CTensorError && e.message == "Tensor must have a last dimension of size 2"
+end
 
 @testset "scatter_reduce: torch.scatter_reduce" begin
     x, root = grid()                          # x[i, j] == 4(i-1) + (j-1)

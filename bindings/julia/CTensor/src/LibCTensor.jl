@@ -4590,11 +4590,11 @@ memory ctensor owns) and checks its header completely before returning: an 8-byt
 little-endian length N <= 100,000,000 that fits in the file; N bytes of valid UTF-8 JSON (an
 object, nesting at most 64 deep, no duplicate keys); "__metadata__" null or an object of
 strings; every other key a tensor with a known "dtype" (BOOL U8 I8 I16 I32 I64 F16 BF16
-F32 F64), a "shape" of at most CT_MAX_DIMS non-negative integers and "data_offsets"
+F32 F64 C64, the last complex64), a "shape" of at most CT_MAX_DIMS non-negative integers and "data_offsets"
 [begin, end] with end - begin == numel * itemsize; offsets, sorted, contiguous from 0 and
 covering the data exactly.  Errors (NULL; nothing mapped or leaked): CT_ERR_INVALID_ARGUMENT
 naming the file and what is wrong (the OS error for a file that cannot be opened), or
-CT_ERR_DTYPE for a dtype of the format that ctensor lacks (F8_*, U16, U32, U64, C64, ...).
+CT_ERR_DTYPE for a dtype of the format that ctensor lacks (F8_*, U16, U32, U64, ...).
 """
 function ct_safetensors_open(path, mode)
     ccall((:ct_safetensors_open, libctensor()), Ptr{ct_checkpoint}, (Ptr{UInt8}, Cint), path, mode)
@@ -4730,8 +4730,8 @@ end
 
 Writes n tensors (names[i], tensors[i]) to a safetensors file at path (created or
 truncated): byte for byte what safetensors.torch.save_file writes for the same tensors when
-there is at most one metadata entry (tensors ordered by dtype, I64 F64 F32 I32 BF16 F16 I16
-I8 U8 BOOL, then by name; header padded with spaces to a multiple of 8).  Metadata:
+there is at most one metadata entry (tensors ordered by dtype, I64 F64 C64 F32 I32 BF16 F16
+I16 I8 U8 BOOL, then by name; header padded with spaces to a multiple of 8).  Metadata:
 n_metadata < 0 writes no "__metadata__" (keys and values may be NULL); otherwise the pairs
 (keys[i], values[i]), sorted by key (the package writes a hash map's order).  Every tensor
 is written contiguous in C order whatever its strides or offset; arguments are borrowed.
@@ -4740,7 +4740,8 @@ n > 0, a NULL name or tensor, a name given twice or "__metadata__", a metadata k
 twice, two tensors on one storage whose memory ranges intersect (safetensors' rule: the file
 would hold those bytes twice and loading would give independent tensors; disjoint parts of
 one storage are fine) unless flags has CT_SAVE_COPY_SHARED, a file that cannot be created
-or written (the OS error).
+or written (the OS error); CT_ERR_DTYPE for a complex128 tensor (the format has no code for
+it), before anything is written.
 """
 function ct_safetensors_save(path, n, names, tensors, n_metadata, keys, values, flags)
     ccall((:ct_safetensors_save, libctensor()), Cint, (Ptr{UInt8}, Int64, Ptr{Ptr{UInt8}}, Ptr{Ptr{ct_tensor}}, Int64, Ptr{Ptr{UInt8}}, Ptr{Ptr{UInt8}}, Cint), path, n, names, tensors, n_metadata, keys, values, flags)

@@ -17,8 +17,8 @@ case "${1:-test}" in
   # The reliability checks (scripts/sanitize.sh) add clang 14 with its sanitizer and libFuzzer
   # runtimes (libclang-rt-14-dev), llvm-symbolizer (llvm-14) for readable fuzzer reports, and
   # abigail-tools (abidw/abidiff) for the ABI check.  The dlopen clients: LuaJIT, Ruby's ffi
-  # gem and Perl's FFI::Platypus (tests/clients).  ccache lets the pip-install step reuse the
-  # objects of the test build (same flags) instead of compiling the library a second time.
+  # gem and Perl's FFI::Platypus (tests/clients).  ccache lets reruns (and the pip-install step,
+  # when pip runs the same CMake) reuse objects instead of compiling them again.
   test) want=("${build[@]}" ccache libgtest-dev libbenchmark-dev python3 python3-venv python3-dev swig
               clang libclang-rt-14-dev llvm-14 abigail-tools
               luajit ruby ruby-ffi libffi-platypus-perl) ;;

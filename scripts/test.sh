@@ -17,13 +17,14 @@ case $venv in /*) ;; *) venv=$PWD/$venv ;; esac
 py=$venv/bin/python
 export CT_PYTHON=$py
 # Every CMake build below (this one, pip's, the sanitizer builds) compiles through ccache when it
-# is there: pip's Release build of the library then finds this build's objects (same flags,
-# same sources) instead of compiling them again.  Release, as scripts/demo.sh and pip build it.
+# is there: a rerun finds its objects, and so does pip's Release build of the library when it
+# runs the same CMake (CMake 3.25 and 4.x order the flags differently, so objects of one are
+# misses for the other).  Release, as scripts/demo.sh and pip build it.
 if command -v ccache >/dev/null; then
   export CMAKE_C_COMPILER_LAUNCHER=${CMAKE_C_COMPILER_LAUNCHER:-ccache}
   export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}
   # Absolute paths hashed as they are: a base_dir would rewrite them relative to each build
-  # directory, and pip's (in /tmp) would then match nothing of this one.
+  # directory, and pip's (in /tmp) could never match this one.
   export CCACHE_BASEDIR=
 fi
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE=$py >/dev/null

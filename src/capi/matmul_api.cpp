@@ -10,8 +10,8 @@ extern "C" {
 
 ct_tensor* ct_matmul(const ct_tensor* a, const ct_tensor* b) {
   return guard<ct_tensor*>(nullptr, [&] {
-    const Tensor& x = tensor_arg(a, "ct_matmul", "a");
-    const Tensor& y = tensor_arg(b, "ct_matmul", "b");
+    const Tensor& x = value_arg(a, "ct_matmul", "a");
+    const Tensor& y = value_arg(b, "ct_matmul", "b");
     return to_handle(ag::matmul(x, y));
   });
 }

@@ -1301,8 +1301,9 @@ CT_API ct_tensor *ct_randint(int64_t low, int64_t high, int ndim, const int64_t 
 /* Everything about a's memory, in words: shape, dtype, storage (id, size in bytes, refcount,
    version, owned or foreign), storage offset, strides, contiguity, memory format (the formats
    its strides match exactly and ct_suggest_memory_format's), data pointer, whether it is
-   a view and of what base, its own refcount, its distinct memory locations and internal
-   overlap.  With b (b may be NULL) also b's, then their relation: same tensor object, same
+   a view and of what base, whether it reads its storage conjugated or negated (a line
+   "conjugate view of storage N: values are read conjugated ..." / "negative view ..."), its
+   own refcount, its distinct memory locations and internal overlap.  With b (b may be NULL) also b's, then their relation: same tensor object, same
    storage, base relations, whether their elements overlap (exact, as ct_overlaps) and how
    many elements each has that share a byte with the other's.  That count is exact: memory
    is walked in runs of consecutive elements (a contiguous tensor is one run, a block of rows

@@ -45,6 +45,10 @@ void broadcast_strides(const Tensor& src, const Tensor& dst, int64_t* out) {
 void engine(const Tensor& dst, const Tensor& src, const int64_t* src_strides, bool dst_is_new,
             bool normalize_bool = true) {
   if (src.math_bits() && src.dtype() != dst.dtype()) {
+    // torch converts, then negates in dst's dtype, which a bool dst cannot do (it fails after
+    // writing; ctensor fails before)
+    CT_CHECK(dst.dtype() != DType::Bool || !(src.is_neg() != dst.is_neg()), DType,
+             "\"neg_cpu\" not implemented for 'Bool'");
     const Ref<Tensor> resolved = copy_to_new(src, src.dtype());
     int64_t strides[kMaxDims];
     broadcast_strides(*resolved, dst, strides);

@@ -32,6 +32,18 @@ void BM_capi_slice(benchmark::State& state) {
 }
 BENCHMARK(BM_capi_slice);
 
+// Issue 19: a conj view (the conjugate bit; nothing copied) through the C ABI, <= 50 ns.
+void BM_capi_conj(benchmark::State& state) {
+  ct_tensor* x = ct_zeros(2, kShape, CT_COMPLEX64);
+  for (auto _ : state) {
+    ct_tensor* v = ct_conj(x);
+    benchmark::DoNotOptimize(v);
+    ct_tensor_release(v);
+  }
+  ct_tensor_release(x);
+}
+BENCHMARK(BM_capi_conj);
+
 void BM_capi_view(benchmark::State& state) {
   ct_tensor* x = ct_zeros(2, kShape, CT_FLOAT32);
   const int64_t shape[3] = {16, 4, 64};

@@ -1779,6 +1779,55 @@ void op_complex(FuzzedDataProvider& in, Pool& p) {
   take(p, r);
 }
 
+// The conjugate and negative bits: views that carry them go into the pool, so that every
+// other op meets them (values are resolved at the C boundary; in-place ops write back).
+void op_conj_bits(FuzzedDataProvider& in, Pool& p) {
+  ct_tensor* t = p.pick(in);
+  ct_tensor* r = nullptr;
+  bool view = false, resolve = false;
+  switch (in.ConsumeIntegralInRange<int>(0, 7)) {
+    case 0: r = CT(ct_conj(t)); view = true; break;
+    case 1: r = CT(ct_neg_view(t)); view = true; break;
+    case 2: r = CT(ct_adjoint(t)); view = true; break;
+    case 3: r = CT(ct_resolve_conj(t)); resolve = true; break;
+    case 4: r = CT(ct_resolve_neg(t)); resolve = true; break;
+    case 5: r = CT(ct_conj_physical(t)); break;
+    case 6: {
+      if (t && !small_output(t, 4096)) return;
+      const int64_t v0 = t ? CT(ct_tensor_version(t)) : -1;
+      if (CT(ct_conj_physical_(t)) != CT_OK) {
+        expect_error_recorded();
+        return;
+      }
+      const int64_t v1 = CT(ct_tensor_version(t));
+      REQUIRE(v1 == v0 + 1, v0, v1);
+      return;
+    }
+    default: {
+      const int c = CT(ct_tensor_is_conj(t)), n = CT(ct_tensor_is_neg(t));
+      if (!t) {
+        REQUIRE(c == -1 && n == -1);
+        expect_error_recorded();
+      } else if (c == 1) {
+        const ct_dtype d = CT(ct_tensor_dtype(t));
+        REQUIRE(d == CT_COMPLEX64 || d == CT_COMPLEX128, d);
+      }
+      return;
+    }
+  }
+  if (!r) {
+    expect_error_recorded();
+    take(p, r);
+    return;
+  }
+  if (view && r != t) REQUIRE(CT(ct_shares_storage(r, t)) == 1 && CT(ct_tensor_is_view(r)) == 1);
+  if (resolve) {
+    REQUIRE(CT(ct_tensor_is_conj(r)) == 0 || r == t);
+    if (r != t) REQUIRE(CT(ct_tensor_is_conj(r)) == 0 && CT(ct_tensor_is_neg(r)) == 0);
+  }
+  take(p, r);
+}
+
 void op_scan_sort(FuzzedDataProvider& in, Pool& p) {
   ct_tensor* a = p.pick(in);
   if (!small_output(a, 4096)) return;
@@ -2236,7 +2285,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 11: op_relations(in, pool); break;
       case 12: op_dlpack(in, pool); break;
       case 13:  // the newer op groups: adding one remaps saved inputs of this group only
-        switch (in.ConsumeIntegralInRange<int>(0, 16)) {
+        switch (in.ConsumeIntegralInRange<int>(0, 17)) {
           case 0: op_nulls(in, pool); break;
           case 1: op_globals(in); break;
           case 4: op_dtype_views(in, pool); break;
@@ -2252,6 +2301,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           case 14: op_defaults(in, pool); break;
           case 15: op_complex(in, pool); break;
           case 16: op_safetensors(in, pool); break;
+          case 17: op_conj_bits(in, pool); break;
           default: op_identity(in, pool); break;  // 2 and 3
         }
         break;

@@ -188,7 +188,7 @@ void scatter_kernel(const Tensor& self, int d, const Tensor& idx, const Tensor* 
   const int64_t sd = self_strides[size_t(d)];
   self_strides[size_t(d)] = 0;
   const std::array<Dims, 3> strides{self_strides, strides1(idx), src ? strides1(*src) : Dims(sizes1(idx).size(), 0)};
-  CT_DISPATCH_ALL(self.dtype(), [&] {
+  CT_DISPATCH_WITH_COMPLEX(self.dtype(), [&] {
     scalar_t* out = at<scalar_t>(self);
     const int64_t* ip = at<const int64_t>(idx);
     const scalar_t* sp = src ? at<const scalar_t>(*src) : nullptr;
@@ -288,7 +288,7 @@ void index_add_into(const Tensor& self, int64_t dim, const Tensor& index, const 
   const std::vector<int64_t> picks = index_values(index);
   for (int64_t v : picks) CT_CHECK(v >= 0 && v < n, Index, "index " << v << " is out of bounds for dimension " << d << " with size " << n);
   if (self.numel() == 0 || source.numel() == 0) return;
-  CT_DISPATCH_ALL(self.dtype(), [&] {
+  CT_DISPATCH_WITH_COMPLEX(self.dtype(), [&] {
     scalar_t* out = at<scalar_t>(self);
     const scalar_t* src = at<const scalar_t>(source);
     const scalar_t a = convert<scalar_t>(alpha);
@@ -341,7 +341,7 @@ void index_copy_into(const Tensor& self, int64_t dim, const Tensor& index, const
              "index_copy_(): index " << v << " is out of bounds for dimension " << d << " with size " << n);
   }
   if (self.numel() == 0 || source.numel() == 0) return;
-  CT_DISPATCH_ALL(self.dtype(), [&] {
+  CT_DISPATCH_WITH_COMPLEX(self.dtype(), [&] {
     scalar_t* out = at<scalar_t>(self);
     const scalar_t* src = at<const scalar_t>(source);
     slice_walk(self, d, picks, &source, [&](int64_t o, int64_t s) { out[o] = src[s]; });
@@ -371,7 +371,7 @@ void index_fill_into(const Tensor& self, int64_t dim, const Tensor& index, const
     if (v < 0) v += n;
   }
   if (self.numel() == 0) return;
-  CT_DISPATCH_ALL(self.dtype(), [&] {
+  CT_DISPATCH_WITH_COMPLEX(self.dtype(), [&] {
     scalar_t fill;
     if (value) {  // converted as copy_ converts
       const Ref<Tensor> one = copy_to_new(*value, self.dtype());
@@ -427,7 +427,7 @@ void put_into(const Tensor& self, const Tensor& index, const Tensor& source, boo
   if (index.numel() == 0) return;
   const std::vector<int64_t> offs = flat_offsets(self, index);
   const Ref<Tensor> src = contiguous(source);
-  CT_DISPATCH_ALL(self.dtype(), [&] {
+  CT_DISPATCH_WITH_COMPLEX(self.dtype(), [&] {
     scalar_t* base = reinterpret_cast<scalar_t*>(self.storage()->data()) + self.offset();
     const scalar_t* s = at<const scalar_t>(*src);
     for (size_t i = 0; i < offs.size(); ++i) {
@@ -657,7 +657,7 @@ void index_put_into(const Tensor& self, std::span<const Tensor* const> indices, 
   Dims vs(region.size());
   for (size_t i = 0; i < region.size(); ++i) vs[size_t(to_region[i])] = vs_region[i];
   const Tensor& dst = *p.self;
-  CT_DISPATCH_ALL(self.dtype(), [&] {
+  CT_DISPATCH_WITH_COMPLEX(self.dtype(), [&] {
     scalar_t* out = at<scalar_t>(dst);
     const scalar_t* v = at<const scalar_t>(values);
     if (accumulate) {
@@ -818,7 +818,7 @@ Ref<Tensor> take(const Tensor& self, const Tensor& index) {
   Ref<Tensor> out = Tensor::empty(index.sizes(), self.dtype(), "take");
   if (out->numel() == 0) return out;
   const std::vector<int64_t> offs = flat_offsets(self, index);
-  CT_DISPATCH_ALL(self.dtype(), [&] {
+  CT_DISPATCH_WITH_COMPLEX(self.dtype(), [&] {
     const scalar_t* base = reinterpret_cast<const scalar_t*>(self.storage()->data()) + self.offset();
     scalar_t* o = at<scalar_t>(*out);
     for (size_t i = 0; i < offs.size(); ++i) o[i] = load<scalar_t>(base + offs[i]);  // bool bytes -> 0/1
@@ -855,7 +855,7 @@ Ref<Tensor> index_get(const Tensor& self, std::span<const Tensor* const> indices
   const std::vector<int> to_region = region_perm(p.a.b.size(), size_t(p.before), p.region.size(), false);
   Dims os(p.region.size());
   for (size_t i = 0; i < p.region.size(); ++i) os[size_t(to_region[i])] = out->stride(int(i));
-  CT_DISPATCH_ALL(self.dtype(), [&] {
+  CT_DISPATCH_WITH_COMPLEX(self.dtype(), [&] {
     const scalar_t* s = at<const scalar_t>(*p.self);
     scalar_t* o = at<scalar_t>(*out);
     region_walk(*p.self, p.a, os, [&](int64_t so, int64_t oo) { o[oo] = load<scalar_t>(s + so); });  // bool: 0/1
@@ -902,8 +902,15 @@ template <class T>
 inline T reduce_values(ScatterReduceOp op, T dst, T s) {
   switch (op) {
     case ScatterReduceOp::Prod: return mul_values(dst, s);
-    case ScatterReduceOp::Amax: return is_nan_value(dst) || (!is_nan_value(s) && !greater(s, dst)) ? dst : s;
-    case ScatterReduceOp::Amin: return is_nan_value(dst) || (!is_nan_value(s) && !greater(dst, s)) ? dst : s;
+    case ScatterReduceOp::Amax:
+    case ScatterReduceOp::Amin:
+      if constexpr (is_complex_v<T>) {
+        return dst;  // refused before the kernel: complex numbers have no order
+      } else if (op == ScatterReduceOp::Amax) {
+        return is_nan_value(dst) || (!is_nan_value(s) && !greater(s, dst)) ? dst : s;
+      } else {
+        return is_nan_value(dst) || (!is_nan_value(s) && !greater(dst, s)) ? dst : s;
+      }
     default: return add_values(dst, s);
   }
 }
@@ -914,6 +921,13 @@ template <class T>
 inline T mean_of(T sum, int64_t count) {
   if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) return T(float(sum) / float(count));
   else if constexpr (std::is_floating_point_v<T>) return static_cast<T>(sum / static_cast<T>(count));
+  else if constexpr (is_complex_v<T>) {
+    // torch divides by a complex count with c10's scaled division: for a real divisor c that
+    // is (a * (1/c), b * (1/c)), two roundings (5/3 gives 1.6666667f, not 1.6666666f)
+    using V = typename T::value_type;
+    const V scale = V(1) / V(count);
+    return T(sum.real() * scale, sum.imag() * scale);
+  }
   else {
     const int64_t a = int64_t(sum), q = a / count;
     return static_cast<T>((a % count != 0 && ((a < 0) != (count < 0))) ? q - 1 : q);
@@ -928,6 +942,10 @@ void scatter_reduce_into(const Tensor& self, int64_t dim, const Tensor& index, c
   check_scatter_shapes(self, d, index, &src, false);
   CT_CHECK(!(op == ScatterReduceOp::Mean && self.dtype() == DType::Bool), DType,
            "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'");
+  CT_CHECK(!((op == ScatterReduceOp::Amax || op == ScatterReduceOp::Amin) && is_complex(self.dtype())), DType,
+           "\"scatter_gather_tensor_cpu_reduce_" << (op == ScatterReduceOp::Amax ? "amax" : "amin")
+                                                 << "\" not implemented for '" << torch_scalar_type_name(self.dtype())
+                                                 << "'");
   if (check_memory) {
     check_writable(self, "scatter_reduce_");
     check_no_overlap(self, index);
@@ -941,7 +959,7 @@ void scatter_reduce_into(const Tensor& self, int64_t dim, const Tensor& index, c
   self_strides[size_t(d)] = 0;
   const std::array<Dims, 3> strides{self_strides, strides1(*idx), strides1(src)};
   const Dims isz = sizes1(*idx);
-  CT_DISPATCH_ALL(self.dtype(), [&] {
+  CT_DISPATCH_WITH_COMPLEX(self.dtype(), [&] {
     scalar_t* out = at<scalar_t>(self);
     const int64_t* ip = at<const int64_t>(*idx);
     const scalar_t* sp = at<const scalar_t>(src);

@@ -164,10 +164,10 @@ void masked_fill_(const Tensor& self, const Tensor& mask, const Tensor& value) {
   if (is_complex(value.dtype())) {
     // a complex value into a complex tensor: nothing to check beyond the dtype
   } else if (is_floating(value.dtype())) {
-    check_scalar_fits(CT_DISPATCH_ALL(value.dtype(), [&] { return convert<double>(load<scalar_t>(value.raw_data())); }),
+    check_scalar_fits(CT_DISPATCH_WITH_COMPLEX(value.dtype(), [&] { return convert<double>(load<scalar_t>(value.raw_data())); }),
                       self.dtype());
   } else {
-    check_int_fits(CT_DISPATCH_ALL(value.dtype(), [&] { return convert<int64_t>(load<scalar_t>(value.raw_data())); }),
+    check_int_fits(CT_DISPATCH_WITH_COMPLEX(value.dtype(), [&] { return convert<int64_t>(load<scalar_t>(value.raw_data())); }),
                    self.dtype());
   }
   check_writable(self, "masked_fill_");

@@ -48,17 +48,25 @@ void finish_resolutions(size_t mark, ct_tensor** result) {
                                std::make_move_iterator(r.end()));
   r.resize(mark);
   g_resolutions_pending.fetch_sub(int(mine.size()), std::memory_order_relaxed);
-  for (Resolution& x : mine) {
-    if (x.clone->version() != x.version) {  // written by the op: write the values back
-      Tensor& original = const_cast<Tensor&>(*x.original);
-      if (!same_sizes(original.sizes(), x.clone->sizes())) resize_(original, x.clone->sizes());
-      copy_into(original, *x.clone, "copy_");
+  try {
+    for (Resolution& x : mine) {
+      if (x.clone->version() != x.version) {  // written by the op: write the values back
+        Tensor& original = const_cast<Tensor&>(*x.original);
+        if (!same_sizes(original.sizes(), x.clone->sizes())) resize_(original, x.clone->sizes());
+        copy_into(original, *x.clone, "copy_");
+      }
+      if (result && *result && from_handle(*result) == x.clone.get()) {  // the op returned its input
+        x.original->retain();
+        x.clone->release();  // the reference the op handed out
+        *result = reinterpret_cast<ct_tensor*>(const_cast<Tensor*>(x.original));
+      }
     }
-    if (result && *result && from_handle(*result) == x.clone.get()) {  // the op returned its input
-      x.original->retain();
-      x.clone->release();  // the reference the op handed out
-      *result = reinterpret_cast<ct_tensor*>(const_cast<Tensor*>(x.original));
+  } catch (...) {  // a failed write-back fails the call: the result handle must not leak
+    if (result && *result) {
+      from_handle(*result)->release();
+      *result = nullptr;
     }
+    throw;
   }
 }
 

@@ -1728,6 +1728,25 @@ CT_API ct_status ct_safetensors_save(const char *path, int64_t n, const char *co
                                      const ct_tensor *const *tensors, int64_t n_metadata,
                                      const char *const *keys, const char *const *values, int flags);
 
+/* Writes a PyTorch checkpoint to path (created or truncated; a partly written file is
+   removed): the zip archive torch.save writes, which torch.load(path, weights_only=True)
+   reads, and ct_torch_load too.  The object is `structure`, JSON text in the form
+   ct_checkpoint_structure gives ({"dict": [[key, value], ...]}, {"odict": ..., "attrs":
+   {"dict": ...}}, {"list": [...]}, {"tuple": [...]}, {"tensor": i}, null, true, false,
+   64-bit integers, finite floats written with '.' or an exponent, strings), where
+   {"tensor": i} is tensors[i] (borrowed; the same i twice is one tensor object after
+   loading).  Sharing: each distinct storage of the tensors is written ONCE, whole, and every
+   tensor as (that storage, storage offset, sizes, strides, requires_grad), so tensors that
+   share a storage here (tied weights, views, slices) share one after torch.load, with the
+   same strides and offsets.  Storage data is aligned to 64 bytes in the file (ct_torch_load
+   maps it in place); zip64 records are written as torch writes them, so files past 4 GiB work.
+   Errors (CT_ERR_INVALID_ARGUMENT, naming the problem): NULL path or structure, n < 0,
+   tensors NULL with n > 0, a NULL or dead tensor, malformed JSON or a node outside the list
+   above, a tensor index outside [0, n), an integer wider than 64 bits, two tensors of
+   different dtypes on one storage (torch.save refuses that too), a file that cannot be
+   created or written (the OS error). */
+CT_API ct_status ct_torch_save(const char *path, const char *structure, int n, const ct_tensor *const *tensors);
+
 /* ---- Out arguments (torch's `op(..., out=t)`) ------------------------------------------- */
 /* Every ct_*_out function computes what the function without _out computes (same arguments,
    same errors), then writes it into `out` with torch 2.13's out= rules.  `out` is BORROWED

@@ -8,6 +8,7 @@
 #include "core/mapped_file.h"
 #include "core/safetensors.h"
 #include "core/torch_checkpoint.h"
+#include "core/torch_save.h"
 
 using namespace ct;
 using namespace ct::capi;
@@ -172,6 +173,19 @@ ct_status ct_safetensors_save(const char* path, int64_t n, const char* const* na
       metadata.emplace_back(keys[i], values[i]);
     }
     safetensors::save_file(path, items, n_metadata >= 0, metadata, (flags & CT_SAVE_COPY_SHARED) != 0, op);
+  });
+}
+
+ct_status ct_torch_save(const char* path, const char* structure, int n, const ct_tensor* const* tensors) {
+  return guard_status([&] {
+    const char* op = "ct_torch_save";
+    path_arg(path, op);
+    CT_CHECK(structure != nullptr, InvalidArgument, op << ": structure is NULL");
+    CT_CHECK(n >= 0, InvalidArgument, op << ": tensor count " << n << " is negative");
+    CT_CHECK(n == 0 || tensors, InvalidArgument, op << ": tensors is NULL with " << n << " tensors");
+    std::vector<const Tensor*> ts;
+    for (int i = 0; i < n; ++i) ts.push_back(&tensor_arg(tensors[i], op));
+    torchpt::save_file(path, structure, ts, op);
   });
 }
 

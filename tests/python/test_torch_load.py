@@ -299,3 +299,52 @@ def test_big_endian_refused():
 
 def test_unknown_opcode_named():
     assert "opcode INST (0x69)" in load_error(pkl(b"\x80\x02i"))
+
+
+# ---- writing: ctensor.save -> torch.load(weights_only=True) ------------------------------
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_save_every_dtype_read_by_torch(tmp_path, dtype, no_leaks):
+    p = tmp_path / "t.pt"
+    torch.save({"w": sample(dtype), "s": sample(dtype, ()), "e": sample(dtype, (0, 5))}, p)
+    obj = ctensor.load(p)
+    q = tmp_path / "c.pt"
+    ctensor.save(obj, q)
+    walk(obj, torch.load(q, weights_only=True))
+
+
+def test_save_keeps_sharing_views_and_nesting(tmp_path, no_leaks):
+    emb = torch.nn.Embedding(6, 4)
+    head = torch.nn.Linear(4, 6, bias=False)
+    head.weight = emb.weight
+    sd = torch.nn.Sequential(emb, head).state_dict()
+    base = torch.arange(24, dtype=torch.float64).reshape(4, 6)
+    src = {"model": sd, "t": base.t(), "slice": base[1:3, 2:5], "base": base, "again": base,
+           "nest": [1, 2.5, "s", None, True, (3, -2**40), {"k": torch.ones(2, requires_grad=True)}], 7: "int key"}
+    p = tmp_path / "t.pt"
+    torch.save(src, p)
+    ours = ctensor.load(p)
+    q = tmp_path / "c.pt"
+    ctensor.save(ours, q)
+    back = torch.load(q, weights_only=True)
+    pairs = walk(ours, back)
+    check_sharing(pairs)
+    ref = torch.load(p, weights_only=True)
+    assert back["model"]._metadata == ref["model"]._metadata
+    assert back["base"] is back["again"]
+    assert back["slice"].untyped_storage().data_ptr() == back["base"].untyped_storage().data_ptr()
+    assert back["model"]["0.weight"].untyped_storage().data_ptr() == back["model"]["1.weight"].untyped_storage().data_ptr()
+    # and ctensor reads its own file with the same sharing
+    again = ctensor.load(q, mmap=True)
+    check_sharing(walk(again, back))
+
+
+def test_save_refuses_what_torch_load_would_not_read(tmp_path):
+    with pytest.raises(TypeError, match="cannot save a set"):
+        ctensor.save({"a": {1, 2}}, tmp_path / "x.pt")
+    x = ctensor.arange(4, dtype=ctensor.float32)
+    with pytest.raises(RuntimeError, match="shares a storage with a float32 tensor"):
+        ctensor.save([x, x.view(ctensor.int32)], tmp_path / "y.pt")
+    assert not (tmp_path / "y.pt").exists()
+    with pytest.raises(ValueError, match="allow_nan|Out of range float"):
+        ctensor.save({"n": float("nan")}, tmp_path / "z.pt")

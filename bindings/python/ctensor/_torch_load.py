@@ -1,4 +1,4 @@
-"""ctensor.load: torch.load(f, weights_only=True) for the zip archives torch.save writes, over
+"""ctensor.load and ctensor.save: torch.load(f, weights_only=True) and torch.save for the zip archives torch.save writes, over
 ctensor's C reader (include/ctensor.h, ct_torch_load).  No pickled code ever runs: the C
 reader accepts only containers, numbers, strings, OrderedDict and tensors, and refuses every
 other global by name.
@@ -20,7 +20,7 @@ import os
 
 from . import _C
 
-__all__ = ["load"]
+__all__ = ["load", "save"]
 
 
 def _check_map_location(map_location):
@@ -86,3 +86,60 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=No
         return _build(json.loads(_C.ct_checkpoint_structure(handle)), handle, {})
     finally:
         _C.ct_checkpoint_release(handle)
+
+
+def _node(obj, tensors, index):
+    from ._C import Tensor
+    if isinstance(obj, Tensor):
+        key = id(obj)
+        if key not in index:
+            index[key] = len(tensors)
+            tensors.append(obj)
+        return {"tensor": index[key]}
+    if obj is None or isinstance(obj, (bool, str)):
+        return obj
+    if isinstance(obj, int):
+        if not -2**63 <= obj < 2**63:
+            raise ValueError(f"save(): the integer {obj} does not fit in 64 bits")
+        return obj
+    if isinstance(obj, float):
+        return obj
+    if isinstance(obj, list):
+        return {"list": [_node(x, tensors, index) for x in obj]}
+    if isinstance(obj, tuple) and type(obj) is tuple:
+        return {"tuple": [_node(x, tensors, index) for x in obj]}
+    if isinstance(obj, dict) and type(obj) in (dict, collections.OrderedDict):
+        pairs = [[_node(k, tensors, index), _node(v, tensors, index)] for k, v in obj.items()]
+        if type(obj) is dict:
+            return {"dict": pairs}
+        node = {"odict": pairs}
+        attrs = getattr(obj, "__dict__", None)
+        if attrs:
+            node["attrs"] = _node(dict(attrs), tensors, index)
+        return node
+    raise TypeError(f"save(): cannot save a {type(obj).__name__}: ctensor saves what "
+                    "torch.load(weights_only=True) reads (dicts, OrderedDicts, lists, tuples, None, bool, int, "
+                    "float, str and tensors)")
+
+
+def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_serialization=True,
+         _disable_byteorder_record=False):
+    """torch.save(obj, f): writes obj to f (a path or a file object) as the zip archive torch
+    writes, which torch.load(weights_only=True) reads with the same nesting and the same storage
+    sharing (each storage written once, whole; tied weights and views share after loading)."""
+    if pickle_module is not None or pickle_protocol != 2 or not _use_new_zipfile_serialization:
+        raise ValueError("save(): ctensor writes only the zip format with pickle protocol 2 (torch's default)")
+    tensors, index = [], {}
+    structure = json.dumps(_node(obj, tensors, index), allow_nan=False)
+    if isinstance(f, (str, os.PathLike)):
+        _C.ct_torch_save(os.fspath(f), structure, tensors)
+        return
+    import tempfile
+    fd, path = tempfile.mkstemp(suffix=".pt")
+    try:
+        os.close(fd)
+        _C.ct_torch_save(path, structure, tensors)
+        with open(path, "rb") as src:
+            f.write(src.read())
+    finally:
+        os.unlink(path)

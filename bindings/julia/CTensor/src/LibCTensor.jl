@@ -4826,6 +4826,33 @@ function ct_safetensors_save(path, n, names, tensors, n_metadata, keys, values, 
     ccall((:ct_safetensors_save, libctensor()), Cint, (Ptr{UInt8}, Int64, Ptr{Ptr{UInt8}}, Ptr{Ptr{ct_tensor}}, Int64, Ptr{Ptr{UInt8}}, Ptr{Ptr{UInt8}}, Cint), path, n, names, tensors, n_metadata, keys, values, flags)
 end
 
+"""
+    ct_torch_save(path, structure, n, tensors) -> Cint
+
+`ct_status ct_torch_save(const char *path, const char *structure, int n, const ct_tensor *const *tensors);`
+
+Writes a PyTorch checkpoint to path (created or truncated; a partly written file is
+removed): the zip archive torch.save writes, which torch.load(path, weights_only=True)
+reads, and ct_torch_load too.  The object is `structure`, JSON text in the form
+ct_checkpoint_structure gives ({"dict": [[key, value], ...]}, {"odict": ..., "attrs":
+{"dict": ...}}, {"list": [...]}, {"tuple": [...]}, {"tensor": i}, null, true, false,
+64-bit integers, finite floats written with '.' or an exponent, strings), where
+{"tensor": i} is tensors[i] (borrowed; the same i twice is one tensor object after
+loading).  Sharing: each distinct storage of the tensors is written ONCE, whole, and every
+tensor as (that storage, storage offset, sizes, strides, requires_grad), so tensors that
+share a storage here (tied weights, views, slices) share one after torch.load, with the
+same strides and offsets.  Storage data is aligned to 64 bytes in the file (ct_torch_load
+maps it in place); zip64 records are written as torch writes them, so files past 4 GiB work.
+Errors (CT_ERR_INVALID_ARGUMENT, naming the problem): NULL path or structure, n < 0,
+tensors NULL with n > 0, a NULL or dead tensor, malformed JSON or a node outside the list
+above, a tensor index outside [0, n), an integer wider than 64 bits, two tensors of
+different dtypes on one storage (torch.save refuses that too), a file that cannot be
+created or written (the OS error).
+"""
+function ct_torch_save(path, structure, n, tensors)
+    ccall((:ct_torch_save, libctensor()), Cint, (Ptr{UInt8}, Ptr{UInt8}, Cint, Ptr{Ptr{ct_tensor}}), path, structure, n, tensors)
+end
+
 # ---- Out arguments (torch's `op(..., out=t)`) --------------------------------------------
 # Every ct_*_out function computes what the function without _out computes (same arguments,
 # same errors), then writes it into `out` with torch 2.13's out= rules.  `out` is BORROWED

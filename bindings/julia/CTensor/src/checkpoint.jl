@@ -179,3 +179,46 @@ function load_torch(path::AbstractString; mode::Symbol = :copy)
         L.ct_checkpoint_release(h)
     end
 end
+
+# A JSON string literal (the escapes ct_torch_save's JSON reader takes).
+function _json_string(s::AbstractString)
+    io = IOBuffer()
+    print(io, '"')
+    for c in s
+        if c == '"' || c == '\\'
+            print(io, '\\', c)
+        elseif c < ' '
+            print(io, "\\u", string(UInt16(c); base = 16, pad = 4))
+        else
+            print(io, c)
+        end
+    end
+    print(io, '"')
+    return String(take!(io))
+end
+
+"""
+    save_torch(path, tensors::AbstractDict)
+
+Writes `tensors` (name => `Tensor`) as a PyTorch checkpoint that `torch.load(path,
+weights_only=True)` reads as a dict of tensors (and `load_torch` as the same `Dict`).  Each
+storage is written once, whole: tensors that share a storage here (views, tied weights) share
+one after loading, with their strides and offsets; the same `Tensor` under two names is one
+tensor object there.  Throws a `CTensorError` for two tensors of different dtypes on one
+storage or a file that cannot be written.
+"""
+function save_torch(path::AbstractString, tensors::AbstractDict)
+    ts = Tensor[]
+    index = IdDict{Tensor,Int}()
+    items = String[]
+    for (k, t) in tensors
+        i = get!(index, t) do
+            push!(ts, t)
+            length(ts) - 1
+        end
+        push!(items, "[" * _json_string(String(k)) * ", {\"tensor\": $i}]")
+    end
+    structure = "{\"dict\": [" * join(items, ", ") * "]}"
+    _status(() -> L.ct_torch_save(String(path), structure, length(ts), ts))
+    return nothing
+end

@@ -1436,6 +1436,12 @@ end
     e = caught(() -> load_torch(bad))
     @test e isa CTensorError && e.status == L.CT_ERR_INVALID_ARGUMENT && occursin(bad, e.message)
     @test_throws ArgumentError load_torch(path; mode = :write)
+    out = joinpath(mktempdir(), "out.pt")
+    save_torch(out, Dict("w" => d["enc.w"], "wt" => d["enc.wt"], "head" => d["enc.w"], "l" => d["layers.0"]))
+    d2 = load_torch(out)
+    @test Array(d2["wt"]) == Float32[0 3; 1 4; 2 5]
+    @test shares_storage(d2["w"], d2["wt"]) && d2["head"] === d2["w"]
+    @test !shares_storage(d2["w"], d2["l"]) && Array(d2["l"]) == [7, 8]
 end
 
 @testset "Aqua.jl" begin

@@ -4,6 +4,10 @@
 // and torchpt::open_memory on a whole archive (entries, sharing, structure JSON).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,6 +15,7 @@
 #include "core/live_count.h"
 #include "core/pickle_reader.h"
 #include "core/torch_checkpoint.h"
+#include "core/torch_save.h"
 #include "core/zip_archive.h"
 
 namespace ct {
@@ -260,6 +265,54 @@ TEST(TorchCheckpoint, EntriesSharingAndStructure) {
                   .find("holds 20 bytes, but data.pkl declares 6 float32 elements (24 bytes)"),
               std::string::npos);
   }
+  EXPECT_EQ(live_tensors(), t0);
+  EXPECT_EQ(live_storages(), s0);
+}
+
+TEST(TorchSave, RoundTripKeepsSharingAndNesting) {
+  const int64_t t0 = live_tensors(), s0 = live_storages();
+  const std::string path = ::testing::TempDir() + "ct_torch_save_test.pt";
+  {
+    Ref<Tensor> a = Tensor::empty(Shape{2, 3}, DType::Float64, "test");
+    for (int i = 0; i < 6; ++i) reinterpret_cast<double*>(a->data())[i] = i * 1.5;
+    Ref<Tensor> b = Tensor::make(a->storage(), DType::Float64, Shape{3, 2}, Shape{1, 3}, 0, nullptr);
+    Ref<Tensor> c = Tensor::make(a->storage(), DType::Float64, Shape{2}, Shape{1}, 4, nullptr);
+    Ref<Tensor> other = Tensor::empty(Shape{0}, DType::Int16, "test");
+    torchpt::save_file(path,
+                       "{\"odict\": [[\"a\", {\"tensor\": 0}], [\"t\", {\"tensor\": 1}], [\"again\", {\"tensor\": 0}], "
+                       "[\"l\", {\"list\": [{\"tensor\": 2}, {\"tensor\": 3}, -70000, 2.5e-3, \"s\", null]}]], "
+                       "\"attrs\": {\"dict\": [[\"_metadata\", {\"dict\": []}]]}}",
+                       {a.get(), b.get(), c.get(), other.get()}, "op");
+    std::unique_ptr<torchpt::Checkpoint> k(torchpt::open_file(path, 3, "op"));
+    ASSERT_EQ(k->count(), 5);
+    EXPECT_EQ(k->name(3), "l.0");
+    EXPECT_EQ(k->tensor(0).get(), k->tensor(2).get());
+    EXPECT_EQ(k->tensor(0)->storage(), k->tensor(1)->storage());
+    EXPECT_EQ(k->tensor(0)->storage(), k->tensor(3)->storage());
+    EXPECT_NE(k->tensor(0)->storage(), k->tensor(4)->storage());
+    EXPECT_EQ(k->tensor(3)->offset(), 4);
+    EXPECT_EQ(k->tensor(1)->strides()[1], 3);
+    EXPECT_EQ(reinterpret_cast<const double*>(k->tensor(3)->data())[1], 7.5);
+    EXPECT_EQ(k->storages, 2);
+    EXPECT_EQ(k->structure(),
+              "{\"odict\": [[\"a\", {\"tensor\": 0}], [\"t\", {\"tensor\": 1}], [\"again\", {\"tensor\": 0}], "
+              "[\"l\", {\"list\": [{\"tensor\": 3}, {\"tensor\": 4}, -70000, 0.0025, \"s\", null]}]], "
+              "\"attrs\": {\"dict\": [[\"_metadata\", {\"dict\": []}]]}}");
+    // the zip layout: every storage 64-byte aligned
+    std::unique_ptr<torchpt::Checkpoint> m(torchpt::open_file(path, 0, "op"));
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(m->tensor(0)->storage()->data()) % 64, 0u);
+    // a dtype clash on one storage is refused and leaves no file
+    Ref<Tensor> as_int = Tensor::make(a->storage(), DType::Int64, Shape{6}, Shape{1}, 0, nullptr);
+    const std::string bad = ::testing::TempDir() + "ct_torch_save_bad.pt";
+    EXPECT_NE(errors_of([&] {
+                torchpt::save_file(bad, "{\"list\": [{\"tensor\": 0}, {\"tensor\": 1}]}", {a.get(), as_int.get()}, "op");
+              }).find("shares a storage with a float64 tensor"),
+              std::string::npos);
+    EXPECT_NE(access(bad.c_str(), F_OK), 0);
+    EXPECT_NE(errors_of([&] { torchpt::save_file(bad, "{\"tensor\": 5}", {a.get()}, "op"); }).find("out of range"),
+              std::string::npos);
+  }
+  std::remove(path.c_str());
   EXPECT_EQ(live_tensors(), t0);
   EXPECT_EQ(live_storages(), s0);
 }

@@ -158,6 +158,10 @@ class Flattener {
 Checkpoint* load(std::unique_ptr<Checkpoint> c, Ref<Storage> whole, bool cut, const char* op) {
   const char* bytes = whole->data();
   const int64_t size = whole->nbytes();
+  // torch.save(..., _use_new_zipfile_serialization=False) writes bare pickles, starting PROTO.
+  CT_CHECK(!(size >= 2 && uint8_t(bytes[0]) == 0x80 && bytes[1] >= 2 && bytes[1] <= 5), InvalidArgument,
+           op << ": " << c->where << ": this is torch's legacy format (_use_new_zipfile_serialization=False, "
+                 "before PyTorch 1.6), which ctensor does not read: save it again with torch.save's defaults");
   const std::vector<zip::Entry> entries = zip::read_directory(bytes, size, c->where, op);
   CT_CHECK(!entries.empty(), InvalidArgument, op << ": " << c->where << ": the archive is empty");
   const std::string& first = entries[0].name;

@@ -348,3 +348,21 @@ def test_save_refuses_what_torch_load_would_not_read(tmp_path):
     assert not (tmp_path / "y.pt").exists()
     with pytest.raises(ValueError, match="allow_nan|Out of range float"):
         ctensor.save({"n": float("nan")}, tmp_path / "z.pt")
+
+
+def test_legacy_format_named(tmp_path):
+    p = tmp_path / "old.pt"
+    torch.save({"a": torch.ones(2)}, p, _use_new_zipfile_serialization=False)
+    with pytest.raises(RuntimeError, match="legacy format"):
+        ctensor.load(p)
+
+
+def test_torch_maps_ctensor_files(tmp_path, no_leaks):
+    base = torch.arange(12.0).reshape(3, 4)
+    p = tmp_path / "t.pt"
+    torch.save({"b": base, "v": base[1:, ::2]}, p)
+    q = tmp_path / "c.pt"
+    ctensor.save(ctensor.load(p), q)
+    back = torch.load(q, weights_only=True, mmap=True)  # torch maps our 64-byte aligned storages
+    assert torch.equal(back["v"], base[1:, ::2]) and back["v"].stride() == (4, 2)
+    assert back["v"].untyped_storage().data_ptr() == back["b"].untyped_storage().data_ptr()

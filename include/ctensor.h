@@ -1664,7 +1664,7 @@ CT_API ct_checkpoint *ct_safetensors_open_memory(const void *bytes, int64_t n);
    whose data overlap; no <archive>/data.pkl; byteorder "big" (a big-endian file); a pickle
    opcode or global outside the list above (named, e.g. "global 'posix.system' is not
    allowed"); a truncated pickle; a storage whose entry is missing or of the wrong size; a
-   tensor reaching past its storage; more than 2^24 pickle objects, 2^22 memo slots, 2^20
+   tensor reaching past its storage; more than 2^22 pickle objects, 2^22 memo slots, 2^20
    stack values or 1000 nested MARKs; a container that contains itself, nesting deeper than 200
    levels or unfolding to more than 2^22 values.  CT_ERR_DTYPE: a storage type ctensor has
    no dtype for (torch.QInt8Storage, ...). */

@@ -56,7 +56,7 @@ struct Value {
 struct Limits {
   int64_t max_stack = 1 << 20;     // values on the stack
   int64_t max_memo = 1 << 22;      // memo slots (BINPUT index + 1)
-  int64_t max_objects = 1 << 24;   // values made
+  int64_t max_objects = 1 << 22;   // values made (about 100 bytes each: under 500 MiB)
   int64_t max_marks = 1000;        // open MARKs (nesting of containers being built)
 };
 

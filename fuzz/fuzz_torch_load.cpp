@@ -73,7 +73,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       const char* name = ct_checkpoint_name(c, i);
       if (!name) fail("an entry has no name");
       const int64_t k = ct_checkpoint_find(c, name);
-      if (k < 0 || std::strcmp(ct_checkpoint_name(c, k), name) != 0) fail("find(name) misses");
+      // a key holding a NUL byte is cut there in C strings: find may then miss, cleanly
+      if (k >= 0 ? std::strcmp(ct_checkpoint_name(c, k), name) != 0 : ct_last_status() != CT_ERR_INDEX) {
+        fail("find(name) gives another name");
+      }
       ct_tensor* t = ct_checkpoint_tensor(c, i);
       if (!t) fail("an entry has no tensor");
       check_tensor(t);

@@ -269,8 +269,27 @@ class Unpickler {
     std::memcpy(&v->f, &u, 8);
     push(v);
   }
+  // UTF-8 as Python decodes BINUNICODE ("utf-8", "surrogatepass": encoded surrogates pass).
+  static bool valid_utf8(const unsigned char* p, int64_t n) {
+    for (int64_t i = 0; i < n;) {
+      const unsigned c = p[i];
+      int len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+      if (len == 0 || i + len > n) return false;
+      uint32_t cp = len == 1 ? c : c & (0x7F >> len);
+      for (int k = 1; k < len; ++k) {
+        if ((p[i + k] & 0xC0) != 0x80) return false;
+        cp = (cp << 6) | (p[i + k] & 0x3F);
+      }
+      const uint32_t lowest[] = {0, 0, 0x80, 0x800, 0x10000};
+      if (cp < lowest[len] || cp > 0x10FFFF) return false;  // overlong or out of range
+      i += len;
+    }
+    return true;
+  }
   void str(int64_t len) {
     const char* b = take(len, "a string");
+    CT_CHECK(valid_utf8(reinterpret_cast<const unsigned char*>(b), len), InvalidArgument,
+             prefix() << "a string of " << len << " bytes is not valid UTF-8");
     Value* v = make(Kind::Str);
     v->s.assign(b, size_t(len));
     push(v);

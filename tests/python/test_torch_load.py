@@ -366,3 +366,7 @@ def test_torch_maps_ctensor_files(tmp_path, no_leaks):
     back = torch.load(q, weights_only=True, mmap=True)  # torch maps our 64-byte aligned storages
     assert torch.equal(back["v"], base[1:, ::2]) and back["v"].stride() == (4, 2)
     assert back["v"].untyped_storage().data_ptr() == back["b"].untyped_storage().data_ptr()
+
+
+def test_invalid_utf8_refused_as_torch_does():
+    assert "not valid UTF-8" in load_error(pkl(b"\x80\x02X\x01\x00\x00\x00\xff."))

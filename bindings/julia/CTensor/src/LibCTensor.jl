@@ -4638,7 +4638,8 @@ The entries (ct_checkpoint_count, _name, _find, _tensor) are the tensor leaves i
 order, named by KEY PATH: the keys from the root joined with '.', a dict's str key as is
 (other keys as JSON: 3, true, null), a list or tuple item by its index: {"enc": {"w": t}}
 gives "enc.w", {"layers": [a, b]} gives "layers.0" and "layers.1", a bare tensor "".  Two
-paths may coincide ({"a.b": t, "a": {"b": u}}): ct_checkpoint_find gives the first.
+paths may coincide ({"a.b": t, "a": {"b": u}}): ct_checkpoint_find gives the first.  A key
+holding a NUL byte is cut there in the C string (ct_checkpoint_structure escapes it whole).
 ct_checkpoint_tensor returns a new reference to the SAME tensor object each call.
 The other leaves are the metadata (ct_checkpoint_metadata_*): key path and the value as
 JSON text (null, true, false, 42, 0.5, NaN, Infinity, "text" quoted and escaped);
@@ -4650,11 +4651,12 @@ naming the file and what is wrong: a file that cannot be opened or mapped; not a
 truncated one, an offset or size past the end, compressed or encrypted entries, entries
 whose data overlap; no <archive>/data.pkl; byteorder "big" (a big-endian file); a pickle
 opcode or global outside the list above (named, e.g. "global 'posix.system' is not
-allowed"); a truncated pickle; a storage whose entry is missing or of the wrong size; a
-tensor reaching past its storage; more than 2^24 pickle objects, 2^22 memo slots, 2^20
-stack values or 1000 nested MARKs; a container that contains itself, nesting deeper than 200
-levels or unfolding to more than 2^22 values.  CT_ERR_DTYPE: a storage type ctensor has
-no dtype for (torch.QInt8Storage, ...).
+allowed"); a truncated pickle; a string that is not valid UTF-8; torch's legacy format
+(_use_new_zipfile_serialization=False); a storage whose entry is missing or of the wrong
+size; a tensor reaching past its storage; more than 2^22 pickle objects, 2^22 memo slots,
+2^20 stack values or 1000 nested MARKs; a container that contains itself, nesting deeper
+than 200 levels or unfolding to more than 2^22 values.  CT_ERR_DTYPE: a storage type
+ctensor has no dtype for (torch.QInt8Storage, ...).
 """
 function ct_torch_load(path, mode)
     ccall((:ct_torch_load, libctensor()), Ptr{ct_checkpoint}, (Ptr{UInt8}, Cint), path, mode)

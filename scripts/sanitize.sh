@@ -5,7 +5,8 @@
 #   1. ASan + UBSan (gcc): the C++ core, C API, C and stress suites (ctest), LeakSanitizer on;
 #      then the Python tests with the ASan runtime preloaded into Debian's interpreter.
 #   2. TSan (gcc, OpenMP off, see cmake/Sanitizers.cmake): tests/stress with many threads.
-#   3. libFuzzer (clang 14): fuzz/fuzz_capi.cpp for $FUZZ_SECONDS seconds from fuzz/corpus.
+#   3. libFuzzer (clang 14): fuzz/fuzz_capi.cpp for $FUZZ_SECONDS seconds from fuzz/corpus, then
+#      fuzz/fuzz_torch_load.cpp (the .pt reader) for $PT_FUZZ_SECONDS (30) from fuzz/corpus_pt.
 #   4. ABI: abi/selftest.sh, then abi/check.sh against the library of a normal build.
 # Usage: scripts/sanitize.sh [normal build dir, for the ABI check; default: build]
 # scripts/test.sh runs it after the normal suites (scripts/deps.sh test installs what it needs).
@@ -27,6 +28,7 @@ venv=${CT_VENV:-build/venv}
 case $venv in /*) ;; *) venv=$root/$venv ;; esac
 py=${CT_PYTHON:-$venv/bin/python}  # the venv scripts/deps.sh fills (torch 2.13, NumPy 2, ...)
 fuzz_seconds=${FUZZ_SECONDS:-60}
+pt_fuzz_seconds=${PT_FUZZ_SECONDS:-30}
 stress_threads=${STRESS_THREADS:-8}
 stress_ops=${STRESS_OPS:-20000}
 jobs=${JOBS:-2}
@@ -97,7 +99,7 @@ say "TSan: $(tail -n 1 "$logs/tsan-stress.log")"
 # ---- 3. libFuzzer ----------------------------------------------------------------------------
 say "fuzz: building (clang)"
 CC=clang CXX=clang++ configure "$out/fuzz" -DCT_FUZZ=ON -DCT_OPENMP=OFF -DCT_BUILD_TESTS=OFF -DCT_BUILD_PYTHON=OFF
-run_logged fuzz-build 3600 cmake --build "$out/fuzz" -j "$jobs" --target ctensor_fuzz
+run_logged fuzz-build 3600 cmake --build "$out/fuzz" -j "$jobs" --target ctensor_fuzz ctensor_fuzz_pt
 say "fuzz: ${fuzz_seconds}s from fuzz/corpus"
 # New inputs go to a scratch directory, never into the checked-in corpus; crash files to $logs.
 rm -rf "$out/fuzz-new" && mkdir -p "$out/fuzz-new"
@@ -106,6 +108,13 @@ run_logged fuzz-run $(( fuzz_seconds + 300 )) "$out/fuzz/fuzz/ctensor_fuzz" -max
 say "fuzz: $(grep -h 'ctensor fuzz figures' "$logs/fuzz-run.log" | tail -n 1 | sed 's/^ctensor fuzz figures: //'), \
 $(grep -h '^stat::number_of_executed_units' "$logs/fuzz-run.log" | awk '{print $2}') executions, \
 $(grep -h '^stat::average_exec_per_sec' "$logs/fuzz-run.log" | awk '{print $2}') exec/s, 0 crashes"
+
+say "fuzz (.pt reader): ${pt_fuzz_seconds}s from fuzz/corpus_pt"
+rm -rf "$out/fuzz-pt-new" && mkdir -p "$out/fuzz-pt-new"
+run_logged fuzz-pt-run $(( pt_fuzz_seconds + 300 )) "$out/fuzz/fuzz/ctensor_fuzz_pt" -max_total_time="$pt_fuzz_seconds" \
+  -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$logs/" "$out/fuzz-pt-new" "$root/fuzz/corpus_pt"
+say "fuzz (.pt reader): $(grep -h 'ctensor pt fuzz figures' "$logs/fuzz-pt-run.log" | tail -n 1 | sed 's/^ctensor pt fuzz figures: //'), \
+$(grep -h '^stat::number_of_executed_units' "$logs/fuzz-pt-run.log" | awk '{print $2}') executions, 0 crashes"
 
 # ---- 4. ABI -------------------------------------------------------------------------------------
 say "ABI: self-test, then $normal_build/libctensor.so against abi/"

@@ -1060,6 +1060,8 @@ struct ct_storage {};
 %newobject ct_checkpoint_storage;
 %thread ct_safetensors_open;
 %thread ct_safetensors_save;
+%thread ct_torch_load;
+%thread ct_torch_save;
 %typemap(in) (const void *bytes, int64_t n) (Py_buffer view, int have_view = 0) {
   if (PyObject_GetBuffer($input, &view, PyBUF_C_CONTIGUOUS) < 0) SWIG_fail;
   have_view = 1;

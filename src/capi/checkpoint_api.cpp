@@ -1,11 +1,14 @@
-// Files at the boundary: mapped storages and safetensors checkpoints (core/mapped_file.h,
-// core/safetensors.h).  A ct_checkpoint handle points at the core Checkpoint itself.
+// Files at the boundary: mapped storages, safetensors files and torch.save archives
+// (core/mapped_file.h, core/safetensors.h, core/torch_checkpoint.h).  A ct_checkpoint handle
+// points at the core Checkpoint itself (core/checkpoint.h), of either format.
 #include <string>
 #include <vector>
 
 #include "capi/guard.h"
 #include "core/mapped_file.h"
 #include "core/safetensors.h"
+#include "core/torch_checkpoint.h"
+#include "core/torch_save.h"
 
 using namespace ct;
 using namespace ct::capi;
@@ -14,26 +17,29 @@ struct ct_checkpoint {};
 
 namespace {
 
-const safetensors::Checkpoint& checkpoint_arg(const ct_checkpoint* c, const char* op) {
-  const auto* p = reinterpret_cast<const safetensors::Checkpoint*>(c);
+const Checkpoint& checkpoint_arg(const ct_checkpoint* c, const char* op) {
+  const auto* p = reinterpret_cast<const Checkpoint*>(c);
   CT_CHECK(p != nullptr, InvalidArgument, op << ": the checkpoint is NULL");
-  CT_CHECK(p->magic == safetensors::Checkpoint::kMagic, InvalidArgument,
+  CT_CHECK(p->magic == Checkpoint::kMagic, InvalidArgument,
            op << ": the checkpoint is not a live ct_checkpoint (released?)");
   return *p;
 }
 
-ct_checkpoint* to_checkpoint(safetensors::Checkpoint* p) { return reinterpret_cast<ct_checkpoint*>(p); }
+ct_checkpoint* to_checkpoint(Checkpoint* p) { return reinterpret_cast<ct_checkpoint*>(p); }
 
 const char* path_arg(const char* path, const char* op) {
   CT_CHECK(path != nullptr, InvalidArgument, op << ": path is NULL");
   return path;
 }
 
-template <class V>
-const V& item(const std::vector<V>& v, int64_t i, const safetensors::Checkpoint& c, const char* op, const char* what) {
-  CT_CHECK(i >= 0 && i < int64_t(v.size()), Index,
-           op << ": index " << i << " is out of range for the " << v.size() << " " << what << " of " << c.where);
-  return v[size_t(i)];
+void check_index(int64_t i, int64_t n, const Checkpoint& c, const char* op, const char* what) {
+  CT_CHECK(i >= 0 && i < n, Index, op << ": index " << i << " is out of range for the " << n << " " << what << " of " << c.where);
+}
+
+int mode_arg(ct_file_mode mode) {
+  int raw;
+  std::memcpy(&raw, &mode, sizeof raw);
+  return raw;
 }
 
 }  // namespace
@@ -58,6 +64,22 @@ ct_checkpoint* ct_safetensors_open(const char* path, ct_file_mode mode) {
   });
 }
 
+ct_checkpoint* ct_torch_load(const char* path, ct_file_mode mode) {
+  return guard<ct_checkpoint*>(nullptr, [&] {
+    const char* op = "ct_torch_load";
+    return to_checkpoint(torchpt::open_file(path_arg(path, op), mode_arg(mode), op));
+  });
+}
+
+ct_checkpoint* ct_torch_load_memory(const void* bytes, int64_t n) {
+  return guard<ct_checkpoint*>(nullptr,
+                               [&] { return to_checkpoint(torchpt::open_memory(bytes, n, "ct_torch_load_memory")); });
+}
+
+const char* ct_checkpoint_structure(const ct_checkpoint* c) {
+  return guard<const char*>(nullptr, [&] { return checkpoint_arg(c, "ct_checkpoint_structure").structure().c_str(); });
+}
+
 ct_checkpoint* ct_safetensors_open_memory(const void* bytes, int64_t n) {
   return guard<ct_checkpoint*>(nullptr, [&] {
     return to_checkpoint(safetensors::open_memory(bytes, n, "ct_safetensors_open_memory"));
@@ -65,21 +87,22 @@ ct_checkpoint* ct_safetensors_open_memory(const void* bytes, int64_t n) {
 }
 
 void ct_checkpoint_release(ct_checkpoint* c) {
-  auto* p = reinterpret_cast<safetensors::Checkpoint*>(c);
-  if (!p || p->magic != safetensors::Checkpoint::kMagic) return;
+  auto* p = reinterpret_cast<Checkpoint*>(c);
+  if (!p || p->magic != Checkpoint::kMagic) return;
   p->magic = 0;
   delete p;
 }
 
 int64_t ct_checkpoint_count(const ct_checkpoint* c) {
-  return guard<int64_t>(-1, [&] { return int64_t(checkpoint_arg(c, "ct_checkpoint_count").header.entries.size()); });
+  return guard<int64_t>(-1, [&] { return int64_t(checkpoint_arg(c, "ct_checkpoint_count").count()); });
 }
 
 const char* ct_checkpoint_name(const ct_checkpoint* c, int64_t i) {
   return guard<const char*>(nullptr, [&] {
     const char* op = "ct_checkpoint_name";
     const auto& k = checkpoint_arg(c, op);
-    return item(k.header.entries, i, k, op, "tensors").name.c_str();
+    check_index(i, k.count(), k, op, "tensors");
+    return k.name(i).c_str();
   });
 }
 
@@ -99,23 +122,24 @@ ct_tensor* ct_checkpoint_tensor(const ct_checkpoint* c, int64_t i) {
 }
 
 ct_storage* ct_checkpoint_storage(const ct_checkpoint* c) {
-  return guard<ct_storage*>(nullptr, [&] { return to_handle(checkpoint_arg(c, "ct_checkpoint_storage").storage); });
+  return guard<ct_storage*>(nullptr, [&] { return to_handle(checkpoint_arg(c, "ct_checkpoint_storage").whole_storage("ct_checkpoint_storage")); });
 }
 
 int ct_checkpoint_has_metadata(const ct_checkpoint* c) {
-  return guard<int>(-1, [&] { return int(checkpoint_arg(c, "ct_checkpoint_has_metadata").header.has_metadata); });
+  return guard<int>(-1, [&] { return int(checkpoint_arg(c, "ct_checkpoint_has_metadata").has_metadata()); });
 }
 
 int64_t ct_checkpoint_metadata_count(const ct_checkpoint* c) {
   return guard<int64_t>(
-      -1, [&] { return int64_t(checkpoint_arg(c, "ct_checkpoint_metadata_count").header.metadata.size()); });
+      -1, [&] { return int64_t(checkpoint_arg(c, "ct_checkpoint_metadata_count").metadata().size()); });
 }
 
 const char* ct_checkpoint_metadata_key(const ct_checkpoint* c, int64_t i) {
   return guard<const char*>(nullptr, [&] {
     const char* op = "ct_checkpoint_metadata_key";
     const auto& k = checkpoint_arg(c, op);
-    return item(k.header.metadata, i, k, op, "metadata entries").first.c_str();
+    check_index(i, int64_t(k.metadata().size()), k, op, "metadata entries");
+    return k.metadata()[size_t(i)].first.c_str();
   });
 }
 
@@ -123,7 +147,8 @@ const char* ct_checkpoint_metadata_value(const ct_checkpoint* c, int64_t i) {
   return guard<const char*>(nullptr, [&] {
     const char* op = "ct_checkpoint_metadata_value";
     const auto& k = checkpoint_arg(c, op);
-    return item(k.header.metadata, i, k, op, "metadata entries").second.c_str();
+    check_index(i, int64_t(k.metadata().size()), k, op, "metadata entries");
+    return k.metadata()[size_t(i)].second.c_str();
   });
 }
 
@@ -148,6 +173,19 @@ ct_status ct_safetensors_save(const char* path, int64_t n, const char* const* na
       metadata.emplace_back(keys[i], values[i]);
     }
     safetensors::save_file(path, items, n_metadata >= 0, metadata, (flags & CT_SAVE_COPY_SHARED) != 0, op);
+  });
+}
+
+ct_status ct_torch_save(const char* path, const char* structure, int n, const ct_tensor* const* tensors) {
+  return guard_status([&] {
+    const char* op = "ct_torch_save";
+    path_arg(path, op);
+    CT_CHECK(structure != nullptr, InvalidArgument, op << ": structure is NULL");
+    CT_CHECK(n >= 0, InvalidArgument, op << ": tensor count " << n << " is negative");
+    CT_CHECK(n == 0 || tensors, InvalidArgument, op << ": tensors is NULL with " << n << " tensors");
+    std::vector<const Tensor*> ts;
+    for (int i = 0; i < n; ++i) ts.push_back(&tensor_arg(tensors[i], op));
+    torchpt::save_file(path, structure, ts, op);
   });
 }
 

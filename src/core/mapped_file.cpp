@@ -102,6 +102,22 @@ Ref<Storage> map_file(const std::string& path, int64_t offset, int64_t nbytes, M
   return Ref<Storage>::adopt(s);
 }
 
+Ref<Storage> cut_mapping(const Storage& whole, int64_t offset, int64_t nbytes, const char* op) {
+  CT_CHECK(whole.deleter() == &release_mapping, InvalidArgument, op << ": the storage is not a file mapping");
+  CT_CHECK(offset >= 0 && nbytes >= 0 && offset <= whole.nbytes() && nbytes <= whole.nbytes() - offset,
+           InvalidArgument,
+           op << ": bytes [" << offset << ", " << offset << " + " << nbytes << ") are outside a mapping of "
+              << whole.nbytes() << " bytes");
+  auto* m = static_cast<MappedFile*>(whole.deleter_ctx());
+  m->refs.fetch_add(1, std::memory_order_relaxed);
+  try {
+    return Ref<Storage>::adopt(Storage::wrap(whole.data() + offset, nbytes, &release_mapping, m, whole.read_only()));
+  } catch (...) {
+    release_mapping(nullptr, m);
+    throw;
+  }
+}
+
 bool mapped_origin(const Storage& s, std::string* path, int64_t* offset) {
   if (s.deleter() != &release_mapping) return false;
   const auto* m = static_cast<const MappedFile*>(s.deleter_ctx());

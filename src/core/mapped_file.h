@@ -35,6 +35,11 @@ MapMode checked_map_mode(int mode, const char* op);
 // of the file, mmap failure.  Nothing is left mapped or open on an error.
 Ref<Storage> map_file(const std::string& path, int64_t offset, int64_t nbytes, MapMode mode, const char* op);
 
+// A storage over bytes [offset, offset + nbytes) of `whole`, a storage made by map_file: it
+// shares whole's mapping (one more reference to it) and its read-only flag.  Throws
+// InvalidArgument (naming op) if whole is not such a storage or the range is outside it.
+Ref<Storage> cut_mapping(const Storage& whole, int64_t offset, int64_t nbytes, const char* op);
+
 // Where a storage's bytes come from, if they are a file mapping made above: the path and the
 // file offset of the storage's first byte.
 bool mapped_origin(const Storage& s, std::string* path, int64_t* offset);

@@ -13,6 +13,7 @@
 #include "copy.h"
 #include "error.h"
 #include "json_lite.h"
+#include "json_lite.h"
 #include "mapped_file.h"
 #include "shape.h"
 
@@ -205,6 +206,20 @@ Ref<Tensor> Checkpoint::tensor(int64_t i) const {
   Ref<Tensor> t = Tensor::empty(e.shape, e.dtype, "checkpoint_tensor");
   if (e.end > e.begin) std::memcpy(t->data(), storage->data() + byte_offset, size_t(e.end - e.begin));
   return t;
+}
+
+const std::string& Checkpoint::structure() const {
+  if (structure_.empty()) {
+    std::string out = "{\"dict\": [";
+    for (size_t i = 0; i < header.entries.size(); ++i) {
+      if (i) out += ", ";
+      out += "[";
+      json::append_string(out, header.entries[i].name);
+      out += ", {\"tensor\": " + std::to_string(i) + "}]";
+    }
+    structure_ = out + "]}";
+  }
+  return structure_;
 }
 
 int64_t Checkpoint::find(const std::string& name) const {

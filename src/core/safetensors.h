@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "checkpoint.h"
 #include "dtype.h"
 #include "ref.h"
 #include "storage.h"
@@ -56,15 +57,22 @@ Header parse(const char* bytes, int64_t size, const std::string& where, const ch
 
 // An open file: its storage and header.  Fetching a tensor makes a new tensor object each
 // time (as safe_open.get_tensor), all on `storage` except misaligned ones.
-struct Checkpoint {
-  static constexpr uint32_t kMagic = 0x5afe7e45u;
-  uint32_t magic = kMagic;
-  std::string where;
+struct Checkpoint final : ::ct::Checkpoint {
   Ref<Storage> storage;
   Header header;
 
-  Ref<Tensor> tensor(int64_t i) const;
-  int64_t find(const std::string& name) const;  // index, or -1
+  int64_t count() const override { return int64_t(header.entries.size()); }
+  const std::string& name(int64_t i) const override { return header.entries[size_t(i)].name; }
+  Ref<Tensor> tensor(int64_t i) const override;
+  int64_t find(const std::string& name) const override;  // index, or -1
+  Ref<Storage> whole_storage(const char*) const override { return storage; }
+  bool has_metadata() const override { return header.has_metadata; }
+  const std::vector<std::pair<std::string, std::string>>& metadata() const override { return header.metadata; }
+  // A flat dict of the tensors in name order.
+  const std::string& structure() const override;
+
+ private:
+  mutable std::string structure_;  // made on first use
 };
 
 // Opening modes of a file: the three of MapMode, plus reading it into owned memory.

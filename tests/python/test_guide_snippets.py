@@ -16,7 +16,7 @@ import pytest
 import ctensor
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-DOCS = ["README.md", "docs/views-and-copies.md", "bindings/python/README.md"]
+DOCS = ["README.md", "docs/views-and-copies.md", "bindings/python/README.md", "docs/checkpoints.md"]
 AS_TORCH = "import ctensor as torch\n"
 
 

@@ -81,6 +81,7 @@ from ._interop import from_numpy, from_dlpack, DLDeviceType  # noqa: E402
 # that ctensor.load/save can be torch's .pt functions)
 from ._safetensors import load_file, save_file, safe_open, from_file  # noqa: E402
 from . import safetensors  # noqa: E402
+from ._torch_load import load, save  # noqa: E402
 from ._compute import (add, sub, subtract, mul, multiply, div, divide, true_divide,  # noqa: E402
                        neg, negative, abs, absolute, exp, log, sqrt, sin, cos, tanh, sigmoid, relu,
                        eq, ne, lt, le, gt, ge, not_equal, less, less_equal, greater, greater_equal,

@@ -1262,6 +1262,12 @@ def load_file(filename: Any, device: Any = ..., *, backend: str = ..., mode: str
     """safetensors.torch.load_file: {name: tensor}, every tensor a VIEW of one mapped storage"""
 def save_file(tensors: dict[str, Tensor], filename: Any, metadata: Optional[dict[str, str]] = ...) -> None:
     """safetensors.torch.save_file: writes COPIES of the tensors' bytes to filename, byte for"""
+def load(f: Any, map_location: Any = ..., pickle_module: Any = ..., *, weights_only: Optional[_bool] = ...,
+         mmap: Optional[_bool] = ..., **pickle_load_args: Any) -> Any:
+    """torch.load(f, weights_only=True): the object torch.save wrote to f (a path, a file"""
+def save(obj: Any, f: Any, pickle_module: Any = ..., pickle_protocol: _int = ...,
+         _use_new_zipfile_serialization: _bool = ..., _disable_byteorder_record: _bool = ...) -> None:
+    """torch.save(obj, f): writes obj to f (a path or a file object) as the zip archive torch"""
 def from_file(filename: Any, shared: Optional[_bool] = ..., size: _int = ..., *, dtype: Optional[dtype] = ...,
               device: Any = ..., pin_memory: _bool = ..., requires_grad: _bool = ...) -> Tensor:
     """torch.from_file: a 1-D tensor of `size` elements of dtype (the default dtype if None) that"""

@@ -82,7 +82,7 @@ export masked_select_copy, masked_fill!, masked_fill_copy, masked_scatter!, mask
 export tensor_cumsum, tensor_cumprod, tensor_cumsum!, tensor_cumprod!, tensor_sort, tensor_argsort, tensor_topk,
        tensor_clamp, tensor_clamp!
 # Memory introspection
-export load_safetensors, save_safetensors, safetensors_metadata, storage_from_file
+export load_safetensors, save_safetensors, safetensors_metadata, storage_from_file, load_torch, save_torch
 export storage_id, storage_offset, shares_storage, may_overlap, overlaps,
        has_internal_overlap, is_contiguous, is_column_major, is_view, data_address,
        refcount, same_tensor, live_tensors, live_storages, torch_repr

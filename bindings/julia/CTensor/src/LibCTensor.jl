@@ -207,7 +207,7 @@ const CT_PRESERVE_FORMAT = Cint(3)
 # CT_FILE_COPY_ON_WRITE  a private mapping: writes land in private pages, never in the file.
 # CT_FILE_SHARED         a shared writable mapping of a file opened read-write: writes reach
 # the file (the kernel writes them back when it chooses).
-# CT_FILE_COPY           (ct_safetensors_open only) the file is read into memory ctensor
+# CT_FILE_COPY           (ct_safetensors_open and ct_torch_load only) the file is read into memory ctensor
 # owns, and closed: nothing stays mapped.
 # A mapping stays valid after the file is renamed or deleted; a file shrunk by another
 # process after mapping makes reads past its new end fault (SIGBUS), as with any mmap.
@@ -4672,7 +4672,7 @@ function ct_to_dlpack_versioned(t)
     ccall((:ct_to_dlpack_versioned, libctensor()), Ptr{Cvoid}, (Ptr{ct_tensor},), t)
 end
 
-# ---- Files: mapped storages and safetensors checkpoints ----------------------------------
+# ---- Files: mapped storages, safetensors and PyTorch checkpoints -------------------------
 
 """
     ct_storage_from_file(path, offset, nbytes, mode) -> Ptr{ct_storage}
@@ -4726,6 +4726,86 @@ function ct_safetensors_open_memory(bytes, n)
 end
 
 """
+    ct_torch_load(path, mode) -> Ptr{ct_checkpoint}
+
+`ct_checkpoint *ct_torch_load(const char *path, ct_file_mode mode);`
+
+Opens the PyTorch checkpoint at path: the zip archive torch.save writes (PyTorch 1.6 and
+later), read as torch.load(path, weights_only=True) reads a state dict, without running
+any code.  Returns a new handle (release with ct_checkpoint_release), or NULL on error.
+mode: CT_FILE_READ_ONLY, CT_FILE_COPY_ON_WRITE or CT_FILE_SHARED map the file once and cut
+every storage from that mapping in place (zero-copy: torch aligns each storage to 64 bytes;
+one that is not aligned is copied); CT_FILE_COPY copies every storage into memory ctensor
+owns (torch.load without mmap) and leaves nothing mapped.
+Sharing: each storage of the file (data/<key> in the archive) becomes ONE ctensor storage,
+so tensors that shared a storage when saved (tied weights, views, slices) share it here
+(ct_shares_storage gives 1), with their sizes, strides and storage offsets; a tensor
+saved under two keys (one object in Python) is one tensor object here too.  Tensors that
+requires_grad when saved require grad (ct_requires_grad); tensors of a CT_FILE_READ_ONLY
+checkpoint are read-only.  Storages of any location ("cuda:0", ...) load on the CPU.
+What the file may hold (anything else is refused): dicts, OrderedDicts, lists, tuples,
+None, bools, ints of at most 64 bits, floats, strings, tensors of ctensor's dtypes; the
+pickle globals collections.OrderedDict, torch._utils._rebuild_tensor_v2,
+torch._utils._rebuild_parameter (a Parameter loads as a plain tensor) and torch.<X>Storage.
+The entries (ct_checkpoint_count, _name, _find, _tensor) are the tensor leaves in pickle
+order, named by KEY PATH: the keys from the root joined with '.', a dict's str key as is
+(other keys as JSON: 3, true, null), a list or tuple item by its index: {"enc": {"w": t}}
+gives "enc.w", {"layers": [a, b]} gives "layers.0" and "layers.1", a bare tensor "".  Two
+paths may coincide ({"a.b": t, "a": {"b": u}}): ct_checkpoint_find gives the first.  A key
+holding a NUL byte is cut there in the C string (ct_checkpoint_structure escapes it whole).
+ct_checkpoint_tensor returns a new reference to the SAME tensor object each call.
+The other leaves are the metadata (ct_checkpoint_metadata_*): key path and the value as
+JSON text (null, true, false, 42, 0.5, NaN, Infinity, "text" quoted and escaped);
+ct_checkpoint_has_metadata is 1 when there is at least one.  Empty containers and dict
+attributes (a state dict's _metadata) appear only in ct_checkpoint_structure.
+ct_checkpoint_storage fails (CT_ERR_INVALID_ARGUMENT): such a file has one storage per key.
+Errors (NULL; nothing stays mapped or allocated), CT_ERR_INVALID_ARGUMENT with a message
+naming the file and what is wrong: a file that cannot be opened or mapped; not a zip, a
+truncated one, an offset or size past the end, compressed or encrypted entries, entries
+whose data overlap; no <archive>/data.pkl; byteorder "big" (a big-endian file); a pickle
+opcode or global outside the list above (named, e.g. "global 'posix.system' is not
+allowed"); a truncated pickle; a string that is not valid UTF-8; torch's legacy format
+(_use_new_zipfile_serialization=False); a storage whose entry is missing or of the wrong
+size; a tensor reaching past its storage; more than 2^22 pickle objects, 2^22 memo slots,
+2^20 stack values or 1000 nested MARKs; a container that contains itself, nesting deeper
+than 200 levels or unfolding to more than 2^22 values.  CT_ERR_DTYPE: a storage type
+ctensor has no dtype for (torch.QInt8Storage, ...).
+"""
+function ct_torch_load(path, mode)
+    ccall((:ct_torch_load, libctensor()), Ptr{ct_checkpoint}, (Ptr{UInt8}, Cint), path, mode)
+end
+
+"""
+    ct_torch_load_memory(bytes, n) -> Ptr{ct_checkpoint}
+
+`ct_checkpoint *ct_torch_load_memory(const void *bytes, int64_t n);`
+
+The same over a COPY of bytes[0, n) (bytes may be NULL if n is 0); every storage is a
+copy; messages name the file "<memory>".
+"""
+function ct_torch_load_memory(bytes, n)
+    ccall((:ct_torch_load_memory, libctensor()), Ptr{ct_checkpoint}, (Ptr{Cvoid}, Int64), bytes, n)
+end
+
+"""
+    ct_checkpoint_structure(c) -> Ptr{UInt8}
+
+`const char *ct_checkpoint_structure(const ct_checkpoint *c);`
+
+The nesting of the saved object as JSON text, for bindings that rebuild it; borrowed, valid
+until ct_checkpoint_release(c); NULL on a bad handle.  Nodes: {"dict": [[key, value], ...]},
+{"odict": [[key, value], ...]} (an OrderedDict; with "attrs": {"dict": ...} when it had
+attributes, as a state dict's _metadata), {"list": [...]}, {"tuple": [...]},
+{"tensor": i} (i the first entry holding that tensor object: two nodes with the same i
+are one object), and scalars as the metadata above writes them.  A container shared by
+two places is written twice.  A safetensors checkpoint gives {"dict": [[name, {"tensor":
+i}], ...]} in entry order.
+"""
+function ct_checkpoint_structure(c)
+    ccall((:ct_checkpoint_structure, libctensor()), Ptr{UInt8}, (Ptr{ct_checkpoint},), c)
+end
+
+"""
     ct_checkpoint_release(c) -> Cvoid
 
 `void ct_checkpoint_release(ct_checkpoint *c);`
@@ -4775,7 +4855,8 @@ end
 
 `ct_tensor *ct_checkpoint_tensor(const ct_checkpoint *c, int64_t i);`
 
-Tensor i: a NEW tensor object (new reference) each call, contiguous, on the checkpoint's
+Tensor i (safetensors; ct_torch_load says what a PyTorch checkpoint gives): a NEW tensor
+object (new reference) each call, contiguous, on the checkpoint's
 storage (a VIEW of the file's bytes: two calls give two tensors that share storage and
 memory, with fresh version counters, not views of each other), except misaligned ones (see
 above).  NULL (CT_ERR_INDEX) for i out of range.
@@ -4858,6 +4939,33 @@ it), before anything is written.
 """
 function ct_safetensors_save(path, n, names, tensors, n_metadata, keys, values, flags)
     ccall((:ct_safetensors_save, libctensor()), Cint, (Ptr{UInt8}, Int64, Ptr{Ptr{UInt8}}, Ptr{Ptr{ct_tensor}}, Int64, Ptr{Ptr{UInt8}}, Ptr{Ptr{UInt8}}, Cint), path, n, names, tensors, n_metadata, keys, values, flags)
+end
+
+"""
+    ct_torch_save(path, structure, n, tensors) -> Cint
+
+`ct_status ct_torch_save(const char *path, const char *structure, int n, const ct_tensor *const *tensors);`
+
+Writes a PyTorch checkpoint to path (created or truncated; a partly written file is
+removed): the zip archive torch.save writes, which torch.load(path, weights_only=True)
+reads, and ct_torch_load too.  The object is `structure`, JSON text in the form
+ct_checkpoint_structure gives ({"dict": [[key, value], ...]}, {"odict": ..., "attrs":
+{"dict": ...}}, {"list": [...]}, {"tuple": [...]}, {"tensor": i}, null, true, false,
+64-bit integers, finite floats written with '.' or an exponent, strings), where
+{"tensor": i} is tensors[i] (borrowed; the same i twice is one tensor object after
+loading).  Sharing: each distinct storage of the tensors is written ONCE, whole, and every
+tensor as (that storage, storage offset, sizes, strides, requires_grad), so tensors that
+share a storage here (tied weights, views, slices) share one after torch.load, with the
+same strides and offsets.  Storage data is aligned to 64 bytes in the file (ct_torch_load
+maps it in place); zip64 records are written as torch writes them, so files past 4 GiB work.
+Errors (CT_ERR_INVALID_ARGUMENT, naming the problem): NULL path or structure, n < 0,
+tensors NULL with n > 0, a NULL or dead tensor, malformed JSON or a node outside the list
+above, a tensor index outside [0, n), an integer wider than 64 bits, two tensors of
+different dtypes on one storage (torch.save refuses that too), a file that cannot be
+created or written (the OS error).
+"""
+function ct_torch_save(path, structure, n, tensors)
+    ccall((:ct_torch_save, libctensor()), Cint, (Ptr{UInt8}, Ptr{UInt8}, Cint, Ptr{Ptr{ct_tensor}}), path, structure, n, tensors)
 end
 
 # ---- Out arguments (torch's `op(..., out=t)`) --------------------------------------------

@@ -1445,6 +1445,38 @@ end
     @test_throws ArgumentError load_safetensors(path; mode = :write)
 end
 
+@testset "PyTorch checkpoints: load_torch (torch.load(weights_only=True))" begin
+    # test/data/tied.pt: torch.save({"enc": {"w": w, "wt": w.t()}, "head": w, "layers": [tensor([7, 8])],
+    #                                "n": 5, "lr": 0.5, "name": "tied\"x", "flag": True, "none": None})
+    # with w = arange(6, dtype=float32).reshape(2, 3)
+    path = joinpath(@__DIR__, "data", "tied.pt")
+    for mode in (:copy, :copy_on_write, :read_only)
+        d = load_torch(path; mode = mode)
+        @test sort(collect(keys(d))) == ["enc.w", "enc.wt", "flag", "head", "layers.0", "lr", "n", "name", "none"]
+        @test Array(d["enc.w"]) == Float32[0 1 2; 3 4 5]
+        @test Array(d["enc.wt"]) == Float32[0 3; 1 4; 2 5]
+        @test shares_storage(d["enc.w"], d["enc.wt"])   # a view stays a view of the same storage
+        @test d["head"] === d["enc.w"]                  # one object saved twice
+        @test !shares_storage(d["enc.w"], d["layers.0"])
+        @test Array(d["layers.0"]) == [7, 8]
+        @test d["n"] === 5 && d["lr"] === 0.5 && d["name"] == "tied\"x" && d["flag"] === true && d["none"] === nothing
+    end
+    r = load_torch(path; mode = :read_only)
+    e = caught(() -> fill!(r["enc.w"], 0))
+    @test e isa CTensorError && e.status == L.CT_ERR_READ_ONLY
+    bad = joinpath(mktempdir(), "bad.pt")
+    write(bad, read(path)[1:100])
+    e = caught(() -> load_torch(bad))
+    @test e isa CTensorError && e.status == L.CT_ERR_INVALID_ARGUMENT && occursin(bad, e.message)
+    @test_throws ArgumentError load_torch(path; mode = :write)
+    out = joinpath(mktempdir(), "out.pt")
+    save_torch(out, Dict("w" => d["enc.w"], "wt" => d["enc.wt"], "head" => d["enc.w"], "l" => d["layers.0"]))
+    d2 = load_torch(out)
+    @test Array(d2["wt"]) == Float32[0 3; 1 4; 2 5]
+    @test shares_storage(d2["w"], d2["wt"]) && d2["head"] === d2["w"]
+    @test !shares_storage(d2["w"], d2["l"]) && Array(d2["l"]) == [7, 8]
+end
+
 @testset "Aqua.jl" begin
     Aqua.test_all(CTensor; ambiguities = (recursive = false,))
 end

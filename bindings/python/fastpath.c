@@ -37,7 +37,8 @@ static int ctpy_is_compute_op(const char *op) {
       "ct_pow", "ct_rpow", "ct_floor_divide", "ct_rfloor_divide", "ct_remainder", "ct_rremainder", "ct_fmod",
       "ct_var", "ct_std", "ct_vector_norm",
       "ct_masked_select", "ct_masked_fill", "ct_masked_scatter", "ct_repeat_interleave",
-      "ct_cumsum", "ct_cumprod", "ct_sort", "ct_argsort", "ct_topk", "ct_clamp", NULL};
+      "ct_cumsum", "ct_cumprod", "ct_sort", "ct_argsort", "ct_topk", "ct_clamp", "ct_maximum", "ct_minimum",
+      "ct_max", "ct_min", "ct_vdot", NULL};
   if (!strncmp(op, "_wrap_", 6)) op += 6;
   /* the whole name, or the name followed by '_' (ct_add_, ct_add_scalar): a bare prefix would
      take ct_get_num_threads for ct_ge and ct_expand for ct_exp */

@@ -62,15 +62,19 @@ def bmm(input, mat2):
 
 class _ProductMethods:
     def dot(self, tensor):
+        """A new 0-dim tensor: the unconjugated inner product of two 1-D tensors."""
         return dot(self, tensor)
 
     def vdot(self, other):
+        """A new 0-dim tensor: sum(conj(self) * other) of two 1-D tensors."""
         return vdot(self, other)
 
     def mv(self, vec):
+        """A new tensor: matrix (n x m) @ vector (m)."""
         return mv(self, vec)
 
     def bmm(self, mat2):
+        """A new tensor: batched matrix products, (b x n x m) @ (b x m x p)."""
         return bmm(self, mat2)
 
 

@@ -71,10 +71,8 @@ def operand_hook(obj, array_ok):
     if kind in "iu":
         i = int(obj)
         return i if -2**63 <= i < 2**63 else NotImplemented  # a numpy.uint64 past int64
-    if kind in "fb":
-        return float(obj)
-    if kind == "c":
-        return complex(obj)
+    if kind in "fbc":  # numpy.complex64: its real part (NumPy's ComplexWarning), as torch;
+        return float(obj)  # numpy.complex128 is a Python complex and never comes here
     return NotImplemented  # strings, datetimes
 
 

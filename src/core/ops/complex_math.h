@@ -1,7 +1,10 @@
 // Complex arithmetic rounded as torch 2.13's CPU kernels round it, so that results match
 // torch bit for bit (checked against the installed torch, AVX512 kernels):
 //  - mul: (ac - bd) + (ad + bc)i, each product rounded (the vectorised kernel has no FMA);
-//    not std::complex's operator*, which calls __mulsc3 for C99 Annex G NaN recovery.
+//    not std::complex's operator*, which calls __mulsc3 for C99 Annex G NaN recovery.  torch's
+//    scalar loops (strided operands) fuse two of the products: cmul_fused.  The scalar tail
+//    of its vectorised loop (the last n % 16 complex64 / n % 8 complex128 elements of a
+//    contiguous row) rounds yet another way, not reproduced: 1 ulp apart at most there.
 //  - div: c10::complex's operator/ (c10/util/complex.h, Smith's algorithm as NumPy's), which
 //    the vectorised kernel calls element by element; torch's build contracts its a + b * r
 //    expressions into fused multiply-adds, so they are std::fma here.
@@ -18,6 +21,14 @@ inline std::complex<T> cmul(std::complex<T> x, std::complex<T> y) {
   const T a = x.real(), b = x.imag(), c = y.real(), d = y.imag();
   const T ac = a * c, bd = b * d, ad = a * d, bc = b * c;
   return {ac - bd, ad + bc};
+}
+
+// The same product as torch's scalar (strided) loops compute it: the compiler fused a*c and
+// a*d into the sums, (fma(a, c, -(b*d)), fma(a, d, b*c)).
+template <class T>
+inline std::complex<T> cmul_fused(std::complex<T> x, std::complex<T> y) {
+  const T a = x.real(), b = x.imag(), c = y.real(), d = y.imag();
+  return {std::fma(a, c, -(b * d)), std::fma(a, d, b * c)};
 }
 
 template <class T>

@@ -122,8 +122,11 @@ inline void write_row(O* o, int64_t n, bool stream, G gen) {
 // out[i] = f(a[i], b[i]) with O the output's and T the inputs' storage type; f works on
 // acc_t<T> values and returns the output's acc value (or bool).  stream: the output is a
 // fresh tensor of at least streaming_bytes() (see stream_row).
-template <class O, class T, class F>
-void run_binary(const ElementwiseIter& it, F f, bool stream = false) {
+// fs: the function for rows whose operands are strided (neither unit nor zero stride), where
+// torch runs its scalar loop instead of its vectorised one (complex mul rounds differently
+// there); f everywhere else.
+template <class O, class T, class F, class Fs>
+void run_binary_split(const ElementwiseIter& it, F f, Fs fs, bool stream = false) {
   it.for_each([&](char** p, const int64_t* s, int64_t n) {
     O* o = reinterpret_cast<O*>(p[0]);
     const T* a = reinterpret_cast<const T*>(p[1]);
@@ -155,11 +158,16 @@ void run_binary(const ElementwiseIter& it, F f, bool stream = false) {
     } else {
       for (int64_t i = 0; i < n; ++i) {
         *reinterpret_cast<O*>(p[0] + i * s[0]) =
-            store(f(to_acc(load<T>(p[1] + i * s[1])),
+            store(fs(to_acc(load<T>(p[1] + i * s[1])),
                     to_acc(load<T>(p[2] + i * s[2]))));
       }
     }
   });
+}
+
+template <class O, class T, class F>
+void run_binary(const ElementwiseIter& it, F f, bool stream = false) {
+  run_binary_split<O, T>(it, f, f, stream);
 }
 
 template <class T, class F>
@@ -307,7 +315,10 @@ void binary_kernel(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor
       switch (op) {
         case BinaryOp::Add: run_binary<T, T>(it, [](A x, A y) { return x + y; }, stream); break;
         case BinaryOp::Sub: run_binary<T, T>(it, [](A x, A y) { return x - y; }, stream); break;
-        case BinaryOp::Mul: run_binary<T, T>(it, [](A x, A y) { return cmul(x, y); }, stream); break;
+        case BinaryOp::Mul:
+          run_binary_split<T, T>(it, [](A x, A y) { return cmul(x, y); }, [](A x, A y) { return cmul_fused(x, y); },
+                                 stream);
+          break;
         case BinaryOp::Div: run_binary<T, T>(it, [](A x, A y) { return cdiv(x, y); }, stream); break;
       }
       return;

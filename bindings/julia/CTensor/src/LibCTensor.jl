@@ -2641,7 +2641,7 @@ end
 # (trailing underscore) write into self, bump its version and return a ct_status.
 # Broadcasting and type promotion are PyTorch's: the result dtype is the promotion of the
 # operands' dtypes, where a 0-dim tensor only counts if its category (bool < integer <
-# floating) is higher than every dimensioned operand's, and a double scalar `s` counts as a
+# floating < complex) is higher than every dimensioned operand's, and a double scalar `s` counts as a
 # Python float (integer tensor + scalar -> the default dtype, float32 unless
 # ct_set_default_dtype changed it; float16 tensor + scalar -> float16).
 # In-place ops refuse (PyTorch's messages): a result dtype self cannot hold (float into an
@@ -2834,9 +2834,13 @@ default complex dtype (complex64, complex128 when the default dtype is float64);
 floating tensor the complex dtype of its precision (float32 -> complex64, float64 ->
 complex128; float16/bfloat16 -> complex32, which ctensor lacks: CT_ERR_DTYPE); a complex
 tensor keeps its dtype.  z is converted to the result dtype before the op (as torch).
-Complex values are computed as torch 2.13's CPU kernels round them: a * b is (ac - bd) +
-(ad + bc)i with each product rounded; a / b is c10::complex's division (Smith's algorithm,
-its a + b*r steps fused multiply-adds), so results equal torch's bit for bit.  The in-place
+Complex values are computed as torch 2.13's CPU kernels round them (these functions and
+ct_mul/ct_div alike): a * b is (ac - bd) + (ad + bc)i with each product rounded (torch's
+vectorised loop; with strided operands its scalar loop, fma(a, c, -bd) + fma(a, d, bc)i);
+a / b is c10::complex's division (Smith's algorithm, its a + b*r steps fused
+multiply-adds).  Results equal torch's bit for bit, except possibly in the last bit of the
+elements torch leaves to the scalar tail of a vectorised row (n % 16 for complex64, n % 8
+for complex128), whose rounding ctensor does not reproduce.  The in-place
 forms refuse a real self (CT_ERR_DTYPE, "result type ComplexFloat can't be cast to the
 desired output type Float"), and every other in-place rule above applies.  A real tensor
 that requires grad combined with a complex operand fails (CT_ERR_DTYPE): ctensor has no

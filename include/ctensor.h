@@ -1033,7 +1033,8 @@ CT_API ct_tensor *ct_rdiv_scalar(const ct_tensor *a, double s);
    forms refuse a real self (CT_ERR_DTYPE, "result type ComplexFloat can't be cast to the
    desired output type Float"), and every other in-place rule above applies.  A real tensor
    that requires grad combined with a complex operand fails (CT_ERR_DTYPE): ctensor has no
-   complex autograd yet.  Returns a new reference (new storage), or NULL. */
+   complex autograd yet.  Returns a new reference (new storage), or NULL.  torch's out= form
+   (torch.add(a, z, out=t)) is this result handed to ct_write_out with CT_OUT_CASTABLE. */
 CT_API ct_tensor *ct_add_complex_scalar(const ct_tensor *a, double re, double im);
 CT_API ct_tensor *ct_sub_complex_scalar(const ct_tensor *a, double re, double im);
 CT_API ct_tensor *ct_mul_complex_scalar(const ct_tensor *a, double re, double im);
@@ -1740,7 +1741,8 @@ CT_API ct_status ct_safetensors_save(const char *path, int64_t n, const char *co
      tanh/sigmoid and mean need a result dtype that casts to out's (torch.can_cast: no float ->
      integer, no non-bool -> bool; CT_ERR_DTYPE, "result type Float can't be cast to the desired
      output type Long") and convert; neg, abs, clamp need out's dtype to be the result's ("Found
-     dtype Double but expected Float"); matmul, gather, argmax/argmin and both outs of
+     dtype Double but expected Float"; abs of a complex input, as torch, also takes a real out
+     its real result casts to, or a complex out of the input's dtype); matmul, gather, argmax/argmin and both outs of
      max_dim/min_dim need it exactly ("Expected out tensor to have dtype float, but got double
      instead"); amax/amin need the input's ("Expected the dtype for input and out to match, but
      got Float for input's dtype and Double for out's dtype."); cat/stack need a castable one

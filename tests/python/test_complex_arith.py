@@ -230,6 +230,20 @@ def test_neg_abs():
         b.abs_()
 
 
+@pytest.mark.parametrize("out_dtype", ["complex64", "complex128", "float32", "float64", "int64"])
+def test_abs_out_of_a_complex_input(out_dtype):
+    x, tx = pair(np.array([3 + 4j, 1j, -2], dtype=np.complex64))
+    o, to = ct.empty(3, dtype=getattr(ct, out_dtype)), torch.empty(3, dtype=getattr(torch, out_dtype))
+    try:
+        torch.abs(tx, out=to)
+    except RuntimeError as e:
+        with pytest.raises(RuntimeError, match=str(e)):
+            ct.abs(x, out=o)
+        return
+    ct.abs(x, out=o)
+    same(o, to)
+
+
 def test_eq_ne_equal_allclose():
     x = rand_complex(8, "complex64", 11)
     y = x.copy()

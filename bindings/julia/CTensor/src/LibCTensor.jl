@@ -2844,7 +2844,8 @@ for complex128), whose rounding ctensor does not reproduce.  The in-place
 forms refuse a real self (CT_ERR_DTYPE, "result type ComplexFloat can't be cast to the
 desired output type Float"), and every other in-place rule above applies.  A real tensor
 that requires grad combined with a complex operand fails (CT_ERR_DTYPE): ctensor has no
-complex autograd yet.  Returns a new reference (new storage), or NULL.
+complex autograd yet.  Returns a new reference (new storage), or NULL.  torch's out= form
+(torch.add(a, z, out=t)) is this result handed to ct_write_out with CT_OUT_CASTABLE.
 """
 function ct_add_complex_scalar(a, re, im)
     ccall((:ct_add_complex_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble, Cdouble), a, re, im)
@@ -4916,7 +4917,8 @@ end
 # tanh/sigmoid and mean need a result dtype that casts to out's (torch.can_cast: no float ->
 # integer, no non-bool -> bool; CT_ERR_DTYPE, "result type Float can't be cast to the desired
 # output type Long") and convert; neg, abs, clamp need out's dtype to be the result's ("Found
-# dtype Double but expected Float"); matmul, gather, argmax/argmin and both outs of
+# dtype Double but expected Float"; abs of a complex input, as torch, also takes a real out
+# its real result casts to, or a complex out of the input's dtype); matmul, gather, argmax/argmin and both outs of
 # max_dim/min_dim need it exactly ("Expected out tensor to have dtype float, but got double
 # instead"); amax/amin need the input's ("Expected the dtype for input and out to match, but
 # got Float for input's dtype and Double for out's dtype."); cat/stack need a castable one

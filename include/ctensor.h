@@ -422,6 +422,61 @@ CT_API ct_tensor *ct_imag(const ct_tensor *t);
    would drop the imaginary part.  Errors as ct_item; re and imag must not be NULL. */
 CT_API ct_status ct_item_complex(const ct_tensor *t, double *re, double *imag);
 
+/* ---- The conjugate and negative bits: lazy conj() as torch 1.10+ has it ---------------------
+   torch's conj() of a complex tensor copies nothing: it returns a VIEW (same storage, base,
+   version counter) carrying the conjugate bit, and every reader sees the elements conjugated
+   while the bytes stay as they are (ct_tensor_data, the storage, DLPack's neg case and
+   explain's "raw" lines show the stored bytes).  imag() of a conj view carries the negative bit
+   instead: its float elements read negated.  The bits follow torch exactly:
+   - every view (ct_view, ct_transpose, ct_select, slicing, ct_expand, ..., ct_detach, the
+     .data alias) keeps its input's bits; real() of a conj view has none (real parts are not
+     conjugated); ct_view_as_real of a conj view fails (see there), of a neg view keeps the bit;
+   - ct_clone, ct_contiguous (when it copies), ct_to and every op that computes return tensors
+     without bits, holding the resolved values;
+   - ct_copy_(dst, src) stores conj(src) when exactly one of dst and src has the conj bit, and
+     -src when exactly one has the neg bit: a write through a conj view stores the conjugates
+     in the base;
+   - an op that reads values computes on resolved values; an in-place op on a tensor with a bit
+     (ct_add_ of a conj view, ...) computes on a resolved copy and writes the result back through
+     the bits, so the base changes as torch's does, with one version bump;
+   - ct_view_dtype refuses a tensor with either bit (CT_ERR_INVALID_ARGUMENT, "torch.Tensor.view
+     is not supported for conjugate view tensors when converting to a different dtype." /
+     "... for tensors with negative bit set ..."), even to its own dtype, as torch 2.13;
+   - DLPack export refuses the conj bit (see ct_to_dlpack); the neg bit is exported as stored
+     (torch does the same: the importer reads the stored values).
+   Only complex tensors carry the conj bit; only floating and complex tensors the neg bit. */
+
+/* torch's t.conj(): a complex t gives a new VIEW with the conj bit toggled (conj of a conj view
+   clears it: a view of the same base again, not t's base itself); any other t comes back itself
+   (retained: the same handle, as torch returns the same tensor).  Fails only on a bad handle. */
+CT_API ct_tensor *ct_conj(const ct_tensor *t);
+/* torch._neg_view: a new VIEW with the negative bit toggled.  CT_ERR_DTYPE for a t that is not
+   floating point or complex. */
+CT_API ct_tensor *ct_neg_view(const ct_tensor *t);
+/* torch's t.adjoint() (also t.mH; t.H for matrices): the conjugate transpose, a VIEW:
+   ct_conj(ct_transpose(t, -2, -1)) (TransposeBackward0 for a real t that requires grad; a real
+   t's adjoint is its transpose).  A 0-dim t: ct_conj(t) (torch also warns "adjoint() is
+   deprecated on 0-D tensors. Consider using x.conj()."; the bindings warn).  A 1-dim t:
+   CT_ERR_SHAPE, "tensor.adjoint() is only supported on matrices or batches of matrices. Got 1-D
+   tensor." */
+CT_API ct_tensor *ct_adjoint(const ct_tensor *t);
+/* 1 if t carries the conjugate (negative) bit, 0 if not, -1 for a bad handle. */
+CT_API int ct_tensor_is_conj(const ct_tensor *t);
+CT_API int ct_tensor_is_neg(const ct_tensor *t);
+/* torch's t.resolve_conj() / t.resolve_neg(): t itself (retained) when the bit is clear, else
+   ct_clone(t): a NEW storage holding the values as read, with no bit (a clone resolves both
+   bits, as torch's).  Fails only on a bad handle or when the clone cannot be allocated. */
+CT_API ct_tensor *ct_resolve_conj(const ct_tensor *t);
+CT_API ct_tensor *ct_resolve_neg(const ct_tensor *t);
+/* torch.conj_physical(t): t itself (retained) when t is not complex; else a NEW tensor (new
+   storage, t's layout as ct_clone) holding the conjugated values, with no bits. */
+CT_API ct_tensor *ct_conj_physical(const ct_tensor *t);
+/* torch's t.conj_physical_(): conjugates the stored values of a complex self in place (on a
+   conj view: its values as read are conjugated, so the base's bytes are); bumps self's version,
+   also for a real self where it changes nothing.  CT_ERR_READ_ONLY, CT_ERR_OVERLAP (an expanded
+   self) as every in-place op. */
+CT_API ct_status ct_conj_physical_(ct_tensor *self);
+
 /* ---- Copies of views (torch's *_copy ops): new reference(s), NEW storage --------------- */
 /* ct_X_copy(t, args) takes the arguments of the view op ct_X, fails as it does (same
    statuses and messages, except where noted), and returns what ct_X would return as a new
@@ -1295,8 +1350,9 @@ CT_API ct_tensor *ct_randint(int64_t low, int64_t high, int ndim, const int64_t 
 /* Everything about a's memory, in words: shape, dtype, storage (id, size in bytes, refcount,
    version, owned or foreign), storage offset, strides, contiguity, memory format (the formats
    its strides match exactly and ct_suggest_memory_format's), data pointer, whether it is
-   a view and of what base, its own refcount, its distinct memory locations and internal
-   overlap.  With b (b may be NULL) also b's, then their relation: same tensor object, same
+   a view and of what base, whether it reads its storage conjugated or negated (a line
+   "conjugate view of storage N: values are read conjugated ..." / "negative view ..."), its
+   own refcount, its distinct memory locations and internal overlap.  With b (b may be NULL) also b's, then their relation: same tensor object, same
    storage, base relations, whether their elements overlap (exact, as ct_overlaps) and how
    many elements each has that share a byte with the other's.  That count is exact: memory
    is walked in runs of consecutive elements (a contiguous tensor is one run, a block of rows
@@ -1618,7 +1674,10 @@ CT_API ct_tensor *ct_from_dlpack_versioned(struct DLManagedTensorVersioned *m);
 /* A new DLManagedTensor sharing t's memory (data = address of element [0,...,0],
    byte_offset 0, strides in elements, CPU device); it keeps t's storage alive until the
    consumer calls its deleter, exactly once.  A read-only t is refused (CT_ERR_READ_ONLY):
-   the legacy struct cannot say it is read-only. */
+   the legacy struct cannot say it is read-only.  A t with the conjugate bit is refused
+   (CT_ERR_INVALID_ARGUMENT, "to_dlpack: Can't export tensors with the conjugate bit set", as
+   torch: the consumer would read the stored values, not the conjugates); a t with the negative
+   bit is exported as stored, as torch does (the consumer reads the values un-negated). */
 CT_API struct DLManagedTensor *ct_to_dlpack(const ct_tensor *t);
 /* The same with the versioned struct (version 1.x); a read-only t sets the read-only flag. */
 CT_API struct DLManagedTensorVersioned *ct_to_dlpack_versioned(const ct_tensor *t);

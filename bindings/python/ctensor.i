@@ -212,6 +212,13 @@
 %newobject ct_view_as_complex;
 %newobject ct_real;
 %newobject ct_imag;
+/* the conjugate and negative bits */
+%newobject ct_conj;
+%newobject ct_neg_view;
+%newobject ct_adjoint;
+%newobject ct_resolve_conj;
+%newobject ct_resolve_neg;
+%newobject ct_conj_physical;
 %newobject ct_view_copy;
 %newobject ct_view_dtype_copy;
 %newobject ct_permute_copy;

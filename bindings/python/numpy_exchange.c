@@ -99,6 +99,17 @@ static PyObject *ctpy_get_array_interface(PyObject *self, void *closure) {
                     "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.");
     return NULL;
   }
+  /* torch's tensor_to_numpy: NumPy would read the stored values, not the conj/neg view's */
+  if (ct_tensor_is_conj(t) == 1) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "Can't call numpy() on Tensor that has conjugate bit set. Use tensor.resolve_conj().numpy() instead.");
+    return NULL;
+  }
+  if (ct_tensor_is_neg(t) == 1) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "Can't call numpy() on Tensor that has negative bit set. Use tensor.resolve_neg().numpy() instead.");
+    return NULL;
+  }
   static const char *const typestrs[12] = {"|b1", "|u1", "|i1", "<i2", "<i4", "<i8",
                                            "<f2", NULL,  "<f4", "<f8", "<c8", "<c16"};
   const ct_dtype d = ct_tensor_dtype(t);

@@ -37,7 +37,7 @@ ct_status ct_set_grad(ct_tensor* t, const ct_tensor* grad) {
 ct_status ct_backward(ct_tensor* t, const ct_tensor* grad, int retain_graph) {
   return guard_status([&] {
     const Tensor& x = tensor_arg(t, "ct_backward");
-    const Tensor* g = grad ? &tensor_arg(grad, "ct_backward", "grad") : nullptr;
+    const Tensor* g = grad ? &value_arg(grad, "ct_backward", "grad") : nullptr;
     autograd::backward(x, g, retain_graph != 0);
   });
 }

@@ -12,21 +12,21 @@ namespace {
 
 ct_tensor* tt_call(MathOp op, const ct_tensor* a, const ct_tensor* b, const char* name) {
   return guard<ct_tensor*>(nullptr, [&] {
-    return to_handle(ag::math_binary(op, Operand::of(tensor_arg(a, name, "a")), Operand::of(tensor_arg(b, name, "b"))));
+    return to_handle(ag::math_binary(op, Operand::of(value_arg(a, name, "a")), Operand::of(value_arg(b, name, "b"))));
   });
 }
 ct_status tt_inplace_call(MathOp op, ct_tensor* self, const ct_tensor* other, const char* name) {
   return guard_status(
-      [&] { ag::math_binary_(op, tensor_arg(self, name, "self"), Operand::of(tensor_arg(other, name, "other"))); });
+      [&] { ag::math_binary_(op, value_arg(self, name, "self"), Operand::of(value_arg(other, name, "other"))); });
 }
 ct_tensor* scalar_call(MathOp op, const ct_tensor* a, double s, bool reflected, const char* name) {
   return guard<ct_tensor*>(nullptr, [&] {
-    const Operand t = Operand::of(tensor_arg(a, name));
+    const Operand t = Operand::of(value_arg(a, name));
     return to_handle(reflected ? ag::math_binary(op, Operand::of(s), t) : ag::math_binary(op, t, Operand::of(s)));
   });
 }
 ct_status scalar_inplace_call(MathOp op, ct_tensor* self, double s, const char* name) {
-  return guard_status([&] { ag::math_binary_(op, tensor_arg(self, name, "self"), Operand::of(s)); });
+  return guard_status([&] { ag::math_binary_(op, value_arg(self, name, "self"), Operand::of(s)); });
 }
 
 }  // namespace
@@ -41,10 +41,10 @@ ct_tensor* ct_rpow_scalar(const ct_tensor* a, double base) {
   return scalar_call(MathOp::Pow, a, base, true, "ct_rpow_scalar");
 }
 ct_tensor* ct_pow_int(const ct_tensor* a, int64_t e) {
-  return guard<ct_tensor*>(nullptr, [&] { return to_handle(ag::pow_int(tensor_arg(a, "ct_pow_int"), e)); });
+  return guard<ct_tensor*>(nullptr, [&] { return to_handle(ag::pow_int(value_arg(a, "ct_pow_int"), e)); });
 }
 ct_status ct_pow_int_(ct_tensor* self, int64_t e) {
-  return guard_status([&] { ag::pow_int_(tensor_arg(self, "ct_pow_int_", "self"), e); });
+  return guard_status([&] { ag::pow_int_(value_arg(self, "ct_pow_int_", "self"), e); });
 }
 
 ct_tensor* ct_floor_divide(const ct_tensor* a, const ct_tensor* b) {

@@ -140,7 +140,7 @@ ct_status ct_safetensors_save(const char* path, int64_t n, const char* const* na
     std::vector<safetensors::SaveItem> items;
     for (int64_t i = 0; i < n; ++i) {
       CT_CHECK(names[i] != nullptr, InvalidArgument, op << ": names[" << i << "] is NULL");
-      items.push_back({names[i], &tensor_arg(tensors[i], op)});
+      items.push_back({names[i], &value_arg(tensors[i], op)});
     }
     std::vector<std::pair<std::string, std::string>> metadata;
     for (int64_t i = 0; i < n_metadata; ++i) {

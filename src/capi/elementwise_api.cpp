@@ -14,58 +14,58 @@ namespace {
 
 ct_tensor* binary_call(BinaryOp op, const ct_tensor* a, const ct_tensor* b, const char* name) {
   return guard<ct_tensor*>(nullptr, [&] {
-    return to_handle(ag::binary(op, Operand::of(tensor_arg(a, name, "a")), Operand::of(tensor_arg(b, name, "b"))));
+    return to_handle(ag::binary(op, Operand::of(value_arg(a, name, "a")), Operand::of(value_arg(b, name, "b"))));
   });
 }
 ct_status binary_inplace_call(BinaryOp op, ct_tensor* self, const ct_tensor* other, const char* name) {
-  return guard_status([&] { ag::binary_(op, tensor_arg(self, name, "self"), Operand::of(tensor_arg(other, name, "other"))); });
+  return guard_status([&] { ag::binary_(op, value_arg(self, name, "self"), Operand::of(value_arg(other, name, "other"))); });
 }
 ct_tensor* scalar_call(BinaryOp op, const ct_tensor* a, double s, bool reflected, const char* name) {
   return guard<ct_tensor*>(nullptr, [&] {
-    const Operand t = Operand::of(tensor_arg(a, name));
+    const Operand t = Operand::of(value_arg(a, name));
     return to_handle(reflected ? ag::binary(op, Operand::of(s), t) : ag::binary(op, t, Operand::of(s)));
   });
 }
 ct_status scalar_inplace_call(BinaryOp op, ct_tensor* self, double s, const char* name) {
-  return guard_status([&] { ag::binary_(op, tensor_arg(self, name, "self"), Operand::of(s)); });
+  return guard_status([&] { ag::binary_(op, value_arg(self, name, "self"), Operand::of(s)); });
 }
 ct_tensor* complex_scalar_call(BinaryOp op, const ct_tensor* a, double re, double im, bool reflected,
                                const char* name) {
   return guard<ct_tensor*>(nullptr, [&] {
-    const Operand t = Operand::of(tensor_arg(a, name)), z = Operand::of(std::complex<double>(re, im));
+    const Operand t = Operand::of(value_arg(a, name)), z = Operand::of(std::complex<double>(re, im));
     return to_handle(reflected ? ag::binary(op, z, t) : ag::binary(op, t, z));
   });
 }
 ct_status complex_scalar_inplace_call(BinaryOp op, ct_tensor* self, double re, double im, const char* name) {
   return guard_status(
-      [&] { ag::binary_(op, tensor_arg(self, name, "self"), Operand::of(std::complex<double>(re, im))); });
+      [&] { ag::binary_(op, value_arg(self, name, "self"), Operand::of(std::complex<double>(re, im))); });
 }
 ct_tensor* complex_compare_call(CompareOp op, const ct_tensor* a, double re, double im, const char* name) {
   return guard<ct_tensor*>(nullptr, [&] {
-    return to_handle(compare(op, Operand::of(tensor_arg(a, name)), Operand::of(std::complex<double>(re, im))));
+    return to_handle(compare(op, Operand::of(value_arg(a, name)), Operand::of(std::complex<double>(re, im))));
   });
 }
 ct_tensor* unary_call(UnaryOp op, const ct_tensor* a, const char* name) {
-  return guard<ct_tensor*>(nullptr, [&] { return to_handle(ag::unary(op, tensor_arg(a, name))); });
+  return guard<ct_tensor*>(nullptr, [&] { return to_handle(ag::unary(op, value_arg(a, name))); });
 }
 ct_status unary_inplace_call(UnaryOp op, ct_tensor* self, const char* name) {
-  return guard_status([&] { ag::unary_(op, tensor_arg(self, name, "self")); });
+  return guard_status([&] { ag::unary_(op, value_arg(self, name, "self")); });
 }
 ct_tensor* compare_call(CompareOp op, const ct_tensor* a, const ct_tensor* b, const char* name) {
   return guard<ct_tensor*>(nullptr, [&] {
-    return to_handle(compare(op, Operand::of(tensor_arg(a, name, "a")), Operand::of(tensor_arg(b, name, "b"))));
+    return to_handle(compare(op, Operand::of(value_arg(a, name, "a")), Operand::of(value_arg(b, name, "b"))));
   });
 }
 ct_tensor* compare_scalar_call(CompareOp op, const ct_tensor* a, double s, const char* name) {
   return guard<ct_tensor*>(nullptr,
-                           [&] { return to_handle(compare(op, Operand::of(tensor_arg(a, name)), Operand::of(s))); });
+                           [&] { return to_handle(compare(op, Operand::of(value_arg(a, name)), Operand::of(s))); });
 }
 
 std::vector<const Tensor*> tensor_list(int n, const ct_tensor* const* tensors, const char* name) {
   CT_CHECK(n > 0, InvalidArgument, name << ": expected a non-empty list of tensors, got n = " << n);
   CT_CHECK(tensors != nullptr, InvalidArgument, name << ": tensors is NULL");
   std::vector<const Tensor*> list;
-  for (int i = 0; i < n; ++i) list.push_back(&tensor_arg(tensors[i], name, "tensors[i]"));
+  for (int i = 0; i < n; ++i) list.push_back(&value_arg(tensors[i], name, "tensors[i]"));
   return list;
 }
 
@@ -94,14 +94,14 @@ ct_status ct_mul_scalar_(ct_tensor* t, double s) { return scalar_inplace_call(Bi
 ct_status ct_div_scalar_(ct_tensor* t, double s) { return scalar_inplace_call(BinaryOp::Div, t, s, "ct_div_scalar_"); }
 
 ct_status ct_fill_(ct_tensor* self, double value) {
-  return guard_status([&] { ag::fill_(tensor_arg(self, "ct_fill_", "self"), value); });
+  return guard_status([&] { ag::fill_(value_arg(self, "ct_fill_", "self"), value); });
 }
 ct_status ct_fill_tensor_(ct_tensor* self, const ct_tensor* value) {
   return guard_status(
-      [&] { ag::fill_(tensor_arg(self, "ct_fill_tensor_", "self"), tensor_arg(value, "ct_fill_tensor_", "value")); });
+      [&] { ag::fill_(value_arg(self, "ct_fill_tensor_", "self"), value_arg(value, "ct_fill_tensor_", "value")); });
 }
 ct_status ct_zero_(ct_tensor* self) {
-  return guard_status([&] { ag::zero_(tensor_arg(self, "ct_zero_", "self")); });
+  return guard_status([&] { ag::zero_(value_arg(self, "ct_zero_", "self")); });
 }
 
 ct_tensor* ct_neg(const ct_tensor* a) { return unary_call(UnaryOp::Neg, a, "ct_neg"); }
@@ -141,35 +141,35 @@ ct_tensor* ct_ge_scalar(const ct_tensor* a, double s) { return compare_scalar_ca
 ct_tensor* ct_where(const ct_tensor* cond, const ct_tensor* a, const ct_tensor* b) {
   return guard<ct_tensor*>(nullptr, [&] {
     return to_handle(
-        ag::where(tensor_arg(cond, "ct_where", "cond"), tensor_arg(a, "ct_where", "a"), tensor_arg(b, "ct_where", "b")));
+        ag::where(value_arg(cond, "ct_where", "cond"), value_arg(a, "ct_where", "a"), value_arg(b, "ct_where", "b")));
   });
 }
 
 ct_tensor* ct_maximum(const ct_tensor* a, const ct_tensor* b) {
   return guard<ct_tensor*>(nullptr, [&] {
-    return to_handle(ag::maximum(tensor_arg(a, "ct_maximum", "a"), tensor_arg(b, "ct_maximum", "b"), true));
+    return to_handle(ag::maximum(value_arg(a, "ct_maximum", "a"), value_arg(b, "ct_maximum", "b"), true));
   });
 }
 
 ct_tensor* ct_minimum(const ct_tensor* a, const ct_tensor* b) {
   return guard<ct_tensor*>(nullptr, [&] {
-    return to_handle(ag::maximum(tensor_arg(a, "ct_minimum", "a"), tensor_arg(b, "ct_minimum", "b"), false));
+    return to_handle(ag::maximum(value_arg(a, "ct_minimum", "a"), value_arg(b, "ct_minimum", "b"), false));
   });
 }
 
 int ct_equal(const ct_tensor* a, const ct_tensor* b) {
-  return guard<int>(-1, [&] { return int(equal(tensor_arg(a, "ct_equal", "a"), tensor_arg(b, "ct_equal", "b"))); });
+  return guard<int>(-1, [&] { return int(equal(value_arg(a, "ct_equal", "a"), value_arg(b, "ct_equal", "b"))); });
 }
 
 int ct_allclose(const ct_tensor* a, const ct_tensor* b, double rtol, double atol) {
   return guard<int>(-1, [&] {
-    return int(allclose(tensor_arg(a, "ct_allclose", "a"), tensor_arg(b, "ct_allclose", "b"), rtol, atol));
+    return int(allclose(value_arg(a, "ct_allclose", "a"), value_arg(b, "ct_allclose", "b"), rtol, atol));
   });
 }
 
 ct_status ct_item(const ct_tensor* t, double* out) {
   return guard_status([&] {
-    const Tensor& x = tensor_arg(t, "ct_item");
+    const Tensor& x = value_arg(t, "ct_item");
     CT_CHECK(out != nullptr, InvalidArgument, "ct_item: out is NULL");
     *out = item(x);
   });

@@ -2,9 +2,11 @@
 // every exception into a status code plus a thread-local message.  Nothing else lives here.
 #pragma once
 
+#include <atomic>
 #include <cstring>
 #include <new>
 #include <string>
+#include <type_traits>
 
 #include "core/dtype.h"
 #include "core/error.h"
@@ -53,6 +55,29 @@ inline MemoryFormat format_arg(const ct_memory_format& f, const char* op) {
   return checked_memory_format(raw, op);
 }
 
+// Note [Math bits at the boundary]
+// An op that reads a tensor's values takes it with value_arg instead of tensor_arg.  A tensor
+// with a conj or neg bit (Note [Math bits] in core/tensor.h) is then replaced, for this call,
+// by a resolved clone: torch's MathBitsFallback.  When the op wrote the clone (its version
+// moved), the clone is copied back into the tensor as the call ends (copy_ applies the bits;
+// a resized clone resizes the tensor first), so `x.conj().add_(1)` changes x as torch does,
+// with one version bump; a result that is the clone itself is the tensor again.  A failing
+// call drops the clones.  Views, metadata, copy_/clone/to and the bit functions take
+// tensor_arg: they see the bits.  The cost for a tensor without bits is one byte compare, and
+// one relaxed load of a process-wide counter per call (no thread-local access).
+const Tensor& resolve_for_call(const Tensor& t);
+size_t resolutions_mark_slow();
+void finish_resolutions(size_t mark, ct_tensor** result);
+void drop_resolutions(size_t mark) noexcept;
+extern std::atomic<int> g_resolutions_pending;
+inline bool resolutions_pending() { return g_resolutions_pending.load(std::memory_order_relaxed) != 0; }
+inline size_t resolutions_mark() { return resolutions_pending() ? resolutions_mark_slow() : 0; }
+inline const Tensor& value_arg(const ct_tensor* t, const char* op, const char* name = "tensor") {
+  const Tensor& x = tensor_arg(t, op, name);
+  if (__builtin_expect(x.math_bits() == 0, 1)) return x;
+  return resolve_for_call(x);
+}
+
 // Hands a new reference to C.
 inline ct_tensor* to_handle(Ref<Tensor> t) { return reinterpret_cast<ct_tensor*>(t.release()); }
 inline ct_storage* to_handle(Ref<Storage> s) { return reinterpret_cast<ct_storage*>(s.release()); }
@@ -62,8 +87,14 @@ inline Tensor* from_handle(ct_tensor* t) { return reinterpret_cast<Tensor*>(t); 
 // messages already name the operation) and returns `failure`.
 template <class R, class F>
 R guard(R failure, F&& body) noexcept {
+  const size_t mark = resolutions_mark();  // Note [Math bits at the boundary]
   try {
-    return body();
+    R r = body();
+    if (resolutions_pending()) {
+      if constexpr (std::is_same_v<R, ct_tensor*>) finish_resolutions(mark, &r);
+      else finish_resolutions(mark, nullptr);
+    }
+    return r;
   } catch (const Error& e) {
     set_error(static_cast<ct_status>(e.kind()), e.what());
   } catch (const std::bad_alloc&) {
@@ -73,6 +104,7 @@ R guard(R failure, F&& body) noexcept {
   } catch (...) {
     set_error(CT_ERR_INTERNAL, "internal error: unknown exception");
   }
+  if (resolutions_pending()) drop_resolutions(mark);
   return failure;
 }
 

@@ -14,7 +14,7 @@ using namespace ct::capi;
 namespace {
 
 Tensor& out_tensor(ct_tensor* out, const char* op, const char* name = "out") {
-  return const_cast<Tensor&>(tensor_arg(out, op, name));
+  return const_cast<Tensor&>(value_arg(out, op, name));
 }
 
 // torch's order: the requires-grad and overlap refusals, then the op's own checks (in the
@@ -27,7 +27,7 @@ ct_status out_call(const char* op, OutRule rule, std::initializer_list<ct_tensor
   std::vector<Tensor*> o;
   std::vector<const Tensor*> inputs;
   ct_status st = guard_status([&] {
-    for (const ct_tensor* t : ins) inputs.push_back(&tensor_arg(t, op, "input"));
+    for (const ct_tensor* t : ins) inputs.push_back(&value_arg(t, op, "input"));
     for (ct_tensor* t : outs) o.push_back(&out_tensor(t, op));
     for (Tensor* t : o) check_out_before(op, rule, *t, inputs);
   });
@@ -57,11 +57,11 @@ ct_status ct_write_out(ct_tensor* out, const ct_tensor* result, int ninputs, con
   const char* name = op ? op : "ct_write_out";
   return guard_status([&] {
     Tensor& o = out_tensor(out, name);
-    const Tensor& r = tensor_arg(result, name, "result");
+    const Tensor& r = value_arg(result, name, "result");
     CT_CHECK(ninputs >= 0 && (ninputs == 0 || inputs != nullptr), InvalidArgument,
              name << ": bad input list (ninputs = " << ninputs << ")");
     std::vector<const Tensor*> ins;
-    for (int i = 0; i < ninputs; ++i) ins.push_back(&tensor_arg(inputs[i], name, "inputs[i]"));
+    for (int i = 0; i < ninputs; ++i) ins.push_back(&value_arg(inputs[i], name, "inputs[i]"));
     int raw;
     static_assert(sizeof raw == sizeof rule, "ct_out_rule is int-sized");
     std::memcpy(&raw, &rule, sizeof raw);
@@ -209,7 +209,7 @@ ct_status list_out_call(const char* op, ct_tensor* out, int n, const ct_tensor* 
   ct_status st = guard_status([&] {
     o = &out_tensor(out, op);
     CT_CHECK(n > 0 && tensors != nullptr, InvalidArgument, op << ": expected a non-empty list of tensors, got n = " << n);
-    for (int i = 0; i < n; ++i) inputs.push_back(&tensor_arg(tensors[i], op, "tensors[i]"));
+    for (int i = 0; i < n; ++i) inputs.push_back(&value_arg(tensors[i], op, "tensors[i]"));
     check_out_before(op, OutRule::Cat, *o, inputs);
   });
   if (st != CT_OK) return st;

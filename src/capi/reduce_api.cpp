@@ -16,7 +16,7 @@ using DimsFn = Ref<Tensor> (*)(const Tensor&, std::span<const int64_t>, bool);
 
 ct_tensor* dims_call(const ct_tensor* t, int ndim, const int* dims, int keepdim, const char* op, DimsFn fn) {
   return guard<ct_tensor*>(nullptr, [&] {
-    const Tensor& x = tensor_arg(t, op);
+    const Tensor& x = value_arg(t, op);
     check_dims_array(ndim, dims, op, "dims");
     const std::vector<int64_t> d(dims, dims + ndim);
     return to_handle(fn(x, d, keepdim != 0));
@@ -26,7 +26,7 @@ ct_tensor* dims_call(const ct_tensor* t, int ndim, const int* dims, int keepdim,
 using ArgFn = Ref<Tensor> (*)(const Tensor&, std::optional<int64_t>, bool);
 
 ct_tensor* arg_call(const ct_tensor* t, std::optional<int64_t> dim, int keepdim, const char* op, ArgFn fn) {
-  return guard<ct_tensor*>(nullptr, [&] { return to_handle(fn(tensor_arg(t, op), dim, keepdim != 0)); });
+  return guard<ct_tensor*>(nullptr, [&] { return to_handle(fn(value_arg(t, op), dim, keepdim != 0)); });
 }
 
 }  // namespace
@@ -70,18 +70,18 @@ ct_tensor* ct_argmin_all(const ct_tensor* t) {
 }
 
 ct_tensor* ct_max_all(const ct_tensor* t) {
-  return guard<ct_tensor*>(nullptr, [&] { return to_handle(ag::max_all(tensor_arg(t, "ct_max_all"), true)); });
+  return guard<ct_tensor*>(nullptr, [&] { return to_handle(ag::max_all(value_arg(t, "ct_max_all"), true)); });
 }
 
 ct_tensor* ct_min_all(const ct_tensor* t) {
-  return guard<ct_tensor*>(nullptr, [&] { return to_handle(ag::max_all(tensor_arg(t, "ct_min_all"), false)); });
+  return guard<ct_tensor*>(nullptr, [&] { return to_handle(ag::max_all(value_arg(t, "ct_min_all"), false)); });
 }
 
 namespace {
 ct_tensor* max_dim_call(const ct_tensor* t, int dim, int keepdim, ct_tensor** indices, bool max) {
   const char* op = max ? "ct_max_dim" : "ct_min_dim";
   return guard<ct_tensor*>(nullptr, [&] {
-    ValuesIndices r = ag::max_dim(tensor_arg(t, op), dim, keepdim != 0, max);
+    ValuesIndices r = ag::max_dim(value_arg(t, op), dim, keepdim != 0, max);
     if (indices) *indices = to_handle(std::move(r.indices));  // only on success, nothing can fail after
     return to_handle(std::move(r.values));
   });

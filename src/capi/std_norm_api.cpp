@@ -20,7 +20,7 @@ std::vector<int64_t> dims_arg(int ndim, const int* dims, const char* op) {
 ct_tensor* var_call(const ct_tensor* t, int ndim, const int* dims, double correction, int keepdim, bool take_sqrt,
                     const char* op) {
   return guard<ct_tensor*>(nullptr, [&] {
-    const Tensor& x = tensor_arg(t, op);
+    const Tensor& x = value_arg(t, op);
     const std::vector<int64_t> d = dims_arg(ndim, dims, op);
     return to_handle(ag::var(x, d, correction, keepdim != 0, take_sqrt));
   });
@@ -29,7 +29,7 @@ ct_tensor* var_call(const ct_tensor* t, int ndim, const int* dims, double correc
 ct_tensor* var_mean_call(const ct_tensor* t, int ndim, const int* dims, double correction, int keepdim,
                          ct_tensor** mean, bool take_sqrt, const char* op) {
   return guard<ct_tensor*>(nullptr, [&] {
-    const Tensor& x = tensor_arg(t, op);
+    const Tensor& x = value_arg(t, op);
     const std::vector<int64_t> d = dims_arg(ndim, dims, op);
     auto [v, m] = ag::var_mean(x, d, correction, keepdim != 0, take_sqrt);
     if (mean) *mean = to_handle(std::move(m));  // only on success, nothing can fail after
@@ -62,7 +62,7 @@ ct_tensor* ct_std_mean(const ct_tensor* t, int ndim, const int* dims, double cor
 ct_tensor* ct_vector_norm(const ct_tensor* t, double ord, int ndim, const int* dims, int keepdim, int dtype) {
   return guard<ct_tensor*>(nullptr, [&] {
     const char* op = "ct_vector_norm";
-    const Tensor& x = tensor_arg(t, op);
+    const Tensor& x = value_arg(t, op);
     const std::vector<int64_t> d = dims_arg(ndim, dims, op);
     std::optional<DType> dt;
     if (dtype != -1) dt = checked_dtype(dtype, op);

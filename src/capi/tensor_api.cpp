@@ -118,7 +118,7 @@ uint64_t ct_tensor_storage_id(const ct_tensor* t) {
 
 int64_t ct_tensor_to_string(const ct_tensor* t, char* buf, int64_t cap) {
   return guard<int64_t>(-1, [&] {
-    const Tensor& x = tensor_arg(t, "ct_tensor_to_string");
+    const Tensor& x = value_arg(t, "ct_tensor_to_string");
     CT_CHECK(cap >= 0, InvalidArgument, "ct_tensor_to_string: negative capacity " << cap);
     CT_CHECK(cap == 0 || buf != nullptr, InvalidArgument, "ct_tensor_to_string: buf is NULL but cap is " << cap);
     const std::string s = repr(x);

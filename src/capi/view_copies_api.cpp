@@ -24,7 +24,7 @@ IntList list_arg(int ndim, const int64_t* p, const char* op, const char* what) {
 
 // The copy of the view `f` makes of t, recorded as `node`.
 ct_tensor* copy_call(const ct_tensor* t, const char* op, const char* node, const ViewFn& f) {
-  return guard<ct_tensor*>(nullptr, [&] { return to_handle(ag::copy_of_view(node, tensor_arg(t, op), f)); });
+  return guard<ct_tensor*>(nullptr, [&] { return to_handle(ag::copy_of_view(node, value_arg(t, op), f)); });
 }
 
 // The multi-output copies (unbind_copy, split_copy, split_with_sizes_copy): output i is the
@@ -35,7 +35,7 @@ template <class Count, class Views>
 int64_t multi_copy_call(const ct_tensor* t, const char* op, const char* node, ct_tensor** out, int64_t cap,
                         Count&& count, Views&& views) {
   return guard<int64_t>(-1, [&]() -> int64_t {
-    const Tensor& x = tensor_arg(t, op);
+    const Tensor& x = value_arg(t, op);
     const int64_t n = count(x);
     if (!out) return n;
     CT_CHECK(cap >= n, InvalidArgument, op << ": " << n << " outputs do not fit in cap " << cap);
@@ -60,7 +60,7 @@ extern "C" {
 
 ct_tensor* ct_view_copy(const ct_tensor* t, int ndim, const int64_t* shape) {
   return guard<ct_tensor*>(nullptr, [&] {
-    const Tensor& x = tensor_arg(t, "ct_view_copy");
+    const Tensor& x = value_arg(t, "ct_view_copy");
     const Shape s = infer_size(list_arg(ndim, shape, "ct_view_copy", "shape"), x.numel(), "view_copy");
     // torch's view_copy reshapes (copies) where the strides forbid a view: it never fails on them
     return to_handle(ag::copy_of_view("ViewBackward0_copy", x, [s](const Tensor& y) { return ct::reshape(y, s); }));
@@ -69,7 +69,7 @@ ct_tensor* ct_view_copy(const ct_tensor* t, int ndim, const int64_t* shape) {
 
 ct_tensor* ct_view_dtype_copy(const ct_tensor* t, ct_dtype dtype) {
   return guard<ct_tensor*>(nullptr, [&] {
-    const Tensor& x = tensor_arg(t, "ct_view_dtype_copy");
+    const Tensor& x = value_arg(t, "ct_view_dtype_copy");
     Ref<Tensor> v = view_dtype(x, dtype_arg(dtype, "ct_view_dtype_copy"));
     return to_handle(copy_to_new(*v, v->dtype()));  // not differentiable, as view(dtype)
   });
@@ -79,7 +79,7 @@ ct_tensor* ct_permute_copy(const ct_tensor* t, int ndim, const int* dims) {
   return guard<ct_tensor*>(nullptr, [&] {
     check_dims_array(ndim, dims, "ct_permute_copy", "dims");
     std::vector<int> p(dims, dims + ndim);
-    return to_handle(ag::copy_of_view("PermuteBackward0_copy", tensor_arg(t, "ct_permute_copy"),
+    return to_handle(ag::copy_of_view("PermuteBackward0_copy", value_arg(t, "ct_permute_copy"),
                                       [p](const Tensor& y) { return ct::permute(y, p); }));
   });
 }
@@ -102,14 +102,14 @@ ct_tensor* ct_expand_copy(const ct_tensor* t, int ndim, const int64_t* sizes) {
   return guard<ct_tensor*>(nullptr, [&] {
     const IntList l = list_arg(ndim, sizes, "ct_expand_copy", "sizes");
     const Shape s(l.begin(), l.end());
-    return to_handle(ag::copy_of_view("ExpandBackward0_copy", tensor_arg(t, "ct_expand_copy"),
+    return to_handle(ag::copy_of_view("ExpandBackward0_copy", value_arg(t, "ct_expand_copy"),
                                       [s](const Tensor& y) { return ct::expand(y, s); }));
   });
 }
 
 ct_tensor* ct_narrow_copy(const ct_tensor* t, int dim, int64_t start, int64_t length) {
   return guard<ct_tensor*>(nullptr, [&] {
-    const Tensor& x = tensor_arg(t, "ct_narrow_copy");
+    const Tensor& x = value_arg(t, "ct_narrow_copy");
     const int64_t d = check_narrow_copy(x, dim, start, length);
     return to_handle(ag::copy_of_view("NarrowCopyBackward0", x,
                                       [=](const Tensor& y) { return ct::narrow(y, d, start, length); }));
@@ -140,7 +140,7 @@ ct_tensor* ct_squeeze_dims_copy(const ct_tensor* t, int ndims, const int* dims) 
   return guard<ct_tensor*>(nullptr, [&] {
     check_dims_array(ndims, dims, "ct_squeeze_dims_copy", "dims");
     const std::vector<int> list(dims, dims + ndims);  // kept by the node, which replays the view
-    return to_handle(ag::copy_of_view("SqueezeBackward2_copy", tensor_arg(t, "ct_squeeze_dims_copy"),
+    return to_handle(ag::copy_of_view("SqueezeBackward2_copy", value_arg(t, "ct_squeeze_dims_copy"),
                                       [list](const Tensor& y) { return ct::squeeze_dims(y, list); }));
   });
 }
@@ -162,14 +162,14 @@ ct_tensor* ct_alias_copy(const ct_tensor* t) {
 ct_tensor* ct_as_strided_copy(const ct_tensor* t, int ndim, const int64_t* sizes, const int64_t* strides,
                               int64_t storage_offset) {
   return guard<ct_tensor*>(nullptr, [&] {
-    return to_handle(ag::as_strided_copy(tensor_arg(t, "ct_as_strided_copy"),
+    return to_handle(ag::as_strided_copy(value_arg(t, "ct_as_strided_copy"),
                                          list_arg(ndim, sizes, "ct_as_strided_copy", "sizes"),
                                          list_arg(ndim, strides, "ct_as_strided_copy", "strides"), storage_offset));
   });
 }
 
 ct_tensor* ct_detach_copy(const ct_tensor* t) {
-  return guard<ct_tensor*>(nullptr, [&] { return to_handle(ag::detach_copy(tensor_arg(t, "ct_detach_copy"))); });
+  return guard<ct_tensor*>(nullptr, [&] { return to_handle(ag::detach_copy(value_arg(t, "ct_detach_copy"))); });
 }
 
 int64_t ct_unbind_copy(const ct_tensor* t, int dim, ct_tensor** out, int64_t cap) {

@@ -8,6 +8,7 @@
 #include <atomic>
 
 #include "copy_kernels.h"
+#include "math_bits.h"
 #include "overlap.h"
 #include "shape.h"
 
@@ -36,8 +37,24 @@ void broadcast_strides(const Tensor& src, const Tensor& dst, int64_t* out) {
 // dst_is_new: dst was just created by this library (see kernels::CopyArgs::dst_is_new).
 // normalize_bool: bool bytes are written as 0/1 (torch's copy kernel) or moved as they are
 // (torch's cat and index_select; see kernels::CopyArgs::normalize_bool).
+//
+// Note [Math bits] in tensor.h: the stored values are copied, then the difference of the
+// two tensors' bits is applied to dst (a conj view written from a plain tensor stores the
+// conjugates; a plain tensor written from a conj view stores resolved values).  A source with
+// bits that also changes dtype is resolved first, so that a negation never meets a conversion.
 void engine(const Tensor& dst, const Tensor& src, const int64_t* src_strides, bool dst_is_new,
             bool normalize_bool = true) {
+  if (src.math_bits() && src.dtype() != dst.dtype()) {
+    // torch converts, then negates in dst's dtype, which a bool dst cannot do (it fails after
+    // writing; ctensor fails before)
+    CT_CHECK(dst.dtype() != DType::Bool || !(src.is_neg() != dst.is_neg()), DType,
+             "\"neg_cpu\" not implemented for 'Bool'");
+    const Ref<Tensor> resolved = copy_to_new(src, src.dtype());
+    int64_t strides[kMaxDims];
+    broadcast_strides(*resolved, dst, strides);
+    engine(dst, *resolved, strides, dst_is_new, normalize_bool);
+    return;
+  }
   kernels::CopyArgs a;
   a.dst = dst.data();
   a.dst_dtype = dst.dtype();
@@ -51,6 +68,7 @@ void engine(const Tensor& dst, const Tensor& src, const int64_t* src_strides, bo
   a.dst_recycled = dst.storage()->recycled();
   a.normalize_bool = normalize_bool;
   kernels::run_copy(a, get_num_threads());
+  if (const uint8_t bits = uint8_t(dst.math_bits() ^ src.math_bits())) apply_math_bits(dst, bits);
 }
 
 }  // namespace
@@ -72,6 +90,7 @@ void copy_into(const Tensor& dst, const Tensor& src, const char* op) {
 
   if (dst.numel() > 0) {
     const bool identical = dst.raw_data() == src.raw_data() && dst.dtype() == src.dtype() &&
+                           dst.math_bits() == src.math_bits() &&
                            same_sizes(dst.sizes(), src.sizes()) && same_sizes(dst.strides(), src.strides());
     if (!identical) {  // copying a tensor onto itself changes nothing (torch skips it too)
       int64_t strides[kMaxDims];

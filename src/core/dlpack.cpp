@@ -187,6 +187,9 @@ struct Export {
 
 template <class M>
 M* export_tensor(const Tensor& t) {
+  // torch's __dlpack__: a consumer reads the stored bytes, which are not a conj view's values.
+  // The neg bit is not checked, as torch does not (Note [Math bits]).
+  CT_CHECK(!t.is_conj(), InvalidArgument, "to_dlpack: Can't export tensors with the conjugate bit set");
   auto e = std::make_unique<Export<M>>();
   const int ndim = t.ndim();
   e->dims = std::make_unique<int64_t[]>(size_t(2 * ndim + 1));  // never a zero-length array

@@ -31,6 +31,13 @@ int64_t times(int64_t a, int64_t r, DType from, DType to) {
 }  // namespace
 
 Ref<Tensor> view_dtype(const Tensor& t, DType dtype) {
+  // Note [Math bits]: reinterpreted bytes cannot carry a conjugation or negation.  torch 2.13
+  // checks before comparing dtypes, so a conj tensor viewed as its own dtype is refused too.
+  CT_CHECK(!t.is_conj(), InvalidArgument,
+           "torch.Tensor.view is not supported for conjugate view tensors when converting to a different dtype.");
+  CT_CHECK(!t.is_neg(), InvalidArgument,
+           "torch.Tensor.view is not supported for tensors with negative bit set when converting to a different "
+           "dtype.");
   const int64_t old_size = t.itemsize(), new_size = itemsize(dtype);
   const int n = t.ndim();
   DimBuf sizes(t.sizes()), strides(t.strides());

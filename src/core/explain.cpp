@@ -192,6 +192,12 @@ void describe(std::ostringstream& os, const char* name, const Tensor& t) {
   } else {
     os << "  view: no (not made by a view operation; no base)\n";
   }
+  // Note [Math bits]: the stored bytes stay; every reader applies the bit
+  if (t.is_conj())
+    os << "  conjugate view of storage " << s.id()
+       << ": values are read conjugated (the stored values are their conjugates)\n";
+  if (t.is_neg())
+    os << "  negative view of storage " << s.id() << ": values are read negated (the stored values are their negatives)\n";
   os << "  tensor refcount: " << t.refcount() << " (handles, plus views whose base it is)\n";
   const int64_t distinct = count_distinct_elements(t);
   os << "  distinct memory locations: ";

@@ -51,7 +51,7 @@ Ref<Tensor> Tensor::make(Storage* storage, DType dtype, IntList sizes, IntList s
       CT_FAIL(OutOfMemory, "tensor: out of memory for " << ndim << " dims");
     }
   }
-  t->ndim_ = int16_t(ndim);
+  t->ndim_ = int8_t(ndim);
   t->dtype_ = dtype;
   t->offset_ = offset;
   int64_t* dims = t->dims();
@@ -98,7 +98,7 @@ void Tensor::set_geometry(Storage* storage, DType dtype, IntList sizes, IntList 
     CT_CHECK(heap != nullptr, OutOfMemory, "tensor: out of memory for " << ndim << " dims");
   }
   if (ndim_ > kInlineDims) delete[] heap_;
-  ndim_ = int16_t(ndim);
+  ndim_ = int8_t(ndim);
   if (heap) heap_ = heap;
   std::copy(staged, staged + 2 * ndim, dims());
   dtype_ = dtype;

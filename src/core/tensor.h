@@ -16,6 +16,15 @@
 // only the refcount, the autograd state behind autograd_ and the lazily created version
 // counter change after make().
 //
+// Note [Math bits]
+// math_bits_ holds torch's conjugate and negative bits (its Conjugate/Negative dispatch keys):
+// a conj view of a complex tensor shares its storage and reads every element conjugated; a
+// neg view (the imag of a conj view) reads every element negated.  The bytes are never
+// changed by setting a bit.  Views, detach and .data inherit the bits (make_view, alias,
+// data_of); a fresh result has none; the copy engine applies the difference of the bits
+// between destination and source (copy.cpp), and every op that reads values gets its inputs
+// resolved at the C boundary (value_arg in src/capi/guard.h).  math_bits.h has the ops.
+//
 // Note [Views and bases]
 // base_ is the root tensor of a view (PyTorch's _base): the tensor that is not itself a
 // view.  A view of a view gets the same base, never the intermediate one, so a chain of
@@ -45,6 +54,7 @@ using Shape = std::vector<int64_t>;
 
 constexpr int kMaxDims = 64;
 constexpr int kInlineDims = 4;
+static_assert(kMaxDims <= 127, "Tensor::ndim_ is one signed byte");
 
 // A fixed-capacity list of sizes or strides on the stack: view ops build their geometry in
 // these, so taking a view costs no allocation beyond the Tensor itself.
@@ -107,6 +117,14 @@ class Tensor {
   DType dtype() const { return dtype_; }
   int64_t itemsize() const { return ct::itemsize(dtype_); }
   bool is_contiguous() const { return contiguous_; }
+  // Note [Math bits]: kConjBit | kNegBit, or 0.
+  static constexpr uint8_t kConjBit = 1, kNegBit = 2;
+  uint8_t math_bits() const { return math_bits_; }
+  bool is_conj() const { return math_bits_ & kConjBit; }
+  bool is_neg() const { return math_bits_ & kNegBit; }
+  // Only on a tensor nobody else has seen yet (a view just made), or by the in-place ops
+  // that torch lets change them (none today beyond those).
+  void set_math_bits(uint8_t bits) { math_bits_ = bits; }
 
   Storage* storage() const { return storage_; }
 
@@ -171,7 +189,8 @@ class Tensor {
   mutable autograd::AutogradMeta* autograd_ = nullptr;  // owned; see autograd()
   mutable std::atomic<VersionCounter*> version_{nullptr};  // owned reference, made lazily
   uint32_t magic_ = kMagic;
-  int16_t ndim_ = 0;
+  int8_t ndim_ = 0;  // at most kMaxDims (64): one byte, so that the bits below fit the 128
+  uint8_t math_bits_ = 0;  // Note [Math bits]
   DType dtype_ = DType::Float32;
   bool contiguous_ = true;
   // sizes [0, ndim), strides [ndim, 2 ndim): inline_ up to kInlineDims dims, else heap_

@@ -22,7 +22,9 @@ int64_t geometry(const char* op, int64_t a, int64_t b, int64_t c = 0) {
 }  // namespace
 
 Ref<Tensor> make_view(const Tensor& t, IntList sizes, IntList strides, int64_t offset) {
-  return Tensor::make(t.storage(), t.dtype(), sizes, strides, offset, t.view_root());
+  Ref<Tensor> v = Tensor::make(t.storage(), t.dtype(), sizes, strides, offset, t.view_root());
+  v->set_math_bits(t.math_bits());  // Note [Math bits]: views read what t reads
+  return v;
 }
 
 Ref<Tensor> view(const Tensor& t, IntList shape) {
@@ -369,11 +371,15 @@ std::vector<Ref<Tensor>> chunk(const Tensor& t, int64_t chunks, int64_t dim) {
 Ref<Tensor> alias_view(const Tensor& t) { return make_view(t, t.sizes(), t.strides(), t.offset()); }
 
 Ref<Tensor> alias(const Tensor& t) {
-  return Tensor::make(t.storage(), t.dtype(), t.sizes(), t.strides(), t.offset(), nullptr, &t);
+  Ref<Tensor> a = Tensor::make(t.storage(), t.dtype(), t.sizes(), t.strides(), t.offset(), nullptr, &t);
+  a->set_math_bits(t.math_bits());
+  return a;
 }
 
 Ref<Tensor> data_of(const Tensor& t) {
-  return Tensor::make(t.storage(), t.dtype(), t.sizes(), t.strides(), t.offset(), nullptr);
+  Ref<Tensor> d = Tensor::make(t.storage(), t.dtype(), t.sizes(), t.strides(), t.offset(), nullptr);
+  d->set_math_bits(t.math_bits());
+  return d;
 }
 
 Ref<Tensor> reshape(const Tensor& t, IntList shape) {

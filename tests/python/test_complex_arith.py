@@ -31,6 +31,7 @@ def same(a, b, exact=True, rtol=None):
     assert tuple(a.shape) == tuple(b.shape)
     assert dname(a.dtype) == dname(b.dtype), (a.dtype, b.dtype)
     assert tuple(a.stride()) == tuple(b.stride()), (a.stride(), b.stride())
+    a, b = a.resolve_conj(), b.resolve_conj()
     x, y = np.asarray(a.tolist() if a.dim() == 0 else a.numpy()), b.numpy()
     if exact:
         np.testing.assert_array_equal(x, y)
@@ -381,3 +382,18 @@ def test_product_errors():
     with pytest.raises(RuntimeError, match="vector \\+ matrix @ vector expected, got 1, 1, 1"):
         ct.mv(c, c)
     assert ct.vdot(ct.tensor([1, 2]), ct.tensor([3, 4])).item() == 11
+
+
+def test_conjugate_views_are_read_conjugated():
+    # the lead's conj bit (Note [Math bits]): the new ops take their operands resolved
+    x, tx = pair(np.array([1 + 2j, 3 - 1j], dtype=np.complex64))
+    c, tc = x.conj(), tx.conj()
+    for f in (lambda u, v: u * v, lambda u, v: u + 1j, lambda u, v: u == 1 - 2j, lambda u, v: u / (1 + 1j),
+              lambda u, v: u.sum(), lambda u, v: abs(u)):
+        same(f(c, x), f(tc, tx), exact=False)
+    same(ct.vdot(c, x), torch.vdot(tc, tx))
+    same(ct.vdot(x, c), torch.vdot(tx, tc))
+    d, td = x.clone(), tx.clone()
+    d.conj().mul_(1j)
+    td.conj().mul_(1j)
+    same(d, td)

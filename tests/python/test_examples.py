@@ -13,7 +13,7 @@ import ctensor
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 SEEDS = REPO / "examples" / "seeds"
-NAMES = ["same_id", "repeated_op", "reshape_view_permute", "keep_unmodified", "view_batch_minus_one"]
+NAMES = ["same_id", "repeated_op", "reshape_view_permute", "keep_unmodified", "view_batch_minus_one", "conj_view"]
 CTENSOR_ONLY = "---- ctensor only ----"
 IMPORT_LINE = "import ctensor as torch  # the examples test also runs this file with \"import torch\"\n"
 

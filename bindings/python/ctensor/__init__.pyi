@@ -232,6 +232,24 @@ class Tensor:
         """Whether the dtype is complex64 or complex128."""
     real: Tensor
     imag: Tensor
+    H: Tensor
+    mH: Tensor
+    def conj(self) -> Tensor:
+        """A view reading the complex conjugates (the conjugate bit; no copy); self if not complex."""
+    def conj_physical(self) -> Tensor:
+        """A new tensor of the conjugated values (self if not complex)."""
+    def conj_physical_(self) -> Tensor:
+        """Conjugates the values in place; returns self."""
+    def resolve_conj(self) -> Tensor:
+        """self if the conjugate bit is clear, else a clone holding the conjugated values."""
+    def resolve_neg(self) -> Tensor:
+        """self if the negative bit is clear, else a clone holding the negated values."""
+    def is_conj(self) -> _bool:
+        """Whether this tensor is a lazy conjugate view (the conjugate bit)."""
+    def is_neg(self) -> _bool:
+        """Whether this tensor reads its stored values negated (the negative bit)."""
+    def adjoint(self) -> Tensor:
+        """The conjugate transpose of the last two dims: a view (conj of transpose(-2, -1))."""
     def data_ptr(self) -> _int:
         """The address of the first element (an int)."""
     def untyped_storage(self) -> UntypedStorage:
@@ -1036,6 +1054,24 @@ def real(input: Tensor) -> Tensor:
     """torch.real(input): input.real."""
 def imag(input: Tensor) -> Tensor:
     """torch.imag(input): input.imag."""
+def conj(input: Tensor) -> Tensor:
+    """torch.conj(input): input.conj(), a lazy conjugate view."""
+def conj_physical(input: Tensor) -> Tensor:
+    """torch.conj_physical(input): a new tensor of the conjugated values (input if not complex)."""
+def conj_physical_(input: Tensor) -> Tensor:
+    """torch.conj_physical_(input): conjugates in place."""
+def resolve_conj(input: Tensor) -> Tensor:
+    """torch.resolve_conj(input)."""
+def resolve_neg(input: Tensor) -> Tensor:
+    """torch.resolve_neg(input)."""
+def is_conj(input: Tensor) -> _bool:
+    """torch.is_conj(input)."""
+def is_neg(input: Tensor) -> _bool:
+    """torch.is_neg(input)."""
+def adjoint(input: Tensor) -> Tensor:
+    """torch.adjoint(input): input.adjoint()."""
+def _neg_view(input: Tensor) -> Tensor:
+    """torch._neg_view(input): a view carrying the negative bit."""
 def get_num_threads() -> _int:
     """Threads ctensor uses for large copies."""
 def set_num_threads(n: _int) -> None:

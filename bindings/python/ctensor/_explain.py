@@ -143,7 +143,9 @@ def _layout(tensors, names):
         desc = (f"{names[i]}: shape {tuple(t.shape)}, strides {tuple(t.stride())}, "
                 f"offset {t.storage_offset()}, {str(t.dtype).replace('ctensor.', '')}, "
                 f"storage {_C.ct_tensor_storage_id(t)}"
-                + (", contiguous" if t.is_contiguous() else ", not contiguous"))
+                + (", contiguous" if t.is_contiguous() else ", not contiguous")
+                + (", conjugate view: values read conjugated" if t.is_conj() else "")
+                + (", negative view: values read negated" if t.is_neg() else ""))
         shapes.append(("text", 32, y + 7, desc, 13, "start", False, "#000000"))
         y += 20
     shapes.append(("rect", 10, y, 14, 14, "#ffffff", _SHARED, 3))

@@ -51,8 +51,10 @@ def from_numpy(ndarray):
 def to_numpy(t, force=False):
     """t.numpy(): an ndarray on the same memory; it keeps t alive (its .base is t)."""
     import numpy as np
-    if force and t.requires_grad:
-        t = t.detach()
+    if force:  # torch 2.x: force resolves what numpy() would refuse
+        if t.requires_grad:
+            t = t.detach()
+        t = _C.ct_resolve_neg(_C.ct_resolve_conj(t))
     # NumPy reads t.__array_interface__ (numpy_exchange.c), which raises torch's errors for a
     # tensor that requires grad and for bfloat16.
     return np.asarray(t)
@@ -108,6 +110,8 @@ def dlpack(t, stream=None, *, max_version=None, dl_device=None, copy=None):
         raise BufferError(f"ctensor tensors live in host memory: stream must be None or -1, got {stream!r}")
     if dl_device is not None and dl_device != _CPU_DEVICE and tuple(dl_device) != _CPU_DEVICE:
         raise BufferError(f"ctensor can only export to the CPU device (kDLCPU, 0), got {dl_device!r}")
+    if t.is_conj():
+        raise BufferError("Can't export tensors with the conjugate bit set")
     if copy:
         t = _C.ct_clone(t)
     elif not versioned and t.untyped_storage().is_read_only():

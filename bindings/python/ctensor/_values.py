@@ -24,6 +24,7 @@ def item(t):
     if t.numel() != 1:
         raise ValueError("only one element tensors can be converted to Python scalars")
     dt = t.dtype
+    t = _C.ct_resolve_neg(_C.ct_resolve_conj(t))  # the value as read, not the stored bits
     raw = ctypes.string_at(t.data_ptr(), dt.itemsize)
     if dt is D.bfloat16:  # the upper half of a float32
         return struct.unpack("<f", b"\x00\x00" + raw)[0]
@@ -45,7 +46,8 @@ def flat_values(t):
         wide, code = D.int64, "q"
     if t.requires_grad:
         t = _C.ct_detach(t)  # reading values records nothing
-    c = _C.ct_contiguous(_C.ct_to(t, wide))
+    # a clone resolves a conj or neg view's bits; ct_to of the same dtype is t itself
+    c = _C.ct_contiguous(_C.ct_resolve_neg(_C.ct_resolve_conj(_C.ct_to(t, wide))))
     n = c.numel()
     if n == 0:
         return []

@@ -50,6 +50,7 @@ include("complex.jl")
 
 # Types and errors
 export view_as_real, view_as_complex, real_view, imag_view
+export conj_view, neg_view, is_conj, is_neg, resolve_conj, resolve_neg, conj_physical, conj_physical!, adjoint_view
 export Tensor, Storage, CTensorError
 # Creation
 export tensor_zeros, tensor_ones, tensor_full, tensor_arange, wrap_array

@@ -976,6 +976,115 @@ function ct_item_complex(t, re, imag)
     ccall((:ct_item_complex, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{Cdouble}, Ptr{Cdouble}), t, re, imag)
 end
 
+"""
+    ct_conj(t) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_conj(const ct_tensor *t);`
+
+torch's t.conj(): a complex t gives a new VIEW with the conj bit toggled (conj of a conj view
+clears it: a view of the same base again, not t's base itself); any other t comes back itself
+(retained: the same handle, as torch returns the same tensor).  Fails only on a bad handle.
+"""
+function ct_conj(t)
+    ccall((:ct_conj, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_neg_view(t) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_neg_view(const ct_tensor *t);`
+
+torch._neg_view: a new VIEW with the negative bit toggled.  CT_ERR_DTYPE for a t that is not
+floating point or complex.
+"""
+function ct_neg_view(t)
+    ccall((:ct_neg_view, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_adjoint(t) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_adjoint(const ct_tensor *t);`
+
+torch's t.adjoint() (also t.mH; t.H for matrices): the conjugate transpose, a VIEW:
+ct_conj(ct_transpose(t, -2, -1)) (TransposeBackward0 for a real t that requires grad; a real
+t's adjoint is its transpose).  A 0-dim t: ct_conj(t) (torch also warns "adjoint() is
+deprecated on 0-D tensors. Consider using x.conj()."; the bindings warn).  A 1-dim t:
+CT_ERR_SHAPE, "tensor.adjoint() is only supported on matrices or batches of matrices. Got 1-D
+tensor."
+"""
+function ct_adjoint(t)
+    ccall((:ct_adjoint, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_tensor_is_conj(t) -> Cint
+
+`int ct_tensor_is_conj(const ct_tensor *t);`
+
+1 if t carries the conjugate (negative) bit, 0 if not, -1 for a bad handle.
+"""
+function ct_tensor_is_conj(t)
+    ccall((:ct_tensor_is_conj, libctensor()), Cint, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_tensor_is_neg(t) -> Cint
+
+`int ct_tensor_is_neg(const ct_tensor *t);`
+"""
+function ct_tensor_is_neg(t)
+    ccall((:ct_tensor_is_neg, libctensor()), Cint, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_resolve_conj(t) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_resolve_conj(const ct_tensor *t);`
+
+torch's t.resolve_conj() / t.resolve_neg(): t itself (retained) when the bit is clear, else
+ct_clone(t): a NEW storage holding the values as read, with no bit (a clone resolves both
+bits, as torch's).  Fails only on a bad handle or when the clone cannot be allocated.
+"""
+function ct_resolve_conj(t)
+    ccall((:ct_resolve_conj, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_resolve_neg(t) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_resolve_neg(const ct_tensor *t);`
+"""
+function ct_resolve_neg(t)
+    ccall((:ct_resolve_neg, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_conj_physical(t) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_conj_physical(const ct_tensor *t);`
+
+torch.conj_physical(t): t itself (retained) when t is not complex; else a NEW tensor (new
+storage, t's layout as ct_clone) holding the conjugated values, with no bits.
+"""
+function ct_conj_physical(t)
+    ccall((:ct_conj_physical, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)
+end
+
+"""
+    ct_conj_physical_(self) -> Cint
+
+`ct_status ct_conj_physical_(ct_tensor *self);`
+
+torch's t.conj_physical_(): conjugates the stored values of a complex self in place (on a
+conj view: its values as read are conjugated, so the base's bytes are); bumps self's version,
+also for a real self where it changes nothing.  CT_ERR_READ_ONLY, CT_ERR_OVERLAP (an expanded
+self) as every in-place op.
+"""
+function ct_conj_physical_(self)
+    ccall((:ct_conj_physical_, libctensor()), Cint, (Ptr{ct_tensor},), self)
+end
+
 # ---- Copies of views (torch's *_copy ops): new reference(s), NEW storage -----------------
 
 """
@@ -3917,8 +4026,9 @@ end
 Everything about a's memory, in words: shape, dtype, storage (id, size in bytes, refcount,
 version, owned or foreign), storage offset, strides, contiguity, memory format (the formats
 its strides match exactly and ct_suggest_memory_format's), data pointer, whether it is
-a view and of what base, its own refcount, its distinct memory locations and internal
-overlap.  With b (b may be NULL) also b's, then their relation: same tensor object, same
+a view and of what base, whether it reads its storage conjugated or negated (a line
+"conjugate view of storage N: values are read conjugated ..." / "negative view ..."), its
+own refcount, its distinct memory locations and internal overlap.  With b (b may be NULL) also b's, then their relation: same tensor object, same
 storage, base relations, whether their elements overlap (exact, as ct_overlaps) and how
 many elements each has that share a byte with the other's.  That count is exact: memory
 is walked in runs of consecutive elements (a contiguous tensor is one run, a block of rows
@@ -4694,7 +4804,10 @@ end
 A new DLManagedTensor sharing t's memory (data = address of element [0,...,0],
 byte_offset 0, strides in elements, CPU device); it keeps t's storage alive until the
 consumer calls its deleter, exactly once.  A read-only t is refused (CT_ERR_READ_ONLY):
-the legacy struct cannot say it is read-only.
+the legacy struct cannot say it is read-only.  A t with the conjugate bit is refused
+(CT_ERR_INVALID_ARGUMENT, "to_dlpack: Can't export tensors with the conjugate bit set", as
+torch: the consumer would read the stored values, not the conjugates); a t with the negative
+bit is exported as stored, as torch does (the consumer reads the values un-negated).
 """
 function ct_to_dlpack(t)
     ccall((:ct_to_dlpack, libctensor()), Ptr{Cvoid}, (Ptr{ct_tensor},), t)

@@ -224,7 +224,7 @@ A Julia `Array` on `t`'s memory, WITHOUT copying, same size and indexing.  Only 
 strides are Julia's column-major ones (`is_column_major(t)`): e.g. a tensor from
 `wrap_array`, or `permute_view(x, N:-1:1...)` of a contiguous row-major `x` (whose
 `[j, i]` is then `x[i, j]`); otherwise it throws, and `Array(t)` copies.  Throws for a closed
-tensor and for a read-only storage.  The memory stays alive while the Array, or any array
+tensor, for a read-only storage and for a conj or neg view (`is_conj`, `is_neg`).  The memory stays alive while the Array, or any array
 derived from it, is reachable.  `Base.mightalias` sees the sharing with `t` and with every
 tensor on its storage (on Julia 1.10: with the tensors whose first element is the Array's).
 Element writes through the Array bypass the library: `version(t)` does not count them and
@@ -236,6 +236,9 @@ function Base.unsafe_wrap(::Type{Array}, t::Tensor{T,N}) where {T,N}
     t.read_only && _julia_error(L.CT_ERR_READ_ONLY,
         "unsafe_wrap(Array, t): t's storage is read-only and a Julia Array is writable; " *
         "use Array(t) to copy")
+    t.math_bits == 0x00 || _julia_error(L.CT_ERR_INVALID_ARGUMENT,
+        "unsafe_wrap(Array, t): t is a conjugate or negative view, whose stored values are not the ones " *
+        "it reads; use Array(t) to copy, or resolve_conj/resolve_neg first")
     is_column_major(t) || _julia_error(L.CT_ERR_INVALID_ARGUMENT,
         "unsafe_wrap(Array, t): t's strides $(t.strides) are not column-major for size " *
         "$(t.dims); use Array(t) to copy")

@@ -51,6 +51,7 @@ mutable struct Tensor{T,N} <: AbstractArray{T,N}
     storage_id::UInt64
     storage_data::Ptr{Cvoid}     # start of the storage's bytes (for dataids, unsafe_wrap)
     read_only::Bool
+    math_bits::UInt8             # 1: conj view, 2: neg view (complex.jl); getindex applies them
 
     # Takes ownership of h, one reference to a tensor of dtype T with N dimensions.
     function Tensor{T,N}(::_Own, h::_TensorHandle) where {T,N}
@@ -63,8 +64,9 @@ mutable struct Tensor{T,N} <: AbstractArray{T,N}
         sdata = L.ct_storage_data(s)
         ro = L.ct_storage_is_read_only(s) == 1
         L.ct_storage_release(s)
+        bits = UInt8((L.ct_tensor_is_conj(h) == 1) | ((L.ct_tensor_is_neg(h) == 1) << 1))
         t = new{T,N}(h, Ptr{T}(L.ct_tensor_data(h)), dims, strides,
-                     Int(L.ct_tensor_offset(h)), sid, sdata, ro)
+                     Int(L.ct_tensor_offset(h)), sid, sdata, ro, bits)
         return finalizer(_release!, t)
     end
 end
@@ -160,8 +162,13 @@ end
 Base.@propagate_inbounds function Base.getindex(t::Tensor{T,N}, I::Vararg{Int,N}) where {T,N}
     @boundscheck checkbounds(t, I...)
     t.data == C_NULL && _throw_closed()
-    return GC.@preserve t unsafe_load(_elptr(t, I))
+    v = GC.@preserve t unsafe_load(_elptr(t, I))
+    return t.math_bits == 0x00 ? v : _read_through_bits(v, t.math_bits)
 end
+
+# A conj or neg view's element as torch reads it: the stored value conjugated or negated.
+_read_through_bits(v::Complex, bits::UInt8) = (x = (bits & 0x01) != 0 ? conj(v) : v; (bits & 0x02) != 0 ? -x : x)
+_read_through_bits(v, bits::UInt8) = (bits & 0x02) != 0 ? -v : v
 
 # An element write: ct_copy_ from a 0-dim tensor holding x into the 0-dim view of the element
 # (torch: x[i, j] = v), so the library checks it, counts it and records it.

@@ -1367,6 +1367,39 @@ end
     @test e isa CTensorError && e.message == "Tensor must have a last dimension of size 2"
 end
 
+@testset "conj views: the conjugate and negative bits" begin
+    z = tensor_zeros(ComplexF32, 2)                   # Python: z = torch.zeros(2, dtype=torch.cfloat)
+    z[1] = 1f0 + 2f0im
+    z[2] = 3f0 - 4f0im
+    c = conj_view(z)                                  # Python: c = z.conj()
+    @test is_conj(c) && !is_conj(z) && is_view(c) && shares_storage(c, z)
+    @test pointer(c) == pointer(z)                    # nothing copied
+    @test c[1] == 1f0 - 2f0im && c[2] == 3f0 + 4f0im  # read conjugated
+    @test Array(c) == ComplexF32[1 - 2im, 3 + 4im]
+    im_ = imag_view(c)                                # Python: c.imag
+    @test is_neg(im_) && !is_conj(im_) && im_[1] == -2f0
+    v0 = CTensor.version(z)
+    c[1] = 5f0 + 6f0im                                # a write through the conj view...
+    @test z[1] == 5f0 - 6f0im                         # ...stores the conjugate in z
+    @test CTensor.version(z) == v0 + 1
+    r = resolve_conj(c)
+    @test !is_conj(r) && !shares_storage(r, z) && r[2] == 3f0 + 4f0im
+    @test resolve_conj(z) === z && conj_view(tensor_ones(Float32, 2)) isa Tensor{Float32,1}
+    p = conj_physical(z)
+    @test !is_conj(p) && p[2] == 3f0 + 4f0im
+    conj_physical!(c)                                 # conjugates what c reads: z's bytes
+    @test z[2] == 3f0 + 4f0im
+    e = caught(() -> unsafe_wrap(Array, c))
+    @test e isa CTensorError && e.status == L.CT_ERR_INVALID_ARGUMENT
+    e = caught(() -> view_dtype(c, ComplexF32))
+    @test e isa CTensorError && occursin("conjugate view tensors", e.message)
+    m = tensor_zeros(ComplexF64, 2, 3)
+    a = adjoint_view(m)                               # Python: m.mH
+    @test is_conj(a) && size(a) == (3, 2)
+    e = caught(() -> adjoint_view(tensor_zeros(ComplexF64, 3)))
+    @test e isa CTensorError && e.status == L.CT_ERR_SHAPE
+end
+
 @testset "scatter_reduce: torch.scatter_reduce" begin
     x, root = grid()                          # x[i, j] == 4(i-1) + (j-1)
     src = Tensor(Float32[10 20; 30 40; 50 60])

@@ -110,8 +110,12 @@ typedef enum ct_dtype {
   CT_FLOAT32 = 8,
   CT_FLOAT64 = 9,
   /* Complex: two floats (float32 for complex64, float64 for complex128), real part first, as
-     C99's float _Complex / double _Complex, C++'s std::complex and NumPy lay them out.  Ops
-     without complex arithmetic refuse them with CT_ERR_DTYPE, naming the op and the dtype. */
+     C99's float _Complex / double _Complex, C++'s std::complex and NumPy lay them out.
+     Arithmetic: + - * / (tensor and complex-scalar operands, see ct_add_complex_scalar), neg,
+     abs (a real result), eq/ne, ct_equal/ct_allclose, sum/mean/prod, ct_matmul and ct_vdot.
+     Ops without a complex kernel refuse them with CT_ERR_DTYPE, naming the op and the dtype
+     (torch's message where torch refuses complex too: "\"lt_cpu\" not implemented for
+     'ComplexFloat'", "maximum not implemented for complex tensors.", ...). */
   CT_COMPLEX64 = 10,
   CT_COMPLEX128 = 11
 } ct_dtype;
@@ -1033,7 +1037,7 @@ CT_API int ct_has_internal_overlap(const ct_tensor *t);
    (trailing underscore) write into self, bump its version and return a ct_status.
    Broadcasting and type promotion are PyTorch's: the result dtype is the promotion of the
    operands' dtypes, where a 0-dim tensor only counts if its category (bool < integer <
-   floating) is higher than every dimensioned operand's, and a double scalar `s` counts as a
+   floating < complex) is higher than every dimensioned operand's, and a double scalar `s` counts as a
    Python float (integer tensor + scalar -> the default dtype, float32 unless
    ct_set_default_dtype changed it; float16 tensor + scalar -> float16).
    In-place ops refuse (PyTorch's messages): a result dtype self cannot hold (float into an
@@ -1067,6 +1071,35 @@ CT_API ct_status ct_div_scalar_(ct_tensor *self, double s);
 /* s - a and s / a (Python's reflected operators). */
 CT_API ct_tensor *ct_rsub_scalar(const ct_tensor *a, double s);
 CT_API ct_tensor *ct_rdiv_scalar(const ct_tensor *a, double s);
+/* With a Python-complex scalar operand z = re + im*i, the _scalar functions' counterparts:
+   a + z, a - z, a * z, a / z, in place, z - a, z / a (torch's __rtruediv__: a.reciprocal() * z).
+   z promotes as torch's wrapped complex number: next to an integer or bool tensor it gives the
+   default complex dtype (complex64, complex128 when the default dtype is float64); next to a
+   floating tensor the complex dtype of its precision (float32 -> complex64, float64 ->
+   complex128; float16/bfloat16 -> complex32, which ctensor lacks: CT_ERR_DTYPE); a complex
+   tensor keeps its dtype.  z is converted to the result dtype before the op (as torch).
+   Complex values are computed as torch 2.13's CPU kernels round them (these functions and
+   ct_mul/ct_div alike): a * b is (ac - bd) + (ad + bc)i with each product rounded (torch's
+   vectorised loop; with strided operands its scalar loop, fma(a, c, -bd) + fma(a, d, bc)i);
+   a / b is c10::complex's division (Smith's algorithm, its a + b*r steps fused
+   multiply-adds).  Results equal torch's bit for bit, except possibly in the last bit of the
+   elements torch leaves to the scalar tail of a vectorised row (n % 16 for complex64, n % 8
+   for complex128), whose rounding ctensor does not reproduce.  The in-place
+   forms refuse a real self (CT_ERR_DTYPE, "result type ComplexFloat can't be cast to the
+   desired output type Float"), and every other in-place rule above applies.  A real tensor
+   that requires grad combined with a complex operand fails (CT_ERR_DTYPE): ctensor has no
+   complex autograd yet.  Returns a new reference (new storage), or NULL.  torch's out= form
+   (torch.add(a, z, out=t)) is this result handed to ct_write_out with CT_OUT_CASTABLE. */
+CT_API ct_tensor *ct_add_complex_scalar(const ct_tensor *a, double re, double im);
+CT_API ct_tensor *ct_sub_complex_scalar(const ct_tensor *a, double re, double im);
+CT_API ct_tensor *ct_mul_complex_scalar(const ct_tensor *a, double re, double im);
+CT_API ct_tensor *ct_div_complex_scalar(const ct_tensor *a, double re, double im);
+CT_API ct_status ct_add_complex_scalar_(ct_tensor *self, double re, double im);
+CT_API ct_status ct_sub_complex_scalar_(ct_tensor *self, double re, double im);
+CT_API ct_status ct_mul_complex_scalar_(ct_tensor *self, double re, double im);
+CT_API ct_status ct_div_complex_scalar_(ct_tensor *self, double re, double im);
+CT_API ct_tensor *ct_rsub_complex_scalar(const ct_tensor *a, double re, double im);
+CT_API ct_tensor *ct_rdiv_complex_scalar(const ct_tensor *a, double re, double im);
 
 /* Writes value into every element of self (PyTorch refuses values the dtype cannot hold:
    CT_ERR_INVALID_ARGUMENT).  Bumps the version. */
@@ -1118,6 +1151,11 @@ CT_API ct_tensor *ct_lt_scalar(const ct_tensor *a, double s);
 CT_API ct_tensor *ct_le_scalar(const ct_tensor *a, double s);
 CT_API ct_tensor *ct_gt_scalar(const ct_tensor *a, double s);
 CT_API ct_tensor *ct_ge_scalar(const ct_tensor *a, double s);
+/* a == z and a != z for a Python-complex scalar z = re + im*i (promotion as
+   ct_add_complex_scalar; a bool tensor).  Complex tensors support only == and != (ct_lt and the
+   others: CT_ERR_DTYPE, "\"lt_cpu\" not implemented for 'ComplexFloat'", as torch). */
+CT_API ct_tensor *ct_eq_complex_scalar(const ct_tensor *a, double re, double im);
+CT_API ct_tensor *ct_ne_complex_scalar(const ct_tensor *a, double re, double im);
 /* cond ? a : b elementwise (cond: bool or uint8), broadcasting all three; promoted dtype. */
 CT_API ct_tensor *ct_where(const ct_tensor *cond, const ct_tensor *a, const ct_tensor *b);
 
@@ -1203,7 +1241,10 @@ CT_API ct_tensor *ct_stack(int n, const ct_tensor *const *tensors, int dim);
    float16/bfloat16 multiplies in that dtype, rounding each product, as PyTorch 2.x; amax/amin
    keep the dtype and refuse empty reductions.  Sums are pairwise, and identical whatever the
    thread count.  argmax/argmin refuse bool (CT_ERR_DTYPE, "argmax(): does not support bool
-   input"). */
+   input").  Complex tensors: sum/prod/mean keep the dtype (mean divides as torch's complex
+   division by N; prod's products as ct_mul's); amax/amin and argmax/argmin refuse them as
+   torch ("\"max_values_cpu\" not implemented for 'ComplexFloat'", "argmax(): does not
+   support complex input"). */
 CT_API ct_tensor *ct_sum(const ct_tensor *t, int ndim, const int *dims, int keepdim);
 CT_API ct_tensor *ct_mean(const ct_tensor *t, int ndim, const int *dims, int keepdim);
 CT_API ct_tensor *ct_prod(const ct_tensor *t, int ndim, const int *dims, int keepdim);
@@ -1280,9 +1321,17 @@ CT_API ct_tensor *ct_vector_norm(const ct_tensor *t, double ord, int ndim, const
 /* Matrix product with torch.matmul's rules (1-D dot, 2-D mm, batched with broadcasting of
    the batch dims); a new contiguous tensor.  Operands must have the same dtype; bool is
    refused (CT_ERR_DTYPE); each case checks and words its errors as PyTorch 2.13's kernel for
-   it (dot, mv, mm or bmm).  float32/float64 use BLAS without copying operands whose strides
-   BLAS accepts (e.g. a transposed view). */
+   it (dot, mv, mm or bmm).  float32/float64/complex64/complex128 use BLAS (cblas_?gemm,
+   ?gemv, ?dot; complex 1-D x 1-D is torch.dot's unconjugated ?dotu) without copying operands
+   whose strides BLAS accepts (e.g. a transposed view). */
 CT_API ct_tensor *ct_matmul(const ct_tensor *a, const ct_tensor *b);
+/* torch.vdot: sum(conj(a[i]) * b[i]) of two 1-D tensors (the first argument conjugated; for
+   real dtypes the same as the 1-D ct_matmul, with its autograd); a new 0-dim tensor.  Errors
+   in torch's order and words: CT_ERR_SHAPE "1D tensors expected, but got 2D and 1D tensors",
+   CT_ERR_DTYPE "vdot : expected both vectors to have same dtype, but found ComplexFloat and
+   Float", CT_ERR_SHAPE "inconsistent tensor size, expected tensor [3] and src [2] to have the
+   same number of elements, ...", CT_ERR_DTYPE "\"dot\" not implemented for 'Bool'". */
+CT_API ct_tensor *ct_vdot(const ct_tensor *a, const ct_tensor *b);
 
 /* Random numbers from one process-wide counter-based generator (Philox4x32-10): element i
    of a call is a function of (seed, counter + i), so a seed gives the same values whatever
@@ -1826,7 +1875,8 @@ CT_API ct_status ct_torch_save(const char *path, const char *structure, int n, c
      tanh/sigmoid and mean need a result dtype that casts to out's (torch.can_cast: no float ->
      integer, no non-bool -> bool; CT_ERR_DTYPE, "result type Float can't be cast to the desired
      output type Long") and convert; neg, abs, clamp need out's dtype to be the result's ("Found
-     dtype Double but expected Float"); matmul, gather, argmax/argmin and both outs of
+     dtype Double but expected Float"; abs of a complex input, as torch, also takes a real out
+     its real result casts to, or a complex out of the input's dtype); matmul, gather, argmax/argmin and both outs of
      max_dim/min_dim need it exactly ("Expected out tensor to have dtype float, but got double
      instead"); amax/amin need the input's ("Expected the dtype for input and out to match, but
      got Float for input's dtype and Double for out's dtype."); cat/stack need a castable one

@@ -188,6 +188,15 @@
 %newobject ct_minimum;
 %newobject ct_argmin_all;
 %newobject ct_matmul;
+%newobject ct_add_complex_scalar;
+%newobject ct_sub_complex_scalar;
+%newobject ct_mul_complex_scalar;
+%newobject ct_div_complex_scalar;
+%newobject ct_rsub_complex_scalar;
+%newobject ct_rdiv_complex_scalar;
+%newobject ct_eq_complex_scalar;
+%newobject ct_ne_complex_scalar;
+%newobject ct_vdot;
 %newobject ct_rand;
 %newobject ct_randn;
 %newobject ct_randint;
@@ -250,6 +259,7 @@
 %thread ct_arange;
 %thread ct_overlaps;
 %thread ct_matmul;
+%thread ct_vdot;
 %thread ct_cat;
 %thread ct_stack;
 

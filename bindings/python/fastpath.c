@@ -37,7 +37,8 @@ static int ctpy_is_compute_op(const char *op) {
       "ct_pow", "ct_rpow", "ct_floor_divide", "ct_rfloor_divide", "ct_remainder", "ct_rremainder", "ct_fmod",
       "ct_var", "ct_std", "ct_vector_norm",
       "ct_masked_select", "ct_masked_fill", "ct_masked_scatter", "ct_repeat_interleave",
-      "ct_cumsum", "ct_cumprod", "ct_sort", "ct_argsort", "ct_topk", "ct_clamp", NULL};
+      "ct_cumsum", "ct_cumprod", "ct_sort", "ct_argsort", "ct_topk", "ct_clamp", "ct_maximum", "ct_minimum",
+      "ct_max", "ct_min", "ct_vdot", NULL};
   if (!strncmp(op, "_wrap_", 6)) op += 6;
   /* the whole name, or the name followed by '_' (ct_add_, ct_add_scalar): a bare prefix would
      take ct_get_num_threads for ct_ge and ct_expand for ct_exp */
@@ -1775,16 +1776,27 @@ static const ctpy_ts_ip ctpy_arith_ts_ip[CTPY_NOPS] = {ct_add_scalar_, ct_sub_sc
                                                       ct_floor_divide_scalar_, ct_remainder_scalar_, ct_fmod_scalar_};
 static const char *const ctpy_arith_name[CTPY_NOPS] = {"ct_add", "ct_sub", "ct_mul", "ct_div",
                                                        "ct_floor_divide", "ct_remainder", "ct_fmod"};
+/* With a Python complex (+ - * / only: the other ops get a wrapped 0-dim complex tensor, which
+   their kernels refuse as torch's do). */
+typedef ct_tensor *(*ctpy_tz_fn)(const ct_tensor *, double, double);
+typedef ct_status (*ctpy_tz_ip)(ct_tensor *, double, double);
+static const ctpy_tz_fn ctpy_arith_tz[4] = {ct_add_complex_scalar, ct_sub_complex_scalar, ct_mul_complex_scalar,
+                                            ct_div_complex_scalar};
+static const ctpy_tz_fn ctpy_arith_zt[4] = {ct_add_complex_scalar, ct_rsub_complex_scalar, ct_mul_complex_scalar,
+                                            ct_rdiv_complex_scalar};
+static const ctpy_tz_ip ctpy_arith_tz_ip[4] = {ct_add_complex_scalar_, ct_sub_complex_scalar_, ct_mul_complex_scalar_,
+                                               ct_div_complex_scalar_};
 
 /* f(obj, array_ok) -> Tensor|int|float|NotImplemented; array_ok: an ndarray may become a tensor */
 static PyObject *ctpy_operand_hook = NULL;
 
 /* What a Python operand stands for. */
 typedef struct {
-  enum { CTPY_OPD_TENSOR, CTPY_OPD_BOOL, CTPY_OPD_INT, CTPY_OPD_UINT64, CTPY_OPD_DOUBLE } kind;
+  enum { CTPY_OPD_TENSOR, CTPY_OPD_BOOL, CTPY_OPD_INT, CTPY_OPD_UINT64, CTPY_OPD_DOUBLE, CTPY_OPD_COMPLEX } kind;
   ct_tensor *t; /* borrowed (CTPY_OPD_TENSOR) */
   int64_t i;    /* CTPY_OPD_BOOL (0/1), CTPY_OPD_INT, CTPY_OPD_UINT64 (the bits of a uint64) */
-  double d;     /* CTPY_OPD_DOUBLE */
+  double d;     /* CTPY_OPD_DOUBLE; the real part of CTPY_OPD_COMPLEX */
+  double im;    /* CTPY_OPD_COMPLEX */
 } ctpy_operand;
 
 /* Classifies o.  1: done; 0: not an operand (NotImplemented); -1: error.  *keep receives a
@@ -1818,6 +1830,12 @@ static int ctpy_classify(PyObject *o, int array_ok, ctpy_operand *out, PyObject 
   if (PyFloat_Check(o)) {
     out->kind = CTPY_OPD_DOUBLE;
     out->d = PyFloat_AS_DOUBLE(o);
+    return 1;
+  }
+  if (PyComplex_Check(o)) { /* torch's wrapped complex number */
+    out->kind = CTPY_OPD_COMPLEX;
+    out->d = PyComplex_RealAsDouble(o);
+    out->im = PyComplex_ImagAsDouble(o);
     return 1;
   }
   if (!ctpy_operand_hook || *keep) return 0;
@@ -1862,6 +1880,18 @@ enum { CTPY_SCALAR_OTHER = 0, CTPY_SCALAR_DIV = 1, CTPY_SCALAR_RDIV = 2, CTPY_SC
    set).  -1 on error. */
 static int ctpy_scalar_operand(const ctpy_operand *s, ct_dtype td, int use, ct_tensor **wrapped, double *dval) {
   const int true_div = use == CTPY_SCALAR_DIV || use == CTPY_SCALAR_RDIV;
+  if (s->kind == CTPY_OPD_COMPLEX) { /* a 0-dim tensor of the default complex dtype */
+    const double z[2] = {s->d, s->im};
+    ct_clear_error();
+    ct_tensor *w = ct_from_data(z, 0, NULL, CT_COMPLEX128);
+    *wrapped = w ? ct_to(w, ct_get_default_dtype() == CT_FLOAT64 ? CT_COMPLEX128 : CT_COMPLEX64) : NULL;
+    ct_tensor_release(w);
+    if (!*wrapped) {
+      ctpy_raise_last("ct_from_data");
+      return -1;
+    }
+    return 1;
+  }
   if (s->kind == CTPY_OPD_DOUBLE) {
     *dval = s->d;
     return 0;
@@ -1941,7 +1971,13 @@ static PyObject *ctpy_arith(PyObject *a, PyObject *b, int op, int flags) {
   }
   const ct_tensor *ot = o.kind == CTPY_OPD_TENSOR ? o.t : wrapped;
   ct_clear_error();
-  if (inplace) {
+  if (o.kind == CTPY_OPD_COMPLEX && op < 4) { /* promotes as a Python complex, not a 0-dim tensor */
+    if (inplace) {
+      st = ctpy_arith_tz_ip[op](self, o.d, o.im);
+    } else {
+      r = tensor_on_left ? ctpy_arith_tz[op](self, o.d, o.im) : ctpy_arith_zt[op](self, o.d, o.im);
+    }
+  } else if (inplace) {
     st = path ? ctpy_arith_tt_ip[op](self, ot) : ctpy_arith_ts_ip[op](self, s);
   } else if (path) {
     r = tensor_on_left ? ctpy_arith_tt[op](self, ot) : ctpy_arith_tt[op](ot, self);
@@ -2067,7 +2103,11 @@ static PyObject *ctpy_compare_impl(PyObject *a, PyObject *b, int pyop, int array
     }
   }
   ct_clear_error();
-  r = path ? tt[pyop](self, o.kind == CTPY_OPD_TENSOR ? o.t : wrapped) : ts[pyop](self, s);
+  if (o.kind == CTPY_OPD_COMPLEX && (pyop == Py_EQ || pyop == Py_NE)) {
+    r = (pyop == Py_EQ ? ct_eq_complex_scalar : ct_ne_complex_scalar)(self, o.d, o.im);
+  } else {
+    r = path ? tt[pyop](self, o.kind == CTPY_OPD_TENSOR ? o.t : wrapped) : ts[pyop](self, s);
+  }
   ct_tensor_release(wrapped);
   Py_XDECREF(keep);
   if (!r) return ctpy_raise_last(names[pyop]);

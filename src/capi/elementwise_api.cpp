@@ -29,6 +29,22 @@ ct_tensor* scalar_call(BinaryOp op, const ct_tensor* a, double s, bool reflected
 ct_status scalar_inplace_call(BinaryOp op, ct_tensor* self, double s, const char* name) {
   return guard_status([&] { ag::binary_(op, value_arg(self, name, "self"), Operand::of(s)); });
 }
+ct_tensor* complex_scalar_call(BinaryOp op, const ct_tensor* a, double re, double im, bool reflected,
+                               const char* name) {
+  return guard<ct_tensor*>(nullptr, [&] {
+    const Operand t = Operand::of(value_arg(a, name)), z = Operand::of(std::complex<double>(re, im));
+    return to_handle(reflected ? ag::binary(op, z, t) : ag::binary(op, t, z));
+  });
+}
+ct_status complex_scalar_inplace_call(BinaryOp op, ct_tensor* self, double re, double im, const char* name) {
+  return guard_status(
+      [&] { ag::binary_(op, value_arg(self, name, "self"), Operand::of(std::complex<double>(re, im))); });
+}
+ct_tensor* complex_compare_call(CompareOp op, const ct_tensor* a, double re, double im, const char* name) {
+  return guard<ct_tensor*>(nullptr, [&] {
+    return to_handle(compare(op, Operand::of(value_arg(a, name)), Operand::of(std::complex<double>(re, im))));
+  });
+}
 ct_tensor* unary_call(UnaryOp op, const ct_tensor* a, const char* name) {
   return guard<ct_tensor*>(nullptr, [&] { return to_handle(ag::unary(op, value_arg(a, name))); });
 }
@@ -165,6 +181,40 @@ ct_tensor* ct_cat(int n, const ct_tensor* const* tensors, int dim) {
 
 ct_tensor* ct_stack(int n, const ct_tensor* const* tensors, int dim) {
   return guard<ct_tensor*>(nullptr, [&] { return to_handle(ag::stack(tensor_list(n, tensors, "ct_stack"), dim)); });
+}
+
+}  // extern "C"
+
+// ---- complex scalar operands (a Python complex) -------------------------------------------
+extern "C" {
+
+#define CT_COMPLEX_SCALAR_OPS(X)                                                               \
+  X(add, BinaryOp::Add)                                                                        \
+  X(sub, BinaryOp::Sub)                                                                        \
+  X(mul, BinaryOp::Mul)                                                                        \
+  X(div, BinaryOp::Div)
+#define CT_DEFINE(name, op)                                                                    \
+  ct_tensor* ct_##name##_complex_scalar(const ct_tensor* a, double re, double im) {            \
+    return complex_scalar_call(op, a, re, im, false, "ct_" #name "_complex_scalar");           \
+  }                                                                                            \
+  ct_status ct_##name##_complex_scalar_(ct_tensor* self, double re, double im) {               \
+    return complex_scalar_inplace_call(op, self, re, im, "ct_" #name "_complex_scalar_");      \
+  }
+CT_COMPLEX_SCALAR_OPS(CT_DEFINE)
+#undef CT_DEFINE
+#undef CT_COMPLEX_SCALAR_OPS
+
+ct_tensor* ct_rsub_complex_scalar(const ct_tensor* a, double re, double im) {
+  return complex_scalar_call(BinaryOp::Sub, a, re, im, true, "ct_rsub_complex_scalar");
+}
+ct_tensor* ct_rdiv_complex_scalar(const ct_tensor* a, double re, double im) {
+  return complex_scalar_call(BinaryOp::Div, a, re, im, true, "ct_rdiv_complex_scalar");
+}
+ct_tensor* ct_eq_complex_scalar(const ct_tensor* a, double re, double im) {
+  return complex_compare_call(CompareOp::Eq, a, re, im, "ct_eq_complex_scalar");
+}
+ct_tensor* ct_ne_complex_scalar(const ct_tensor* a, double re, double im) {
+  return complex_compare_call(CompareOp::Ne, a, re, im, "ct_ne_complex_scalar");
 }
 
 }  // extern "C"

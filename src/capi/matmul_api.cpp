@@ -16,4 +16,14 @@ ct_tensor* ct_matmul(const ct_tensor* a, const ct_tensor* b) {
   });
 }
 
+ct_tensor* ct_vdot(const ct_tensor* a, const ct_tensor* b) {
+  return guard<ct_tensor*>(nullptr, [&] {
+    const Tensor& x = value_arg(a, "ct_vdot", "a");
+    const Tensor& y = value_arg(b, "ct_vdot", "b");
+    check_vdot(x, y);
+    if (!is_complex(x.dtype())) return to_handle(ag::matmul(x, y));  // real: vdot is dot (autograd as dot)
+    return to_handle(vdot(x, y));
+  });
+}
+
 }  // extern "C"

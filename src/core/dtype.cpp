@@ -63,8 +63,8 @@ namespace ct {
 void fail_not_implemented(DType d, const char* op) {
   CT_CHECK(is_valid_dtype(int(d)), Internal, "unknown dtype " << int(d));
   CT_FAIL(DType, (op ? op : "") << (op ? ": " : "") << "not implemented for '" << torch_scalar_type_name(d)
-                                << "' (ctensor's complex dtypes have copies, views and fills; their arithmetic "
-                                   "is not implemented yet)");
+                                << "' (ctensor's complex dtypes have +, -, *, /, abs, ==, sum, mean, prod and "
+                                   "matmul; this operation has no complex kernel in ctensor yet)");
 }
 
 }  // namespace ct

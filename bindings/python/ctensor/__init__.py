@@ -107,6 +107,9 @@ _complex.install()
 from ._complex import view_as_real, view_as_complex, real, imag, is_complex  # noqa: E402
 from ._complex import conj, conj_physical, conj_physical_, resolve_conj, resolve_neg, is_conj, is_neg  # noqa: E402
 from ._complex import adjoint, _neg_view  # noqa: E402
+from . import _products  # noqa: E402
+_products.install()
+from ._products import dot, vdot, mv, bmm  # noqa: E402
 from ._mask_ops import (masked_select, masked_fill, masked_scatter, nonzero, argwhere, rot90,  # noqa: E402
                         repeat_interleave, where)
 

@@ -756,6 +756,14 @@ class Tensor:
         """A new tensor: the matrix product of self and other (broadcasting batch dims)."""
     def mm(self, mat2: Tensor) -> Tensor:
         """A new tensor: the product of two matrices."""
+    def dot(self, tensor: Tensor) -> Tensor:
+        """A new 0-dim tensor: the unconjugated inner product of two 1-D tensors."""
+    def vdot(self, other: Tensor) -> Tensor:
+        """A new 0-dim tensor: sum(conj(self) * other) of two 1-D tensors."""
+    def mv(self, vec: Tensor) -> Tensor:
+        """A new tensor: matrix (n x m) @ vector (m)."""
+    def bmm(self, mat2: Tensor) -> Tensor:
+        """A new tensor: batched matrix products, (b x n x m) @ (b x m x p)."""
 
 def is_tensor(obj: Any) -> _bool:
     """True if obj is a ctensor.Tensor."""
@@ -1230,6 +1238,14 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
     """A new tensor: the matrix product of input and other (broadcasting batch dims)."""
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
     """A new tensor: the product of two matrices."""
+def dot(input: Tensor, tensor: Tensor) -> Tensor:
+    """torch.dot: the unconjugated inner product of two 1-D tensors of one dtype (0-dim)."""
+def vdot(input: Tensor, other: Tensor) -> Tensor:
+    """torch.vdot: sum(conj(input) * other) of two 1-D tensors of one dtype (0-dim)."""
+def mv(input: Tensor, vec: Tensor) -> Tensor:
+    """torch.mv: matrix (n x m) @ vector (m) -> (n)."""
+def bmm(input: Tensor, mat2: Tensor) -> Tensor:
+    """torch.bmm: (b x n x m) @ (b x m x p) -> (b x n x p), no broadcasting."""
 def cat(tensors: Sequence[Tensor], dim: _int = ...) -> Tensor:
     """The tensors joined along dim (a copy; promoted dtype)."""
 def concat(tensors: Sequence[Tensor], dim: _int = ...) -> Tensor:

@@ -71,9 +71,9 @@ def operand_hook(obj, array_ok):
     if kind in "iu":
         i = int(obj)
         return i if -2**63 <= i < 2**63 else NotImplemented  # a numpy.uint64 past int64
-    if kind in "fb":
-        return float(obj)
-    return NotImplemented  # complex, strings, datetimes
+    if kind in "fbc":  # numpy.complex64: its real part (NumPy's ComplexWarning), as torch;
+        return float(obj)  # numpy.complex128 is a Python complex and never comes here
+    return NotImplemented  # strings, datetimes
 
 
 def _type_name(value):
@@ -237,7 +237,7 @@ def _check_numpy_uint(value):
 
 
 def _as_operand(value, fn, arg, pos):
-    if isinstance(value, (Tensor, builtins.bool, int, float)):
+    if isinstance(value, (Tensor, builtins.bool, int, float, complex)):
         return value
     converted = operand_hook(value, False)  # torch: a method refuses an ndarray
     if converted is NotImplemented:
@@ -254,8 +254,11 @@ def _with_alpha(fn, self, other, alpha):
     if isinstance(alpha, builtins.bool):
         if rt is not D.bool:
             raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    elif isinstance(alpha, complex):
+        if not rt.is_complex:
+            raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
     elif isinstance(alpha, float):
-        if not rt.is_floating_point:
+        if not (rt.is_floating_point or rt.is_complex):
             raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
     elif not isinstance(alpha, int):
         raise TypeError(f"{fn}(): argument 'alpha' must be Number, not {type(alpha).__name__}")
@@ -265,10 +268,12 @@ def _with_alpha(fn, self, other, alpha):
         alpha = builtins.bool(alpha)  # bool arithmetic: any non-zero alpha is True
         if not isinstance(other, Tensor):
             return builtins.bool(other) and alpha  # stays a bool scalar: a bool result
-    else:
+    elif not rt.is_complex:
         _scalar_tensor(alpha, rt)  # torch refuses an alpha the result dtype cannot hold
     if isinstance(other, Tensor):
         return _arith_c(_C.ct_to(other, rt), alpha, _MUL, _NO_ARRAY)
+    if rt.is_complex:
+        return complex(other) * alpha
     if rt.is_floating_point:
         return float(other) * alpha
     # an integer result: other * alpha wraps in the result dtype, as torch computes it there

@@ -399,7 +399,15 @@ void set_inplace_view_history(const Tensor& self, std::shared_ptr<Node> fn) {
   }
 }
 
-void set_history(const Tensor& result, std::shared_ptr<Node> fn) { meta_of(result).grad_fn = std::move(fn); }
+void set_history(const Tensor& result, std::shared_ptr<Node> fn) {
+  // A real tensor that requires grad combined with a complex one (x * 1j, x + z) gives a
+  // complex result, which torch differentiates; ctensor has no complex autograd yet.
+  CT_CHECK(!is_complex(result.dtype()), DType,
+           "complex tensors cannot require gradients in ctensor yet (autograd of complex tensors is not "
+           "implemented): an operation on a tensor that requires grad gave a "
+               << torch_scalar_type_name(result.dtype()) << " result");
+  meta_of(result).grad_fn = std::move(fn);
+}
 
 void set_view_meta(const Tensor& input, const Tensor& view, std::shared_ptr<Node> fn, CreationMeta creation,
                    int64_t output_nr) {

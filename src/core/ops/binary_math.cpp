@@ -42,6 +42,9 @@ const char* kernel_name(MathOp op) {
 
 void check_not_bool(MathOp op, DType compute) {
   CT_CHECK(compute != DType::Bool, DType, "\"" << kernel_name(op) << "\" not implemented for 'Bool'");
+  // torch has no complex floor_divide / remainder / fmod either (its pow has one; ctensor's not yet)
+  CT_CHECK(op == MathOp::Pow || !is_complex(compute), DType,
+           "\"" << kernel_name(op) << "\" not implemented for '" << torch_scalar_type_name(compute) << "'");
 }
 
 // ---- the scalar functions --------------------------------------------------------------------

@@ -12,6 +12,7 @@
 #include "core/copy_kernels.h"
 #include "core/default_dtype.h"
 #include "core/iter.h"
+#include "core/ops/complex_math.h"
 #include "core/memory_format.h"
 #include "core/ops/promote.h"
 #include "core/overlap.h"
@@ -20,6 +21,18 @@
 
 namespace ct {
 namespace {
+
+template <class T>
+struct TypeTag {
+  using type = T;
+};
+// Runs f(TypeTag<T>{}) with T the C++ type of dtype d, complex included.  f is a generic lambda,
+// so its body is a template and `if constexpr` discards the branches T cannot compile (in the
+// plain lambdas of CT_DISPATCH_* both branches must compile for every type).
+template <class F>
+decltype(auto) dispatch_tagged(DType d, F&& f) {
+  return CT_DISPATCH_WITH_COMPLEX(d, [&] { return f(TypeTag<scalar_t>{}); });
+}
 
 // ---- arithmetic in the "accumulate" type acc_t<T> (dtype.h): float for float16/bfloat16 ------
 
@@ -109,8 +122,11 @@ inline void write_row(O* o, int64_t n, bool stream, G gen) {
 // out[i] = f(a[i], b[i]) with O the output's and T the inputs' storage type; f works on
 // acc_t<T> values and returns the output's acc value (or bool).  stream: the output is a
 // fresh tensor of at least streaming_bytes() (see stream_row).
-template <class O, class T, class F>
-void run_binary(const ElementwiseIter& it, F f, bool stream = false) {
+// fs: the function for rows whose operands are strided (neither unit nor zero stride), where
+// torch runs its scalar loop instead of its vectorised one (complex mul rounds differently
+// there); f everywhere else.
+template <class O, class T, class F, class Fs>
+void run_binary_split(const ElementwiseIter& it, F f, Fs fs, bool stream = false) {
   it.for_each([&](char** p, const int64_t* s, int64_t n) {
     O* o = reinterpret_cast<O*>(p[0]);
     const T* a = reinterpret_cast<const T*>(p[1]);
@@ -142,11 +158,16 @@ void run_binary(const ElementwiseIter& it, F f, bool stream = false) {
     } else {
       for (int64_t i = 0; i < n; ++i) {
         *reinterpret_cast<O*>(p[0] + i * s[0]) =
-            store(f(to_acc(load<T>(p[1] + i * s[1])),
+            store(fs(to_acc(load<T>(p[1] + i * s[1])),
                     to_acc(load<T>(p[2] + i * s[2]))));
       }
     }
   });
+}
+
+template <class O, class T, class F>
+void run_binary(const ElementwiseIter& it, F f, bool stream = false) {
+  run_binary_split<O, T>(it, f, f, stream);
 }
 
 template <class T, class F>
@@ -174,7 +195,10 @@ bool should_stream(const Tensor& fresh_out) {
 // ---- operands, promotion, outputs -----------------------------------------------------------
 
 OperandType type_of(Operand x) {
-  if (!x.tensor) return {DType::Float64, OperandKind::PythonFloat};
+  if (!x.tensor) {
+    return x.is_complex ? OperandType{DType::Complex128, OperandKind::PythonComplex}
+                        : OperandType{DType::Float64, OperandKind::PythonFloat};
+  }
   return {x.tensor->dtype(), x.tensor->ndim() == 0 ? OperandKind::ZeroDim : OperandKind::Dimensioned};
 }
 
@@ -185,7 +209,10 @@ OperandType type_of(Operand x) {
 Ref<Tensor> as_dtype(Operand x, DType d) {
   if (!x.tensor) {
     Ref<Tensor> t = Tensor::empty(Shape{}, d, "scalar");
-    CT_DISPATCH_ALL(d, [&] { *reinterpret_cast<scalar_t*>(t->data()) = convert<scalar_t>(x.scalar); });
+    const std::complex<double> z(x.scalar, x.imag);
+    CT_DISPATCH_WITH_COMPLEX(d, [&] {
+      *reinterpret_cast<scalar_t*>(t->data()) = x.is_complex ? convert<scalar_t>(z) : convert<scalar_t>(x.scalar);
+    });
     return t;
   }
   return to_dtype(*x.tensor, d);
@@ -280,9 +307,22 @@ void check_bool_sub(BinaryOp op, DType a, DType b) {
 void binary_kernel(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b, bool stream = false) {
   const Tensor* ops[3] = {&out, &a, &b};
   ElementwiseIter it(ops);
-  CT_DISPATCH_ALL(out.dtype(), [&] {
+  dispatch_tagged(out.dtype(), [&](auto tag) {
+    using scalar_t = typename decltype(tag)::type;
     using T = scalar_t;
     using A = acc_t<T>;
+    if constexpr (is_complex_v<T>) {  // complex_math.h: rounded as torch's kernels
+      switch (op) {
+        case BinaryOp::Add: run_binary<T, T>(it, [](A x, A y) { return x + y; }, stream); break;
+        case BinaryOp::Sub: run_binary<T, T>(it, [](A x, A y) { return x - y; }, stream); break;
+        case BinaryOp::Mul:
+          run_binary_split<T, T>(it, [](A x, A y) { return cmul(x, y); }, [](A x, A y) { return cmul_fused(x, y); },
+                                 stream);
+          break;
+        case BinaryOp::Div: run_binary<T, T>(it, [](A x, A y) { return cdiv(x, y); }, stream); break;
+      }
+      return;
+    } else
     switch (op) {
       case BinaryOp::Add:
         if constexpr (std::is_same_v<T, bool>) run_binary<T, T>(it, [](A x, A y) { return bool(x || y); }, stream);
@@ -444,11 +484,21 @@ Ref<Tensor> compare(CompareOp op, Operand a, Operand b) {
   const Shape shape = broadcast_shapes(shape_of(a), shape_of(b), "comparison");
   Ref<Tensor> ta = as_dtype(a, compute), tb = as_dtype(b, compute);
   const Tensor* layout[2] = {ta.get(), tb.get()};
+  if (is_complex(compute) && op != CompareOp::Eq && op != CompareOp::Ne) {
+    static const char* const kernel[] = {"", "", "lt_cpu", "le_cpu", "gt_cpu", "ge_cpu"};
+    CT_FAIL(DType, "\"" << kernel[int(op)] << "\" not implemented for '" << torch_scalar_type_name(compute) << "'");
+  }
   Ref<Tensor> out = new_output(shape, std::span<const Tensor* const>(layout, 2), DType::Bool, "comparison");
   const Tensor* ops[3] = {out.get(), ta.get(), tb.get()};
   ElementwiseIter it(ops);
-  CT_DISPATCH_ALL(compute, [&] {
+  dispatch_tagged(compute, [&](auto tag) {
+    using scalar_t = typename decltype(tag)::type;
     using A = acc_t<scalar_t>;
+    if constexpr (is_complex_v<A>) {
+      if (op == CompareOp::Eq) run_binary<bool, scalar_t>(it, [](A x, A y) { return x == y; });
+      else run_binary<bool, scalar_t>(it, [](A x, A y) { return x != y; });
+      return;
+    } else
     switch (op) {
       case CompareOp::Eq: run_binary<bool, scalar_t>(it, [](A x, A y) { return x == y; }); break;
       case CompareOp::Ne: run_binary<bool, scalar_t>(it, [](A x, A y) { return x != y; }); break;
@@ -486,6 +536,7 @@ DType unary_result_dtype(UnaryOp op, DType in) {
   switch (op) {
     case UnaryOp::Neg:
     case UnaryOp::Relu:
+      CT_CHECK(!(op == UnaryOp::Relu && is_complex(in)), DType, "clamp is not supported for complex types");
       return in;
     case UnaryOp::Abs:
       CT_CHECK(in != DType::Bool, DType, "\"abs_cpu\" not implemented for 'Bool'");
@@ -535,6 +586,24 @@ void unary_kernel_typed(UnaryOp op, const ElementwiseIter& it, bool stream) {
 void unary_kernel(UnaryOp op, const Tensor& out, const Tensor& in, bool stream = false) {
   const Tensor* ops[2] = {&out, &in};
   ElementwiseIter it(ops);
+  if (is_complex(in.dtype()) && (op == UnaryOp::Neg || op == UnaryOp::Abs)) {
+    dispatch_tagged(in.dtype(), [&](auto tag) {
+      using scalar_t = typename decltype(tag)::type;
+      if constexpr (is_complex_v<scalar_t>) {
+        using R = typename scalar_t::value_type;
+        if (op == UnaryOp::Neg) {
+          run_unary<scalar_t>(it, [](scalar_t x) { return -x; }, stream);
+        } else {  // out has the real dtype: complex in, real out
+          it.for_each([&](char** p, const int64_t* s, int64_t n) {
+            for (int64_t i = 0; i < n; ++i) {
+              *reinterpret_cast<R*>(p[0] + i * s[0]) = cabs(load<scalar_t>(p[1] + i * s[1]));
+            }
+          });
+        }
+      }
+    });
+    return;
+  }
   CT_DISPATCH_ALL(out.dtype(), [&] { unary_kernel_typed<scalar_t>(op, it, stream); });
 }
 
@@ -544,13 +613,16 @@ Ref<Tensor> unary(UnaryOp op, const Tensor& a) {
   const DType d = unary_result_dtype(op, a.dtype());
   Ref<Tensor> in = to_dtype(a, d);
   const Tensor* layout[1] = {in.get()};
-  Ref<Tensor> out = new_output(a.sizes(), layout, d, unary_name(op));
+  // abs of a complex tensor is real (complex64 -> float32), laid out as the input
+  const DType od = op == UnaryOp::Abs ? real_part_dtype(d) : d;
+  Ref<Tensor> out = new_output(a.sizes(), layout, od, unary_name(op));
   unary_kernel(op, *out, *in, should_stream(*out));
   return out;
 }
 
 void unary_(UnaryOp op, const Tensor& self) {
   unary_precheck(op, self.dtype());
+  CT_CHECK(!(op == UnaryOp::Abs && is_complex(self.dtype())), DType, "In-place abs is not supported for complex tensors.");
   check_writable(self, unary_name(op));
   const DType d = unary_result_dtype(op, self.dtype());
   CT_CHECK(d == self.dtype(), DType,
@@ -568,10 +640,12 @@ Ref<Tensor> reciprocal(const Tensor& t) {
   Ref<Tensor> out = new_output(t.sizes(), layout, d, "reciprocal");
   const Tensor* ops[2] = {out.get(), in.get()};
   ElementwiseIter it(ops);
-  CT_DISPATCH_ALL(d, [&] {
+  dispatch_tagged(d, [&](auto tag) {
+    using scalar_t = typename decltype(tag)::type;
     using T = scalar_t;
     using A = acc_t<T>;
-    if constexpr (std::is_floating_point_v<A>) run_unary<T>(it, [](A x) { return A(1) / x; });
+    if constexpr (is_complex_v<A>) run_unary<T>(it, [](A x) { return creciprocal(x); });
+    else if constexpr (std::is_floating_point_v<A>) run_unary<T>(it, [](A x) { return A(1) / x; });
     else CT_FAIL(Internal, "reciprocal: integer compute dtype");
   });
   return out;
@@ -580,6 +654,8 @@ Ref<Tensor> reciprocal(const Tensor& t) {
 
 Ref<Tensor> maximum(const Tensor& a, const Tensor& b, bool max) {
   broadcast_shapes(a.sizes(), b.sizes(), max ? "maximum" : "minimum");  // names this op in the error
+  CT_CHECK(!is_complex(a.dtype()) && !is_complex(b.dtype()), DType,
+           (max ? "maximum" : "minimum") << " not implemented for complex tensors.");
   Ref<Tensor> pick = compare(max ? CompareOp::Gt : CompareOp::Lt, Operand::of(a), Operand::of(b));
   Ref<Tensor> r = where(*pick, a, b);
   // Comparisons with NaN are false, so where picked b: put the NaNs back, a's last so that
@@ -602,7 +678,7 @@ Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   Ref<Tensor> out = new_output(shape, layout, d, "where");
   const Tensor* ops[4] = {out.get(), &cond, ta.get(), tb.get()};
   ElementwiseIter it(ops);
-  CT_DISPATCH_ALL(d, [&] {
+  CT_DISPATCH_WITH_COMPLEX(d, [&] {
     using T = scalar_t;
     it.for_each([&](char** p, const int64_t* s, int64_t n) {
       for (int64_t i = 0; i < n; ++i) {
@@ -681,10 +757,35 @@ struct IsClose {
   }
 };
 
+// torch's isclose of complex values: a == b || (isfinite(|a - b|) && |a - b| <= atol + |rtol * b|),
+// the error terms real (of the parts' dtype), rtol * b a complex product.
+template <class T>
+struct IsCloseComplex {
+  using R = typename T::value_type;
+  R rtol, atol;
+  IsCloseComplex(double r, double a) : rtol(R(r)), atol(R(a)) {}
+  bool operator()(T x, T y) const {
+    if (x == y) return true;
+    const R allowed = atol + cabs(cmul(T(rtol, R(0)), y));
+    const R actual = cabs(T(x - y));
+    return std::isfinite(actual) && actual <= allowed;
+  }
+};
+
 template <class T>
 bool allclose_kernel(const ElementwiseIter& it, bool exact, double rtol, double atol) {
   std::atomic<bool> close{true};
-  if constexpr (std::is_floating_point_v<acc_t<T>>) {
+  if constexpr (is_complex_v<T>) {
+    const IsCloseComplex<T> f(rtol, atol);
+    it.for_each([&](char** p, const int64_t* s, int64_t n) {
+      bool ok = true;
+      for (int64_t i = 0; i < n && ok; ++i) {
+        const T x = load<T>(p[0] + i * s[0]), y = load<T>(p[1] + i * s[1]);
+        ok = exact ? x == y : f(x, y);
+      }
+      if (!ok) close.store(false, std::memory_order_relaxed);
+    });
+  } else if constexpr (std::is_floating_point_v<acc_t<T>>) {
     const IsClose<T> f(rtol, atol);
     it.for_each([&](char** p, const int64_t* s, int64_t n) {
       bool ok = true;
@@ -722,7 +823,7 @@ bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
   Ref<Tensor> ea = expand(*ta, shape), eb = expand(*tb, shape);
   const Tensor* ops[2] = {ea.get(), eb.get()};
   ElementwiseIter it(ops);  // iterates over ea's shape; writes nothing
-  return CT_DISPATCH_ALL(d, [&] { return allclose_kernel<scalar_t>(it, exact, rtol, atol); });
+  return CT_DISPATCH_WITH_COMPLEX(d, [&] { return allclose_kernel<scalar_t>(it, exact, rtol, atol); });
 }
 
 double item(const Tensor& t) {

@@ -3,6 +3,7 @@
 // (see the Compute section of include/ctensor.h).
 #pragma once
 
+#include <complex>
 #include <span>
 
 #include "core/ops/promote.h"
@@ -14,12 +15,17 @@ enum class BinaryOp { Add, Sub, Mul, Div };
 enum class CompareOp { Eq, Ne, Lt, Le, Gt, Ge };
 enum class UnaryOp { Neg, Abs, Exp, Log, Sqrt, Sin, Cos, Tanh, Sigmoid, Relu };
 
-// A binary operand: a tensor, or a Python-float scalar.
+// A binary operand: a tensor, a Python-float scalar, or a Python-complex scalar (is_complex:
+// the value is {scalar, imag}; it promotes as torch's wrapped complex number, to the default
+// complex dtype next to integer tensors and to the tensor's precision next to floating ones).
 struct Operand {
   const Tensor* tensor = nullptr;
   double scalar = 0;
-  static Operand of(const Tensor& t) { return {&t, 0}; }
-  static Operand of(double s) { return {nullptr, s}; }
+  double imag = 0;
+  bool is_complex = false;
+  static Operand of(const Tensor& t) { return {&t, 0, 0, false}; }
+  static Operand of(double s) { return {nullptr, s, 0, false}; }
+  static Operand of(std::complex<double> z) { return {nullptr, z.real(), z.imag(), true}; }
 };
 
 Ref<Tensor> binary(BinaryOp op, Operand a, Operand b);

@@ -34,7 +34,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/copy.h"
 #include "core/dtype.h"
+#include "core/ops/complex_math.h"
 #include "core/error.h"
 #include "core/ops/promote.h"
 #include "core/parallel.h"
@@ -289,21 +291,81 @@ void sync_blas_threads() {
   if (configured.exchange(want, std::memory_order_relaxed) != want) openblas_set_num_threads(want);
 }
 
-// C (n x p, row stride ldc, unit column stride) = A (n x k) @ B (k x p), float or double.
+// The BLAS routines of T (s, d, c, z): dot (unconjugated for complex, as torch.dot), gemv, gemm.
+// Complex routines take alpha and beta by address.
+template <class T>
+struct Blas;
+template <>
+struct Blas<float> {
+  static float dot(int n, const float* x, int ix, const float* y, int iy) { return cblas_sdot(n, x, ix, y, iy); }
+  static void gemv(CBLAS_TRANSPOSE t, int r, int c, const float* a, int lda, const float* x, int ix, float* y, int iy) {
+    cblas_sgemv(CblasRowMajor, t, r, c, 1.0f, a, lda, x, ix, 0.0f, y, iy);
+  }
+  static void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int n, int p, int k, const float* a, int lda, const float* b,
+                   int ldb, float* c, int ldc) {
+    cblas_sgemm(CblasRowMajor, ta, tb, n, p, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
+  }
+};
+template <>
+struct Blas<double> {
+  static double dot(int n, const double* x, int ix, const double* y, int iy) { return cblas_ddot(n, x, ix, y, iy); }
+  static void gemv(CBLAS_TRANSPOSE t, int r, int c, const double* a, int lda, const double* x, int ix, double* y,
+                   int iy) {
+    cblas_dgemv(CblasRowMajor, t, r, c, 1.0, a, lda, x, ix, 0.0, y, iy);
+  }
+  static void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int n, int p, int k, const double* a, int lda,
+                   const double* b, int ldb, double* c, int ldc) {
+    cblas_dgemm(CblasRowMajor, ta, tb, n, p, k, 1.0, a, lda, b, ldb, 0.0, c, ldc);
+  }
+};
+template <class P>
+struct BlasComplex {
+  using T = std::complex<P>;
+  static constexpr bool kSingle = std::is_same_v<P, float>;
+  static T dot(int n, const T* x, int ix, const T* y, int iy) {
+    T r;
+    if constexpr (kSingle) cblas_cdotu_sub(n, x, ix, y, iy, &r);
+    else cblas_zdotu_sub(n, x, ix, y, iy, &r);
+    return r;
+  }
+  static T dotc(int n, const T* x, int ix, const T* y, int iy) {  // conj(x) . y
+    T r;
+    if constexpr (kSingle) cblas_cdotc_sub(n, x, ix, y, iy, &r);
+    else cblas_zdotc_sub(n, x, ix, y, iy, &r);
+    return r;
+  }
+  static void gemv(CBLAS_TRANSPOSE t, int r, int c, const T* a, int lda, const T* x, int ix, T* y, int iy) {
+    const T one(1), zero(0);
+    if constexpr (kSingle) cblas_cgemv(CblasRowMajor, t, r, c, &one, a, lda, x, ix, &zero, y, iy);
+    else cblas_zgemv(CblasRowMajor, t, r, c, &one, a, lda, x, ix, &zero, y, iy);
+  }
+  static void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int n, int p, int k, const T* a, int lda, const T* b,
+                   int ldb, T* c, int ldc) {
+    const T one(1), zero(0);
+    if constexpr (kSingle) cblas_cgemm(CblasRowMajor, ta, tb, n, p, k, &one, a, lda, b, ldb, &zero, c, ldc);
+    else cblas_zgemm(CblasRowMajor, ta, tb, n, p, k, &one, a, lda, b, ldb, &zero, c, ldc);
+  }
+};
+template <>
+struct Blas<std::complex<float>> : BlasComplex<float> {};
+template <>
+struct Blas<std::complex<double>> : BlasComplex<double> {};
+
+template <class T>
+inline constexpr bool kHasBlas = std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                                 std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
+
+// C (n x p, row stride ldc, unit column stride) = A (n x k) @ B (k x p), float, double or complex.
 template <class T>
 void blas_product(Mat<T> A, Mat<T> B, T* C, int64_t ldc) {
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
+  static_assert(kHasBlas<T>);
   const int64_t n = A.rows, k = A.cols, p = B.cols;
   std::vector<T> abuf, bbuf;
   if (n == 1 && p == 1) {  // dot
     if (A.cs == 0 || A.cs > INT_MAX) A = pack(A, abuf);
     if (B.rs == 0 || B.rs > INT_MAX) B = pack(B, bbuf);
     const int kk = int(k), ia = int(k == 1 ? 1 : A.cs), ib = int(k == 1 ? 1 : B.rs);
-    if constexpr (std::is_same_v<T, float>) {
-      C[0] = cblas_sdot(kk, A.base, ia, B.base, ib);
-    } else {
-      C[0] = cblas_ddot(kk, A.base, ia, B.base, ib);
-    }
+    C[0] = Blas<T>::dot(kk, A.base, ia, B.base, ib);
     return;
   }
   std::optional<BlasLayout> la = blas_layout(A.rows, A.cols, A.rs, A.cs);
@@ -324,31 +386,18 @@ void blas_product(Mat<T> A, Mat<T> B, T* C, int64_t ldc) {
     const int incb = int(k == 1 ? 1 : B.rs), incc = int(std::max<int64_t>(1, ldc));
     // Row-major gemv reads A as stored: NoTrans = rows x cols; Trans = the stored cols x rows.
     const int sr = int(la->trans ? k : n), sc = int(la->trans ? n : k);
-    if constexpr (std::is_same_v<T, float>) {
-      cblas_sgemv(CblasRowMajor, tr(la->trans), sr, sc, 1.0f, A.base, int(la->ld), B.base, incb, 0.0f, C, incc);
-    } else {
-      cblas_dgemv(CblasRowMajor, tr(la->trans), sr, sc, 1.0, A.base, int(la->ld), B.base, incb, 0.0, C, incc);
-    }
+    Blas<T>::gemv(tr(la->trans), sr, sc, A.base, int(la->ld), B.base, incb, C, incc);
     return;
   }
   if (n == 1) {  // C (p) = a @ B = B^T a, a the row of A with stride A.cs
     if (A.cs == 0 || A.cs > INT_MAX) A = pack(A, abuf);
     const int inca = int(k == 1 ? 1 : A.cs);
     const int sr = int(lb->trans ? p : k), sc = int(lb->trans ? k : p);
-    if constexpr (std::is_same_v<T, float>) {
-      cblas_sgemv(CblasRowMajor, tr(!lb->trans), sr, sc, 1.0f, B.base, int(lb->ld), A.base, inca, 0.0f, C, 1);
-    } else {
-      cblas_dgemv(CblasRowMajor, tr(!lb->trans), sr, sc, 1.0, B.base, int(lb->ld), A.base, inca, 0.0, C, 1);
-    }
+    Blas<T>::gemv(tr(!lb->trans), sr, sc, B.base, int(lb->ld), A.base, inca, C, 1);
     return;
   }
-  if constexpr (std::is_same_v<T, float>) {
-    cblas_sgemm(CblasRowMajor, tr(la->trans), tr(lb->trans), int(n), int(p), int(k), 1.0f, A.base, int(la->ld),
-                B.base, int(lb->ld), 0.0f, C, int(ldc));
-  } else {
-    cblas_dgemm(CblasRowMajor, tr(la->trans), tr(lb->trans), int(n), int(p), int(k), 1.0, A.base, int(la->ld),
-                B.base, int(lb->ld), 0.0, C, int(ldc));
-  }
+  Blas<T>::gemm(tr(la->trans), tr(lb->trans), int(n), int(p), int(k), A.base, int(la->ld), B.base, int(lb->ld), C,
+                int(ldc));
 }
 
 // Accumulator of the blocked loop: integers in unsigned (modular) arithmetic, 32 bits wide
@@ -360,11 +409,14 @@ template <> struct LoopAcc<Half> { using type = float; };
 template <> struct LoopAcc<BFloat16> { using type = float; };
 template <> struct LoopAcc<float> { using type = float; };
 template <> struct LoopAcc<double> { using type = double; };
+template <class P> struct LoopAcc<std::complex<P>> { using type = std::complex<P>; };
 
 template <class Acc, class T>
 inline Acc to_acc(T x) {
   if constexpr (std::is_integral_v<Acc>) {
     return static_cast<Acc>(static_cast<int64_t>(x));
+  } else if constexpr (is_complex_v<Acc>) {
+    return x;
   } else {
     return Acc(float(x));
   }
@@ -418,7 +470,7 @@ void loop_product(const Mat<T>& A, const Mat<T>& B, T* C, int64_t ldc) {
 
 template <class T>
 void product_2d(const Mat<T>& A, const Mat<T>& B, T* C, int64_t ldc) {
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+  if constexpr (kHasBlas<T>) {
     const int64_t lim = INT_MAX;
     if (A.rows <= lim && A.cols <= lim && B.cols <= lim && ldc <= lim) {
       blas_product(A, B, C, ldc);
@@ -522,8 +574,46 @@ Ref<Tensor> matmul(const Tensor& a, const Tensor& b) {
     std::memset(out->data(), 0, size_t(out->numel() * out->itemsize()));
     return out;
   }
-  if (plan.dtype == DType::Float32 || plan.dtype == DType::Float64) sync_blas_threads();
-  CT_DISPATCH_ALL(plan.dtype, [&] { run<scalar_t>(a, b, *out); });
+  if (plan.dtype == DType::Float32 || plan.dtype == DType::Float64 || is_complex(plan.dtype)) sync_blas_threads();
+  CT_DISPATCH_WITH_COMPLEX(plan.dtype, [&] { run<scalar_t>(a, b, *out); });
+  return out;
+}
+
+void check_vdot(const Tensor& a, const Tensor& b) {
+  CT_CHECK(a.ndim() == 1 && b.ndim() == 1, Shape,
+           "1D tensors expected, but got " << a.ndim() << "D and " << b.ndim() << "D tensors");
+  CT_CHECK(a.dtype() == b.dtype(), DType,
+           "vdot : expected both vectors to have same dtype, but found " << tn(a.dtype()) << " and " << tn(b.dtype()));
+  CT_CHECK(a.numel() == b.numel(), Shape,
+           "inconsistent tensor size, expected tensor [" << a.numel() << "] and src [" << b.numel()
+               << "] to have the same number of elements, but got " << a.numel() << " and " << b.numel()
+               << " elements respectively");
+  CT_CHECK(has_kernel(a.dtype()), DType, "\"dot\" not implemented for '" << tn(a.dtype()) << "'");
+}
+
+Ref<Tensor> vdot(const Tensor& a, const Tensor& b) {
+  check_vdot(a, b);
+  if (!is_complex(a.dtype())) return matmul(a, b);  // real: vdot is dot
+  Ref<Tensor> out = Tensor::empty(Shape{}, a.dtype(), "vdot");
+  // BLAS wants increments that fit an int and are not 0: contiguous copies otherwise.
+  const auto blas_ready = [](const Tensor& t) {
+    return t.numel() <= 1 || (t.stride(0) >= 1 && t.stride(0) <= INT_MAX && t.numel() <= INT_MAX);
+  };
+  Ref<Tensor> ca = blas_ready(a) ? Ref<Tensor>::retain(const_cast<Tensor*>(&a)) : clone(a);
+  Ref<Tensor> cb = blas_ready(b) ? Ref<Tensor>::retain(const_cast<Tensor*>(&b)) : clone(b);
+  CT_CHECK(ca->numel() <= INT_MAX, InvalidArgument, "vdot: " << ca->numel() << " elements are more than BLAS takes");
+  sync_blas_threads();
+  const int n = int(ca->numel());
+  const int ia = n <= 1 ? 1 : int(ca->stride(0)), ib = n <= 1 ? 1 : int(cb->stride(0));
+  if (a.dtype() == DType::Complex64) {
+    using T = std::complex<float>;
+    *reinterpret_cast<T*>(out->data()) =
+        n == 0 ? T(0) : Blas<T>::dotc(n, reinterpret_cast<const T*>(ca->data()), ia, reinterpret_cast<const T*>(cb->data()), ib);
+  } else {
+    using T = std::complex<double>;
+    *reinterpret_cast<T*>(out->data()) =
+        n == 0 ? T(0) : Blas<T>::dotc(n, reinterpret_cast<const T*>(ca->data()), ia, reinterpret_cast<const T*>(cb->data()), ib);
+  }
   return out;
 }
 

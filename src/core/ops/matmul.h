@@ -13,5 +13,9 @@ namespace ct {
 // through BLAS, without copying operands whose strides BLAS accepts; other dtypes use a
 // blocked loop (integers wrap; float16/bfloat16 accumulate in float).
 Ref<Tensor> matmul(const Tensor& a, const Tensor& b);
+// torch.vdot: sum(conj(a[i]) * b[i]) of two 1-D tensors of one dtype (dot for real dtypes), a
+// 0-dim result; checks and messages as torch's (dims, dtype, sizes, no bool kernel).
+Ref<Tensor> vdot(const Tensor& a, const Tensor& b);
+void check_vdot(const Tensor& a, const Tensor& b);  // vdot's checks alone
 
 }  // namespace ct

@@ -43,6 +43,7 @@
 #include "core/dtype.h"
 #include "core/error.h"
 #include "core/copy.h"
+#include "core/ops/complex_math.h"
 #include "core/ops/promote.h"
 #include "core/parallel.h"
 #include "core/shape.h"
@@ -94,6 +95,7 @@ template <> struct SumTypes<Half> { using acc = float; using out = Half; };
 template <> struct SumTypes<BFloat16> { using acc = float; using out = BFloat16; };
 template <> struct SumTypes<float> { using acc = float; using out = float; };
 template <> struct SumTypes<double> { using acc = double; using out = double; };
+template <class P> struct SumTypes<std::complex<P>> { using acc = std::complex<P>; using out = std::complex<P>; };
 
 template <class Acc, class In>
 inline Acc widen(In x) {
@@ -138,7 +140,10 @@ struct MeanOp : SumOp<In> {
   using typename SumOp<In>::acc_t;
   using typename SumOp<In>::out_t;
   static out_t project(acc_t a, int64_t n) {
-    if constexpr (std::is_same_v<out_t, double>) {
+    if constexpr (is_complex_v<out_t>) {  // torch's sum.div_(N): a complex division by (N, 0)
+      using P = typename out_t::value_type;
+      return cdiv(a, out_t(P(n), P(0)));
+    } else if constexpr (std::is_same_v<out_t, double>) {
       return narrow_to<out_t>(a) / double(n);
     } else if constexpr (std::is_same_v<out_t, float>) {
       return narrow_to<out_t>(a) / float(n);
@@ -166,6 +171,7 @@ struct ProdOp {
   static constexpr bool kSequential = std::is_same_v<acc_t, Half> || std::is_same_v<acc_t, BFloat16>;
   static acc_t mul(acc_t a, acc_t b) {
     if constexpr (std::is_same_v<acc_t, Half> || std::is_same_v<acc_t, BFloat16>) return acc_t(float(a) * float(b));
+    else if constexpr (is_complex_v<acc_t>) return cmul(a, b);
     else return a * b;
   }
   static acc_t identity() { return acc_t(1); }
@@ -787,6 +793,14 @@ DType result_dtype(Kind k, DType in) {
 
 template <class T>
 void dispatch_typed(Kind k, const Tensor& in, const Tensor& out, const std::vector<bool>& mask) {
+  if constexpr (is_complex_v<T>) {  // reduce_dims / arg_reduce refused the others
+    switch (k) {
+      case Kind::Sum: execute<SumOp<T>>(in, out, mask, true); return;
+      case Kind::Prod: execute<ProdOp<T>>(in, out, mask, true); return;
+      case Kind::Mean: execute<MeanOp<T>>(in, out, mask, true); return;
+      default: CT_FAIL(Internal, kind_name(k) << " of a complex dtype reached the kernel");
+    }
+  } else
   switch (k) {
     case Kind::Sum: execute<SumOp<T>>(in, out, mask, true); return;
     case Kind::Prod: execute<ProdOp<T>>(in, out, mask, true); return;
@@ -813,7 +827,7 @@ void dispatch_typed(Kind k, const Tensor& in, const Tensor& out, const std::vect
 }
 
 void dispatch(Kind k, const Tensor& in, const Tensor& out, const std::vector<bool>& mask) {
-  CT_DISPATCH_ALL(in.dtype(), [&] { dispatch_typed<scalar_t>(k, in, out, mask); });
+  CT_DISPATCH_WITH_COMPLEX(in.dtype(), [&] { dispatch_typed<scalar_t>(k, in, out, mask); });
 }
 
 // Wraps a dim, naming the op in the message.
@@ -855,9 +869,12 @@ Ref<Tensor> reduce(Kind k, const Tensor& t, const std::vector<bool>& mask, bool 
 
 Ref<Tensor> reduce_dims(Kind k, const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
   const char* name = kind_name(k);
-  refuse_complex(t.dtype(), name);
+  if (is_complex(t.dtype()) && (k == Kind::Max || k == Kind::Min)) {  // torch's kernel names
+    CT_FAIL(DType, "\"" << (k == Kind::Max ? "max_values_cpu" : "min_values_cpu") << "\" not implemented for '"
+                        << torch_scalar_type_name(t.dtype()) << "'");
+  }
   if (k == Kind::Mean) {
-    CT_CHECK(is_floating(t.dtype()), DType,
+    CT_CHECK(is_floating(t.dtype()) || is_complex(t.dtype()), DType,
              "mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
              "dtype. Got: "
                  << torch_scalar_type_name(t.dtype()));
@@ -882,6 +899,7 @@ Ref<Tensor> arg_reduce(Kind k, const Tensor& t, std::optional<int64_t> dim, bool
   // torch 2.x refuses bool before looking at the dim or the elements (ReduceOps.cpp:
   // argmax_argmin_impl); 1.13 only failed in the kernel ("argmax_cpu" not implemented).
   CT_CHECK(t.dtype() != DType::Bool, DType, name << "(): does not support bool input");
+  CT_CHECK(!is_complex(t.dtype()), DType, name << "(): does not support complex input");
   const int nd = t.ndim();
   std::vector<bool> mask(size_t(nd), true);
   if (dim) {
@@ -922,6 +940,10 @@ Ref<Tensor> argmin(const Tensor& t, std::optional<int64_t> dim, bool keepdim) {
 }
 
 Ref<Tensor> max_all(const Tensor& t, bool max) {
+  if (is_complex(t.dtype())) {
+    CT_FAIL(DType, "\"" << (max ? "max_all" : "min_all") << "\" not implemented for '" << torch_scalar_type_name(t.dtype())
+                        << "'");
+  }
   CT_CHECK(t.numel() != 0, Shape,
            (max ? "max" : "min") << "(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
                                     "reduction dim with the 'dim' argument.");
@@ -929,6 +951,7 @@ Ref<Tensor> max_all(const Tensor& t, bool max) {
 }
 
 ValuesIndices max_dim(const Tensor& t, int64_t dim, bool keepdim, bool max) {
+  CT_CHECK(!is_complex(t.dtype()), DType, (max ? "max" : "min") << "(): does not support complex input");
   const int w = wrap_dim(dim, t.ndim());
   CT_CHECK(t.ndim() == 0 || t.size(w) != 0, Index,
            (max ? "max" : "min") << "(): Expected reduction dim " << w << " to have non-zero size.");

@@ -2750,7 +2750,7 @@ end
 # (trailing underscore) write into self, bump its version and return a ct_status.
 # Broadcasting and type promotion are PyTorch's: the result dtype is the promotion of the
 # operands' dtypes, where a 0-dim tensor only counts if its category (bool < integer <
-# floating) is higher than every dimensioned operand's, and a double scalar `s` counts as a
+# floating < complex) is higher than every dimensioned operand's, and a double scalar `s` counts as a
 # Python float (integer tensor + scalar -> the default dtype, float32 unless
 # ct_set_default_dtype changed it; float16 tensor + scalar -> float16).
 # In-place ops refuse (PyTorch's messages): a result dtype self cannot hold (float into an
@@ -2929,6 +2929,116 @@ end
 """
 function ct_rdiv_scalar(a, s)
     ccall((:ct_rdiv_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble), a, s)
+end
+
+"""
+    ct_add_complex_scalar(a, re, im) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_add_complex_scalar(const ct_tensor *a, double re, double im);`
+
+With a Python-complex scalar operand z = re + im*i, the _scalar functions' counterparts:
+a + z, a - z, a * z, a / z, in place, z - a, z / a (torch's __rtruediv__: a.reciprocal() * z).
+z promotes as torch's wrapped complex number: next to an integer or bool tensor it gives the
+default complex dtype (complex64, complex128 when the default dtype is float64); next to a
+floating tensor the complex dtype of its precision (float32 -> complex64, float64 ->
+complex128; float16/bfloat16 -> complex32, which ctensor lacks: CT_ERR_DTYPE); a complex
+tensor keeps its dtype.  z is converted to the result dtype before the op (as torch).
+Complex values are computed as torch 2.13's CPU kernels round them (these functions and
+ct_mul/ct_div alike): a * b is (ac - bd) + (ad + bc)i with each product rounded (torch's
+vectorised loop; with strided operands its scalar loop, fma(a, c, -bd) + fma(a, d, bc)i);
+a / b is c10::complex's division (Smith's algorithm, its a + b*r steps fused
+multiply-adds).  Results equal torch's bit for bit, except possibly in the last bit of the
+elements torch leaves to the scalar tail of a vectorised row (n % 16 for complex64, n % 8
+for complex128), whose rounding ctensor does not reproduce.  The in-place
+forms refuse a real self (CT_ERR_DTYPE, "result type ComplexFloat can't be cast to the
+desired output type Float"), and every other in-place rule above applies.  A real tensor
+that requires grad combined with a complex operand fails (CT_ERR_DTYPE): ctensor has no
+complex autograd yet.  Returns a new reference (new storage), or NULL.  torch's out= form
+(torch.add(a, z, out=t)) is this result handed to ct_write_out with CT_OUT_CASTABLE.
+"""
+function ct_add_complex_scalar(a, re, im)
+    ccall((:ct_add_complex_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble, Cdouble), a, re, im)
+end
+
+"""
+    ct_sub_complex_scalar(a, re, im) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_sub_complex_scalar(const ct_tensor *a, double re, double im);`
+"""
+function ct_sub_complex_scalar(a, re, im)
+    ccall((:ct_sub_complex_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble, Cdouble), a, re, im)
+end
+
+"""
+    ct_mul_complex_scalar(a, re, im) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_mul_complex_scalar(const ct_tensor *a, double re, double im);`
+"""
+function ct_mul_complex_scalar(a, re, im)
+    ccall((:ct_mul_complex_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble, Cdouble), a, re, im)
+end
+
+"""
+    ct_div_complex_scalar(a, re, im) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_div_complex_scalar(const ct_tensor *a, double re, double im);`
+"""
+function ct_div_complex_scalar(a, re, im)
+    ccall((:ct_div_complex_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble, Cdouble), a, re, im)
+end
+
+"""
+    ct_add_complex_scalar_(self, re, im) -> Cint
+
+`ct_status ct_add_complex_scalar_(ct_tensor *self, double re, double im);`
+"""
+function ct_add_complex_scalar_(self, re, im)
+    ccall((:ct_add_complex_scalar_, libctensor()), Cint, (Ptr{ct_tensor}, Cdouble, Cdouble), self, re, im)
+end
+
+"""
+    ct_sub_complex_scalar_(self, re, im) -> Cint
+
+`ct_status ct_sub_complex_scalar_(ct_tensor *self, double re, double im);`
+"""
+function ct_sub_complex_scalar_(self, re, im)
+    ccall((:ct_sub_complex_scalar_, libctensor()), Cint, (Ptr{ct_tensor}, Cdouble, Cdouble), self, re, im)
+end
+
+"""
+    ct_mul_complex_scalar_(self, re, im) -> Cint
+
+`ct_status ct_mul_complex_scalar_(ct_tensor *self, double re, double im);`
+"""
+function ct_mul_complex_scalar_(self, re, im)
+    ccall((:ct_mul_complex_scalar_, libctensor()), Cint, (Ptr{ct_tensor}, Cdouble, Cdouble), self, re, im)
+end
+
+"""
+    ct_div_complex_scalar_(self, re, im) -> Cint
+
+`ct_status ct_div_complex_scalar_(ct_tensor *self, double re, double im);`
+"""
+function ct_div_complex_scalar_(self, re, im)
+    ccall((:ct_div_complex_scalar_, libctensor()), Cint, (Ptr{ct_tensor}, Cdouble, Cdouble), self, re, im)
+end
+
+"""
+    ct_rsub_complex_scalar(a, re, im) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_rsub_complex_scalar(const ct_tensor *a, double re, double im);`
+"""
+function ct_rsub_complex_scalar(a, re, im)
+    ccall((:ct_rsub_complex_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble, Cdouble), a, re, im)
+end
+
+"""
+    ct_rdiv_complex_scalar(a, re, im) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_rdiv_complex_scalar(const ct_tensor *a, double re, double im);`
+"""
+function ct_rdiv_complex_scalar(a, re, im)
+    ccall((:ct_rdiv_complex_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble, Cdouble), a, re, im)
 end
 
 """
@@ -3264,6 +3374,28 @@ function ct_ge_scalar(a, s)
 end
 
 """
+    ct_eq_complex_scalar(a, re, im) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_eq_complex_scalar(const ct_tensor *a, double re, double im);`
+
+a == z and a != z for a Python-complex scalar z = re + im*i (promotion as
+ct_add_complex_scalar; a bool tensor).  Complex tensors support only == and != (ct_lt and the
+others: CT_ERR_DTYPE, "\\"lt_cpu\\" not implemented for 'ComplexFloat'", as torch).
+"""
+function ct_eq_complex_scalar(a, re, im)
+    ccall((:ct_eq_complex_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble, Cdouble), a, re, im)
+end
+
+"""
+    ct_ne_complex_scalar(a, re, im) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_ne_complex_scalar(const ct_tensor *a, double re, double im);`
+"""
+function ct_ne_complex_scalar(a, re, im)
+    ccall((:ct_ne_complex_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble, Cdouble), a, re, im)
+end
+
+"""
     ct_where(cond, a, b) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_where(const ct_tensor *cond, const ct_tensor *a, const ct_tensor *b);`
@@ -3587,7 +3719,10 @@ keepdim.  sum/prod of bool and integer tensors give int64; mean needs a floating
 float16/bfloat16 multiplies in that dtype, rounding each product, as PyTorch 2.x; amax/amin
 keep the dtype and refuse empty reductions.  Sums are pairwise, and identical whatever the
 thread count.  argmax/argmin refuse bool (CT_ERR_DTYPE, "argmax(): does not support bool
-input").
+input").  Complex tensors: sum/prod/mean keep the dtype (mean divides as torch's complex
+division by N; prod's products as ct_mul's); amax/amin and argmax/argmin refuse them as
+torch ("\\"max_values_cpu\\" not implemented for 'ComplexFloat'", "argmax(): does not
+support complex input").
 """
 function ct_sum(t, ndim, dims, keepdim)
     ccall((:ct_sum, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Cint}, Cint), t, ndim, dims, keepdim)
@@ -3810,11 +3945,28 @@ end
 Matrix product with torch.matmul's rules (1-D dot, 2-D mm, batched with broadcasting of
 the batch dims); a new contiguous tensor.  Operands must have the same dtype; bool is
 refused (CT_ERR_DTYPE); each case checks and words its errors as PyTorch 2.13's kernel for
-it (dot, mv, mm or bmm).  float32/float64 use BLAS without copying operands whose strides
-BLAS accepts (e.g. a transposed view).
+it (dot, mv, mm or bmm).  float32/float64/complex64/complex128 use BLAS (cblas_?gemm,
+?gemv, ?dot; complex 1-D x 1-D is torch.dot's unconjugated ?dotu) without copying operands
+whose strides BLAS accepts (e.g. a transposed view).
 """
 function ct_matmul(a, b)
     ccall((:ct_matmul, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
+end
+
+"""
+    ct_vdot(a, b) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_vdot(const ct_tensor *a, const ct_tensor *b);`
+
+torch.vdot: sum(conj(a[i]) * b[i]) of two 1-D tensors (the first argument conjugated; for
+real dtypes the same as the 1-D ct_matmul, with its autograd); a new 0-dim tensor.  Errors
+in torch's order and words: CT_ERR_SHAPE "1D tensors expected, but got 2D and 1D tensors",
+CT_ERR_DTYPE "vdot : expected both vectors to have same dtype, but found ComplexFloat and
+Float", CT_ERR_SHAPE "inconsistent tensor size, expected tensor [3] and src [2] to have the
+same number of elements, ...", CT_ERR_DTYPE "\\"dot\\" not implemented for 'Bool'".
+"""
+function ct_vdot(a, b)
+    ccall((:ct_vdot, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
 end
 
 """
@@ -4986,7 +5138,8 @@ end
 # tanh/sigmoid and mean need a result dtype that casts to out's (torch.can_cast: no float ->
 # integer, no non-bool -> bool; CT_ERR_DTYPE, "result type Float can't be cast to the desired
 # output type Long") and convert; neg, abs, clamp need out's dtype to be the result's ("Found
-# dtype Double but expected Float"); matmul, gather, argmax/argmin and both outs of
+# dtype Double but expected Float"; abs of a complex input, as torch, also takes a real out
+# its real result casts to, or a complex out of the input's dtype); matmul, gather, argmax/argmin and both outs of
 # max_dim/min_dim need it exactly ("Expected out tensor to have dtype float, but got double
 # instead"); amax/amin need the input's ("Expected the dtype for input and out to match, but
 # got Float for input's dtype and Double for out's dtype."); cat/stack need a castable one

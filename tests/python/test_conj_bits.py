@@ -214,8 +214,12 @@ def test_copy_from_conj_into_real_and_from_neg_into_other_dtypes():
 def test_in_place_ops_on_a_conj_view_write_back_through_the_bit():
     def f(lib):
         out = []
-        for op in (lambda t: t.fill_(2.5), lambda t: t.conj_physical_(),
-                   lambda t: t.masked_fill_(lib.tensor([[True, False, True], [False, False, True]]), 1.0)):
+        for op in (lambda t: t.fill_(2.5), lambda t: t.fill_(1 - 2j), lambda t: t.zero_(), lambda t: t.conj_physical_(),
+                   lambda t: t.masked_fill_(lib.tensor([[True, False, True], [False, False, True]]), 1.0),
+                   lambda t: t.index_fill_(1, lib.tensor([0, 2]), 3.0), lambda t: t.add_(1j), lambda t: t.mul_(t),
+                   lambda t: t.div_(2 + 1j), lambda t: t.neg_(), lambda t: t.sub_(lib.ones(3), alpha=2),
+                   lambda t: t.index_put_((lib.tensor([1]),), lib.tensor(5j)),
+                   lambda t: t.scatter_(1, lib.tensor([[2], [0]]), 7.0)):
             x = make(lib)
             c = x.conj()
             r = op(c)
@@ -357,6 +361,34 @@ def test_torch_test_conj_imag_view(dtype):
     assert v_imag._base is t
     assert v_imag.tolist() == t_numpy_conj.imag.tolist()
     assert v_imag.is_neg()
+
+
+def test_torch_test_conj_view_with_shared_memory():
+    # test_conj_view_with_shared_memory: a, and two conj views of it, as operands and outputs
+    a = ct.view_as_complex(ct.randn(4, 5, 2)).clone()
+    b = a.conj()
+    c = a.conj()
+    ref = [t.clone() for t in (a, b, c)]
+    assert ct.equal(ct.add(a, b), a.add_(b))
+    assert ct.equal(ct.add(b, c), ct.add(b, c, out=a))
+    assert ct.equal(ct.add(b, c), b.add_(c))
+    # and the same numbers as torch, step by step
+    ta = torch.from_numpy(ref[0].numpy())
+    tb, tc = ta.conj(), ta.conj()
+    ta.add_(tb)
+    torch.add(tb, tc, out=ta)
+    tb.add_(tc)
+    assert a.tolist() == ta.tolist() and b.is_conj() and c.is_conj()
+
+
+def test_binary_ops_mixing_bits():
+    def f(lib):
+        x = make(lib)
+        c, n = x.conj(), lib._neg_view(x)
+        out = [state(c + x), state(c * n), state(n - c), state(c / (x + 1)), state(c @ c.t()), state(c == x.conj()),
+               lib.equal(c, x.conj_physical()), state(c.sum()), state(c.abs()), state(lib.vdot(c[0], x[0]))]
+        return out
+    both(f)
 
 
 def test_torch_test_conj_self():

@@ -205,12 +205,24 @@ def result_type(tensor, other):
     return r
 
 
+# The C++ type torch names when a complex scalar does not fit a real dtype.
+_CPP_TYPE_NAMES = {D.uint8: "uint8_t", D.int8: "int8_t", D.int16: "int16_t", D.int32: "int", D.int64: "int64_t",
+                   D.float16: "double", D.bfloat16: "double", D.float32: "float", D.float64: "double"}
+
+
 def _scalar_tensor(value, dtype, check_reduced=True):
     """A 0-dim tensor of dtype holding a Python scalar, refusing values the dtype cannot hold
     ("value cannot be converted to type int8_t without overflow"), as torch's scalar_to_tensor
     and fill_; an int beyond uint64 is Python's OverflowError, as torch's.  check_reduced=False:
     a float16/bfloat16 dtype takes any value, rounding to +-inf (torch 2.13's where and setitem
     skip the check for these two dtypes only)."""
+    if isinstance(value, complex):
+        if dtype.is_complex:
+            from ._creation import tensor
+            return tensor(value, dtype=dtype)
+        if value.imag != 0 and dtype is not D.bool:  # torch's checked_convert, by its C++ type names
+            raise RuntimeError(f"value cannot be converted to type {_CPP_TYPE_NAMES[dtype]} without overflow")
+        value = value.real if dtype is not D.bool else builtins.bool(value)
     if not check_reduced and dtype in (D.float16, D.bfloat16) and not isinstance(value, builtins.bool):
         if isinstance(value, int):
             _int_dtype(value)
@@ -554,13 +566,16 @@ class _ComputeMethods:
         if isinstance(value, Tensor):
             _C.ct_fill_tensor_(self, value)
             return self
-        elif not isinstance(value, (builtins.bool, int, float)):
+        elif not isinstance(value, (builtins.bool, int, float, complex)):
             converted = operand_hook(value, False)
             if converted is NotImplemented:
                 _check_numpy_uint(value)
                 raise _invalid_combination("fill_", (value,), ("Tensor value", "Number value"))
             value = converted
         if self.requires_grad and _C.ct_is_grad_enabled():
+            if isinstance(value, complex):  # a real self (complex ones cannot require grad)
+                _scalar_tensor(value, self.dtype)  # refuses a nonzero imaginary part as torch
+                value = value.real
             _C.ct_fill_(self, value)  # records FillBackward2 (only floating tensors require grad)
             return self
         # one version bump; every element, even of an expanded self (each location once)

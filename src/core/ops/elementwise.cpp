@@ -706,7 +706,7 @@ void fill_(const Tensor& self, double value) {
   const bool serial = has_internal_overlap(*target);
   const Tensor* ops[1] = {target.get()};
   ElementwiseIter it(ops);
-  CT_DISPATCH_ALL(self.dtype(), [&] {
+  CT_DISPATCH_WITH_COMPLEX(self.dtype(), [&] {  // a complex self gets (value, 0)
     const scalar_t v = convert<scalar_t>(value);
     it.for_each(
         [&](char** p, const int64_t* s, int64_t n) {

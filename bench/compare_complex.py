@@ -14,17 +14,12 @@ library over the repetitions and the median of the per-repetition ratios ct/torc
 ctensor faster) with their spread (min-max).  --threads N sets both libraries' thread counts.
 """
 
-import argparse
-import os
-import platform
-import statistics
-import timeit
 
 import numpy as np
 import torch
 
 import ctensor
-from bench_table import print_table, spread
+from bench_table import alternate, arg_parser, report_against, start
 
 N_MUL, N_MM = 16 * 1024 * 1024, 1024
 
@@ -55,56 +50,16 @@ def check_results(envs):
     np.testing.assert_allclose(c.numpy(), t.numpy(), rtol=1e-3, atol=1e-3)
 
 
-def per_call_s(stmt, env, budget):
-    timer = timeit.Timer(stmt, globals=env)
-    number, elapsed = timer.autorange()
-    number = max(1, int(number * budget / max(elapsed, 1e-9)))
-    return timer.timeit(number=number) / number
-
-
 def measure(repetitions, budget):
     envs = setups()
     check_results(envs)
-    out = []
-    for label, stmt in ROWS:
-        times = {lib: [] for lib in envs}
-        for _ in range(repetitions):
-            for lib in envs:
-                times[lib].append(per_call_s(stmt, envs[lib], budget))
-        out.append((label, times))
-    return out
-
-
-def ms(s):
-    return f"{s * 1e3:.2f} ms"
-
-
-def report(results, markdown):
-    head = ["operation", "ctensor", "PyTorch", "ct/PyTorch (min-max)"]
-    rows = []
-    for label, t in results:
-        r = [c / x for c, x in zip(t["ctensor"], t["torch"])]
-        rows.append([label, ms(statistics.median(t["ctensor"])), ms(statistics.median(t["torch"])),
-                     spread(r)])
-    print_table(head, rows, markdown)
+    return [(label, alternate({"ctensor": stmt, "torch": stmt}, envs, repetitions, budget)) for label, stmt in ROWS]
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repetitions", type=int, default=9)
-    ap.add_argument("--budget", type=float, default=0.3, help="seconds per timing")
-    ap.add_argument("--threads", type=int, default=0,
-                    help="threads for ctensor and torch alike (0: each library's default)")
-    ap.add_argument("--markdown", action="store_true")
-    args = ap.parse_args()
-    if args.threads > 0:
-        ctensor._C.ct_set_num_threads(args.threads)
-        torch.set_num_threads(args.threads)
-    print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__} "
-          f"({torch.get_num_threads()} threads), ctensor {ctensor.__version__} "
-          f"({ctensor._C.ct_get_num_threads()} threads); "
-          f"medians of {args.repetitions} alternated repetitions")
-    report(measure(args.repetitions, args.budget), args.markdown)
+    args = arg_parser(__doc__, 9).parse_args()
+    start(args)
+    report_against(measure(args.repetitions, args.budget), ["torch"], args.markdown)
 
 
 if __name__ == "__main__":

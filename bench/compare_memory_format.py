@@ -17,17 +17,12 @@ sets ctensor's and torch's thread counts alike (on a shared, overloaded machine 
 either is slower than a 1-thread one: the parallel region waits for a descheduled thread).
 """
 
-import argparse
-import os
-import platform
-import statistics
-import timeit
 
 import numpy as np
 import torch
 
 import ctensor
-from bench_table import print_table, spread
+from bench_table import alternate, arg_parser, report_against, start
 
 SHAPE = (32, 64, 56, 56)
 
@@ -72,61 +67,17 @@ def check_results(envs):
         assert np.array_equal(c.numpy(), t.numpy())
 
 
-def per_call_s(stmt, env, budget):
-    timer = timeit.Timer(stmt, globals=env)
-    number, elapsed = timer.autorange()
-    number = max(1, int(number * budget / max(elapsed, 1e-9)))
-    return timer.timeit(number=number) / number
-
-
 def measure(repetitions, budget):
     envs = setups()
     check_results(envs)
-    libs = ["ctensor", "torch", "numpy"]
-    out = []
-    for label, ct_stmt, t_stmt, np_stmt in ROWS:
-        stmts = {"ctensor": ct_stmt, "torch": t_stmt, "numpy": np_stmt}
-        times = {lib: [] for lib in libs}
-        for _ in range(repetitions):
-            for lib in libs:
-                times[lib].append(per_call_s(stmts[lib], envs[lib], budget))
-        out.append((label, times))
-    return out
-
-
-def ms(s):
-    return f"{s * 1e3:.2f} ms"
-
-
-def report(results, markdown):
-    head = ["operation", "ctensor", "PyTorch", "NumPy", "ct/PyTorch (min-max)", "ct/NumPy (min-max)"]
-    rows = []
-    for label, t in results:
-        r_t = [c / x for c, x in zip(t["ctensor"], t["torch"])]
-        r_n = [c / x for c, x in zip(t["ctensor"], t["numpy"])]
-        rows.append([label, ms(statistics.median(t["ctensor"])), ms(statistics.median(t["torch"])),
-                     ms(statistics.median(t["numpy"])),
-                     spread(r_t),
-                     spread(r_n)])
-    print_table(head, rows, markdown)
+    return [(label, alternate({"ctensor": ct_stmt, "torch": t_stmt, "numpy": np_stmt}, envs, repetitions, budget))
+            for label, ct_stmt, t_stmt, np_stmt in ROWS]
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repetitions", type=int, default=15)
-    ap.add_argument("--budget", type=float, default=0.3, help="seconds per timing")
-    ap.add_argument("--threads", type=int, default=0,
-                    help="threads for ctensor and torch alike (0: each library's default)")
-    ap.add_argument("--markdown", action="store_true")
-    args = ap.parse_args()
-    if args.threads > 0:
-        ctensor._C.ct_set_num_threads(args.threads)
-        torch.set_num_threads(args.threads)
-    print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__} "
-          f"({torch.get_num_threads()} threads), ctensor {ctensor.__version__} "
-          f"({ctensor._C.ct_get_num_threads()} threads), NumPy {np.__version__}; "
-          f"medians of {args.repetitions} alternated repetitions")
-    report(measure(args.repetitions, args.budget), args.markdown)
+    args = arg_parser(__doc__, 15).parse_args()
+    start(args)
+    report_against(measure(args.repetitions, args.budget), ["torch", "numpy"], args.markdown)
 
 
 if __name__ == "__main__":

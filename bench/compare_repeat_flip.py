@@ -15,18 +15,14 @@ repetitions and the median (min-max) of the per-repetition ratios.  --threads N 
 and torch's thread counts alike (memcpy is one thread).
 """
 
-import argparse
 import ctypes
-import os
-import platform
 import statistics
-import timeit
 
 import numpy as np
 import torch
 
 import ctensor
-from bench_table import print_table, spread
+from bench_table import alternate, arg_parser, print_table, spread, start
 
 SHAPE = (4096, 4096)  # 64 MiB of float32
 
@@ -61,13 +57,6 @@ def memcpy_env(nbytes):
             "_keep": (src, dst)}
 
 
-def per_call_s(stmt, env, budget):
-    timer = timeit.Timer(stmt, globals=env)
-    number, elapsed = timer.autorange()
-    number = max(1, int(number * budget / max(elapsed, 1e-9)))
-    return timer.timeit(number=number) / number
-
-
 def measure(repetitions, budget):
     envs = setups()
     check_results(envs)
@@ -76,12 +65,8 @@ def measure(repetitions, budget):
     for label, ct_stmt, t_stmt, factor in ROWS:
         envs["memcpy"] = memcpy_env(in_bytes * factor)
         stmts = {"ctensor": ct_stmt, "torch": t_stmt, "memcpy": "memmove(d, s, n)"}
-        times = {lib: [] for lib in stmts}
-        for _ in range(repetitions):
-            for lib, stmt in stmts.items():
-                times[lib].append(per_call_s(stmt, envs[lib], budget))
+        out.append((label, in_bytes * factor, alternate(stmts, envs, repetitions, budget)))
         del envs["memcpy"]
-        out.append((label, in_bytes * factor, times))
     return out
 
 
@@ -103,20 +88,8 @@ def report(results, markdown):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repetitions", type=int, default=11)
-    ap.add_argument("--budget", type=float, default=0.3, help="seconds per timing")
-    ap.add_argument("--threads", type=int, default=1,
-                    help="threads for ctensor and torch alike (0: each library's default)")
-    ap.add_argument("--markdown", action="store_true")
-    args = ap.parse_args()
-    if args.threads > 0:
-        ctensor._C.ct_set_num_threads(args.threads)
-        torch.set_num_threads(args.threads)
-    print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__} "
-          f"({torch.get_num_threads()} threads), ctensor {ctensor.__version__} "
-          f"({ctensor._C.ct_get_num_threads()} threads), NumPy {np.__version__}; "
-          f"medians of {args.repetitions} alternated repetitions; ratios: higher is faster for ctensor")
+    args = arg_parser(__doc__, 11, threads=1).parse_args()
+    start(args, "; ratios: higher is faster for ctensor")
     report(measure(args.repetitions, args.budget), args.markdown)
 
 

@@ -9,6 +9,10 @@
 #include "gather_scatter.h"
 
 #include <array>
+#include <type_traits>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #include <atomic>
 #include <cmath>
 #include <limits>
@@ -668,13 +672,79 @@ void index_put_into(const Tensor& self, std::span<const Tensor* const> indices, 
   });
 }
 
+// Merges adjacent outer dims (all but the last) that every operand walks as one: dims i and
+// i + 1 merge when stride[i] == stride[i + 1] * size[i + 1] for each stride list.  A gather of
+// contiguous operands then has one outer dim, and its loop keeps no coordinates.
+void merge_outer_dims(Dims& sizes, std::array<Dims*, 3> strides) {
+  const size_t nd = sizes.size();
+  if (nd < 3) return;
+  size_t kept = 0;  // the merged outer dims are written to [0, kept]
+  for (size_t i = 1; i + 1 < nd; ++i) {
+    bool joins = true;
+    for (const Dims* st : strides) joins = joins && (*st)[kept] == (*st)[i] * sizes[i];
+    if (joins) {
+      sizes[kept] *= sizes[i];
+      for (Dims* st : strides) (*st)[kept] = (*st)[i];
+    } else {
+      ++kept;
+      sizes[kept] = sizes[i];
+      for (Dims* st : strides) (*st)[kept] = (*st)[i];
+    }
+  }
+  ++kept;
+  sizes[kept] = sizes[nd - 1];
+  for (Dims* st : strides) (*st)[kept] = (*st)[nd - 1];
+  sizes.resize(kept + 1);
+  for (Dims* st : strides) st->resize(kept + 1);
+}
+
+// One row of gather: `inner` positions along the index's last dim.  An index outside [0, n)
+// reads element 0 instead and is reported through `seen`, so the loop has no branch to leave.
+template <class T>
+inline void gather_row(T* po, int64_t so, const int64_t* pi, int64_t si, const T* ps, int64_t ss, int64_t sd,
+                       int64_t inner, int64_t n, bool& seen, bool stream) {
+#if defined(__x86_64__)
+  if constexpr (std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t>) {
+    if (stream) {
+      for (int64_t j = 0; j < inner; ++j) {
+        const int64_t v = pi[j * si];
+        const bool ok = uint64_t(v) < uint64_t(n);
+        seen |= !ok;
+        const T x = load<T>(ps + j * ss + (ok ? v : 0) * sd);
+        if constexpr (sizeof(T) == 4)
+          _mm_stream_si32(reinterpret_cast<int*>(po + j), int(x));
+        else
+          _mm_stream_si64(reinterpret_cast<long long*>(po + j), (long long)(x));
+      }
+      return;
+    }
+  }
+#endif
+  (void)stream;
+  if (so == 1 && si == 1) {
+    for (int64_t j = 0; j < inner; ++j) {
+      const int64_t v = pi[j];
+      const bool ok = uint64_t(v) < uint64_t(n);
+      seen |= !ok;
+      po[j] = load<T>(ps + j * ss + (ok ? v : 0) * sd);
+    }
+  } else {
+    for (int64_t j = 0; j < inner; ++j) {
+      const int64_t v = pi[j * si];
+      const bool ok = uint64_t(v) < uint64_t(n);
+      seen |= !ok;
+      po[j * so] = load<T>(ps + j * ss + (ok ? v : 0) * sd);
+    }
+  }
+}
+
 // gather's loop: rows of index's last dim, split across threads (no two positions write
-// the same output element).  An index outside [0, n) reads element 0 instead and is reported
-// (the caller then throws with the first bad value), so the loop has no branch to leave.
+// the same output element).  Returns whether some index was out of range.
 template <class T>
 bool gather_kernel(const Tensor& out, const Tensor& idx, const Tensor& self, Dims self_strides, int64_t sd,
                    int64_t n) {
-  const Dims sizes = sizes1(idx), os = strides1(out), is = strides1(idx);
+  Dims sizes = sizes1(idx), os = strides1(out), is = strides1(idx);
+  merge_outer_dims(sizes, {&os, &is, &self_strides});
   const int nd = int(sizes.size());
   const int64_t inner = sizes[size_t(nd - 1)];
   int64_t rows = 1;
@@ -683,59 +753,54 @@ bool gather_kernel(const Tensor& out, const Tensor& idx, const Tensor& self, Dim
   const int64_t* const ip = at<const int64_t>(idx);
   const T* const sp = at<const T>(self);
   const int64_t so = os[size_t(nd - 1)], si = is[size_t(nd - 1)], ss = self_strides[size_t(nd - 1)];
+  // The row offsets advance by each operand's stride of the last outer dim; the other outer
+  // dims are only revisited when that dim wraps around.
+  const int64_t os_last = nd >= 2 ? os[size_t(nd - 2)] : 0, is_last = nd >= 2 ? is[size_t(nd - 2)] : 0,
+                ss_last = nd >= 2 ? self_strides[size_t(nd - 2)] : 0;
+  const bool stream = so == 1 && os_last == inner && out.numel() * int64_t(sizeof(T)) > (8 << 20);
   std::atomic<bool> bad{false};
   parallel_for(rows, std::max<int64_t>(1, 32768 / std::max<int64_t>(inner, 1)), [&](int64_t r0, int64_t r1) {
-    Dims coord(size_t(nd), 0);
-    for (int64_t i = nd - 2, rem = r0; i >= 0; --i) {
-      coord[size_t(i)] = rem % sizes[size_t(i)];
-      rem /= sizes[size_t(i)];
-    }
     bool seen = false;
-    // The row offsets advance by each operand's stride of the last outer dim; the other
-    // outer dims are only revisited when that dim wraps around.
-    const int64_t os_last = nd >= 2 ? os[size_t(nd - 2)] : 0, is_last = nd >= 2 ? is[size_t(nd - 2)] : 0,
-                  ss_last = nd >= 2 ? self_strides[size_t(nd - 2)] : 0;
-    int64_t oo = 0, oi = 0, osf = 0;
-    auto restart = [&] {
-      oo = oi = osf = 0;
-      for (int i = 0; i < nd - 1; ++i) {
-        oo += coord[size_t(i)] * os[size_t(i)];
-        oi += coord[size_t(i)] * is[size_t(i)];
-        osf += coord[size_t(i)] * self_strides[size_t(i)];
+    if (nd <= 2) {  // one outer dim (the common case once merged): no coordinates to keep
+      for (int64_t r = r0; r < r1; ++r) {
+        gather_row(o + r * os_last, so, ip + r * is_last, si, sp + r * ss_last, ss, sd, inner, n, seen, stream);
       }
-    };
-    restart();
-    for (int64_t r = r0; r < r1; ++r) {
-      T* po = o + oo;
-      const int64_t* pi = ip + oi;
-      const T* ps = sp + osf;
-      if (so == 1 && si == 1) {
-        for (int64_t j = 0; j < inner; ++j) {
-          const int64_t v = pi[j];
-          const bool ok = uint64_t(v) < uint64_t(n);
-          seen |= !ok;
-          po[j] = load<T>(ps + j * ss + (ok ? v : 0) * sd);
+    } else {
+      Dims coord(size_t(nd), 0);
+      for (int64_t i = nd - 2, rem = r0; i >= 0; --i) {
+        coord[size_t(i)] = rem % sizes[size_t(i)];
+        rem /= sizes[size_t(i)];
+      }
+      int64_t oo = 0, oi = 0, osf = 0;
+      auto restart = [&] {
+        oo = oi = osf = 0;
+        for (int i = 0; i < nd - 1; ++i) {
+          oo += coord[size_t(i)] * os[size_t(i)];
+          oi += coord[size_t(i)] * is[size_t(i)];
+          osf += coord[size_t(i)] * self_strides[size_t(i)];
         }
-      } else {
-        for (int64_t j = 0; j < inner; ++j) {
-          const int64_t v = pi[j * si];
-          const bool ok = uint64_t(v) < uint64_t(n);
-          seen |= !ok;
-          po[j * so] = load<T>(ps + j * ss + (ok ? v : 0) * sd);
-        }
-      }
-      if (nd < 2) continue;
-      if (++coord[size_t(nd - 2)] < sizes[size_t(nd - 2)]) {
-        oo += os_last, oi += is_last, osf += ss_last;
-        continue;
-      }
-      coord[size_t(nd - 2)] = 0;
-      for (int i = nd - 3; i >= 0; --i) {
-        if (++coord[size_t(i)] < sizes[size_t(i)]) break;
-        coord[size_t(i)] = 0;
-      }
+      };
       restart();
+      const int64_t last_size = sizes[size_t(nd - 2)];
+      int64_t last = coord[size_t(nd - 2)];
+      for (int64_t r = r0; r < r1; ++r) {
+        gather_row(o + oo, so, ip + oi, si, sp + osf, ss, sd, inner, n, seen, stream);
+        if (++last < last_size) {
+          oo += os_last, oi += is_last, osf += ss_last;
+          continue;
+        }
+        last = 0;
+        coord[size_t(nd - 2)] = 0;
+        for (int i = nd - 3; i >= 0; --i) {
+          if (++coord[size_t(i)] < sizes[size_t(i)]) break;
+          coord[size_t(i)] = 0;
+        }
+        restart();
+      }
     }
+#if defined(__x86_64__)
+    if (stream) _mm_sfence();
+#endif
     if (seen) bad.store(true, std::memory_order_relaxed);
   });
   return bad.load();

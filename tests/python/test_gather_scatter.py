@@ -504,3 +504,24 @@ def test_gather_same_result_on_one_thread():
         ctensor._C.ct_set_num_threads(n)
     check_same(one, torch.gather(t, 0, i))
     check_same(ctensor.gather(ct_of(t), 0, ct_of(i)), torch.gather(t, 0, i))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int16"])
+def test_gather_past_the_streaming_threshold(dtype):
+    # Outputs over 8 MB of 4- and 8-byte elements are written with streaming stores; the
+    # 3-D case merges its two outer dims into one row loop.
+    for shape, ishape, dim in (((600_000, 16), (600_000, 4), 1), ((2, 300_000, 16), (2, 300_000, 4), 2),
+                               ((700_000, 4), (700_000, 4), 0)):
+        t = values(shape, getattr(torch, dtype), seed=41)
+        i = indices(ishape, shape[dim], seed=42)
+        c, ic = ctensor.from_numpy(t.numpy()), ctensor.from_numpy(i.numpy())
+        rc, rt = ctensor.gather(c, dim, ic), torch.gather(t, dim, i)
+        assert tuple(rc.shape) == tuple(rt.shape) and rc.stride() == rt.stride()
+        assert (rc.numpy() == rt.numpy()).all()
+    t = values((600_000, 16), getattr(torch, dtype), seed=43)
+    i = indices((600_000, 4), 16, seed=44)
+    i[123_456, 2] = 16
+    with pytest.raises(RuntimeError, match="index 16 is out of bounds for dimension 1 with size 16"):
+        torch.gather(t, 1, i)
+    with pytest.raises(RuntimeError, match="index 16 is out of bounds for dimension 1 with size 16"):
+        ctensor.gather(ctensor.from_numpy(t.numpy()), 1, ctensor.from_numpy(i.numpy()))

@@ -563,81 +563,73 @@ static PyObject *ctpy_m_permute(PyObject *self, PyObject *const *args, Py_ssize_
   CTPY_RETURN_TENSOR(ct_permute(ctpy_handle(self), n, d), "ct_permute");
 }
 
-static PyObject *ctpy_m_size(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                             PyObject *kwnames) {
-  ct_tensor *h = ctpy_handle(self);
-  PyObject *dimobj = NULL;
+/* size(dim=None) and stride(dim=None): at most one argument, `dim`, positional or by keyword.
+   Sets *dimobj (NULL when absent); returns -1 with a TypeError naming fn otherwise. */
+static int ctpy_optional_dim_arg(const char *fn, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                                 PyObject **dimobj) {
+  *dimobj = NULL;
   if (kwnames && PyTuple_GET_SIZE(kwnames)) {
     if (nargs != 0 || PyTuple_GET_SIZE(kwnames) != 1 ||
         PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "dim") != 0) {
-      PyErr_SetString(PyExc_TypeError, "size() got an unexpected keyword argument");
-      return NULL;
+      PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument", fn);
+      return -1;
     }
-    dimobj = args[0];
+    *dimobj = args[0];
   } else if (nargs == 1) {
-    dimobj = args[0];
+    *dimobj = args[0];
   } else if (nargs > 1) {
-    PyErr_SetString(PyExc_TypeError, "size() takes at most 1 argument");
-    return NULL;
+    PyErr_Format(PyExc_TypeError, "%s() takes at most 1 argument", fn);
+    return -1;
   }
-  if (!dimobj || dimobj == Py_None) return ctpy_size_new(ct_tensor_ndim(h), ct_tensor_sizes(h));
+  return 0;
+}
+
+/* One entry of size() or stride(), dim wrapped as torch 2.13 wraps it (a 0-dim tensor has
+   no entry to give: torch raises for every dim). */
+static PyObject *ctpy_dim_entry(PyObject *dimobj, int nd, const int64_t *values) {
   int64_t d;
   if (ctpy_as_int64(dimobj, &d, "dim") < 0) return NULL;
-  int nd = ct_tensor_ndim(h);
-  int64_t lo = nd ? -nd : -1, hi = nd ? nd - 1 : 0;
-  if (d < lo || d > hi) {
-    PyErr_Format(PyExc_IndexError,
-                 "Dimension out of range (expected to be in range of [%lld, %lld], but got %lld)",
-                 (long long)lo, (long long)hi, (long long)d);
+  if (nd == 0) {
+    PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions", (long long)d);
     return NULL;
   }
-  if (nd == 0) return PyLong_FromLong(1); /* torch: a 0-dim tensor has size 1 at dim 0/-1 */
-  return PyLong_FromLongLong(ct_tensor_size(h, (int)d));
+  if (d < -nd || d > nd - 1) {
+    PyErr_Format(PyExc_IndexError,
+                 "Dimension out of range (expected to be in range of [%d, %d], but got %lld)", -nd, nd - 1,
+                 (long long)d);
+    return NULL;
+  }
+  return PyLong_FromLongLong(values[d < 0 ? d + nd : d]);
+}
+
+static PyObject *ctpy_m_size(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                             PyObject *kwnames) {
+  ct_tensor *h = ctpy_handle(self);
+  PyObject *dimobj;
+  if (ctpy_optional_dim_arg("size", args, nargs, kwnames, &dimobj) < 0) return NULL;
+  if (!dimobj || dimobj == Py_None) return ctpy_size_new(ct_tensor_ndim(h), ct_tensor_sizes(h));
+  return ctpy_dim_entry(dimobj, ct_tensor_ndim(h), ct_tensor_sizes(h));
 }
 
 static PyObject *ctpy_m_stride(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                PyObject *kwnames) {
   ct_tensor *h = ctpy_handle(self);
-  PyObject *dimobj = NULL;
-  if (kwnames && PyTuple_GET_SIZE(kwnames)) {
-    if (nargs != 0 || PyTuple_GET_SIZE(kwnames) != 1 ||
-        PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "dim") != 0) {
-      PyErr_SetString(PyExc_TypeError, "stride() got an unexpected keyword argument");
-      return NULL;
-    }
-    dimobj = args[0];
-  } else if (nargs == 1) {
-    dimobj = args[0];
-  } else if (nargs > 1) {
-    PyErr_SetString(PyExc_TypeError, "stride() takes at most 1 argument");
-    return NULL;
-  }
+  PyObject *dimobj;
+  if (ctpy_optional_dim_arg("stride", args, nargs, kwnames, &dimobj) < 0) return NULL;
   int nd = ct_tensor_ndim(h);
   const int64_t *st = ct_tensor_strides(h);
-  if (!dimobj || dimobj == Py_None) {
-    PyObject *t = PyTuple_New(nd);
-    if (!t) return NULL;
-    for (int i = 0; i < nd; ++i) {
-      PyObject *x = PyLong_FromLongLong(st[i]);
-      if (!x) {
-        Py_DECREF(t);
-        return NULL;
-      }
-      PyTuple_SET_ITEM(t, i, x);
+  if (dimobj && dimobj != Py_None) return ctpy_dim_entry(dimobj, nd, st);
+  PyObject *t = PyTuple_New(nd);
+  if (!t) return NULL;
+  for (int i = 0; i < nd; ++i) {
+    PyObject *x = PyLong_FromLongLong(st[i]);
+    if (!x) {
+      Py_DECREF(t);
+      return NULL;
     }
-    return t;
+    PyTuple_SET_ITEM(t, i, x);
   }
-  int64_t d;
-  if (ctpy_as_int64(dimobj, &d, "dim") < 0) return NULL;
-  int64_t lo = nd ? -nd : -1, hi = nd ? nd - 1 : 0;
-  if (d < lo || d > hi) {
-    PyErr_Format(PyExc_IndexError,
-                 "Dimension out of range (expected to be in range of [%lld, %lld], but got %lld)",
-                 (long long)lo, (long long)hi, (long long)d);
-    return NULL;
-  }
-  if (nd == 0) return PyLong_FromLong(1);
-  return PyLong_FromLongLong(ct_tensor_stride(h, (int)d));
+  return t;
 }
 
 /* ---- Fast methods with int arguments: t, transpose, unsqueeze, select, narrow, ... --------

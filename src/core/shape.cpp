@@ -11,7 +11,7 @@ int64_t wrap_index(int64_t i, int64_t n) {
   return i < 0 ? i + n : i;
 }
 
-int wrap_dim(int64_t dim, int ndim, bool scalar_ok) {
+int wrap_dim_slow(int64_t dim, int ndim, bool scalar_ok) {
   CT_CHECK(ndim > 0 || scalar_ok, Index, "dimension specified as " << dim << " but tensor has no dimensions");
   return int(wrap_index(dim, std::max(ndim, 1)));
 }

@@ -11,7 +11,13 @@ namespace ct {
 
 // Wraps a possibly negative dim into [0, ndim).  A 0-dim tensor accepts dims -1 and 0 when
 // scalar_ok (PyTorch's rule for most ops).  Throws Index with PyTorch's message.
-int wrap_dim(int64_t dim, int ndim, bool scalar_ok = true);
+int wrap_dim_slow(int64_t dim, int ndim, bool scalar_ok);  // 0-dim tensors and the error
+inline int wrap_dim(int64_t dim, int ndim, bool scalar_ok = true) {
+  // Inline for the dims that need no message: every view op wraps one or two per call.
+  if (__builtin_expect(uint64_t(dim) < uint64_t(ndim), 1)) return int(dim);
+  if (dim < 0 && dim >= -int64_t(ndim)) return int(dim + ndim);
+  return wrap_dim_slow(dim, ndim, scalar_ok);
+}
 
 // Wraps i into [0, n) for n >= 1, in int64: PyTorch's maybe_wrap_dim, which narrow also uses
 // for its start (on a dim that may hold more than 2^31 elements).  Throws Index with the same

@@ -34,8 +34,18 @@ int64_t check_geometry(DType dtype, IntList sizes, IntList strides, int64_t offs
 
 Ref<Tensor> Tensor::make(Storage* storage, DType dtype, IntList sizes, IntList strides,
                          int64_t offset, Tensor* base, const Tensor* counter_from) {
-  const int ndim = int(sizes.size());
   const int64_t numel = check_geometry(dtype, sizes, strides, offset);
+  return make_checked(storage, dtype, sizes, strides, offset, base, counter_from, numel);
+}
+
+Ref<Tensor> Tensor::make_rearranged(const Tensor& of, IntList sizes, IntList strides, Tensor* base) {
+  return make_checked(of.storage(), of.dtype(), sizes, strides, of.offset(), base, nullptr, of.numel());
+}
+
+// make, once the geometry is known to be valid and to hold `numel` elements.
+Ref<Tensor> Tensor::make_checked(Storage* storage, DType dtype, IntList sizes, IntList strides, int64_t offset,
+                                 Tensor* base, const Tensor* counter_from, int64_t numel) {
+  const int ndim = int(sizes.size());
   // The shared counter first: creating it lazily may throw, and nothing is allocated yet.
   // A view reads its base's counter (Tensor::version_counter); only a non-view that shares
   // one (ct_alias) holds a reference.

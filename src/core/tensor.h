@@ -90,6 +90,10 @@ class Tensor {
   // counter of counter_from, or else of base (a view), or else gets a fresh one.
   static Ref<Tensor> make(Storage* storage, DType dtype, IntList sizes, IntList strides,
                           int64_t offset, Tensor* base, const Tensor* counter_from = nullptr);
+  // A view of `of` over the same elements, rearranged: (sizes, strides) are of's own pairs
+  // permuted, with dims of size 1 dropped (transpose, permute, squeeze, an alias).  Its numel
+  // is of's, and every stride already passed make's checks, so there is nothing to check again.
+  static Ref<Tensor> make_rearranged(const Tensor& of, IntList sizes, IntList strides, Tensor* base);
   // A new contiguous tensor on a new uninitialized storage; checks sizes (negative, overflow).
   static Ref<Tensor> empty(IntList sizes, DType dtype, const char* op);
   // A new tensor on a new storage just large enough for (sizes, strides); strides >= 0.
@@ -179,6 +183,8 @@ class Tensor {
  private:
   Tensor() = default;
   ~Tensor();
+  static Ref<Tensor> make_checked(Storage* storage, DType dtype, IntList sizes, IntList strides, int64_t offset,
+                                  Tensor* base, const Tensor* counter_from, int64_t numel);
 
   static constexpr uint32_t kMagic = 0x7e450c75u;
   mutable std::atomic<int64_t> refcount_{1};

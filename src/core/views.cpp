@@ -27,6 +27,17 @@ Ref<Tensor> make_view(const Tensor& t, IntList sizes, IntList strides, int64_t o
   return v;
 }
 
+namespace {
+// make_view for the views over t's own elements, rearranged (Tensor::make_rearranged): a
+// permutation of t's dims, or t's dims less some of size 1.  Nothing can fail, so nothing is
+// checked: these are the views that are created most often.
+Ref<Tensor> rearranged_view(const Tensor& t, IntList sizes, IntList strides) {
+  Ref<Tensor> v = Tensor::make_rearranged(t, sizes, strides, t.view_root());
+  v->set_math_bits(t.math_bits());
+  return v;
+}
+}  // namespace
+
 Ref<Tensor> view(const Tensor& t, IntList shape) {
   if (shape.size() > size_t(kMaxDims)) {  // refused by Tensor::make, after the shape checks
     const Shape sizes = infer_size(shape, t.numel(), "view");
@@ -52,14 +63,14 @@ Ref<Tensor> transpose(const Tensor& t, int64_t dim0, int64_t dim1) {
     std::swap(sizes[size_t(d0)], sizes[size_t(d1)]);
     std::swap(strides[size_t(d0)], strides[size_t(d1)]);
   }
-  return make_view(t, sizes, strides, t.offset());
+  return rearranged_view(t, sizes, strides);
 }
 
 Ref<Tensor> t(const Tensor& self) {
   const int n = self.ndim();
   CT_CHECK(n <= 2, Shape, "t() expects a tensor with <= 2 dimensions, but self is " << n << "D");
   if (n == 2) return transpose(self, 0, 1);
-  return make_view(self, self.sizes(), self.strides(), self.offset());
+  return rearranged_view(self, self.sizes(), self.strides());
 }
 
 Ref<Tensor> permute(const Tensor& t, std::span<const int> dims) {
@@ -77,7 +88,7 @@ Ref<Tensor> permute(const Tensor& t, std::span<const int> dims) {
     sizes.push_back(t.size(d));
     strides.push_back(t.stride(d));
   }
-  return make_view(t, sizes, strides, t.offset());
+  return rearranged_view(t, sizes, strides);
 }
 
 Ref<Tensor> slice(const Tensor& t, int64_t dim, int64_t start, int64_t stop, int64_t step) {
@@ -182,7 +193,7 @@ Ref<Tensor> squeeze(const Tensor& t, int64_t dim) {
     sizes.erase(size_t(d));
     strides.erase(size_t(d));
   }
-  return make_view(t, sizes, strides, t.offset());
+  return rearranged_view(t, sizes, strides);
 }
 
 Ref<Tensor> squeeze_dims(const Tensor& t, std::span<const int> dims) {
@@ -199,7 +210,7 @@ Ref<Tensor> squeeze_dims(const Tensor& t, std::span<const int> dims) {
     sizes.push_back(t.size(i));
     strides.push_back(t.stride(i));
   }
-  return make_view(t, sizes, strides, t.offset());
+  return rearranged_view(t, sizes, strides);
 }
 
 Ref<Tensor> squeeze_all(const Tensor& t) {
@@ -210,7 +221,7 @@ Ref<Tensor> squeeze_all(const Tensor& t) {
       strides.push_back(t.stride(i));
     }
   }
-  return make_view(t, sizes, strides, t.offset());
+  return rearranged_view(t, sizes, strides);
 }
 
 Ref<Tensor> unsqueeze(const Tensor& t, int64_t dim) {
@@ -368,7 +379,7 @@ std::vector<Ref<Tensor>> chunk(const Tensor& t, int64_t chunks, int64_t dim) {
   return split_with_sizes(t, zeros, dim);
 }
 
-Ref<Tensor> alias_view(const Tensor& t) { return make_view(t, t.sizes(), t.strides(), t.offset()); }
+Ref<Tensor> alias_view(const Tensor& t) { return rearranged_view(t, t.sizes(), t.strides()); }
 
 Ref<Tensor> alias(const Tensor& t) {
   Ref<Tensor> a = Tensor::make(t.storage(), t.dtype(), t.sizes(), t.strides(), t.offset(), nullptr, &t);

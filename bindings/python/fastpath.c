@@ -2205,6 +2205,8 @@ static void ctpy_dltensor_versioned_capsule_destructor(PyObject *cap) {
 
 #define CTPY_FAST(name, doc) \
   {#name, (PyCFunction)(void (*)(void))ctpy_m_##name, METH_FASTCALL | METH_KEYWORDS, doc}
+static PyObject *ctpy_m_numpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames); /* numpy_exchange.c */
 static PyMethodDef ctpy_fast_methods[] = {
     {"t", (PyCFunction)ctpy_m_t, METH_NOARGS, "t() -> Tensor: dims 0 and 1 swapped (a view); <= 2-D"},
     CTPY_FAST(transpose, "transpose(dim0, dim1) -> Tensor: a view with two dims swapped"),
@@ -2230,6 +2232,7 @@ static PyMethodDef ctpy_fast_methods[] = {
      "size(dim=None) -> Size or int"},
     {"stride", (PyCFunction)(void (*)(void))ctpy_m_stride, METH_FASTCALL | METH_KEYWORDS,
      "stride(dim=None) -> tuple or int: strides in elements"},
+    CTPY_FAST(numpy, "An ndarray sharing this tensor's memory; it keeps the tensor alive."),
     {NULL, NULL, 0, NULL}};
 
 static PyObject *ctpy_get_array_interface(PyObject *self, void *closure); /* numpy_exchange.c */

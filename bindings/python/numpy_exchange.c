@@ -90,61 +90,186 @@ static PyObject *ctpy_from_numpy(PyObject *self, PyObject *args) {
    read-only.  A dict, not the faster __array_struct__ capsule: from a capsule NumPy 1.24 makes
    the array's .base a (tensor, capsule) tuple, from this dict the tensor itself, as torch's
    t.numpy() does.  No "descr": NumPy would parse it again from the list form. */
-static PyObject *ctpy_get_array_interface(PyObject *self, void *closure) {
-  (void)closure;
-  ct_tensor *t = ctpy_handle(self);
-  if (!t) return PyErr_Format(PyExc_TypeError, "__array_interface__: expected a ctensor.Tensor");
+/* What t.numpy() and NumPy's protocols refuse, with torch's messages; 0 when t can be lent. */
+static int ctpy_numpy_refusal(ct_tensor *t) {
   if (ct_requires_grad(t) == 1) {
     PyErr_SetString(PyExc_RuntimeError,
                     "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.");
-    return NULL;
+    return -1;
   }
   /* torch's tensor_to_numpy: NumPy would read the stored values, not the conj/neg view's */
   if (ct_tensor_is_conj(t) == 1) {
     PyErr_SetString(PyExc_RuntimeError,
                     "Can't call numpy() on Tensor that has conjugate bit set. Use tensor.resolve_conj().numpy() instead.");
-    return NULL;
+    return -1;
   }
   if (ct_tensor_is_neg(t) == 1) {
     PyErr_SetString(PyExc_RuntimeError,
                     "Can't call numpy() on Tensor that has negative bit set. Use tensor.resolve_neg().numpy() instead.");
-    return NULL;
+    return -1;
   }
-  static const char *const typestrs[12] = {"|b1", "|u1", "|i1", "<i2", "<i4", "<i8",
-                                           "<f2", NULL,  "<f4", "<f8", "<c8", "<c16"};
-  const ct_dtype d = ct_tensor_dtype(t);
-  if (d == CT_BFLOAT16) {
+  if (ct_tensor_dtype(t) == CT_BFLOAT16) {
     PyErr_SetString(PyExc_TypeError, "Got unsupported ScalarType BFloat16");
-    return NULL;
+    return -1;
   }
+  return 0;
+}
+
+/* t's memory as NumPy sees it: byte strides (stride * itemsize fits int64 for a tensor with
+   elements, the core checks it; an empty tensor's may not, and NumPy never steps through
+   them), a non-NULL address (NumPy refuses NULL, and never reads an empty array's), whether it
+   is read-only.  NumPy cannot be told that the memory moved: as torch's numpy(), the storage
+   may never be reallocated by resize_/set_ again. */
+static void *ctpy_lend_to_numpy(ct_tensor *t, int64_t *byte_strides, int *read_only) {
   const int nd = ct_tensor_ndim(t);
-  const int64_t item = ct_dtype_itemsize(d);
-  const int64_t *sizes = ct_tensor_sizes(t), *strides = ct_tensor_strides(t);
-  PyObject *shape = PyTuple_New(nd), *bstrides = PyTuple_New(nd);
-  for (int i = 0; shape && bstrides && i < nd; ++i) {
-    /* stride * itemsize fits int64 for a tensor with elements (the core checks it); an empty
-       tensor's may not, and NumPy never steps through them */
-    int64_t bytes;
-    if (__builtin_mul_overflow(strides[i], item, &bytes)) bytes = 0;
-    PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(sizes[i]));
-    PyTuple_SET_ITEM(bstrides, i, PyLong_FromLongLong(bytes));
-  }
+  const int64_t item = ct_dtype_itemsize(ct_tensor_dtype(t));
+  const int64_t *strides = ct_tensor_strides(t);
+  for (int i = 0; i < nd; ++i)
+    if (__builtin_mul_overflow(strides[i], item, &byte_strides[i])) byte_strides[i] = 0;
   ct_storage *s = ct_tensor_storage(t);
-  const int read_only = s ? ct_storage_is_read_only(s) == 1 : 0;
-  /* NumPy cannot be told that the memory moved: as torch's numpy(), the storage may never be
-     reallocated by resize_/set_ again */
+  *read_only = s ? ct_storage_is_read_only(s) == 1 : 0;
   if (s) ct_storage_disable_resize(s);
   ct_storage_release(s);
   void *data = ct_tensor_data(t);
-  /* no elements, no memory: NumPy refuses a NULL address but never reads this one */
-  const uintptr_t address = data ? (uintptr_t)data : (uintptr_t)item;
+  return data ? data : (void *)(uintptr_t)item;
+}
+
+static PyObject *ctpy_get_array_interface(PyObject *self, void *closure) {
+  (void)closure;
+  ct_tensor *t = ctpy_handle(self);
+  if (!t) return PyErr_Format(PyExc_TypeError, "__array_interface__: expected a ctensor.Tensor");
+  if (ctpy_numpy_refusal(t) < 0) return NULL;
+  static const char *const typestrs[12] = {"|b1", "|u1", "|i1", "<i2", "<i4", "<i8",
+                                           "<f2", NULL,  "<f4", "<f8", "<c8", "<c16"};
+  const int nd = ct_tensor_ndim(t);
+  const int64_t *sizes = ct_tensor_sizes(t);
+  int64_t bytes[CT_MAX_DIMS];
+  int read_only;
+  void *data = ctpy_lend_to_numpy(t, bytes, &read_only);
+  PyObject *shape = PyTuple_New(nd), *bstrides = PyTuple_New(nd);
+  for (int i = 0; shape && bstrides && i < nd; ++i) {
+    PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(sizes[i]));
+    PyTuple_SET_ITEM(bstrides, i, PyLong_FromLongLong(bytes[i]));
+  }
   if (!shape || !bstrides || PyErr_Occurred()) {
     Py_XDECREF(shape);
     Py_XDECREF(bstrides);
     return NULL;
   }
-  return Py_BuildValue("{s:i,s:N,s:s,s:(NO),s:N}", "version", 3, "shape", shape, "typestr", typestrs[d], "data",
-                       PyLong_FromUnsignedLongLong(address), read_only ? Py_True : Py_False, "strides", bstrides);
+  return Py_BuildValue("{s:i,s:N,s:s,s:(NO),s:N}", "version", 3, "shape", shape, "typestr",
+                       typestrs[ct_tensor_dtype(t)], "data", PyLong_FromUnsignedLongLong((uintptr_t)data),
+                       read_only ? Py_True : Py_False, "strides", bstrides);
+}
+
+/* ---- t.numpy() through NumPy's C API --------------------------------------------------------
+
+   np.asarray(t) reads the dict above, and NumPy parses its typestr and tuples on every call
+   (most of what a round trip cost).  t.numpy() instead makes the array itself with
+   PyArray_NewFromDescr from NumPy's C-API table, which NumPy exports to every extension as the
+   capsule numpy._core._multiarray_umath._ARRAY_API, fetched at the first call.  No NumPy
+   header is needed: the table slots used here (0, 2, 45, 94, 282) and the type numbers are
+   NumPy's ABI, the same since NumPy 1.7 and through 2.x; the table's ABI version is checked,
+   and an unknown one (or no NumPy) takes the dict path instead.  The array's base is the
+   tensor, as with the dict. */
+
+enum { CTPY_NPY_ABI_1 = 0x01000009, CTPY_NPY_ABI_2 = 0x02000000, CTPY_NPY_WRITEABLE = 0x0400 };
+typedef unsigned int (*ctpy_npy_abi_version_fn)(void);                       /* slot 0 */
+typedef PyObject *(*ctpy_npy_descr_from_type_fn)(int);                       /* slot 45 */
+typedef PyObject *(*ctpy_npy_new_from_descr_fn)(PyTypeObject *, PyObject *, int, const Py_intptr_t *,
+                                                const Py_intptr_t *, void *, int, PyObject *); /* 94 */
+typedef int (*ctpy_npy_set_base_fn)(PyObject *, PyObject *);                 /* slot 282 */
+
+static void **ctpy_npy_api = NULL;
+static int ctpy_npy_tried = 0;
+
+/* NumPy's C-API table, or NULL (no error set) when it cannot be used. */
+static void **ctpy_numpy_api(void) {
+  if (ctpy_npy_tried) return ctpy_npy_api;
+  ctpy_npy_tried = 1;
+  PyObject *m = PyImport_ImportModule("numpy._core._multiarray_umath");
+  if (!m) {
+    PyErr_Clear();
+    m = PyImport_ImportModule("numpy.core._multiarray_umath"); /* NumPy 1.x */
+  }
+  PyObject *cap = m ? PyObject_GetAttrString(m, "_ARRAY_API") : NULL;
+  Py_XDECREF(m); /* the module stays imported and keeps the capsule and its table */
+  void **api = cap && PyCapsule_CheckExact(cap) ? (void **)PyCapsule_GetPointer(cap, NULL) : NULL;
+  Py_XDECREF(cap);
+  PyErr_Clear();
+  if (api) {
+    const unsigned int abi = ((ctpy_npy_abi_version_fn)api[0])();
+    if (abi == CTPY_NPY_ABI_1 || abi == CTPY_NPY_ABI_2) ctpy_npy_api = api;
+  }
+  return ctpy_npy_api;
+}
+
+/* NumPy's type number of each ct_dtype (bfloat16 has none; int64 is C long on LP64). */
+static const int ctpy_npy_typenums[12] = {0 /* bool */,    2 /* uint8 */,     1 /* int8 */,
+                                          3 /* int16 */,   5 /* int32 */,     sizeof(long) == 8 ? 7 : 9,
+                                          23 /* half */,   -1 /* bfloat16 */, 11 /* float32 */,
+                                          12 /* float64 */, 14 /* cfloat */,  15 /* cdouble */};
+
+/* The dict path, written in Python (_interop.to_numpy): force=True, and NumPy without a usable
+   C-API table. */
+static PyObject *ctpy_numpy_by_python(PyObject *self, int force) {
+  static PyObject *to_numpy = NULL;
+  if (!to_numpy) {
+    PyObject *m = PyImport_ImportModule("ctensor._interop");
+    if (!m) return NULL;
+    to_numpy = PyObject_GetAttrString(m, "to_numpy");
+    Py_DECREF(m);
+    if (!to_numpy) return NULL;
+  }
+  return PyObject_CallFunctionObjArgs(to_numpy, self, force ? Py_True : Py_False, NULL);
+}
+
+/* t.numpy(*, force=False): an ndarray on t's memory whose base is t (force=True: on a detached,
+   resolved t, as torch). */
+static PyObject *ctpy_m_numpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+  if (nargs) {
+    PyErr_Format(PyExc_TypeError, "numpy() takes 0 positional arguments but %zd %s given", nargs,
+                 nargs == 1 ? "was" : "were");
+    return NULL;
+  }
+  int force = 0;
+  for (Py_ssize_t k = 0; kwnames && k < PyTuple_GET_SIZE(kwnames); ++k) {
+    PyObject *name = PyTuple_GET_ITEM(kwnames, k);
+    if (PyUnicode_CompareWithASCIIString(name, "force") != 0) {
+      PyErr_Format(PyExc_TypeError, "numpy() got an unexpected keyword argument '%U'", name);
+      return NULL;
+    }
+    if (!PyBool_Check(args[k])) {
+      PyErr_Format(PyExc_TypeError, "numpy(): argument 'force' must be bool, not %s", Py_TYPE(args[k])->tp_name);
+      return NULL;
+    }
+    force = args[k] == Py_True;
+  }
+  ct_tensor *t = ctpy_handle(self);
+  if (!t) return PyErr_Format(PyExc_TypeError, "numpy(): expected a ctensor.Tensor");
+  void **api = force ? NULL : ctpy_numpy_api();
+  if (!api) return ctpy_numpy_by_python(self, force);
+  if (ctpy_numpy_refusal(t) < 0) return NULL;
+  const int nd = ct_tensor_ndim(t);
+  Py_intptr_t shape[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  int64_t bytes[CT_MAX_DIMS];
+  int read_only;
+  void *data = ctpy_lend_to_numpy(t, bytes, &read_only);
+  const int64_t *sizes = ct_tensor_sizes(t);
+  for (int i = 0; i < nd; ++i) {
+    shape[i] = (Py_intptr_t)sizes[i];
+    strides[i] = (Py_intptr_t)bytes[i];
+  }
+  PyObject *descr = ((ctpy_npy_descr_from_type_fn)api[45])(ctpy_npy_typenums[ct_tensor_dtype(t)]);
+  if (!descr) return NULL;
+  PyObject *a = ((ctpy_npy_new_from_descr_fn)api[94])((PyTypeObject *)api[2], descr, nd, shape, strides, data,
+                                                      read_only ? 0 : CTPY_NPY_WRITEABLE, NULL); /* steals descr */
+  if (!a) return NULL;
+  Py_INCREF(self);
+  if (((ctpy_npy_set_base_fn)api[282])(a, self) < 0) { /* steals self, even when it fails */
+    Py_DECREF(a);
+    return NULL;
+  }
+  return a;
 }
 
 /* ---- DLPack: the is-copied flag -------------------------------------------------------------- */

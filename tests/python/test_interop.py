@@ -231,6 +231,54 @@ def test_numpy_base_is_the_tensor_as_torch():
     assert ctensor.ones(2, requires_grad=True).numpy(force=True).tolist() == [1.0, 1.0]
 
 
+@needs_torch
+def test_numpy_method_as_torch():
+    # t.numpy() makes the array through NumPy's C-API table (numpy_exchange.c), not the dict
+    for dt in ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64",
+               "complex64", "complex128"):
+        c, t = ctensor.zeros(2, 3, dtype=getattr(ctensor, dt)), torch.zeros(2, 3, dtype=getattr(torch, dt))
+        a, b = c.t().numpy(), t.t().numpy()
+        assert (a.dtype, a.shape, a.strides, a.flags.writeable) == (b.dtype, b.shape, b.strides, b.flags.writeable)
+        assert a.ctypes.data == c.data_ptr() and type(a.base) is ctensor.Tensor
+    for m, x in (("ctensor", ctensor.zeros(2)), ("torch", torch.zeros(2))):
+        errors = []
+        for call in (lambda: x.numpy(True), lambda: x.numpy(forc=True), lambda: x.numpy(force=1)):
+            with pytest.raises(TypeError) as e:
+                call()
+            errors.append(str(e.value))
+        assert errors == ["numpy() takes 0 positional arguments but 1 was given",
+                          "numpy() got an unexpected keyword argument 'forc'",
+                          "numpy(): argument 'force' must be bool, not int"], m
+        x.numpy()
+        with pytest.raises(RuntimeError, match="Trying to resize storage that is not resizable"):
+            x.resize_(100)  # the memory was lent to NumPy: it may never move
+    c = ctensor.tensor([1 + 2j]).conj()
+    with pytest.raises(RuntimeError, match="Can't call numpy\\(\\) on Tensor that has conjugate bit set"):
+        c.numpy()
+    assert c.numpy(force=True).tolist() == [1 - 2j] and not c.numpy(force=True).base is c
+
+
+def test_numpy_of_a_read_only_storage_is_read_only():
+    a = np.arange(3.0)
+    a.flags.writeable = False
+    back = ctensor.from_numpy(a).numpy()
+    assert not back.flags.writeable and np.shares_memory(back, a)
+
+
+def test_numpy_without_numpy_c_api_takes_the_dict_path():
+    # A fresh interpreter whose NumPy C-API table cannot be found: numpy() still works (it
+    # falls back to np.asarray and the __array_interface__ dict).
+    code = ("import sys, numpy, ctensor\n"
+            "sys.modules['numpy._core._multiarray_umath'] = None\n"
+            "sys.modules['numpy.core._multiarray_umath'] = None\n"
+            "x = ctensor.arange(6.0).view(2, 3)\n"
+            "a = x.t().numpy()\n"
+            "assert a.strides == (4, 12) and a.base is not None and a.ctypes.data == x.data_ptr()\n"
+            "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "ok", out.stderr
+
+
 def test_numpy_bfloat16_unsupported():
     with pytest.raises(TypeError, match="BFloat16"):
         ctensor.zeros(2, dtype=ctensor.bfloat16).numpy()

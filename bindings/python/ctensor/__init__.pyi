@@ -537,7 +537,7 @@ class Tensor:
     def tolist(self) -> Any:
         """Nested lists of Python scalars (a scalar for a 0-dim tensor); a copy."""
     def numpy(self, *, force: _bool = ...) -> Any:
-        """An ndarray sharing this tensor's memory; it keeps the tensor alive."""
+        """An ndarray sharing this tensor's memory; it keeps the tensor alive.  force=True: of self detached and resolved (a copy only if a conj/neg bit is set)."""
     def __array__(self, dtype: Any = ..., copy: Optional[_bool] = ...) -> Any: ...
     def __array_wrap__(self, array: Any, context: Any = ..., return_scalar: _bool = ...) -> Tensor: ...
     def __dlpack__(self, stream: Any = ..., *, max_version: Optional[Tuple[_int, _int]] = ...,

@@ -47,7 +47,8 @@ TENSOR = {
     "has_internal_overlap": ("($self, /)", "ctensor: True if two elements of self share memory."),
     "item": (None, "The value of a one-element tensor as a Python scalar."),
     "tolist": (None, "Nested lists of Python scalars (a scalar for a 0-dim tensor); a copy."),
-    "numpy": (None, "An ndarray sharing this tensor's memory; it keeps the tensor alive."),
+    "numpy": ("($self, /, *, force=False)", "An ndarray sharing this tensor's memory; it keeps the tensor "
+              "alive.  force=True: of self detached and resolved (a copy only if a conj/neg bit is set)."),
     "equal": (None, "True if self and other have the same shape and elements (a bool)."),
     "allclose": (None, "True if |self - other| <= atol + rtol * |other| everywhere (a bool)."),
     # ---- views ----

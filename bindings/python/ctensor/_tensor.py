@@ -37,10 +37,6 @@ class _TensorMethods:
         """Nested lists of Python scalars (a scalar for a 0-dim tensor)."""
         return _values.tolist(self)
 
-    def numpy(self, *, force=False):
-        """An ndarray sharing this tensor's memory; it keeps the tensor alive."""
-        return _interop.to_numpy(self, force)
-
     __array_priority__ = 1000
 
     def __array__(self, dtype=None, copy=None):

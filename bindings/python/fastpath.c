@@ -2205,8 +2205,10 @@ static void ctpy_dltensor_versioned_capsule_destructor(PyObject *cap) {
 
 #define CTPY_FAST(name, doc) \
   {#name, (PyCFunction)(void (*)(void))ctpy_m_##name, METH_FASTCALL | METH_KEYWORDS, doc}
-static PyObject *ctpy_m_numpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                              PyObject *kwnames); /* numpy_exchange.c */
+/* numpy_exchange.c */
+static PyObject *ctpy_m_numpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+static PyObject *ctpy_m___dlpack__(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+static PyObject *ctpy_m___dlpack_device__(PyObject *self, PyObject *unused);
 static PyMethodDef ctpy_fast_methods[] = {
     {"t", (PyCFunction)ctpy_m_t, METH_NOARGS, "t() -> Tensor: dims 0 and 1 swapped (a view); <= 2-D"},
     CTPY_FAST(transpose, "transpose(dim0, dim1) -> Tensor: a view with two dims swapped"),
@@ -2233,6 +2235,9 @@ static PyMethodDef ctpy_fast_methods[] = {
     {"stride", (PyCFunction)(void (*)(void))ctpy_m_stride, METH_FASTCALL | METH_KEYWORDS,
      "stride(dim=None) -> tuple or int: strides in elements"},
     CTPY_FAST(numpy, "An ndarray sharing this tensor's memory; it keeps the tensor alive."),
+    CTPY_FAST(__dlpack__, "A DLPack capsule lending this tensor's memory (kept alive until the consumer frees it)."),
+    {"__dlpack_device__", (PyCFunction)ctpy_m___dlpack_device__, METH_NOARGS,
+     "(DLDeviceType.kDLCPU, 0): ctensor tensors live in host memory."},
     {NULL, NULL, 0, NULL}};
 
 static PyObject *ctpy_get_array_interface(PyObject *self, void *closure); /* numpy_exchange.c */

@@ -272,6 +272,105 @@ static PyObject *ctpy_m_numpy(PyObject *self, PyObject *const *args, Py_ssize_t 
   return a;
 }
 
+/* ---- __dlpack__ and __dlpack_device__ --------------------------------------------------------
+
+   np.from_dlpack(t) calls both; written in Python they cost twice NumPy's own export.  The
+   common call is answered here: stream None or -1, max_version None or a tuple of two ints,
+   dl_device None or (kDLCPU, 0), copy None or False, on a tensor that can be lent as it is.
+   Every other call (copy=True, bad arguments, a tensor that requires grad, has the conjugate
+   bit, or is read-only for a legacy capsule) goes to the Python version, _interop.dlpack, which
+   states the protocol and words every error. */
+
+/* attr of ctensor._interop, looked up once and kept. */
+static PyObject *ctpy_interop_attr(PyObject **slot, const char *attr) {
+  if (!*slot) {
+    PyObject *m = PyImport_ImportModule("ctensor._interop");
+    if (!m) return NULL;
+    *slot = PyObject_GetAttrString(m, attr);
+    Py_DECREF(m);
+  }
+  return *slot;
+}
+
+static int ctpy_is_int_pair(PyObject *o, long *a, long *b) {
+  if (!PyTuple_CheckExact(o) || PyTuple_GET_SIZE(o) != 2 || !PyLong_CheckExact(PyTuple_GET_ITEM(o, 0)) ||
+      !PyLong_CheckExact(PyTuple_GET_ITEM(o, 1)))
+    return 0;
+  *a = PyLong_AsLong(PyTuple_GET_ITEM(o, 0));
+  *b = PyLong_AsLong(PyTuple_GET_ITEM(o, 1));
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    return 0;
+  }
+  return 1;
+}
+
+static PyObject *ctpy_m___dlpack__(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+  int common = nargs <= 1, versioned = 0;
+  if (nargs == 1 && args[0] != Py_None) {
+    long s = PyLong_CheckExact(args[0]) ? PyLong_AsLong(args[0]) : 0;
+    if (PyErr_Occurred()) PyErr_Clear();
+    common = common && s == -1;
+  }
+  for (Py_ssize_t k = 0; common && kwnames && k < PyTuple_GET_SIZE(kwnames); ++k) {
+    PyObject *name = PyTuple_GET_ITEM(kwnames, k), *v = args[nargs + k];
+    long a, b;
+    if (PyUnicode_CompareWithASCIIString(name, "max_version") == 0) {
+      if (v != Py_None) {
+        common = ctpy_is_int_pair(v, &a, &b);
+        versioned = a >= 1;
+      }
+    } else if (PyUnicode_CompareWithASCIIString(name, "dl_device") == 0) {
+      common = v == Py_None || (ctpy_is_int_pair(v, &a, &b) && a == 1 && b == 0);
+    } else if (PyUnicode_CompareWithASCIIString(name, "copy") == 0) {
+      common = v == Py_None || v == Py_False;
+    } else {
+      common = 0; /* "stream" by keyword, or an unknown keyword: Python's rules */
+    }
+  }
+  ct_tensor *t = ctpy_handle(self);
+  if (common && t && ct_requires_grad(t) == 0 && ct_tensor_is_conj(t) == 0) {
+    if (versioned) {
+      struct DLManagedTensorVersioned *m = ct_to_dlpack_versioned(t);
+      if (!m) return ctpy_raise_last("__dlpack__");
+      PyObject *cap = PyCapsule_New(m, "dltensor_versioned", ctpy_dltensor_versioned_capsule_destructor);
+      if (!cap && m->deleter) m->deleter(m);
+      return cap;
+    }
+    ct_storage *s = ct_tensor_storage(t);
+    const int read_only = s ? ct_storage_is_read_only(s) == 1 : 0;
+    ct_storage_release(s);
+    if (!read_only) {
+      struct DLManagedTensor *m = ct_to_dlpack(t);
+      if (!m) return ctpy_raise_last("__dlpack__");
+      PyObject *cap = PyCapsule_New(m, "dltensor", ctpy_dltensor_capsule_destructor);
+      if (!cap && m->deleter) m->deleter(m);
+      return cap;
+    }
+  }
+  static PyObject *dlpack = NULL;
+  if (!ctpy_interop_attr(&dlpack, "dlpack")) return NULL;
+  PyObject *stack[9];
+  const Py_ssize_t n = nargs + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
+  if (n > 8) {
+    PyErr_Format(PyExc_TypeError, "__dlpack__() takes at most 4 arguments (%zd given)", n);
+    return NULL;
+  }
+  stack[0] = self;
+  for (Py_ssize_t i = 0; i < n; ++i) stack[i + 1] = args[i];
+  return PyObject_Vectorcall(dlpack, stack, (size_t)(nargs + 1), kwnames);
+}
+
+/* t.__dlpack_device__(): (DLDeviceType.kDLCPU, 0), _interop's tuple. */
+static PyObject *ctpy_m___dlpack_device__(PyObject *self, PyObject *unused) {
+  (void)self;
+  (void)unused;
+  static PyObject *device = NULL;
+  PyObject *d = ctpy_interop_attr(&device, "_CPU_DEVICE_ENUM");
+  Py_XINCREF(d);
+  return d;
+}
+
 /* ---- DLPack: the is-copied flag -------------------------------------------------------------- */
 
 /* _C._dlpack_mark_copied(capsule): sets DLPACK_FLAG_BITMASK_IS_COPIED on an unconsumed

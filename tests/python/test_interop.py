@@ -295,6 +295,37 @@ def test_array_interface():
 
 # ---- DLPack ---------------------------------------------------------------------------------
 
+def test_dlpack_method_in_c_agrees_with_the_protocol_in_python():
+    # __dlpack__ answers the common calls in C (numpy_exchange.c) and hands the rest to
+    # _interop.dlpack: both give the same capsule kind, or the same error, for every call.
+    from ctensor import _interop
+    ro = np.arange(3.0)
+    ro.flags.writeable = False
+    tensors = [ctensor.arange(6.0).view(2, 3).t(), ctensor.zeros(2, requires_grad=True),
+               ctensor.tensor([1 + 2j]).conj(), ctensor.from_numpy(ro), ctensor.zeros(0, 3)]
+    calls = [((), {}), ((None,), {}), ((-1,), {}), ((0,), {}), ((), {"stream": None}),
+             ((), {"max_version": (1, 0)}), ((), {"max_version": (2, 3)}), ((), {"max_version": (0, 8)}),
+             ((), {"max_version": [1, 0]}), ((), {"max_version": (1, 0), "copy": False}),
+             ((), {"max_version": (1, 0), "copy": True}), ((), {"copy": True}), ((), {"dl_device": (1, 0)}),
+             ((), {"dl_device": (2, 0)}), ((), {"bogus": 1}), ((None, None), {})]
+
+    def outcome(f, *args, **kw):
+        try:
+            cap = f(*args, **kw)
+        except Exception as e:  # noqa: BLE001 -- the comparison is the test
+            return type(e).__name__, str(e).replace("_interop.dlpack()", "__dlpack__()").replace("dlpack()", "__dlpack__()")
+        return "capsule", repr(cap).split('"')[1]
+
+    for t in tensors:
+        for args, kw in calls:
+            fast = outcome(t.__dlpack__, *args, **kw)
+            slow = outcome(_interop.dlpack, t, *args, **kw)
+            assert fast[0] == slow[0], (t, args, kw, fast, slow)
+            if fast[0] != "TypeError":  # Python names the function in its argument errors
+                assert fast == slow, (t, args, kw, fast, slow)
+    assert ctensor.zeros(2).__dlpack_device__() == (ctensor.DLDeviceType.kDLCPU, 0)
+
+
 def test_numpy_from_dlpack_of_ctensor():
     x = ctensor.arange(12.0).view(3, 4).t()
     a = np.from_dlpack(x)

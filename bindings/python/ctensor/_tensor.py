@@ -52,13 +52,6 @@ class _TensorMethods:
             array = array.astype("uint8")
         return _interop.from_numpy(array)
 
-    def __dlpack__(self, stream=None, *, max_version=None, dl_device=None, copy=None):
-        """A DLPack capsule lending this tensor's memory (kept alive until the consumer frees it)."""
-        return _interop.dlpack(self, stream, max_version=max_version, dl_device=dl_device, copy=copy)
-
-    def __dlpack_device__(self):
-        return _interop.dlpack_device(self)
-
     def __format__(self, spec):
         if self.dim() == 0:
             return self.item().__format__(spec)
@@ -273,8 +266,7 @@ def install():
         _C._drop_swig_base(name)
     for name, value in vars(_TensorMethods).items():
         if name.startswith("__") and name not in (
-                "__array_priority__", "__array__", "__array_wrap__", "__dlpack__",
-                "__dlpack_device__", "__format__"):
+                "__array_priority__", "__array__", "__array_wrap__", "__format__"):
             continue
         _C._install(Tensor, name, value)
     _C._install(UntypedStorage, "id", property(lambda s: s._id(), doc="unique id, never reused"))

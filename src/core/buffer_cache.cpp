@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "small_blocks.h"
+
 namespace ct {
 namespace {
 
@@ -70,6 +72,10 @@ void BufferCache::give(Buffer b) {
     }
     st.buffers[st.count++] = b;
     st.bytes += b.capacity;
+    return;
+  }
+  if (b.capacity <= small_blocks::kMaxBytes && b.capacity % small_blocks::kAlignment == 0) {
+    small_blocks::give(b.data, b.capacity);
     return;
   }
   std::free(b.data);

@@ -9,6 +9,7 @@
 #include "buffer_cache.h"
 #include "error.h"
 #include "live_count.h"
+#include "small_blocks.h"
 
 namespace ct {
 namespace {
@@ -26,6 +27,9 @@ Buffer allocate_bytes(int64_t nbytes, const char* op) {
     CT_FAIL(OutOfMemory, op << ": cannot allocate " << nbytes << " bytes");
   }
   const int64_t rounded = (nbytes + align - 1) / align * align;
+  if (rounded <= small_blocks::kMaxBytes) {
+    if (char* block = small_blocks::take(rounded)) return {block, rounded, true};
+  }
   Buffer cached = BufferCache::take(rounded);
   if (cached.data) return cached;
   void* p = std::aligned_alloc(size_t(align), size_t(rounded));

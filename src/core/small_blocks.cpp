@@ -1,0 +1,68 @@
+#include "small_blocks.h"
+
+#include <pthread.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+
+namespace ct::small_blocks {
+namespace {
+
+constexpr int kClasses = int(kMaxBytes / kAlignment);  // 64, 128, ..., 1024 bytes
+
+struct Cache {
+  char* blocks[kClasses][kPerClass] = {};
+  int count[kClasses] = {};
+};
+
+// The calling thread's cache: made at its first give, freed with its blocks when the thread
+// exits (key destructor), then kExited, so that a later give (from another key destructor)
+// frees at once.  One pointer of static TLS, initial-exec: a %fs-relative load even in a
+// shared library.
+Cache* const kExited = reinterpret_cast<Cache*>(uintptr_t(1));
+thread_local Cache* t_cache __attribute__((tls_model("initial-exec"))) = nullptr;
+
+void free_all(void* p) {
+  Cache* c = static_cast<Cache*>(p);
+  for (int k = 0; k < kClasses; ++k) {
+    while (c->count[k] > 0) std::free(c->blocks[k][--c->count[k]]);
+  }
+  delete c;
+  t_cache = kExited;  // key destructors run on the exiting thread itself
+}
+
+Cache* register_thread() noexcept {
+  static pthread_key_t key;
+  static const bool has_key = pthread_key_create(&key, free_all) == 0;  // never deleted
+  if (!has_key) return nullptr;
+  Cache* c = new (std::nothrow) Cache;
+  if (c && pthread_setspecific(key, c) != 0) {
+    delete c;
+    c = nullptr;
+  }
+  t_cache = c;
+  return c;
+}
+
+}  // namespace
+
+char* take(int64_t bytes) noexcept {
+  Cache* c = t_cache;
+  if (!kEnabled || !c || c == kExited) return nullptr;
+  const int k = int(bytes / kAlignment) - 1;
+  return c->count[k] > 0 ? c->blocks[k][--c->count[k]] : nullptr;
+}
+
+void give(char* block, int64_t bytes) noexcept {
+  Cache* c = t_cache;
+  if (kEnabled && !c) c = register_thread();
+  const int k = int(bytes / kAlignment) - 1;
+  if (kEnabled && c && c != kExited && c->count[k] < kPerClass) {
+    c->blocks[k][c->count[k]++] = block;
+    return;
+  }
+  std::free(block);
+}
+
+}  // namespace ct::small_blocks

@@ -246,8 +246,10 @@ class ZipWriter {
   void entry(const std::string& name, const char* data, int64_t n) {
     const bool big = n >= 0xFFFFFFFFll || pos_ >= 0xFFFFFFFFll;
     std::string h;
-    // The CRC field (byte 14) is patched once the data is written: one pass over the data.
-    put(h, 0x04034b50, 4), put(h, big ? 45 : 20, 2), put(h, 0, 2), put(h, 0, 2), put(h, 0, 4), put(h, 0, 4);
+    // In a regular file the CRC field (byte 14) is patched once the data is written (one pass
+    // over the data); elsewhere (a pipe: no pwrite) the CRC is taken first.
+    const uint32_t first_crc = sparse_ ? 0 : zip::crc32(0, data, n);
+    put(h, 0x04034b50, 4), put(h, big ? 45 : 20, 2), put(h, 0, 2), put(h, 0, 2), put(h, 0, 4), put(h, first_crc, 4);
     put(h, big ? 0xFFFFFFFFu : uint64_t(n), 4), put(h, big ? 0xFFFFFFFFu : uint64_t(n), 4);
     const int64_t z64 = big ? 20 : 0;  // local zip64 extra: both sizes
     int64_t pad = (64 - (pos_ + 30 + int64_t(name.size()) + z64 + 4) % 64) % 64;  // + 4: the pad field's header
@@ -258,10 +260,15 @@ class ZipWriter {
     h.append(size_t(pad), 'Z');
     const int64_t local = pos_;
     write(h.data(), int64_t(h.size()));
-    const uint32_t crc = sparse_ ? write_sparse(data, n) : write_plain(data, n);
-    std::string c4;
-    put(c4, crc, 4);
-    patch(local + 14, c4);
+    uint32_t crc = first_crc;
+    if (sparse_) {
+      crc = write_sparse(data, n);
+      std::string c4;
+      put(c4, crc, 4);
+      patch(local + 14, c4);
+    } else {
+      write(data, n);
+    }
     // central directory record
     std::string& c = dir_;
     put(c, 0x02014b50, 4), put(c, big ? 45 : 20, 2), put(c, big ? 45 : 20, 2), put(c, 0, 2), put(c, 0, 2);
@@ -327,9 +334,10 @@ class ZipWriter {
     while (at + kBlock <= n) {
       if (all_zero(p + at, kBlock)) {
         int64_t end = at;
-        for (; end + kBlock <= n && all_zero(p + end, kBlock); end += kBlock) {
+        do {
           crc = uint32_t(::crc32_combine_op(crc, zero_crc, zero_op));
-        }
+          end += kBlock;
+        } while (end + kBlock <= n && all_zero(p + end, kBlock));
         skip(end - at);
         at = end;
       } else {

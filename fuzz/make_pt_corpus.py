@@ -1,7 +1,7 @@
 """Writes the seed corpus of ctensor_fuzz_pt (fuzz/corpus_pt): small archives made by
 torch.save, covering what the reader accepts (every dtype, views and tied weights, empty and
 0-d tensors, nested containers and scalars, requires_grad, Parameters, OrderedDict state dicts
-with _metadata) plus protocol 4 pickles.  Run with the venv's python (torch 2.13):
+with _metadata) plus protocol 4 pickles, each also without CRCs.  Run with the venv's python (torch 2.13):
 
     python fuzz/make_pt_corpus.py fuzz/corpus_pt
 """
@@ -35,9 +35,14 @@ def main(out):
     out.mkdir(parents=True, exist_ok=True)
     for name, obj in objects():
         for proto in (2, 4):
-            buf = io.BytesIO()
-            torch.save(obj, buf, pickle_protocol=proto)
-            (out / f"{name}_p{proto}.pt").write_bytes(buf.getvalue())
+            # Twins without CRCs (recorded as 0: none, which the reader does not check), so that
+            # mutations of data.pkl reach the unpickler instead of stopping at its CRC check.
+            for crc in (True, False):
+                torch.serialization.set_crc32_options(crc)
+                buf = io.BytesIO()
+                torch.save(obj, buf, pickle_protocol=proto)
+                (out / f"{name}_p{proto}{'' if crc else '_nocrc'}.pt").write_bytes(buf.getvalue())
+    torch.serialization.set_crc32_options(True)
 
 
 if __name__ == "__main__":

@@ -1745,6 +1745,11 @@ CT_API ct_checkpoint *ct_safetensors_open_memory(const void *bytes, int64_t n);
    every storage from that mapping in place (zero-copy: torch aligns each storage to 64 bytes;
    one that is not aligned is copied); CT_FILE_COPY copies every storage into memory ctensor
    owns (torch.load without mmap) and leaves nothing mapped.
+   CRC-32: the CRC the archive records is checked for data.pkl and for every storage that is
+   COPIED (CT_FILE_COPY, a misaligned storage, ct_torch_load_memory); a storage mapped in
+   place is not read at open, so it is not checked (a corrupt byte shows in its values, as
+   with torch.load, which checks no CRC in either mode).  A recorded CRC of 0 means none was
+   recorded (torch.save after torch.serialization.set_crc32_options(False)) and is not checked.
    Sharing: each storage of the file (data/<key> in the archive) becomes ONE ctensor storage,
    so tensors that shared a storage when saved (tied weights, views, slices) share it here
    (ct_shares_storage gives 1), with their sizes, strides and storage offsets; a tensor
@@ -1770,7 +1775,9 @@ CT_API ct_checkpoint *ct_safetensors_open_memory(const void *bytes, int64_t n);
    Errors (NULL; nothing stays mapped or allocated), CT_ERR_INVALID_ARGUMENT with a message
    naming the file and what is wrong: a file that cannot be opened or mapped; not a zip, a
    truncated one, an offset or size past the end, compressed or encrypted entries, entries
-   whose data overlap; no <archive>/data.pkl; byteorder "big" (a big-endian file); a pickle
+   whose data overlap; a CRC-32 mismatch ("<path>: entry '<archive>/data/0': CRC-32 mismatch:
+   the archive records 0x..., the data has 0x... (the file is corrupt)"); no
+   <archive>/data.pkl; byteorder "big" (a big-endian file); a pickle
    opcode or global outside the list above (named, e.g. "global 'posix.system' is not
    allowed"); a truncated pickle; a string that is not valid UTF-8; torch's legacy format
    (_use_new_zipfile_serialization=False); a storage whose entry is missing or of the wrong
@@ -1850,6 +1857,10 @@ CT_API ct_status ct_safetensors_save(const char *path, int64_t n, const char *co
    share a storage here (tied weights, views, slices) share one after torch.load, with the
    same strides and offsets.  Storage data is aligned to 64 bytes in the file (ct_torch_load
    maps it in place); zip64 records are written as torch writes them, so files past 4 GiB work.
+   Every entry records its CRC-32.  When path is a regular file, each all-zero block of 64 KiB
+   aligned to 64 KiB of the file is skipped with lseek instead of written: the file system
+   leaves a hole (reads as zeros, takes no disk space), so mostly-zero checkpoints stay small
+   on disk; the CRC still covers those zeros.
    Errors (CT_ERR_INVALID_ARGUMENT, naming the problem): NULL path or structure, n < 0,
    tensors NULL with n > 0, a NULL or dead tensor, malformed JSON or a node outside the list
    above, a tensor index outside [0, n), an integer wider than 64 bits, two tensors of

@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-build=(g++ cmake ninja-build pkg-config libopenblas-dev)
+build=(g++ cmake ninja-build pkg-config libopenblas-dev zlib1g-dev)
 case "${1:-test}" in
   demo) want=("${build[@]}") ;;
   # The Python side (venv + pip) needs python3-venv and python3-dev; SWIG builds the module.

@@ -187,6 +187,7 @@ Checkpoint* load(std::unique_ptr<Checkpoint> c, Ref<Storage> whole, bool cut, co
   CT_CHECK(pkl != nullptr, InvalidArgument,
            op << ": " << c->where << ": no " << prefix << "data.pkl: not a torch.save archive");
 
+  zip::check_crc(*pkl, bytes + pkl->offset, c->where, op);
   std::unordered_map<std::string, Ref<Storage>> made;
   pickle::StorageSource source = [&](const std::string& key, DType dtype, int64_t numel) -> Ref<Storage> {
     const int64_t isz = itemsize(dtype);
@@ -206,7 +207,7 @@ Checkpoint* load(std::unique_ptr<Checkpoint> c, Ref<Storage> whole, bool cut, co
         s = cut_mapping(*whole, e->offset, e->size, op);
       } else {
         s = Ref<Storage>::adopt(Storage::allocate(e->size, op));
-        if (e->size > 0) std::memcpy(s->data(), bytes + e->offset, size_t(e->size));
+        zip::copy_checked(*e, bytes + e->offset, s->data(), c->where, op);  // Note [CRC-32 checks]
       }
       it = made.emplace(key, std::move(s)).first;
     }

@@ -6,7 +6,9 @@
 // <prefix>/data/<key> per storage (zip_archive.h).  data.pkl is read by the restricted
 // unpickler (pickle_reader.h); each storage key becomes ONE ctensor storage: cut in place
 // from the file's one mapping (torch aligns each entry's data to 64 bytes; a misaligned one
-// is copied) or, in copy mode, read into owned memory.  Tensors that shared a storage in
+// is copied) or, in copy mode, read into owned memory.  The CRC-32 of data.pkl and of every
+// copied storage is checked; a storage mapped in place is not read at open, so not checked
+// (Note [CRC-32 checks] in zip_archive.h).  Tensors that shared a storage in
 // torch (tied weights, views, a tensor saved twice) share it here, with their offsets.
 // The saved object reaches C as a flat list:
 //   - entries: (key path, tensor) for every tensor leaf, in pickle order.  A key path joins

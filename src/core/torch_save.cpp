@@ -2,10 +2,14 @@
 #include "torch_save.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <zlib.h>
 
 #include <cerrno>
 #include <cmath>
+#include <algorithm>
 #include <cstring>
 #include <unordered_map>
 #include <utility>
@@ -13,6 +17,7 @@
 #include "autograd/meta.h"
 #include "error.h"
 #include "json_lite.h"
+#include "zip_archive.h"
 
 namespace ct::torchpt {
 
@@ -38,21 +43,6 @@ const char* storage_name(DType d) {
 
 void put(std::string& s, uint64_t v, int n) {
   for (int i = 0; i < n; ++i) s += char((v >> (8 * i)) & 0xff);
-}
-
-uint32_t crc32_update(uint32_t crc, const char* p, int64_t n) {
-  static const auto table = [] {
-    std::vector<uint32_t> t(256);
-    for (uint32_t i = 0; i < 256; ++i) {
-      uint32_t c = i;
-      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      t[i] = c;
-    }
-    return t;
-  }();
-  crc = ~crc;
-  for (int64_t i = 0; i < n; ++i) crc = table[(crc ^ uint8_t(p[i])) & 0xff] ^ (crc >> 8);
-  return ~crc;
 }
 
 struct StorageKey {
@@ -248,13 +238,18 @@ class PickleWriter {
 // Streams stored entries into a file and writes the central directory at the end.
 class ZipWriter {
  public:
-  ZipWriter(int fd, const std::string& path, const char* op) : fd_(fd), path_(path), op_(op) {}
+  ZipWriter(int fd, const std::string& path, const char* op) : fd_(fd), path_(path), op_(op) {
+    struct stat st;
+    sparse_ = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);  // holes only where a file can have them
+  }
 
   void entry(const std::string& name, const char* data, int64_t n) {
     const bool big = n >= 0xFFFFFFFFll || pos_ >= 0xFFFFFFFFll;
     std::string h;
-    const uint32_t crc = crc32_update(0, data, n);
-    put(h, 0x04034b50, 4), put(h, big ? 45 : 20, 2), put(h, 0, 2), put(h, 0, 2), put(h, 0, 4), put(h, crc, 4);
+    // In a regular file the CRC field (byte 14) is patched once the data is written (one pass
+    // over the data); elsewhere (a pipe: no pwrite) the CRC is taken first.
+    const uint32_t first_crc = sparse_ ? 0 : zip::crc32(0, data, n);
+    put(h, 0x04034b50, 4), put(h, big ? 45 : 20, 2), put(h, 0, 2), put(h, 0, 2), put(h, 0, 4), put(h, first_crc, 4);
     put(h, big ? 0xFFFFFFFFu : uint64_t(n), 4), put(h, big ? 0xFFFFFFFFu : uint64_t(n), 4);
     const int64_t z64 = big ? 20 : 0;  // local zip64 extra: both sizes
     int64_t pad = (64 - (pos_ + 30 + int64_t(name.size()) + z64 + 4) % 64) % 64;  // + 4: the pad field's header
@@ -265,7 +260,15 @@ class ZipWriter {
     h.append(size_t(pad), 'Z');
     const int64_t local = pos_;
     write(h.data(), int64_t(h.size()));
-    write(data, n);
+    uint32_t crc = first_crc;
+    if (sparse_) {
+      crc = write_sparse(data, n);
+      std::string c4;
+      put(c4, crc, 4);
+      patch(local + 14, c4);
+    } else {
+      write(data, n);
+    }
     // central directory record
     std::string& c = dir_;
     put(c, 0x02014b50, 4), put(c, big ? 45 : 20, 2), put(c, big ? 45 : 20, 2), put(c, 0, 2), put(c, 0, 2);
@@ -292,6 +295,73 @@ class ZipWriter {
   }
 
  private:
+  // Note [Holes for zero blocks]
+  // A storage written to a regular file skips every all-zero block of kBlock bytes that is
+  // kBlock-aligned in the FILE (lseek instead of write): the file system leaves a hole, which
+  // reads back as zeros and takes no disk space, so a checkpoint of mostly-zero tensors (a
+  // fresh optimizer state, a >4 GiB test file) stays small on disk.  The CRC still covers the
+  // zeros: the CRC of a zero block is computed once and folded in with crc32_combine_op.
+  static constexpr int64_t kBlock = int64_t(64) << 10;
+  static constexpr int64_t kRun = int64_t(1) << 20;  // non-zero bytes CRC'd then written together
+
+  uint32_t write_plain(const char* p, int64_t n, uint32_t crc = 0) {
+    for (int64_t at = 0; at < n; at += kRun) {  // the CRC reads each run from cache before the write
+      const int64_t k = std::min(kRun, n - at);
+      crc = zip::crc32(crc, p + at, k);
+      write(p + at, k);
+    }
+    return crc;
+  }
+
+  static bool all_zero(const char* p, int64_t n) {  // n: a multiple of 64
+    for (int64_t at = 0; at < n; at += 64) {
+      uint64_t w[8];
+      std::memcpy(w, p + at, 64);
+      if ((w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7]) != 0) return false;
+    }
+    return true;
+  }
+
+  uint32_t write_sparse(const char* p, int64_t n) {
+    static const uint32_t zero_crc = [] {
+      const std::vector<char> z(size_t(kBlock), 0);
+      return zip::crc32(0, z.data(), kBlock);
+    }();
+    static const uLong zero_op = ::crc32_combine_gen64(kBlock);
+    const int64_t head = std::min(n, (kBlock - pos_ % kBlock) % kBlock);
+    uint32_t crc = write_plain(p, head);
+    int64_t at = head;
+    while (at + kBlock <= n) {
+      if (all_zero(p + at, kBlock)) {
+        int64_t end = at;
+        do {
+          crc = uint32_t(::crc32_combine_op(crc, zero_crc, zero_op));
+          end += kBlock;
+        } while (end + kBlock <= n && all_zero(p + end, kBlock));
+        skip(end - at);
+        at = end;
+      } else {
+        int64_t end = at + kBlock;
+        while (end + kBlock <= n && end - at < kRun && !all_zero(p + end, kBlock)) end += kBlock;
+        crc = write_plain(p + at, end - at, crc);
+        at = end;
+      }
+    }
+    return write_plain(p + at, n - at, crc);
+  }
+
+  void skip(int64_t n) {
+    CT_CHECK(::lseek(fd_, off_t(n), SEEK_CUR) >= 0, InvalidArgument,
+             op_ << ": cannot seek in '" << path_ << "': " << std::strerror(errno));
+    pos_ += n;
+  }
+
+  void patch(int64_t at, const std::string& bytes) {
+    const ssize_t w = ::pwrite(fd_, bytes.data(), bytes.size(), off_t(at));
+    CT_CHECK(w == ssize_t(bytes.size()), InvalidArgument,
+             op_ << ": cannot write '" << path_ << "': " << (w < 0 ? std::strerror(errno) : "short write"));
+  }
+
   void write(const char* p, int64_t n) {
     pos_ += n;
     while (n > 0) {
@@ -308,6 +378,7 @@ class ZipWriter {
   const char* op_;
   int64_t pos_ = 0;
   int64_t count_ = 0;
+  bool sparse_ = false;
   std::string dir_;
 };
 

@@ -12,7 +12,9 @@
 // requires_grad, OrderedDict()): tensors that share a storage share it after torch.load.
 // Archive layout as torch.save 2.x: archive/data.pkl (pickle protocol 2), .format_version,
 // .storage_alignment, byteorder ("little"), data/<key>, version ("3"), with zip64 end records
-// (as torch always writes them) and zip64 fields for entries past 4 GiB; CRC-32 of every entry.
+// (as torch always writes them) and zip64 fields for entries past 4 GiB; CRC-32 of every entry
+// (zlib's).  A regular file gets holes for all-zero 64 KiB blocks of storage data (Note [Holes
+// for zero blocks] in torch_save.cpp).
 #pragma once
 
 #include <string>

@@ -3,7 +3,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iomanip>
+#include <sstream>
 #include <unordered_set>
+
+#include <zlib.h>
 
 #include "error.h"
 
@@ -100,6 +104,7 @@ std::vector<Entry> read_directory(const char* bytes, int64_t size, const std::st
     }
     const uint64_t flags = r.u(at + 8, 2, "central directory entry");
     const uint64_t method = r.u(at + 10, 2, "central directory entry");
+    const uint32_t crc = uint32_t(r.u(at + 16, 4, "central directory entry"));
     uint64_t csize = r.u(at + 20, 4, "central directory entry");
     uint64_t usize = r.u(at + 24, 4, "central directory entry");
     const int64_t name_len = int64_t(r.u(at + 28, 2, "central directory entry"));
@@ -149,6 +154,7 @@ std::vector<Entry> read_directory(const char* bytes, int64_t size, const std::st
                 << ") reaches past the entries' area (" << dir_limit << " bytes): truncated or corrupt zip");
     e.offset = data;
     e.size = int64_t(usize);
+    e.crc = crc;
     CT_CHECK(names.insert(e.name).second, InvalidArgument,
              op << ": " << where << ": entry '" << e.name << "' appears twice");
     out.push_back(std::move(e));
@@ -166,6 +172,41 @@ std::vector<Entry> read_directory(const char* bytes, int64_t size, const std::st
                 << "' overlap");
   }
   return out;
+}
+
+uint32_t crc32(uint32_t crc, const char* p, int64_t n) {
+  return uint32_t(::crc32_z(crc, reinterpret_cast<const Bytef*>(p), size_t(n)));
+}
+
+namespace {
+
+[[noreturn]] void crc_mismatch(const Entry& e, uint32_t got, const std::string& where, const char* op) {
+  auto hex = [](uint32_t v) {
+    std::ostringstream s;
+    s << "0x" << std::hex << std::setw(8) << std::setfill('0') << v;
+    return s.str();
+  };
+  CT_FAIL(InvalidArgument, op << ": " << where << ": entry '" << e.name << "': CRC-32 mismatch: the archive records "
+                              << hex(e.crc) << ", the data has " << hex(got) << " (the file is corrupt)");
+}
+
+}  // namespace
+
+void check_crc(const Entry& e, const char* data, const std::string& where, const char* op) {
+  if (e.crc == 0) return;  // none recorded (Note [CRC-32 checks])
+  const uint32_t got = crc32(0, data, e.size);
+  if (got != e.crc) crc_mismatch(e, got, where, op);
+}
+
+void copy_checked(const Entry& e, const char* src, char* dst, const std::string& where, const char* op) {
+  constexpr int64_t kChunk = int64_t(256) << 10;  // stays in L2 between the copy and the CRC
+  uint32_t got = 0;
+  for (int64_t at = 0; at < e.size; at += kChunk) {
+    const int64_t n = std::min(kChunk, e.size - at);
+    std::memcpy(dst + at, src + at, size_t(n));
+    if (e.crc != 0) got = crc32(got, dst + at, n);
+  }
+  if (e.crc != 0 && got != e.crc) crc_mismatch(e, got, where, op);
 }
 
 }  // namespace ct::zip

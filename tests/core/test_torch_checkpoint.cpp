@@ -91,7 +91,32 @@ TEST(ZipArchive, ReadsClassicAndZip64Alike) {
     EXPECT_EQ(es[1].size, 40);
     EXPECT_EQ(z.substr(size_t(es[0].offset), 3), "xyz");
     EXPECT_EQ(es[2].size, 0);
+    EXPECT_EQ(es[1].crc, 0u);  // make_zip records none
   }
+}
+
+TEST(ZipArchive, CrcCheckedOnCopyZeroMeansNone) {
+  const std::string data = "123456789";  // the zip CRC-32 check value: 0xcbf43926
+  EXPECT_EQ(zip::crc32(0, data.data(), 9), 0xcbf43926u);
+  EXPECT_EQ(zip::crc32(zip::crc32(0, data.data(), 4), data.data() + 4, 5), 0xcbf43926u);  // continues
+  zip::Entry e{"a/data/0", 0, 9, 0xcbf43926u};
+  std::string out(9, '\0');
+  EXPECT_EQ(errors_of([&] { zip::check_crc(e, data.data(), "'t.pt'", "test"); }), "");
+  EXPECT_EQ(errors_of([&] { zip::copy_checked(e, data.data(), out.data(), "'t.pt'", "test"); }), "");
+  EXPECT_EQ(out, data);
+  const std::string bad = "123456780";
+  const std::string want = "test: 't.pt': entry 'a/data/0': CRC-32 mismatch: the archive records 0xcbf43926, the data has 0x" ;
+  EXPECT_EQ(errors_of([&] { zip::check_crc(e, bad.data(), "'t.pt'", "test"); }).rfind(want, 0), 0u);
+  EXPECT_EQ(errors_of([&] { zip::copy_checked(e, bad.data(), out.data(), "'t.pt'", "test"); }).rfind(want, 0), 0u);
+  e.crc = 0;  // none recorded (torch's set_crc32_options(False))
+  EXPECT_EQ(errors_of([&] { zip::check_crc(e, bad.data(), "'t.pt'", "test"); }), "");
+  // copy_checked over more than one chunk: the CRC continues across chunks
+  std::string big(size_t(600) << 10, 'x');
+  big[12345] = 'y';
+  std::string dst(big.size(), '\0');
+  zip::Entry b{"a/data/1", 0, int64_t(big.size()), zip::crc32(0, big.data(), int64_t(big.size()))};
+  EXPECT_EQ(errors_of([&] { zip::copy_checked(b, big.data(), dst.data(), "'t.pt'", "test"); }), "");
+  EXPECT_EQ(dst, big);
 }
 
 TEST(ZipArchive, EveryTruncationIsAClearError) {

@@ -5,10 +5,12 @@ torch share one here); hostile files refused with clear errors and nothing leake
 
 import collections
 import io
+import mmap
 import os
 import pickle
 import struct
 import zipfile
+import zlib
 
 import pytest
 
@@ -16,6 +18,8 @@ import ctensor
 from ctensor import _C
 from ctensor._explain import explain_text
 from ctutil import collect, live, torch
+
+import numpy as np
 
 if torch is None:
     pytest.skip("needs torch", allow_module_level=True)
@@ -370,3 +374,145 @@ def test_torch_maps_ctensor_files(tmp_path, no_leaks):
 
 def test_invalid_utf8_refused_as_torch_does():
     assert "not valid UTF-8" in load_error(pkl(b"\x80\x02X\x01\x00\x00\x00\xff."))
+
+
+# ---- CRC-32 ------------------------------------------------------------------------------
+
+def entry_offset(data, name):
+    """File offset of the first data byte of the entry name (from its local header)."""
+    info = zipfile.ZipFile(io.BytesIO(data)).getinfo(name)
+    n, extra = struct.unpack("<HH", data[info.header_offset + 26:info.header_offset + 30])
+    return info.header_offset + 30 + n + extra
+
+
+def test_crc_checked_for_copied_records(tmp_path, no_leaks):
+    data = bytearray(saved_bytes({"a": torch.arange(100.0)}))
+    name = zipfile.ZipFile(io.BytesIO(bytes(data))).namelist()[0].split("/")[0] + "/data/0"
+    at = entry_offset(bytes(data), name) + 8  # the low byte of a[2]
+    data[at] ^= 1
+    recorded = zipfile.ZipFile(io.BytesIO(bytes(data))).getinfo(name).CRC
+    body = bytes(data[at - 8:at + 392])
+    p = tmp_path / "flipped.pt"
+    p.write_bytes(bytes(data))
+    msg = f"'{p}': entry '{name}': CRC-32 mismatch: the archive records 0x{recorded:08x}, the data has " \
+          f"0x{zlib.crc32(body):08x} (the file is corrupt)"
+    for source in (str(p), bytes(data)):  # copy mode, and bytes (always copied)
+        collect()
+        before = live()
+        with pytest.raises(RuntimeError) as e:
+            ctensor.load(source, mmap=False)
+        collect()
+        assert live() == before
+        assert str(e.value).endswith(msg.replace(f"'{p}'", "<memory>") if isinstance(source, bytes) else msg)
+    # A storage mapped in place is not read at open, so not checked: the flipped value shows,
+    # as with torch.load, which checks neither mode (PyTorch builds miniz without CRC checks).
+    flipped = torch.load(p, weights_only=True)["a"]
+    assert flipped[2].item() != 2.0
+    assert torch.equal(torch.load(p, weights_only=True, mmap=True)["a"], flipped)
+    got = ctensor.load(p, mmap=True)["a"]
+    assert torch.equal(torch.from_dlpack(got), flipped)
+
+
+def test_crc_of_data_pkl_checked_in_every_mode(tmp_path):
+    data = bytearray(saved_bytes({"abc": torch.ones(1)}))
+    at = bytes(data).find(b"abc")
+    data[at] = ord("x")  # still a valid pickle: only the CRC says it changed
+    p = tmp_path / "pkl.pt"
+    p.write_bytes(bytes(data))
+    assert "xbc" in torch.load(p, weights_only=True)
+    for mmap_ in (False, True):
+        with pytest.raises(RuntimeError, match=r"data\.pkl': CRC-32 mismatch: the archive records 0x"):
+            ctensor.load(p, mmap=mmap_)
+
+
+def test_crc_zero_means_none_recorded(tmp_path, no_leaks):
+    p = tmp_path / "nocrc.pt"
+    torch.serialization.set_crc32_options(False)
+    try:
+        torch.save({"a": torch.arange(5.0)}, p)
+    finally:
+        torch.serialization.set_crc32_options(True)
+    assert all(i.CRC == 0 for i in zipfile.ZipFile(p).infolist())
+    assert ctensor.load(p)["a"].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
+
+
+def test_save_writes_crcs_zipfile_checks(tmp_path, no_leaks):
+    g = torch.Generator().manual_seed(3)
+    x = torch.randn(300_001, generator=g)  # not a whole number of 64 KiB blocks
+    p = tmp_path / "r.pt"
+    ctensor.save({"x": ctensor.from_dlpack(x), "s": ctensor.arange(3)}, p)
+    assert zipfile.ZipFile(p).testzip() is None  # Python's zipfile checks every entry's CRC-32
+    assert torch.equal(torch.load(p, weights_only=True)["x"], x)
+
+
+# ---- holes for zero blocks and zip64 (files of more than 4 GiB) ----------------------------
+
+BLOCK = 64 << 10
+
+
+def sparse_files_or_skip(folder):
+    """Skips (saying why) unless the file system at folder leaves holes where a writer seeks."""
+    probe = folder / "probe"
+    with open(probe, "wb") as f:
+        f.seek(16 << 20)
+        f.write(b"x")
+    st = os.stat(probe)
+    probe.unlink()
+    if not hasattr(st, "st_blocks") or st.st_blocks * 512 >= 16 << 20:
+        pytest.skip(f"the file system of {folder} does not make sparse files (a 16 MiB file with one byte "
+                    f"written takes {getattr(st, 'st_blocks', '?')} blocks): holes cannot be checked")
+
+
+def test_save_leaves_holes_for_zero_blocks(tmp_path, no_leaks):
+    sparse_files_or_skip(tmp_path)
+    x = torch.zeros(40 * BLOCK // 4 + 5)  # 40 blocks and a bit
+    x[0], x[BLOCK // 4 * 7 + 3], x[-1] = 1.5, -2.0, 3.0  # non-zero in blocks 0, 7 and the tail
+    y = torch.randn(1000, generator=torch.Generator().manual_seed(1))
+    p = tmp_path / "z.pt"
+    cx = ctensor.from_dlpack(x)
+    ctensor.save({"x": cx, "y": ctensor.from_dlpack(y), "v": cx[10:20]}, p)
+    st = os.stat(p)
+    assert st.st_size > 40 * BLOCK and st.st_blocks * 512 < 8 * BLOCK, (st.st_size, st.st_blocks)
+    assert zipfile.ZipFile(p).testzip() is None  # the CRCs cover the zeros in the holes
+    back = torch.load(p, weights_only=True)
+    assert torch.equal(back["x"], x) and torch.equal(back["y"], y)
+    assert back["v"].untyped_storage().data_ptr() == back["x"].untyped_storage().data_ptr()
+    del cx
+    again = ctensor.load(p)  # copy mode: CRC checked over the holes' zeros
+    assert torch.equal(torch.from_dlpack(again["x"]), x)
+
+
+def test_zip64_sparse_file_over_4gib(tmp_path, no_leaks):
+    """ctensor writes a >4 GiB checkpoint (zip64 sizes and offsets) with holes; torch.load(mmap=True)
+    and ctensor.load(mmap=True) read it.  The zero tensor lives in an anonymous private mapping
+    (untouched pages read as the kernel's zero page), so neither RAM nor disk holds 4 GiB.  The
+    torch-writes direction is this same file read by torch: torch.save of a 4 GiB tensor writes
+    and checksums every byte (4 GiB of disk, far over the test's budget)."""
+    sparse_files_or_skip(tmp_path)
+    n = (4 << 30) // 4 + BLOCK // 4  # float32 elements: 4 GiB + 64 KiB
+    buf = mmap.mmap(-1, n * 4, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    a = np.frombuffer(buf, dtype=np.float32)
+    a[0], a[2**29 + 7], a[-1] = 1.0, 3.0, 2.0
+    big = ctensor.from_numpy(a)
+    p = tmp_path / "big.pt"
+    ctensor.save({"big": big, "view": big[2**29:2**29 + 16], "small": ctensor.arange(10, dtype=ctensor.float32)}, p)
+    del big
+    st = os.stat(p)
+    assert st.st_size > 4 << 30 and st.st_blocks * 512 < 1 << 20, (st.st_size, st.st_blocks)
+    z = zipfile.ZipFile(p)  # Python's zipfile reads the zip64 records independently
+    info = {i.filename.split("/", 1)[1]: i for i in z.infolist()}
+    assert info["data/0"].file_size == n * 4 and info["data/1"].header_offset > 4 << 30
+    assert np.frombuffer(z.read(info["data/1"].filename), dtype=np.float32).tolist() == list(range(10))  # + CRC
+    t = torch.load(p, mmap=True, weights_only=True)
+    assert t["big"].shape == (n,) and t["big"].dtype == torch.float32
+    assert (t["big"][0].item(), t["big"][2**29 + 7].item(), t["big"][-1].item(), t["big"][12345].item()) == (1, 3, 2, 0)
+    assert t["view"].storage_offset() == 2**29 and t["view"][7].item() == 3.0
+    assert t["view"].untyped_storage().data_ptr() == t["big"].untyped_storage().data_ptr()
+    assert t["small"].tolist() == list(range(10))
+    c = ctensor.load(p, mmap=True)
+    assert "mapped from" in explain_text(c["big"])
+    assert tuple(c["big"].shape) == (n,) and c["big"][-1].item() == 2.0 and c["big"][2**29 + 7].item() == 3.0
+    assert sid(c["view"]) == sid(c["big"]) and c["view"].storage_offset() == 2**29
+    assert c["small"].tolist() == list(range(10))
+    del t, c, a
+    buf.close()

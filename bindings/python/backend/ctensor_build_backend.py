@@ -2,7 +2,7 @@
 
 `pip install .` and `pip wheel .` build libctensor and the SWIG module ctensor._C with the
 repository's CMake (bindings/python/CMakeLists.txt).  That needs tools pip cannot install:
-cmake, swig, a C/C++ compiler, pkg-config with OpenBLAS, the Python headers.  Before anything
+cmake, swig, a C/C++ compiler, pkg-config with OpenBLAS and zlib, the Python headers.  Before anything
 is configured or compiled, this module looks for all of them and, if any is missing, stops
 with one message that names every missing one and the Debian packages that provide them
 (instead of a bare "[Errno 2]" for cmake, or a SWIG failure a minute into the build).
@@ -75,6 +75,8 @@ def missing_prerequisites():
         missing.append(("pkg-config", "pkg-config"))
     if not pkg_config or subprocess.run([pkg_config, "--exists", "openblas"]).returncode != 0:
         missing.append(("OpenBLAS (pkg-config openblas)", "libopenblas-dev"))
+    if not pkg_config or subprocess.run([pkg_config, "--exists", "zlib"]).returncode != 0:
+        missing.append(("zlib (pkg-config zlib)", "zlib1g-dev"))
     include = sysconfig.get_paths().get("include") or ""
     if not os.path.isfile(os.path.join(include, "Python.h")):
         missing.append(("the headers of Python %d.%d (Python.h in %s)" % (sys.version_info[:2] + (include,)),

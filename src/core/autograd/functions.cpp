@@ -10,7 +10,9 @@
 #include <functional>
 #include <numeric>
 
+#include "core/complex_views.h"
 #include "core/copy.h"
+#include "core/math_bits.h"
 #include "core/memory_format.h"
 #include "core/error.h"
 #include "core/factory.h"
@@ -96,14 +98,19 @@ using Replay = std::function<Ref<Tensor>(const Tensor&)>;
 
 std::shared_ptr<Node> view_node(const char* name, const Tensor& input, Replay replay) {
   Shape in_sizes(input.sizes().begin(), input.sizes().end());
-  return node(name, {&input}, [in_sizes, replay](const Tensor& g, FnNode&) -> Grads {
-    Ref<Tensor> z = zeros_f64(in_sizes);
+  const bool cx = is_complex(input.dtype());  // complex: two doubles per element (lanes)
+  return node(name, {&input}, [in_sizes, replay, cx](const Tensor& g, FnNode&) -> Grads {
+    Ref<Tensor> z = full(in_sizes, 0.0, cx ? DType::Complex128 : DType::Float64, "backward");
     Ref<Tensor> v = replay(*z);
-    Ref<Tensor> g64 = as_f64(g);
-    scatter_add(f64(*z), Geometry::of(*v), 0, f64(*g64));
+    Ref<Tensor> g64 = as_f64_lanes(g, cx);
+    scatter_add(f64(*z), lanes(Geometry::of(*v), cx), 0, f64(*g64));
     return {z};
   });
 }
+
+// The conjugate of a complex tensor's values (a new tensor, no bits); t itself otherwise.
+// Complex formulas conjugate the local derivative (Note [Complex autograd] in meta.cpp).
+Ref<Tensor> cj(const Tensor& t) { return is_complex(t.dtype()) ? ct::conj_physical(t) : retained(t); }
 
 template <class ViewFn>
 Ref<Tensor> record_view(const char* name, const Tensor& t, ViewFn&& f) {
@@ -181,7 +188,9 @@ namespace {
 // (y == nullptr): torch's names and formulas.  With a tensor y, Mul and Div read x and y from
 // saved[0] and saved[1], which the caller saves; with a scalar they keep it (has_saved: a
 // second backward fails as torch's, whose node saves the scalar).
-std::shared_ptr<FnNode> binary_node(BinaryOp op, const Tensor& x, const Tensor* y, double s) {
+std::shared_ptr<FnNode> binary_node(BinaryOp op, const Tensor& x, const Tensor* y, Operand sc) {
+  // a complex scalar's conjugate, as an operand (a real one stays a double: same dtypes)
+  const Operand s = sc.is_complex ? Operand::of(std::complex<double>(sc.scalar, -sc.imag)) : Operand::of(sc.scalar);
   if (y) {
     switch (op) {
       case BinaryOp::Add:
@@ -192,16 +201,23 @@ std::shared_ptr<FnNode> binary_node(BinaryOp op, const Tensor& x, const Tensor* 
       case BinaryOp::Mul:
         return node("MulBackward0", {&x, y}, [](const Tensor& g, FnNode& n) -> Grads {
           Grads out(2);
-          if (n.wants(0)) out[0] = mul(g, n.use(1));
-          if (n.wants(1)) out[1] = mul(g, n.use(0));
+          if (n.wants(0)) out[0] = mul(g, *cj(n.use(1)));
+          if (n.wants(1)) out[1] = mul(g, *cj(n.use(0)));
           return out;
         });
       case BinaryOp::Div:
         return node("DivBackward0", {&x, y}, [](const Tensor& g, FnNode& n) -> Grads {
           Grads out(2);
           const Tensor& d = n.use(1);
-          if (n.wants(0)) out[0] = div(g, d);
-          if (n.wants(1)) out[1] = neg(*div(*mul(g, n.use(0)), *mul(d, d)));
+          if (n.wants(0)) out[0] = div(g, *cj(d));
+          if (n.wants(1)) {
+            const Tensor& x = n.use(0);
+            if (is_complex(x.dtype()) || is_complex(d.dtype())) {  // -grad * ((x / d) / d).conj()
+              out[1] = neg(*mul(g, *cj(*div(*div(x, d), d))));
+            } else {
+              out[1] = neg(*div(*mul(g, x), *mul(d, d)));
+            }
+          }
           return out;
         });
     }
@@ -213,10 +229,14 @@ std::shared_ptr<FnNode> binary_node(BinaryOp op, const Tensor& x, const Tensor* 
     case BinaryOp::Sub:
       return node("SubBackward0", {&x}, [](const Tensor& g, FnNode&) -> Grads { return {retained(g)}; });
     case BinaryOp::Mul:
-      n = node("MulBackward0", {&x}, [s](const Tensor& g, FnNode&) -> Grads { return {mul(g, s)}; });
+      n = node("MulBackward0", {&x}, [s](const Tensor& g, FnNode&) -> Grads {
+        return {ct::binary(BinaryOp::Mul, Operand::of(g), s)};
+      });
       break;
     case BinaryOp::Div:
-      n = node("DivBackward0", {&x}, [s](const Tensor& g, FnNode&) -> Grads { return {div(g, s)}; });
+      n = node("DivBackward0", {&x}, [s](const Tensor& g, FnNode&) -> Grads {
+        return {ct::binary(BinaryOp::Div, Operand::of(g), s)};
+      });
       break;
   }
   n->has_saved = true;
@@ -233,19 +253,21 @@ Ref<Tensor> binary(BinaryOp op, Operand a, Operand b) {
     const Tensor* tb = b.tensor;
     std::shared_ptr<FnNode> n;
     if (ta) {
-      n = binary_node(op, *ta, tb, b.scalar);
+      n = binary_node(op, *ta, tb, b);
       if (tb && reads_operands(op)) n->save({ta, tb});
     } else if (op == BinaryOp::Sub) {  // scalar op tensor: s - x, s / x and the commutative ones
       n = node("RsubBackward1", {tb}, [](const Tensor& g, FnNode&) -> Grads { return {neg(g)}; });
     } else if (op == BinaryOp::Div) {  // torch: reciprocal then mul
-      const double s = a.scalar;
+      const Operand s = a;
       n = node("MulBackward0", {tb}, [s](const Tensor& g, FnNode& self) -> Grads {
         const Tensor& x = self.use(0);
-        return {neg(*div(*mul(g, s), *mul(x, x)))};
+        if (s.is_complex || is_complex(x.dtype()))  // -grad * (s / x^2).conj()
+          return {neg(*mul(g, *cj(*ct::binary(BinaryOp::Div, s, Operand::of(*mul(x, x))))))};
+        return {neg(*div(*mul(g, s.scalar), *mul(x, x)))};
       });
       n->save({tb});
     } else {
-      n = binary_node(op, *tb, nullptr, a.scalar);
+      n = binary_node(op, *tb, nullptr, a);
     }
     set_history(*r, std::move(n));
   }
@@ -256,7 +278,7 @@ void binary_(BinaryOp op, const Tensor& self, Operand other) {
   const Tensor* to = other.tensor;
   if (__builtin_expect(!any_needs({&self, to}), 1)) return ct::binary_(op, self, other);
   check_inplace(self);
-  std::shared_ptr<FnNode> n = binary_node(op, self, to, other.scalar);
+  std::shared_ptr<FnNode> n = binary_node(op, self, to, other);
   if (to && reads_operands(op)) {
     // Saved before the write, as torch does: when other is self (or shares its memory), the
     // write moves its version and backward refuses instead of using the new values.  self's
@@ -294,6 +316,25 @@ std::shared_ptr<FnNode> unary_node(UnaryOp op, const Tensor& input) {
   return node(unary_name(op), {&input}, [op](const Tensor& g, FnNode& s) -> Grads {
     if (op == UnaryOp::Neg) return {neg(g)};
     const Tensor& v = s.use(0);  // input or result, as unary_saves_result says
+    if (is_complex(v.dtype())) {  // grad * conj(f'(x)); abs: grad * sgn(x)
+      Ref<Tensor> d;
+      switch (op) {
+        case UnaryOp::Abs: {
+          Ref<Tensor> q = div(v, *ct::to_dtype(*ct::unary(UnaryOp::Abs, v), v.dtype()));
+          Ref<Tensor> zero = ct::compare(CompareOp::Eq, Operand::of(v), Operand::of(0.0));
+          return {mul(g, *ct::where(*zero, *zero_like(*q), *q))};
+        }
+        case UnaryOp::Exp: d = retained(v); break;
+        case UnaryOp::Log: return {div(g, *cj(v))};
+        case UnaryOp::Sqrt: return {div(g, *cj(*mul(v, 2.0)))};
+        case UnaryOp::Sin: d = ct::unary(UnaryOp::Cos, v); break;
+        case UnaryOp::Cos: d = neg(*ct::unary(UnaryOp::Sin, v)); break;
+        case UnaryOp::Tanh: d = sub(1.0, *mul(v, v)); break;
+        case UnaryOp::Sigmoid: d = mul(v, *sub(1.0, v)); break;
+        default: CT_FAIL(InvalidArgument, unary_name(op) << ": no complex formula");
+      }
+      return {mul(g, *cj(*d))};
+    }
     switch (op) {
       case UnaryOp::Abs: {
         Ref<Tensor> pos = ct::compare(CompareOp::Gt, Operand::of(v), Operand::of(0.0));
@@ -747,12 +788,12 @@ Ref<Tensor> matmul(const Tensor& a, const Tensor& b) {
       Ref<Tensor> g2 = ct::reshape(*ct::contiguous(g), out);
       Grads res(2);
       if (s.wants(0)) {
-        Ref<Tensor> gx = ct::matmul(*g2, *ct::transpose(*y2, -1, -2));
+        Ref<Tensor> gx = ct::matmul(*g2, *cj(*ct::transpose(*y2, -1, -2)));  // grad @ y^H
         res[0] = fix_grad(gx, {Shape(x2->sizes().begin(), x2->sizes().end()), gx->dtype()});
         res[0] = ct::reshape(*res[0], x.sizes());
       }
       if (s.wants(1)) {
-        Ref<Tensor> gy = ct::matmul(*ct::transpose(*x2, -1, -2), *g2);
+        Ref<Tensor> gy = ct::matmul(*cj(*ct::transpose(*x2, -1, -2)), *g2);  // x^H @ grad
         res[1] = fix_grad(gy, {Shape(y2->sizes().begin(), y2->sizes().end()), gy->dtype()});
         res[1] = ct::reshape(*res[1], y.sizes());
       }
@@ -1036,6 +1077,66 @@ Ref<Tensor> detach_copy(const Tensor& t) {
   Ref<Tensor> r = copy_to_new(t, t.dtype());
   if (__builtin_expect(needs_grad(t), 0)) set_history(*r, make_not_implemented("aten::detach_copy", {&t}));
   return r;
+}
+
+// ---- complex views and math bits ------------------------------------------------------------
+
+namespace {
+// A view op whose backward is `back` applied to the gradient.
+template <class ViewFn, class Back>
+Ref<Tensor> record_unary_view(const char* name, const Tensor& t, ViewFn&& f, Back back) {
+  Ref<Tensor> r = f(t);
+  if (r.get() == &t) return r;
+  set_view_history(t, *r, [&] {
+    return node(name, {&t}, [back](const Tensor& g, FnNode&) -> Grads { return {back(g)}; });
+  });
+  return r;
+}
+}  // namespace
+
+Ref<Tensor> conj(const Tensor& t) {
+  return record_unary_view("ConjBackward0", t, ct::conj_view, [](const Tensor& g) { return cj(g); });
+}
+Ref<Tensor> neg_view(const Tensor& t) {
+  return record_unary_view("NegViewBackward0", t, ct::neg_view, [](const Tensor& g) { return neg(g); });
+}
+Ref<Tensor> view_as_real(const Tensor& t) {
+  // the gradient, float (..., 2), read as complex
+  return record_unary_view("ViewAsRealBackward0", t, ct::view_as_real,
+                           [](const Tensor& g) { return from_lanes(as_f64(g), true); });
+}
+Ref<Tensor> view_as_complex(const Tensor& t) {
+  return record_unary_view("ViewAsComplexBackward0", t, ct::view_as_complex,
+                           [](const Tensor& g) { return as_f64_lanes(g, true); });
+}
+Ref<Tensor> conj_physical(const Tensor& t) {
+  Ref<Tensor> r = ct::conj_physical(t);
+  if (r.get() != &t && __builtin_expect(needs_grad(t), 0))
+    set_history(*r, node("ConjPhysicalBackward0", {&t}, [](const Tensor& g, FnNode&) -> Grads { return {cj(g)}; }));
+  return r;
+}
+void conj_physical_(const Tensor& self) {
+  if (__builtin_expect(!needs_grad(self), 1) || !is_complex(self.dtype())) return ct::conj_physical_(self);
+  check_inplace(self);
+  auto n = node("ConjPhysicalBackward0", {&self}, [](const Tensor& g, FnNode&) -> Grads { return {cj(g)}; });
+  ct::conj_physical_(self);
+  rebase_history(self, std::move(n));
+}
+Ref<Tensor> resolve_conj(const Tensor& t) {
+  return t.is_conj() ? record_copy("CloneBackward0", t, ct::resolve_conj(t)) : retained(t);
+}
+Ref<Tensor> resolve_neg(const Tensor& t) {
+  return t.is_neg() ? record_copy("CloneBackward0", t, ct::resolve_neg(t)) : retained(t);
+}
+Ref<Tensor> real(const Tensor& t) {
+  if (!is_complex(t.dtype())) return ct::real_view(t);  // t itself
+  Ref<Tensor> pairs = t.is_conj() ? ag::view_as_real(*ag::conj(t)) : ag::view_as_real(t);
+  return ag::select(*pairs, -1, 0);
+}
+Ref<Tensor> imag(const Tensor& t) {
+  if (!is_complex(t.dtype())) return ct::imag_view(t);  // torch's refusal
+  Ref<Tensor> pairs = t.is_conj() ? ag::neg_view(*ag::view_as_real(*ag::conj(t))) : ag::view_as_real(t);
+  return ag::select(*pairs, -1, 1);
 }
 
 // ---- std / var and vector norms -------------------------------------------------------------

@@ -135,6 +135,23 @@ Ref<Tensor> scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index,
 // a whole dim).
 Ref<Tensor> index(const Tensor& self, std::span<const Tensor* const> indices);
 
+// Complex views and math bits (Note [Complex autograd] in meta.cpp), with torch 2.13's
+// nodes: conj (ConjBackward0), _neg_view (NegViewBackward0), view_as_real
+// (ViewAsRealBackward0), view_as_complex (ViewAsComplexBackward0), conj_physical
+// (ConjPhysicalBackward0), resolve_conj / resolve_neg (CloneBackward0 when they copy), and
+// real / imag as torch composes them (view_as_real of t, or of t's _conj for a conj t, then
+// select: SelectBackward0; imag of a conj t through _neg_view).
+Ref<Tensor> conj(const Tensor& t);
+Ref<Tensor> neg_view(const Tensor& t);
+Ref<Tensor> view_as_real(const Tensor& t);
+Ref<Tensor> view_as_complex(const Tensor& t);
+Ref<Tensor> conj_physical(const Tensor& t);
+void conj_physical_(const Tensor& self);  // on a tensor without bits, as core's
+Ref<Tensor> resolve_conj(const Tensor& t);
+Ref<Tensor> resolve_neg(const Tensor& t);
+Ref<Tensor> real(const Tensor& t);
+Ref<Tensor> imag(const Tensor& t);
+
 }  // namespace ct::ag
 
 // ---- scans, sort, topk, clamp (core/scan_sort.h) ----------------------------------------------

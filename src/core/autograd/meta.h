@@ -214,6 +214,10 @@ template <class MakeFn>
 void set_view_history(const Tensor& input, const Tensor& view, MakeFn&& make_fn,
                       CreationMeta creation = CreationMeta::Default, int64_t output_nr = 0);
 
+// Refuses (InvalidArgument, naming the op) a node without a complex formula when one of its
+// inputs or its result is complex (Note [Complex autograd] in meta.cpp).
+void check_complex_formula(const char* name);
+
 // Runs backward from root with gradient grad (nullptr: implicit 1 for one element).
 void backward(const Tensor& root, const Tensor* grad, bool retain_graph);
 

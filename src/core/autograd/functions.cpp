@@ -805,6 +805,23 @@ Ref<Tensor> matmul(const Tensor& a, const Tensor& b) {
   return r;
 }
 
+// torch.vdot of complex vectors, sum(conj(a) * b): VdotBackward0 (a: grad.conj() * b,
+// b: grad * a).
+Ref<Tensor> vdot(const Tensor& a, const Tensor& b) {
+  Ref<Tensor> r = ct::vdot(a, b);
+  if (__builtin_expect(any_needs({&a, &b}), 0)) {
+    auto n = node("VdotBackward0", {&a, &b}, [](const Tensor& g, FnNode& s) -> Grads {
+      Grads out(2);
+      if (s.wants(0)) out[0] = mul(*cj(g), s.use(1));
+      if (s.wants(1)) out[1] = mul(g, s.use(0));
+      return out;
+    });
+    n->save({&a, &b});
+    set_history(*r, std::move(n));
+  }
+  return r;
+}
+
 // ---- views -----------------------------------------------------------------------------
 
 // view, permute and expand copy their argument list into the replay only when recording,

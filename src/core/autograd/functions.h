@@ -48,6 +48,7 @@ void math_binary_(MathOp op, const Tensor& self, Operand other);
 Ref<Tensor> pow_int(const Tensor& a, int64_t exponent);
 void pow_int_(const Tensor& self, int64_t exponent);
 Ref<Tensor> matmul(const Tensor& a, const Tensor& b);
+Ref<Tensor> vdot(const Tensor& a, const Tensor& b);  // complex a, b (VdotBackward0)
 
 Ref<Tensor> view(const Tensor& t, IntList shape);
 Ref<Tensor> transpose(const Tensor& t, int64_t dim0, int64_t dim1);

@@ -84,6 +84,7 @@ void backward(const Tensor& root, const Tensor* grad, bool retain_graph) {
     }
     if (in) {
       if (n->released && n->has_saved) fail_released();
+      if (in->math_bits() != 0 && !n->keeps_bits()) in = resolve_math_bits(*in);
       outs = n->apply(*in);
     }
     if (!retain_graph) n->release_saved();
@@ -92,9 +93,15 @@ void backward(const Tensor& root, const Tensor* grad, bool retain_graph) {
       if (!e.valid()) continue;
       Node* child = e.fn.get();
       if (i < outs.size() && outs[i]) {
-        Ref<Tensor> gi = fix_grad(std::move(outs[i]), n->inputs[i]);
+        Ref<Tensor> gi = fix_grad(std::move(outs[i]), n->inputs[i], child->keeps_bits());
         Ref<Tensor>& slot = buffers[child];
-        slot = slot ? binary(BinaryOp::Add, Operand::of(*slot), Operand::of(*gi)) : std::move(gi);
+        if (slot) {  // a sum reads values: bits resolved
+          if (slot->math_bits()) slot = resolve_math_bits(*slot);
+          if (gi->math_bits()) gi = resolve_math_bits(*gi);
+          slot = binary(BinaryOp::Add, Operand::of(*slot), Operand::of(*gi));
+        } else {
+          slot = std::move(gi);
+        }
       }
       if (--deps[child] == 0) ready.push(child);
     }

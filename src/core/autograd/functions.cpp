@@ -41,6 +41,8 @@ class FnNode final : public Node {
   FnNode(const char* name, Fn fn) : name_(name), fn_(std::move(fn)) {}
   const char* name() const override { return name_; }
   Grads apply(const Tensor& g) override { return fn_(g, *this); }
+  bool keeps_bits() const override { return keeps_bits_; }
+  bool keeps_bits_ = false;  // the formula reads g's bits itself (ConjBackward0)
   void release_saved() override {
     for (SavedTensor& s : saved) s.reset();
     released = true;
@@ -834,18 +836,39 @@ Ref<Tensor> view(const Tensor& t, IntList shape) {
   });
   return r;
 }
+namespace {
+// transpose, t and permute: the gradient is the inverse permutation of the output's, a view
+// of it as torch's (so its strides and math bits are those torch's AccumulateGrad sees).
+template <class Back>
+void record_permutation(const char* name, const Tensor& t, const Tensor& r, Back back) {
+  set_view_history(t, r, [&] {
+    auto n = node(name, {&t}, [back](const Tensor& g, FnNode&) -> Grads { return {back(g)}; });
+    n->keeps_bits_ = true;
+    return n;
+  });
+}
+}  // namespace
+
 Ref<Tensor> transpose(const Tensor& t, int64_t d0, int64_t d1) {
-  return record_view("TransposeBackward0", t, [d0, d1](const Tensor& x) { return ct::transpose(x, d0, d1); });
+  Ref<Tensor> r = ct::transpose(t, d0, d1);
+  record_permutation("TransposeBackward0", t, *r, [d0, d1](const Tensor& g) { return ct::transpose(g, d0, d1); });
+  return r;
 }
 Ref<Tensor> t(const Tensor& self) {
-  return record_view("TBackward0", self, [](const Tensor& x) { return ct::t(x); });
+  Ref<Tensor> r = ct::t(self);
+  record_permutation("TBackward0", self, *r, [](const Tensor& g) { return ct::t(g); });
+  return r;
 }
 Ref<Tensor> permute(const Tensor& t, std::span<const int> dims) {
   Ref<Tensor> r = ct::permute(t, dims);
-  set_view_history(t, *r, [&] {
-    std::vector<int> p(dims.begin(), dims.end());
-    return view_node("PermuteBackward0", t, [p](const Tensor& x) { return ct::permute(x, p); });
-  });
+  if (__builtin_expect(!has_autograd(t), 1)) {
+    set_view_history(t, *r, [] { return std::shared_ptr<Node>(); });
+    return r;
+  }
+  const int nd = int(t.ndim());
+  std::vector<int> inv(size_t(nd), 0);
+  for (int i = 0; i < nd; ++i) inv[size_t(dims[size_t(i)] < 0 ? dims[size_t(i)] + nd : dims[size_t(i)])] = i;
+  record_permutation("PermuteBackward0", t, *r, [inv](const Tensor& g) { return ct::permute(g, inv); });
   return r;
 }
 Ref<Tensor> slice(const Tensor& t, int64_t dim, int64_t start, int64_t stop, int64_t step) {
@@ -1112,7 +1135,16 @@ Ref<Tensor> record_unary_view(const char* name, const Tensor& t, ViewFn&& f, Bac
 }  // namespace
 
 Ref<Tensor> conj(const Tensor& t) {
-  return record_unary_view("ConjBackward0", t, ct::conj_view, [](const Tensor& g) { return cj(g); });
+  // grad.conj(), lazily as torch's: the bit toggles through chains of conj (a conj of a conj
+  // gives no bit) and a leaf's AccumulateGrad may keep it (Note [Complex autograd])
+  Ref<Tensor> r = ct::conj_view(t);
+  if (r.get() == &t) return r;
+  set_view_history(t, *r, [&] {
+    auto n = node("ConjBackward0", {&t}, [](const Tensor& g, FnNode&) -> Grads { return {ct::conj_view(g)}; });
+    n->keeps_bits_ = true;
+    return n;
+  });
+  return r;
 }
 Ref<Tensor> neg_view(const Tensor& t) {
   return record_unary_view("NegViewBackward0", t, ct::neg_view, [](const Tensor& g) { return neg(g); });

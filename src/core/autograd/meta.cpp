@@ -145,7 +145,10 @@ std::shared_ptr<Node> grad_fn(const Tensor& t) {
     if (m->attr_version != version) {
       check_view_rebase(*m, /*indirect=*/true);
       m->attr_version = version;
-      set_grad_fn(*m, make_as_strided_backward(base, t));
+      // torch replays a view whose dtype or bits differ from its base's (its view_fn): the
+      // regenerated node is then named after the view's own op; the gradient is the same
+      const bool replayed = m->view_fn_name && (t.dtype() != base.dtype() || t.math_bits() != base.math_bits());
+      set_grad_fn(*m, make_as_strided_backward(base, t, replayed ? m->view_fn_name : "AsStridedBackward0"));
     }
   }
   return m->grad_fn;
@@ -230,9 +233,10 @@ void retain_grad(const Tensor& t) {
 
 bool retains_grad(const Tensor& t) { return t.autograd() && t.autograd()->retains_grad && !is_leaf(t); }
 
-Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m) {
+Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m, bool keep_bits) {
   const IntList have = g->sizes();
   if (!std::equal(have.begin(), have.end(), m.sizes.begin(), m.sizes.end())) {
+    if (g->math_bits() != 0) g = resolve_math_bits(*g);  // sum reads values
     const int64_t lead = int64_t(have.size()) - int64_t(m.sizes.size());
     CT_CHECK(lead >= 0, Internal, "autograd: gradient of shape " << list_str(have) << " for an input of shape "
                                                                   << list_str(m.sizes));
@@ -254,7 +258,7 @@ Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m) {
   // gradient of a complex input becomes complex.  Gradients carry no math bits (Note [Math
   // bits]): a conj or neg view made by a formula is resolved here.
   if (g->dtype() != m.dtype) g = to_dtype(*g, m.dtype);
-  if (g->math_bits() != 0) g = resolve_math_bits(*g);
+  if (g->math_bits() != 0 && !keep_bits) g = resolve_math_bits(*g);
   return g;
 }
 
@@ -461,6 +465,7 @@ void set_view_meta(const Tensor& input, const Tensor& view, std::shared_ptr<Node
   m.creation = creation;
   m.output_nr = output_nr;
   m.grad_fn = std::move(fn);
+  m.view_fn_name = m.grad_fn ? m.grad_fn->name() : nullptr;
   m.attr_version = view.version();
 }
 

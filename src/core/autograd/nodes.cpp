@@ -7,6 +7,7 @@
 #include "core/complex_views.h"
 #include "core/copy.h"
 #include "core/math_bits.h"
+#include "core/shape.h"
 #include "core/error.h"
 #include "core/factory.h"
 #include "core/ops/elementwise.h"
@@ -108,18 +109,55 @@ Ref<Tensor> zeros_f64(IntList sizes) { return full(sizes, 0.0, DType::Float64, "
 
 namespace {
 
+// torch's obeys_layout_contract (grad_layout_contract.h): whether AccumulateGrad may keep
+// grad itself as the leaf's .grad.
+bool obeys_layout_contract(const Tensor& g, const Tensor& leaf) {
+  if (!is_non_overlapping_and_dense(leaf.sizes(), leaf.strides())) return g.is_contiguous();
+  if (g.ndim() != leaf.ndim()) return false;
+  for (int d = 0; d < g.ndim(); ++d) {
+    if (g.size(d) != 1 ? g.stride(d) != leaf.stride(d) : g.stride(d) == 0) return false;
+  }
+  return true;
+}
+
+// t's stored values: a view of t with its math bits cleared.
+Ref<Tensor> without_bits(const Tensor& t) {
+  Ref<Tensor> r = Ref<Tensor>::retain(const_cast<Tensor*>(&t));
+  if (t.is_conj()) r = conj_view(*r);
+  if (t.is_neg()) r = neg_view(*r);
+  return r;
+}
+
+// t (no bits) seen through `bits`: lazy views, no copy.
+Ref<Tensor> apply_bits_lazily(Ref<Tensor> t, uint8_t bits) {
+  if (bits & Tensor::kConjBit) t = conj_view(*t);
+  if (bits & Tensor::kNegBit) t = neg_view(*t);
+  return t;
+}
+
 class AccumulateGrad final : public Node {
  public:
   explicit AccumulateGrad(const Tensor& leaf) : leaf_(Ref<Tensor>::retain(const_cast<Tensor*>(&leaf))) {
     seq = UINT64_MAX;
   }
   const char* name() const override { return "torch::autograd::AccumulateGrad"; }
+  bool keeps_bits() const override { return true; }
   std::vector<Ref<Tensor>> apply(const Tensor& g) override {
     AutogradMeta& m = meta_of(*leaf_);
     if (!m.grad) {
-      m.grad = copy_to_new(g, leaf_->dtype());
+      // torch steals a gradient that obeys the layout contract, math bits and all (the conj
+      // view ConjBackward0 makes); any other it copies, which resolves them
+      if (g.math_bits() != 0 && obeys_layout_contract(g, *leaf_)) {
+        m.grad = apply_bits_lazily(copy_to_new(*without_bits(g), leaf_->dtype()), g.math_bits());
+      } else {
+        m.grad = copy_to_new(g, leaf_->dtype());
+      }
     } else {
-      binary_(BinaryOp::Add, *m.grad, Operand::of(g));
+      // in place, as torch's `grad += new_grad`: a grad with bits keeps them
+      const uint8_t bits = m.grad->math_bits();
+      Ref<Tensor> add = g.math_bits() ? resolve_math_bits(g) : Ref<Tensor>::retain(const_cast<Tensor*>(&g));
+      if (bits) add = apply_bits(add, bits);
+      binary_(BinaryOp::Add, *without_bits(*m.grad), Operand::of(*add));
     }
     return {};
   }
@@ -249,8 +287,8 @@ class CopySlices final : public Node {
 
 std::shared_ptr<Node> make_accumulate_grad(const Tensor& leaf) { return std::make_shared<AccumulateGrad>(leaf); }
 
-std::shared_ptr<Node> make_as_strided_backward(const Tensor& base, const Tensor& view) {
-  return std::make_shared<StridedBackward>("AsStridedBackward0", base, Geometry::of(view), is_complex(view.dtype()),
+std::shared_ptr<Node> make_as_strided_backward(const Tensor& base, const Tensor& view, const char* name) {
+  return std::make_shared<StridedBackward>(name, base, Geometry::of(view), is_complex(view.dtype()),
                                            view.math_bits());
 }
 

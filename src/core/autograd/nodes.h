@@ -13,7 +13,8 @@ namespace ct::autograd {
 
 std::shared_ptr<Node> make_accumulate_grad(const Tensor& leaf);
 // grad_fn of a view whose base was modified in place: from base's geometry to view's.
-std::shared_ptr<Node> make_as_strided_backward(const Tensor& base, const Tensor& view);
+std::shared_ptr<Node> make_as_strided_backward(const Tensor& base, const Tensor& view,
+                                               const char* name = "AsStridedBackward0");
 // as_strided(input, sizes, strides, offset) as a user op.
 std::shared_ptr<Node> make_as_strided_backward(const Tensor& input, IntList sizes, IntList strides, int64_t offset);
 // The same backward under another torch name: the in-place view ops (t_ records TBackward1,

@@ -1072,19 +1072,23 @@ Ref<Tensor> index_select(const Tensor& t, int64_t dim, const Tensor& index) {
     const int64_t d = t.ndim() == 0 ? 0 : (dim < 0 ? dim + t.ndim() : dim);
     Shape in_sizes(t.sizes().begin(), t.sizes().end());
     auto n = node("IndexSelectBackward0", {&t}, [d, in_sizes](const Tensor& g, FnNode& s) -> Grads {
+      const bool cx = is_complex(g.dtype());  // complex: two doubles per element (lanes)
       Ref<Tensor> idx = ct::to_dtype(*ct::contiguous(s.use(0)), DType::Int64);
       idx = ct::contiguous(*idx);
       const int64_t* iv = reinterpret_cast<const int64_t*>(idx->raw_data());
-      Ref<Tensor> z = zeros_f64(in_sizes);
-      Ref<Tensor> g64 = as_f64(g);
+      Ref<Tensor> z = full(in_sizes, 0.0, cx ? DType::Complex128 : DType::Float64, "backward");
+      Ref<Tensor> g64 = as_f64_lanes(g, cx);
       if (in_sizes.empty()) {  // 0-dim input: every index is 0
-        for (int64_t j = 0; j < idx->numel(); ++j) f64(*z)[0] += f64(*g64)[j];
+        const int64_t w = cx ? 2 : 1;
+        for (int64_t j = 0; j < idx->numel(); ++j)
+          for (int64_t k = 0; k < w; ++k) f64(*z)[k] += f64(*g64)[j * w + k];
         return {z};
       }
+      Ref<Tensor> gv = from_lanes(g64, cx);  // g as contiguous float64 / complex128
       for (int64_t j = 0; j < idx->numel(); ++j) {
         Ref<Tensor> dst = ct::select(*z, d, iv[j]);
-        Ref<Tensor> src = as_f64(*ct::select(*g64, d, j));
-        scatter_add(f64(*z), Geometry::of(*dst), 0, f64(*src));
+        Ref<Tensor> src = as_f64_lanes(*ct::select(*gv, d, j), cx);
+        scatter_add(f64(*z), lanes(Geometry::of(*dst), cx), 0, f64(*src));
       }
       return {z};
     });
@@ -1167,7 +1171,7 @@ Ref<Tensor> conj_physical(const Tensor& t) {
 void conj_physical_(const Tensor& self) {
   if (__builtin_expect(!needs_grad(self), 1) || !is_complex(self.dtype())) return ct::conj_physical_(self);
   check_inplace(self);
-  auto n = node("ConjPhysicalBackward0", {&self}, [](const Tensor& g, FnNode&) -> Grads { return {cj(g)}; });
+  auto n = node("ConjPhysicalBackward1", {&self}, [](const Tensor& g, FnNode&) -> Grads { return {cj(g)}; });
   ct::conj_physical_(self);
   rebase_history(self, std::move(n));
 }

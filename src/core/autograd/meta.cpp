@@ -275,7 +275,7 @@ void check_complex_formula(const char* name) {
       "AbsBackward0", "ExpBackward0", "LogBackward0", "SqrtBackward0", "SinBackward0", "CosBackward0",
       "TanhBackward0", "SigmoidBackward0", "SumBackward0", "SumBackward1", "MeanBackward0", "MeanBackward1",
       "DotBackward0", "VdotBackward0", "MvBackward0", "SqueezeBackward4", "MmBackward0", "CloneBackward0", "UnsafeViewBackward0",
-      "ConjBackward0", "ConjPhysicalBackward0", "NegViewBackward0", "ViewAsRealBackward0",
+      "ConjBackward0", "ConjPhysicalBackward0", "ConjPhysicalBackward1", "NegViewBackward0", "ViewAsRealBackward0",
       "ViewAsComplexBackward0", "CopyBackwards", "CopySlices", "ToCopyBackward0", "ViewBackward0",
       "TransposeBackward0", "TransposeBackward1", "TBackward0", "TBackward1", "PermuteBackward0",
       "SliceBackward0", "SelectBackward0", "ExpandBackward0", "SqueezeBackward0", "SqueezeBackward1",
@@ -283,7 +283,11 @@ void check_complex_formula(const char* name) {
       "DiagonalBackward0", "UnfoldBackward0", "AliasBackward0", "AsStridedBackward0", "AsStridedBackward1",
       "UnbindBackward0", "SplitBackward0", "SplitWithSizesBackward0", "UnsafeSplitBackward0",
       "UnsafeSplitWithSizesBackward0", "CatBackward0", "StackBackward0", "FlipBackward0", "RollBackward0",
-      "RepeatBackward0", "FillBackward2", "FillBackward3", "ZeroBackward0", "CumsumBackward0",
+      "RepeatBackward0", "Rot90Backward0", "IndexSelectBackward0", "GatherBackward0", "TakeBackward0",
+      "IndexBackward0", "IndexPutBackward0", "PutBackward0", "WhereBackward0", "MaskedFillBackward0",
+      "MaskedFillBackward1", "MaskedSelectBackward0", "MaskedScatterBackward0", "ScatterBackward0",
+      "ScatterBackward1", "ScatterAddBackward0", "IndexAddBackward0", "IndexCopyBackward0", "IndexFillBackward0",
+      "IndexFillBackward1", "FillBackward2", "FillBackward3", "ZeroBackward0", "CumsumBackward0",
       kNotImplementedNode, "torch::autograd::AccumulateGrad"};
   const std::string_view n = name;
   // torch's *_copy ops (Note [Copies of views] in functions.cpp) reuse the views' formulas

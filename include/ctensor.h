@@ -1112,6 +1112,12 @@ CT_API ct_status ct_fill_(ct_tensor *self, double value);
    tensor but got tensor with 1 dimensions."), and as ct_copy_ (a self whose elements share
    memory, a read-only self). */
 CT_API ct_status ct_fill_tensor_(ct_tensor *self, const ct_tensor *value);
+/* torch's self.fill_(complex(re, im)): the value into every element of a complex self (with
+   autograd: FillBackward2, as ct_fill_); a real self takes it when im == 0 (a bool self: true
+   for any nonzero value).  Bumps the version.  Errors: CT_ERR_INVALID_ARGUMENT for a real
+   self and im != 0 ("value cannot be converted to type float without overflow"), and as
+   ct_fill_. */
+CT_API ct_status ct_fill_complex_(ct_tensor *self, double re, double im);
 CT_API ct_status ct_zero_(ct_tensor *self);
 
 /* Elementwise math.  Integer and bool inputs give the default dtype (ct_get_default_dtype,

@@ -67,4 +67,19 @@ TEST_F(ComplexAutograd, ComplexScalarNeedsAGrad) {
   EXPECT_EQ(element(g, 1), c64(1, 0));
 }
 
+TEST_F(ComplexAutograd, FillComplexRecordsFillBackward2) {
+  const int64_t n = 2;
+  CT_MAKE(z, ct_zeros(1, &n, CT_COMPLEX64));
+  CT_ASSERT_OK(ct_set_requires_grad(z, 1));
+  CT_MAKE(w, ct_mul_scalar(z, 1.0));
+  CT_ASSERT_OK(ct_fill_complex_(w, 2, -1));
+  EXPECT_EQ(element(w, 1), c64(2, -1));
+  EXPECT_STREQ(ct_grad_fn_name(w), "FillBackward2");
+  CT_MAKE(r, ct_zeros(1, &n, CT_FLOAT32));
+  CT_EXPECT_FAIL(ct_fill_complex_(r, 1, 2), CT_ERR_INVALID_ARGUMENT, CT_ERR_INVALID_ARGUMENT,
+                 "value cannot be converted to type float without overflow");
+  CT_ASSERT_OK(ct_fill_complex_(r, 1.5, 0));
+  EXPECT_EQ(element(r, 0), c64(1.5f, 0));
+}
+
 }  // namespace

@@ -255,6 +255,19 @@ def test_view_regenerated_after_a_write_to_its_base():
     np.testing.assert_allclose(got[1], want[1], rtol=1e-5)
 
 
+def test_fill_with_a_complex_value_records_fill_backward2():
+    def run(lib):
+        z = lib.tensor([1 + 2j, 3 - 1j]).requires_grad_()
+        w = z * 1
+        w[1:].fill_(2 - 1j)
+        v = z * 2
+        v.fill_(0.5j)
+        (w * v).abs().sum().backward()
+        return w.tolist(), v.grad_fn.name(), z.grad.tolist()
+
+    assert run(ct) == run(torch)
+
+
 def test_complex_alpha_and_accumulated_conj_grads():
     # a grad stolen with the conj bit keeps it as later backward calls add into it (torch's
     # in-place `grad += new_grad`)

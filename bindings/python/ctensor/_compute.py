@@ -573,10 +573,8 @@ class _ComputeMethods:
                 raise _invalid_combination("fill_", (value,), ("Tensor value", "Number value"))
             value = converted
         if self.requires_grad and _C.ct_is_grad_enabled():
-            if isinstance(value, complex) and self.dtype.is_complex and value.imag != 0:
-                # the C fill takes a real number: through a 0-dim value (FillBackward3, where
-                # torch records FillBackward2; the gradients are the same, zeros for self)
-                _C.ct_fill_tensor_(self, _scalar_tensor(value, self.dtype))
+            if isinstance(value, complex) and self.dtype.is_complex:
+                _C.ct_fill_complex_(self, value.real, value.imag)  # records FillBackward2
                 return self
             if isinstance(value, complex):
                 _scalar_tensor(value, self.dtype)  # refuses a nonzero imaginary part as torch

@@ -442,6 +442,18 @@ void fill_(const Tensor& self, const Tensor& value) {
     ct::copy_into(self, value, "fill_");
   });
 }
+void fill_complex_(const Tensor& self, std::complex<double> value) {
+  if (!is_complex(self.dtype())) {  // torch's checked_convert of the scalar
+    CT_CHECK(value.imag() == 0 || self.dtype() == DType::Bool, InvalidArgument,
+             "value cannot be converted to type " << cpp_type_name(self.dtype()) << " without overflow");
+    return ag::fill_(self, self.dtype() == DType::Bool ? double(value != std::complex<double>(0)) : value.real());
+  }
+  record_overwrite("FillBackward2", self, nullptr, [&] {
+    Ref<Tensor> v = full({}, 0.0, DType::Complex128, "fill_");
+    *reinterpret_cast<std::complex<double>*>(v->raw_data()) = value;
+    ct::copy_into(self, *v, "fill_");
+  });
+}
 void zero_(const Tensor& self) {
   record_overwrite("ZeroBackward0", self, nullptr, [&] { ct::fill_(self, 0.0); });
 }

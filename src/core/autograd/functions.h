@@ -5,6 +5,7 @@
 // calls these; the core ops themselves never record anything (backward uses them).
 #pragma once
 
+#include <complex>
 #include <functional>
 #include <optional>
 #include <span>
@@ -27,6 +28,9 @@ void unary_(UnaryOp op, const Tensor& self);
 Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b);
 void fill_(const Tensor& self, double value);
 void fill_(const Tensor& self, const Tensor& value);  // torch's fill_(Tensor): FillBackward3
+// torch's fill_ with a complex number (FillBackward2); a real self takes one whose imaginary
+// part is 0 (torch's message otherwise).
+void fill_complex_(const Tensor& self, std::complex<double> value);
 void zero_(const Tensor& self);
 Ref<Tensor> cat(std::span<const Tensor* const> tensors, int64_t dim);
 Ref<Tensor> stack(std::span<const Tensor* const> tensors, int64_t dim);

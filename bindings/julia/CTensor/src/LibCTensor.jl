@@ -3070,6 +3070,21 @@ function ct_fill_tensor_(self, value)
 end
 
 """
+    ct_fill_complex_(self, re, im) -> Cint
+
+`ct_status ct_fill_complex_(ct_tensor *self, double re, double im);`
+
+torch's self.fill_(complex(re, im)): the value into every element of a complex self (with
+autograd: FillBackward2, as ct_fill_); a real self takes it when im == 0 (a bool self: true
+for any nonzero value).  Bumps the version.  Errors: CT_ERR_INVALID_ARGUMENT for a real
+self and im != 0 ("value cannot be converted to type float without overflow"), and as
+ct_fill_.
+"""
+function ct_fill_complex_(self, re, im)
+    ccall((:ct_fill_complex_, libctensor()), Cint, (Ptr{ct_tensor}, Cdouble, Cdouble), self, re, im)
+end
+
+"""
     ct_zero_(self) -> Cint
 
 `ct_status ct_zero_(ct_tensor *self);`

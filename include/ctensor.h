@@ -445,7 +445,12 @@ CT_API ct_status ct_item_complex(const ct_tensor *t, double *re, double *imag);
      "... for tensors with negative bit set ..."), even to its own dtype, as torch 2.13;
    - DLPack export refuses the conj bit (see ct_to_dlpack); the neg bit is exported as stored
      (torch does the same: the importer reads the stored values).
-   Only complex tensors carry the conj bit; only floating and complex tensors the neg bit. */
+   Only complex tensors carry the conj bit; only floating and complex tensors the neg bit.
+   Autograd (grad mode on, t requiring grad): ct_conj records ConjBackward0, ct_neg_view
+   NegViewBackward0, ct_resolve_conj / ct_resolve_neg CloneBackward0 when they copy,
+   ct_conj_physical ConjPhysicalBackward0, ct_conj_physical_ ConjPhysicalBackward1; an op
+   reading a tensor with a bit that requires grad differentiates through it (its resolved copy
+   is recorded, and an in-place write back through the bits is a recorded copy_). */
 
 /* torch's t.conj(): a complex t gives a new VIEW with the conj bit toggled (conj of a conj view
    clears it: a view of the same base again, not t's base itself); any other t comes back itself

@@ -83,6 +83,10 @@ CASES = [
     ("rsub", lambda L, z: (1 - z).imag.sum(), [(3,)], "c"),
     ("neg", lambda L, z: (-z).imag.sum(), [(3,)], "c"),
     ("abs", lambda L, z: z.abs().sum(), [(5,)], "c"),
+    ("prod", lambda L, z: z.prod().abs(), [(4,)], "c"),
+    ("prod_dim_zero", lambda L, z: (z * L.tensor([[1.0, 0.0, 1.0], [0.0, 0.0, 1.0]])).prod(1).imag.sum(),
+     [(2, 3)], "c"),
+    ("prod_keepdim", lambda L, z: (z.prod(0, keepdim=True) * (1 - 2j)).real.sum(), [(3, 2)], "c"),
     ("sum_dim", lambda L, z: z.sum(0).abs().sum(), [(2, 3)], "c"),
     ("mean", lambda L, z: z.mean().abs(), [(2, 3)], "c"),
     ("mean_dim", lambda L, z: z.mean(1).imag.sum(), [(2, 3)], "c"),
@@ -324,9 +328,8 @@ def test_backward_of_a_complex_scalar_needs_a_gradient():
 
 
 @pytest.mark.parametrize("op", [
-    lambda z: z.prod(),
-    lambda z: z.prod(0),
     lambda z: z.scatter_reduce(0, ct.tensor([0, 1, 0]), z, "sum"),
+    lambda z: z.scatter_reduce(0, ct.tensor([0, 1, 0]), z, "prod", include_self=False),
 ])
 def test_ops_without_a_complex_formula_refuse(op):
     z = ct.tensor([1 + 2j, 3 - 1j, 0.5j]).requires_grad_()

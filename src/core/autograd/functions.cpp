@@ -148,24 +148,26 @@ ReduceInfo reduce_info(const Tensor& t, std::span<const int64_t> dims) {
   return r;
 }
 
-// The product of the other elements of each element's reduced group (exact with zeros).
-Ref<Tensor> prod_of_others(const Tensor& x, const ReduceInfo& ri) {
+// The product of the other elements of each element's reduced group (exact with zeros), in
+// float64, or complex128 for a complex x.
+template <class T>
+Ref<Tensor> prod_of_others_as(const Tensor& x, const ReduceInfo& ri, DType d) {
   const int64_t nd = x.ndim();
   std::vector<int> perm;
-  for (int64_t d = 0; d < nd; ++d)
-    if (!ri.reduced[size_t(d)]) perm.push_back(int(d));
-  for (int64_t d = 0; d < nd; ++d)
-    if (ri.reduced[size_t(d)]) perm.push_back(int(d));
-  Ref<Tensor> xp = as_f64(*ct::permute(x, perm));  // contiguous in the permuted order
+  for (int64_t k = 0; k < nd; ++k)
+    if (!ri.reduced[size_t(k)]) perm.push_back(int(k));
+  for (int64_t k = 0; k < nd; ++k)
+    if (ri.reduced[size_t(k)]) perm.push_back(int(k));
+  Ref<Tensor> xp = copy_to_new(*ct::permute(x, perm), d);  // contiguous in the permuted order
   Shape psizes(xp->sizes().begin(), xp->sizes().end());
-  Ref<Tensor> out = Tensor::empty(psizes, DType::Float64, "backward");
+  Ref<Tensor> out = Tensor::empty(psizes, d, "backward");
   const int64_t k = ri.count, m = k ? x.numel() / k : 0;
-  const double* in = f64(*xp);
-  double* o = f64(*out);
+  const T* in = reinterpret_cast<const T*>(xp->raw_data());
+  T* o = reinterpret_cast<T*>(out->raw_data());
   for (int64_t row = 0; row < m; ++row) {
-    const double* a = in + row * k;
-    double* b = o + row * k;
-    double p = 1;
+    const T* a = in + row * k;
+    T* b = o + row * k;
+    T p = 1;
     for (int64_t j = 0; j < k; ++j) {
       b[j] = p;
       p *= a[j];
@@ -179,6 +181,11 @@ Ref<Tensor> prod_of_others(const Tensor& x, const ReduceInfo& ri) {
   std::vector<int> inv(perm.size());
   for (size_t i = 0; i < perm.size(); ++i) inv[size_t(perm[i])] = int(i);
   return ct::permute(*out, inv);
+}
+
+Ref<Tensor> prod_of_others(const Tensor& x, const ReduceInfo& ri) {
+  if (is_complex(x.dtype())) return prod_of_others_as<std::complex<double>>(x, ri, DType::Complex128);
+  return prod_of_others_as<double>(x, ri, DType::Float64);
 }
 
 }  // namespace
@@ -546,8 +553,8 @@ Ref<Tensor> prod(const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
   if (__builtin_expect(needs_grad(t), 0)) {
     ReduceInfo ri = reduce_info(t, dims);
     auto n = node(dims.empty() ? "ProdBackward0" : "ProdBackward1", {&t}, [ri](const Tensor& g, FnNode& s) -> Grads {
-      Ref<Tensor> others = prod_of_others(s.use(0), ri);
-      return {mul(*others, *ct::expand(*keepdim_grad(g, ri.kept), ri.in_sizes))};
+      Ref<Tensor> others = prod_of_others(s.use(0), ri);  // conjugated for a complex input
+      return {mul(*cj(*others), *ct::expand(*keepdim_grad(g, ri.kept), ri.in_sizes))};
     });
     n->save({&t}, r.get());
     set_history(*r, std::move(n));

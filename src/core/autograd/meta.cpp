@@ -273,7 +273,7 @@ void check_complex_formula(const char* name) {
   static const std::unordered_set<std::string_view> ok = {
       "AddBackward0", "SubBackward0", "RsubBackward1", "MulBackward0", "DivBackward0", "NegBackward0",
       "AbsBackward0", "ExpBackward0", "LogBackward0", "SqrtBackward0", "SinBackward0", "CosBackward0",
-      "TanhBackward0", "SigmoidBackward0", "SumBackward0", "SumBackward1", "MeanBackward0", "MeanBackward1",
+      "TanhBackward0", "SigmoidBackward0", "SumBackward0", "SumBackward1", "ProdBackward0", "ProdBackward1", "MeanBackward0", "MeanBackward1",
       "DotBackward0", "VdotBackward0", "MvBackward0", "SqueezeBackward4", "MmBackward0", "CloneBackward0", "UnsafeViewBackward0",
       "ConjBackward0", "ConjPhysicalBackward0", "ConjPhysicalBackward1", "NegViewBackward0", "ViewAsRealBackward0",
       "ViewAsComplexBackward0", "CopyBackwards", "CopySlices", "ToCopyBackward0", "ViewBackward0",

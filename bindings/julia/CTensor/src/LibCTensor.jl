@@ -4092,12 +4092,13 @@ end
 # x a real grad).  ct_conj records ConjBackward0 and its gradient is a lazy conj view, so
 # a leaf's grad carries the conj bit exactly when torch's does (ct_tensor_is_conj);
 # gradients carry no other math bits.  Ops with a complex formula: add, sub, mul, div (with
-# tensors and complex scalars), neg, abs, sum, mean, matmul, vdot, the views (conj, neg
+# tensors and complex scalars), neg, abs, sum, mean, prod, matmul, vdot, the views (conj, neg
 # view, view_as_real, view_as_complex, real, imag and the generic ones), clone, to,
 # copy_, fill_, zero_, cat, stack, flip, roll, repeat, rot90 and the indexing, mask and
 # scatter ops (not scatter_reduce).  Any other op given a complex tensor in a graph refuses
-# when it would record (CT_ERR_INVALID_ARGUMENT, "Prod: autograd of complex tensors is not
-# implemented in ctensor for this op (ProdBackward0 has no complex formula); ..."), before
+# when it would record (CT_ERR_INVALID_ARGUMENT, "ScatterReduce: autograd of complex tensors is
+# not implemented in ctensor for this op (ScatterReduceBackward0 has no complex formula);
+# ..."), before
 # an in-place op writes anything.
 # - Not supported: higher-order gradients (backward runs with grad mode off and records
 # nothing), hooks, anomaly detection.

@@ -394,9 +394,10 @@ CT_API ct_tensor *ct_numpy_T(const ct_tensor *t);
 /* ---- Complex tensors: the views between a complex tensor and its parts --------------------
    A complex element is two floats, real part first (CT_COMPLEX64: two float32, CT_COMPLEX128:
    two float64).  Each function below returns a new reference that is a VIEW (SAME storage,
-   ct_tensor_is_view() == 1, base the root tensor, one version counter), as torch's.  Complex
-   tensors cannot require gradients yet, and ct_view_as_complex of a tensor that requires grad
-   (with grad mode on) fails with CT_ERR_INVALID_ARGUMENT. */
+   ct_tensor_is_view() == 1, base the root tensor, one version counter), as torch's.  With
+   grad mode on and t requiring grad each records torch 2.13's node (ViewAsRealBackward0,
+   ViewAsComplexBackward0; ct_real / ct_imag are torch's select of view_as_real:
+   SelectBackward0); see "Complex tensors" under autograd below. */
 
 /* torch.view_as_real: complex (..., n) -> float32/float64 (..., n, 2); every stride and the
    offset doubled, the new last dim has stride 1 (index 0 the real part, 1 the imaginary).
@@ -444,7 +445,12 @@ CT_API ct_status ct_item_complex(const ct_tensor *t, double *re, double *imag);
      "... for tensors with negative bit set ..."), even to its own dtype, as torch 2.13;
    - DLPack export refuses the conj bit (see ct_to_dlpack); the neg bit is exported as stored
      (torch does the same: the importer reads the stored values).
-   Only complex tensors carry the conj bit; only floating and complex tensors the neg bit. */
+   Only complex tensors carry the conj bit; only floating and complex tensors the neg bit.
+   Autograd (grad mode on, t requiring grad): ct_conj records ConjBackward0, ct_neg_view
+   NegViewBackward0, ct_resolve_conj / ct_resolve_neg CloneBackward0 when they copy,
+   ct_conj_physical ConjPhysicalBackward0, ct_conj_physical_ ConjPhysicalBackward1; an op
+   reading a tensor with a bit that requires grad differentiates through it (its resolved copy
+   is recorded, and an in-place write back through the bits is a recorded copy_). */
 
 /* torch's t.conj(): a complex t gives a new VIEW with the conj bit toggled (conj of a conj view
    clears it: a view of the same base again, not t's base itself); any other t comes back itself
@@ -1111,6 +1117,12 @@ CT_API ct_status ct_fill_(ct_tensor *self, double value);
    tensor but got tensor with 1 dimensions."), and as ct_copy_ (a self whose elements share
    memory, a read-only self). */
 CT_API ct_status ct_fill_tensor_(ct_tensor *self, const ct_tensor *value);
+/* torch's self.fill_(complex(re, im)): the value into every element of a complex self (with
+   autograd: FillBackward2, as ct_fill_); a real self takes it when im == 0 (a bool self: true
+   for any nonzero value).  Bumps the version.  Errors: CT_ERR_INVALID_ARGUMENT for a real
+   self and im != 0 ("value cannot be converted to type float without overflow"), and as
+   ct_fill_. */
+CT_API ct_status ct_fill_complex_(ct_tensor *self, double re, double im);
 CT_API ct_status ct_zero_(ct_tensor *self);
 
 /* Elementwise math.  Integer and bool inputs give the default dtype (ct_get_default_dtype,
@@ -1391,6 +1403,21 @@ CT_API int64_t ct_explain(const ct_tensor *a, const ct_tensor *b, char *buf, int
    - The graph adds no reference cycles of its own: releasing the last handle of every
      output frees it (ct_live_tensors() returns to where it was); for the cycles a program
      can make through it, see "Reference cycles" below.
+   - Complex tensors may require grad, as in torch: for a real loss L, z.grad is
+     dL/d(re z) + i dL/d(im z) (torch's convention; L = sum(|z|^2) gives 2z), each formula
+     the real one with the local derivative conjugated (mul: grad * conj(other)).  A real
+     input of an op with a complex result takes the real part of its gradient (x * 1j gives
+     x a real grad).  ct_conj records ConjBackward0 and its gradient is a lazy conj view, so
+     a leaf's grad carries the conj bit exactly when torch's does (ct_tensor_is_conj);
+     gradients carry no other math bits.  Ops with a complex formula: add, sub, mul, div (with
+     tensors and complex scalars), neg, abs, sum, mean, prod, matmul, vdot, the views (conj, neg
+     view, view_as_real, view_as_complex, real, imag and the generic ones), clone, to,
+     copy_, fill_, zero_, cat, stack, flip, roll, repeat, rot90 and the indexing, mask and
+     scatter ops (not scatter_reduce).  Any other op given a complex tensor in a graph refuses
+     when it would record (CT_ERR_INVALID_ARGUMENT, "ScatterReduce: autograd of complex tensors is
+     not implemented in ctensor for this op (ScatterReduceBackward0 has no complex formula);
+     ..."), before
+     an in-place op writes anything.
    - Not supported: higher-order gradients (backward runs with grad mode off and records
      nothing), hooks, anomaly detection.
    Errors that torch raises as RuntimeError are CT_ERR_INVALID_ARGUMENT unless stated.
@@ -1408,8 +1435,8 @@ CT_API int64_t ct_explain(const ct_tensor *a, const ct_tensor *b, char *buf, int
    ct_set_grad).  torch leaks the same tensors in the same cases. */
 
 /* Marks t as requiring grad (requires_grad != 0) or not: torch's t.requires_grad_(flag).
-   Errors: CT_ERR_DTYPE for a non-floating t ("only Tensors of floating point dtype can
-   require gradients"); CT_ERR_INVALID_ARGUMENT when clearing the flag of a non-leaf ("you
+   Floating and complex tensors may.  Errors: CT_ERR_DTYPE for another dtype ("only Tensors
+   of floating point dtype can require gradients", torch's text); CT_ERR_INVALID_ARGUMENT when clearing the flag of a non-leaf ("you
    can only change requires_grad flags of leaf variables. ...").  Setting it on a non-leaf,
    which already requires grad, does nothing. */
 CT_API ct_status ct_set_requires_grad(ct_tensor *t, int requires_grad);
@@ -1435,11 +1462,14 @@ CT_API ct_tensor *ct_grad(const ct_tensor *t);
 CT_API ct_status ct_set_grad(ct_tensor *t, const ct_tensor *grad);
 /* Runs backward from t (torch's t.backward(grad, retain_graph)): the gradient of every leaf
    t depends on is added into its grad.  grad (borrowed) has t's sizes (converted to t's
-   dtype); NULL means 1 and needs a one-element t.  With retain_graph == 0 the saved tensors
+   dtype); NULL means 1 and needs a one-element real t.  With retain_graph == 0 the saved tensors
    of the graph are freed.  Runs with grad mode off, on the calling thread.  Errors
    (CT_ERR_INVALID_ARGUMENT unless stated): t does not require grad ("element 0 of tensors
    does not require grad and does not have a grad_fn"); grad NULL with t not one element
-   ("grad can be implicitly created only for scalar outputs"); grad of other sizes
+   ("grad can be implicitly created only for scalar outputs"); grad NULL with a complex t
+   ("grad can be implicitly created only for real scalar outputs but got torch.complex64");
+   a real grad for a complex t or the reverse (CT_ERR_DTYPE, "For complex Tensors, both
+   grad_output and output are required to have the same dtype. ..."); grad of other sizes
    (CT_ERR_SHAPE, "Mismatch in shape: grad_output[0] has a shape of ctensor.Size([2]) and
    output[0] has a shape of ctensor.Size([3])."); a saved tensor written in place since
    ("one of the variables needed for gradient computation has been modified by an inplace

@@ -19,19 +19,13 @@ ct_tensor* complex_view_call(const ct_tensor* t, const char* op, F&& f) {
 
 }  // namespace
 
-// Complex inputs never require grad (they cannot), so these views record no history.
-ct_tensor* ct_view_as_real(const ct_tensor* t) { return complex_view_call(t, "ct_view_as_real", view_as_real); }
+// Each records torch's node when t requires grad (core/autograd/functions.h).
+ct_tensor* ct_view_as_real(const ct_tensor* t) { return complex_view_call(t, "ct_view_as_real", ag::view_as_real); }
 ct_tensor* ct_view_as_complex(const ct_tensor* t) {
-  return complex_view_call(t, "ct_view_as_complex", [](const Tensor& x) {
-    // a real input in a graph would be silently cut from it: refused until complex autograd exists
-    CT_CHECK(!autograd::needs_grad(x), InvalidArgument,
-             "view_as_complex: autograd through complex tensors is not implemented in ctensor yet (the input "
-             "requires grad)");
-    return view_as_complex(x);
-  });
+  return complex_view_call(t, "ct_view_as_complex", ag::view_as_complex);
 }
-ct_tensor* ct_real(const ct_tensor* t) { return complex_view_call(t, "ct_real", real_view); }
-ct_tensor* ct_imag(const ct_tensor* t) { return complex_view_call(t, "ct_imag", imag_view); }
+ct_tensor* ct_real(const ct_tensor* t) { return complex_view_call(t, "ct_real", ag::real); }
+ct_tensor* ct_imag(const ct_tensor* t) { return complex_view_call(t, "ct_imag", ag::imag); }
 
 ct_status ct_item_complex(const ct_tensor* t, double* re, double* imag) {
   return guard_status([&] {
@@ -45,12 +39,12 @@ ct_status ct_item_complex(const ct_tensor* t, double* re, double* imag) {
 
 // ---- Note [Math bits] ----------------------------------------------------------------------
 
-ct_tensor* ct_conj(const ct_tensor* t) { return complex_view_call(t, "ct_conj", conj_view); }
-ct_tensor* ct_neg_view(const ct_tensor* t) { return complex_view_call(t, "ct_neg_view", neg_view); }
-ct_tensor* ct_resolve_conj(const ct_tensor* t) { return complex_view_call(t, "ct_resolve_conj", resolve_conj); }
-ct_tensor* ct_resolve_neg(const ct_tensor* t) { return complex_view_call(t, "ct_resolve_neg", resolve_neg); }
+ct_tensor* ct_conj(const ct_tensor* t) { return complex_view_call(t, "ct_conj", ag::conj); }
+ct_tensor* ct_neg_view(const ct_tensor* t) { return complex_view_call(t, "ct_neg_view", ag::neg_view); }
+ct_tensor* ct_resolve_conj(const ct_tensor* t) { return complex_view_call(t, "ct_resolve_conj", ag::resolve_conj); }
+ct_tensor* ct_resolve_neg(const ct_tensor* t) { return complex_view_call(t, "ct_resolve_neg", ag::resolve_neg); }
 ct_tensor* ct_conj_physical(const ct_tensor* t) {
-  return complex_view_call(t, "ct_conj_physical", conj_physical);
+  return complex_view_call(t, "ct_conj_physical", ag::conj_physical);
 }
 
 ct_tensor* ct_adjoint(const ct_tensor* t) {
@@ -58,8 +52,8 @@ ct_tensor* ct_adjoint(const ct_tensor* t) {
     const int n = x.ndim();
     CT_CHECK(n >= 2 || n == 0, Shape,
              "tensor.adjoint() is only supported on matrices or batches of matrices. Got " << n << "-D tensor.");
-    if (n == 0) return conj_view(x);
-    return conj_view(*ag::transpose(x, -2, -1));  // a real x: the transpose itself
+    if (n == 0) return ag::conj(x);
+    return ag::conj(*ag::transpose(x, -2, -1));  // a real x: the transpose itself
   });
 }
 
@@ -72,5 +66,5 @@ int ct_tensor_is_neg(const ct_tensor* t) {
 
 ct_status ct_conj_physical_(ct_tensor* t) {
   // value_arg: a tensor with bits is conjugated through a resolved clone and written back
-  return guard_status([&] { conj_physical_(value_arg(t, "ct_conj_physical_", "self")); });
+  return guard_status([&] { ag::conj_physical_(value_arg(t, "ct_conj_physical_", "self")); });
 }

@@ -100,6 +100,10 @@ ct_status ct_fill_tensor_(ct_tensor* self, const ct_tensor* value) {
   return guard_status(
       [&] { ag::fill_(value_arg(self, "ct_fill_tensor_", "self"), value_arg(value, "ct_fill_tensor_", "value")); });
 }
+ct_status ct_fill_complex_(ct_tensor* self, double re, double im) {
+  return guard_status(
+      [&] { ag::fill_complex_(value_arg(self, "ct_fill_complex_", "self"), std::complex<double>(re, im)); });
+}
 ct_status ct_zero_(ct_tensor* self) {
   return guard_status([&] { ag::zero_(value_arg(self, "ct_zero_", "self")); });
 }

@@ -3,6 +3,8 @@
 #include <vector>
 
 #include "capi/guard.h"
+#include "core/autograd/functions.h"
+#include "core/autograd/meta.h"
 #include "core/copy.h"
 #include "core/metadata_ops.h"
 #include "core/shape.h"
@@ -31,7 +33,9 @@ bool same_sizes(IntList a, IntList b) { return std::equal(a.begin(), a.end(), b.
 
 const Tensor& resolve_for_call(const Tensor& t) {
   std::vector<Resolution>& r = resolutions();
-  Ref<Tensor> c = clone(t);  // resolves both bits (Note [Math bits])
+  // resolves both bits (Note [Math bits]); a tensor in a graph is cloned in the graph
+  // (CloneBackward0), so the op's gradient reaches t through its conj/neg view's node
+  Ref<Tensor> c = autograd::needs_grad(t) ? ag::clone(t) : clone(t);
   const int64_t version = c->version();
   r.push_back({&t, std::move(c), version});
   g_resolutions_pending.fetch_add(1, std::memory_order_relaxed);
@@ -53,7 +57,8 @@ void finish_resolutions(size_t mark, ct_tensor** result) {
       if (x.clone->version() != x.version) {  // written by the op: write the values back
         Tensor& original = const_cast<Tensor&>(*x.original);
         if (!same_sizes(original.sizes(), x.clone->sizes())) resize_(original, x.clone->sizes());
-        copy_into(original, *x.clone, "copy_");
+        // recorded when either side is in a graph: the write-back is the op's result
+        ag::copy_into(original, *x.clone, "copy_");
       }
       if (result && *result && from_handle(*result) == x.clone.get()) {  // the op returned its input
         x.original->retain();

@@ -22,7 +22,7 @@ ct_tensor* ct_vdot(const ct_tensor* a, const ct_tensor* b) {
     const Tensor& y = value_arg(b, "ct_vdot", "b");
     check_vdot(x, y);
     if (!is_complex(x.dtype())) return to_handle(ag::matmul(x, y));  // real: vdot is dot (autograd as dot)
-    return to_handle(vdot(x, y));
+    return to_handle(ag::vdot(x, y));
   });
 }
 

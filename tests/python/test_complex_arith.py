@@ -299,14 +299,14 @@ def test_numpy_complex_scalars_as_torch():
         same(r, tx * np.complex64(2 + 1j))
 
 
-def test_autograd_stays_refused():
+def test_autograd_of_a_real_leaf_through_a_complex_scalar():
+    # complex autograd itself: test_complex_autograd.py
     x = ct.ones(3, requires_grad=True)
-    with pytest.raises(RuntimeError, match="complex tensors cannot require gradients"):
-        x * 1j
-    with pytest.raises(RuntimeError, match="complex tensors cannot require gradients"):
-        ct.ones(2, dtype=ct.complex64).requires_grad_()
+    y = x * 1j
+    assert y.dtype is ct.complex64 and y.grad_fn.name() == "MulBackward0"
+    assert ct.ones(2, dtype=ct.complex64).requires_grad_().requires_grad
     with ct.no_grad():
-        assert (x * 1j).dtype is ct.complex64
+        assert (x * 1j).dtype is ct.complex64 and not (x * 1j).requires_grad
 
 
 # ---- reductions ----------------------------------------------------------------------------

@@ -573,7 +573,10 @@ class _ComputeMethods:
                 raise _invalid_combination("fill_", (value,), ("Tensor value", "Number value"))
             value = converted
         if self.requires_grad and _C.ct_is_grad_enabled():
-            if isinstance(value, complex):  # a real self (complex ones cannot require grad)
+            if isinstance(value, complex) and self.dtype.is_complex:
+                _C.ct_fill_complex_(self, value.real, value.imag)  # records FillBackward2
+                return self
+            if isinstance(value, complex):
                 _scalar_tensor(value, self.dtype)  # refuses a nonzero imaginary part as torch
                 value = value.real
             _C.ct_fill_(self, value)  # records FillBackward2 (only floating tensors require grad)

@@ -322,7 +322,7 @@ def _foreign_array(data):
 def _requires_grad(t, requires_grad):
     """A factory's requires_grad=: marks the new leaf (torch's error for non-floating dtypes)."""
     if requires_grad:
-        if not t.dtype.is_floating_point:
+        if not (t.dtype.is_floating_point or t.dtype.is_complex):
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t.requires_grad_(True)
     return t

@@ -8,6 +8,7 @@
 #include "core/copy.h"
 #include "core/error.h"
 #include "core/factory.h"
+#include "core/math_bits.h"
 #include "core/ops/elementwise.h"
 #include "meta.h"
 
@@ -31,13 +32,22 @@ void backward(const Tensor& root, const Tensor* grad, bool retain_graph) {
   Ref<Tensor> g;
   if (!grad) {
     CT_CHECK(root.numel() == 1, InvalidArgument, "grad can be implicitly created only for scalar outputs");
+    CT_CHECK(!is_complex(root.dtype()), InvalidArgument,
+             "grad can be implicitly created only for real scalar outputs but got torch."
+                 << dtype_name(root.dtype()));
     g = full(root.sizes(), 1.0, root.dtype(), "backward");
   } else {
     CT_CHECK(std::equal(grad->sizes().begin(), grad->sizes().end(), root.sizes().begin(), root.sizes().end()), Shape,
              "Mismatch in shape: grad_output[0] has a shape of " << torch_size(grad->sizes())
                                                                  << " and output[0] has a shape of "
                                                                  << torch_size(root.sizes()) << ".");
+    CT_CHECK(is_complex(grad->dtype()) == is_complex(root.dtype()), DType,
+             "For complex Tensors, both grad_output and output are required to have the same dtype. Mismatch in "
+             "dtype: grad_output[0] has a dtype of torch."
+                 << dtype_name(grad->dtype()) << " and output[0] has a dtype of torch." << dtype_name(root.dtype())
+                 << ".");
     g = to_dtype(*grad, root.dtype());
+    if (g->math_bits() != 0) g = resolve_math_bits(*g);
   }
   NoGradGuard no_grad;
 
@@ -74,6 +84,7 @@ void backward(const Tensor& root, const Tensor* grad, bool retain_graph) {
     }
     if (in) {
       if (n->released && n->has_saved) fail_released();
+      if (in->math_bits() != 0 && !n->keeps_bits()) in = resolve_math_bits(*in);
       outs = n->apply(*in);
     }
     if (!retain_graph) n->release_saved();
@@ -82,9 +93,15 @@ void backward(const Tensor& root, const Tensor* grad, bool retain_graph) {
       if (!e.valid()) continue;
       Node* child = e.fn.get();
       if (i < outs.size() && outs[i]) {
-        Ref<Tensor> gi = fix_grad(std::move(outs[i]), n->inputs[i]);
+        Ref<Tensor> gi = fix_grad(std::move(outs[i]), n->inputs[i], child->keeps_bits());
         Ref<Tensor>& slot = buffers[child];
-        slot = slot ? binary(BinaryOp::Add, Operand::of(*slot), Operand::of(*gi)) : std::move(gi);
+        if (slot) {  // a sum reads values: bits resolved
+          if (slot->math_bits()) slot = resolve_math_bits(*slot);
+          if (gi->math_bits()) gi = resolve_math_bits(*gi);
+          slot = binary(BinaryOp::Add, Operand::of(*slot), Operand::of(*gi));
+        } else {
+          slot = std::move(gi);
+        }
       }
       if (--deps[child] == 0) ready.push(child);
     }

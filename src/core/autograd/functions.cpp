@@ -10,7 +10,9 @@
 #include <functional>
 #include <numeric>
 
+#include "core/complex_views.h"
 #include "core/copy.h"
+#include "core/math_bits.h"
 #include "core/memory_format.h"
 #include "core/error.h"
 #include "core/factory.h"
@@ -39,6 +41,8 @@ class FnNode final : public Node {
   FnNode(const char* name, Fn fn) : name_(name), fn_(std::move(fn)) {}
   const char* name() const override { return name_; }
   Grads apply(const Tensor& g) override { return fn_(g, *this); }
+  bool keeps_bits() const override { return keeps_bits_; }
+  bool keeps_bits_ = false;  // the formula reads g's bits itself (ConjBackward0)
   void release_saved() override {
     for (SavedTensor& s : saved) s.reset();
     released = true;
@@ -96,14 +100,19 @@ using Replay = std::function<Ref<Tensor>(const Tensor&)>;
 
 std::shared_ptr<Node> view_node(const char* name, const Tensor& input, Replay replay) {
   Shape in_sizes(input.sizes().begin(), input.sizes().end());
-  return node(name, {&input}, [in_sizes, replay](const Tensor& g, FnNode&) -> Grads {
-    Ref<Tensor> z = zeros_f64(in_sizes);
+  const bool cx = is_complex(input.dtype());  // complex: two doubles per element (lanes)
+  return node(name, {&input}, [in_sizes, replay, cx](const Tensor& g, FnNode&) -> Grads {
+    Ref<Tensor> z = full(in_sizes, 0.0, cx ? DType::Complex128 : DType::Float64, "backward");
     Ref<Tensor> v = replay(*z);
-    Ref<Tensor> g64 = as_f64(g);
-    scatter_add(f64(*z), Geometry::of(*v), 0, f64(*g64));
+    Ref<Tensor> g64 = as_f64_lanes(g, cx);
+    scatter_add(f64(*z), lanes(Geometry::of(*v), cx), 0, f64(*g64));
     return {z};
   });
 }
+
+// The conjugate of a complex tensor's values (a new tensor, no bits); t itself otherwise.
+// Complex formulas conjugate the local derivative (Note [Complex autograd] in meta.cpp).
+Ref<Tensor> cj(const Tensor& t) { return is_complex(t.dtype()) ? ct::conj_physical(t) : retained(t); }
 
 template <class ViewFn>
 Ref<Tensor> record_view(const char* name, const Tensor& t, ViewFn&& f) {
@@ -139,24 +148,26 @@ ReduceInfo reduce_info(const Tensor& t, std::span<const int64_t> dims) {
   return r;
 }
 
-// The product of the other elements of each element's reduced group (exact with zeros).
-Ref<Tensor> prod_of_others(const Tensor& x, const ReduceInfo& ri) {
+// The product of the other elements of each element's reduced group (exact with zeros), in
+// float64, or complex128 for a complex x.
+template <class T>
+Ref<Tensor> prod_of_others_as(const Tensor& x, const ReduceInfo& ri, DType d) {
   const int64_t nd = x.ndim();
   std::vector<int> perm;
-  for (int64_t d = 0; d < nd; ++d)
-    if (!ri.reduced[size_t(d)]) perm.push_back(int(d));
-  for (int64_t d = 0; d < nd; ++d)
-    if (ri.reduced[size_t(d)]) perm.push_back(int(d));
-  Ref<Tensor> xp = as_f64(*ct::permute(x, perm));  // contiguous in the permuted order
+  for (int64_t k = 0; k < nd; ++k)
+    if (!ri.reduced[size_t(k)]) perm.push_back(int(k));
+  for (int64_t k = 0; k < nd; ++k)
+    if (ri.reduced[size_t(k)]) perm.push_back(int(k));
+  Ref<Tensor> xp = copy_to_new(*ct::permute(x, perm), d);  // contiguous in the permuted order
   Shape psizes(xp->sizes().begin(), xp->sizes().end());
-  Ref<Tensor> out = Tensor::empty(psizes, DType::Float64, "backward");
+  Ref<Tensor> out = Tensor::empty(psizes, d, "backward");
   const int64_t k = ri.count, m = k ? x.numel() / k : 0;
-  const double* in = f64(*xp);
-  double* o = f64(*out);
+  const T* in = reinterpret_cast<const T*>(xp->raw_data());
+  T* o = reinterpret_cast<T*>(out->raw_data());
   for (int64_t row = 0; row < m; ++row) {
-    const double* a = in + row * k;
-    double* b = o + row * k;
-    double p = 1;
+    const T* a = in + row * k;
+    T* b = o + row * k;
+    T p = 1;
     for (int64_t j = 0; j < k; ++j) {
       b[j] = p;
       p *= a[j];
@@ -172,6 +183,11 @@ Ref<Tensor> prod_of_others(const Tensor& x, const ReduceInfo& ri) {
   return ct::permute(*out, inv);
 }
 
+Ref<Tensor> prod_of_others(const Tensor& x, const ReduceInfo& ri) {
+  if (is_complex(x.dtype())) return prod_of_others_as<std::complex<double>>(x, ri, DType::Complex128);
+  return prod_of_others_as<double>(x, ri, DType::Float64);
+}
+
 }  // namespace
 
 // ---- elementwise -------------------------------------------------------------------
@@ -181,7 +197,9 @@ namespace {
 // (y == nullptr): torch's names and formulas.  With a tensor y, Mul and Div read x and y from
 // saved[0] and saved[1], which the caller saves; with a scalar they keep it (has_saved: a
 // second backward fails as torch's, whose node saves the scalar).
-std::shared_ptr<FnNode> binary_node(BinaryOp op, const Tensor& x, const Tensor* y, double s) {
+std::shared_ptr<FnNode> binary_node(BinaryOp op, const Tensor& x, const Tensor* y, Operand sc) {
+  // a complex scalar's conjugate, as an operand (a real one stays a double: same dtypes)
+  const Operand s = sc.is_complex ? Operand::of(std::complex<double>(sc.scalar, -sc.imag)) : Operand::of(sc.scalar);
   if (y) {
     switch (op) {
       case BinaryOp::Add:
@@ -192,16 +210,23 @@ std::shared_ptr<FnNode> binary_node(BinaryOp op, const Tensor& x, const Tensor* 
       case BinaryOp::Mul:
         return node("MulBackward0", {&x, y}, [](const Tensor& g, FnNode& n) -> Grads {
           Grads out(2);
-          if (n.wants(0)) out[0] = mul(g, n.use(1));
-          if (n.wants(1)) out[1] = mul(g, n.use(0));
+          if (n.wants(0)) out[0] = mul(g, *cj(n.use(1)));
+          if (n.wants(1)) out[1] = mul(g, *cj(n.use(0)));
           return out;
         });
       case BinaryOp::Div:
         return node("DivBackward0", {&x, y}, [](const Tensor& g, FnNode& n) -> Grads {
           Grads out(2);
           const Tensor& d = n.use(1);
-          if (n.wants(0)) out[0] = div(g, d);
-          if (n.wants(1)) out[1] = neg(*div(*mul(g, n.use(0)), *mul(d, d)));
+          if (n.wants(0)) out[0] = div(g, *cj(d));
+          if (n.wants(1)) {
+            const Tensor& x = n.use(0);
+            if (is_complex(x.dtype()) || is_complex(d.dtype())) {  // -grad * ((x / d) / d).conj()
+              out[1] = neg(*mul(g, *cj(*div(*div(x, d), d))));
+            } else {
+              out[1] = neg(*div(*mul(g, x), *mul(d, d)));
+            }
+          }
           return out;
         });
     }
@@ -213,10 +238,14 @@ std::shared_ptr<FnNode> binary_node(BinaryOp op, const Tensor& x, const Tensor* 
     case BinaryOp::Sub:
       return node("SubBackward0", {&x}, [](const Tensor& g, FnNode&) -> Grads { return {retained(g)}; });
     case BinaryOp::Mul:
-      n = node("MulBackward0", {&x}, [s](const Tensor& g, FnNode&) -> Grads { return {mul(g, s)}; });
+      n = node("MulBackward0", {&x}, [s](const Tensor& g, FnNode&) -> Grads {
+        return {ct::binary(BinaryOp::Mul, Operand::of(g), s)};
+      });
       break;
     case BinaryOp::Div:
-      n = node("DivBackward0", {&x}, [s](const Tensor& g, FnNode&) -> Grads { return {div(g, s)}; });
+      n = node("DivBackward0", {&x}, [s](const Tensor& g, FnNode&) -> Grads {
+        return {ct::binary(BinaryOp::Div, Operand::of(g), s)};
+      });
       break;
   }
   n->has_saved = true;
@@ -233,19 +262,21 @@ Ref<Tensor> binary(BinaryOp op, Operand a, Operand b) {
     const Tensor* tb = b.tensor;
     std::shared_ptr<FnNode> n;
     if (ta) {
-      n = binary_node(op, *ta, tb, b.scalar);
+      n = binary_node(op, *ta, tb, b);
       if (tb && reads_operands(op)) n->save({ta, tb});
     } else if (op == BinaryOp::Sub) {  // scalar op tensor: s - x, s / x and the commutative ones
       n = node("RsubBackward1", {tb}, [](const Tensor& g, FnNode&) -> Grads { return {neg(g)}; });
     } else if (op == BinaryOp::Div) {  // torch: reciprocal then mul
-      const double s = a.scalar;
+      const Operand s = a;
       n = node("MulBackward0", {tb}, [s](const Tensor& g, FnNode& self) -> Grads {
         const Tensor& x = self.use(0);
-        return {neg(*div(*mul(g, s), *mul(x, x)))};
+        if (s.is_complex || is_complex(x.dtype()))  // -grad * (s / x^2).conj()
+          return {neg(*mul(g, *cj(*ct::binary(BinaryOp::Div, s, Operand::of(*mul(x, x))))))};
+        return {neg(*div(*mul(g, s.scalar), *mul(x, x)))};
       });
       n->save({tb});
     } else {
-      n = binary_node(op, *tb, nullptr, a.scalar);
+      n = binary_node(op, *tb, nullptr, a);
     }
     set_history(*r, std::move(n));
   }
@@ -256,7 +287,7 @@ void binary_(BinaryOp op, const Tensor& self, Operand other) {
   const Tensor* to = other.tensor;
   if (__builtin_expect(!any_needs({&self, to}), 1)) return ct::binary_(op, self, other);
   check_inplace(self);
-  std::shared_ptr<FnNode> n = binary_node(op, self, to, other.scalar);
+  std::shared_ptr<FnNode> n = binary_node(op, self, to, other);
   if (to && reads_operands(op)) {
     // Saved before the write, as torch does: when other is self (or shares its memory), the
     // write moves its version and backward refuses instead of using the new values.  self's
@@ -294,6 +325,25 @@ std::shared_ptr<FnNode> unary_node(UnaryOp op, const Tensor& input) {
   return node(unary_name(op), {&input}, [op](const Tensor& g, FnNode& s) -> Grads {
     if (op == UnaryOp::Neg) return {neg(g)};
     const Tensor& v = s.use(0);  // input or result, as unary_saves_result says
+    if (is_complex(v.dtype())) {  // grad * conj(f'(x)); abs: grad * sgn(x)
+      Ref<Tensor> d;
+      switch (op) {
+        case UnaryOp::Abs: {
+          Ref<Tensor> q = div(v, *ct::to_dtype(*ct::unary(UnaryOp::Abs, v), v.dtype()));
+          Ref<Tensor> zero = ct::compare(CompareOp::Eq, Operand::of(v), Operand::of(0.0));
+          return {mul(g, *ct::where(*zero, *zero_like(*q), *q))};
+        }
+        case UnaryOp::Exp: d = retained(v); break;
+        case UnaryOp::Log: return {div(g, *cj(v))};
+        case UnaryOp::Sqrt: return {div(g, *cj(*mul(v, 2.0)))};
+        case UnaryOp::Sin: d = ct::unary(UnaryOp::Cos, v); break;
+        case UnaryOp::Cos: d = neg(*ct::unary(UnaryOp::Sin, v)); break;
+        case UnaryOp::Tanh: d = sub(1.0, *mul(v, v)); break;
+        case UnaryOp::Sigmoid: d = mul(v, *sub(1.0, v)); break;
+        default: CT_FAIL(InvalidArgument, unary_name(op) << ": no complex formula");
+      }
+      return {mul(g, *cj(*d))};
+    }
     switch (op) {
       case UnaryOp::Abs: {
         Ref<Tensor> pos = ct::compare(CompareOp::Gt, Operand::of(v), Operand::of(0.0));
@@ -399,6 +449,18 @@ void fill_(const Tensor& self, const Tensor& value) {
     ct::copy_into(self, value, "fill_");
   });
 }
+void fill_complex_(const Tensor& self, std::complex<double> value) {
+  if (!is_complex(self.dtype())) {  // torch's checked_convert of the scalar
+    CT_CHECK(value.imag() == 0 || self.dtype() == DType::Bool, InvalidArgument,
+             "value cannot be converted to type " << cpp_type_name(self.dtype()) << " without overflow");
+    return ag::fill_(self, self.dtype() == DType::Bool ? double(value != std::complex<double>(0)) : value.real());
+  }
+  record_overwrite("FillBackward2", self, nullptr, [&] {
+    Ref<Tensor> v = full({}, 0.0, DType::Complex128, "fill_");
+    *reinterpret_cast<std::complex<double>*>(v->raw_data()) = value;
+    ct::copy_into(self, *v, "fill_");
+  });
+}
 void zero_(const Tensor& self) {
   record_overwrite("ZeroBackward0", self, nullptr, [&] { ct::fill_(self, 0.0); });
 }
@@ -491,8 +553,8 @@ Ref<Tensor> prod(const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
   if (__builtin_expect(needs_grad(t), 0)) {
     ReduceInfo ri = reduce_info(t, dims);
     auto n = node(dims.empty() ? "ProdBackward0" : "ProdBackward1", {&t}, [ri](const Tensor& g, FnNode& s) -> Grads {
-      Ref<Tensor> others = prod_of_others(s.use(0), ri);
-      return {mul(*others, *ct::expand(*keepdim_grad(g, ri.kept), ri.in_sizes))};
+      Ref<Tensor> others = prod_of_others(s.use(0), ri);  // conjugated for a complex input
+      return {mul(*cj(*others), *ct::expand(*keepdim_grad(g, ri.kept), ri.in_sizes))};
     });
     n->save({&t}, r.get());
     set_history(*r, std::move(n));
@@ -747,16 +809,33 @@ Ref<Tensor> matmul(const Tensor& a, const Tensor& b) {
       Ref<Tensor> g2 = ct::reshape(*ct::contiguous(g), out);
       Grads res(2);
       if (s.wants(0)) {
-        Ref<Tensor> gx = ct::matmul(*g2, *ct::transpose(*y2, -1, -2));
+        Ref<Tensor> gx = ct::matmul(*g2, *cj(*ct::transpose(*y2, -1, -2)));  // grad @ y^H
         res[0] = fix_grad(gx, {Shape(x2->sizes().begin(), x2->sizes().end()), gx->dtype()});
         res[0] = ct::reshape(*res[0], x.sizes());
       }
       if (s.wants(1)) {
-        Ref<Tensor> gy = ct::matmul(*ct::transpose(*x2, -1, -2), *g2);
+        Ref<Tensor> gy = ct::matmul(*cj(*ct::transpose(*x2, -1, -2)), *g2);  // x^H @ grad
         res[1] = fix_grad(gy, {Shape(y2->sizes().begin(), y2->sizes().end()), gy->dtype()});
         res[1] = ct::reshape(*res[1], y.sizes());
       }
       return res;
+    });
+    n->save({&a, &b});
+    set_history(*r, std::move(n));
+  }
+  return r;
+}
+
+// torch.vdot of complex vectors, sum(conj(a) * b): VdotBackward0 (a: grad.conj() * b,
+// b: grad * a).
+Ref<Tensor> vdot(const Tensor& a, const Tensor& b) {
+  Ref<Tensor> r = ct::vdot(a, b);
+  if (__builtin_expect(any_needs({&a, &b}), 0)) {
+    auto n = node("VdotBackward0", {&a, &b}, [](const Tensor& g, FnNode& s) -> Grads {
+      Grads out(2);
+      if (s.wants(0)) out[0] = mul(*cj(g), s.use(1));
+      if (s.wants(1)) out[1] = mul(g, s.use(0));
+      return out;
     });
     n->save({&a, &b});
     set_history(*r, std::move(n));
@@ -776,18 +855,39 @@ Ref<Tensor> view(const Tensor& t, IntList shape) {
   });
   return r;
 }
+namespace {
+// transpose, t and permute: the gradient is the inverse permutation of the output's, a view
+// of it as torch's (so its strides and math bits are those torch's AccumulateGrad sees).
+template <class Back>
+void record_permutation(const char* name, const Tensor& t, const Tensor& r, Back back) {
+  set_view_history(t, r, [&] {
+    auto n = node(name, {&t}, [back](const Tensor& g, FnNode&) -> Grads { return {back(g)}; });
+    n->keeps_bits_ = true;
+    return n;
+  });
+}
+}  // namespace
+
 Ref<Tensor> transpose(const Tensor& t, int64_t d0, int64_t d1) {
-  return record_view("TransposeBackward0", t, [d0, d1](const Tensor& x) { return ct::transpose(x, d0, d1); });
+  Ref<Tensor> r = ct::transpose(t, d0, d1);
+  record_permutation("TransposeBackward0", t, *r, [d0, d1](const Tensor& g) { return ct::transpose(g, d0, d1); });
+  return r;
 }
 Ref<Tensor> t(const Tensor& self) {
-  return record_view("TBackward0", self, [](const Tensor& x) { return ct::t(x); });
+  Ref<Tensor> r = ct::t(self);
+  record_permutation("TBackward0", self, *r, [](const Tensor& g) { return ct::t(g); });
+  return r;
 }
 Ref<Tensor> permute(const Tensor& t, std::span<const int> dims) {
   Ref<Tensor> r = ct::permute(t, dims);
-  set_view_history(t, *r, [&] {
-    std::vector<int> p(dims.begin(), dims.end());
-    return view_node("PermuteBackward0", t, [p](const Tensor& x) { return ct::permute(x, p); });
-  });
+  if (__builtin_expect(!has_autograd(t), 1)) {
+    set_view_history(t, *r, [] { return std::shared_ptr<Node>(); });
+    return r;
+  }
+  const int nd = int(t.ndim());
+  std::vector<int> inv(size_t(nd), 0);
+  for (int i = 0; i < nd; ++i) inv[size_t(dims[size_t(i)] < 0 ? dims[size_t(i)] + nd : dims[size_t(i)])] = i;
+  record_permutation("PermuteBackward0", t, *r, [inv](const Tensor& g) { return ct::permute(g, inv); });
   return r;
 }
 Ref<Tensor> slice(const Tensor& t, int64_t dim, int64_t start, int64_t stop, int64_t step) {
@@ -991,19 +1091,23 @@ Ref<Tensor> index_select(const Tensor& t, int64_t dim, const Tensor& index) {
     const int64_t d = t.ndim() == 0 ? 0 : (dim < 0 ? dim + t.ndim() : dim);
     Shape in_sizes(t.sizes().begin(), t.sizes().end());
     auto n = node("IndexSelectBackward0", {&t}, [d, in_sizes](const Tensor& g, FnNode& s) -> Grads {
+      const bool cx = is_complex(g.dtype());  // complex: two doubles per element (lanes)
       Ref<Tensor> idx = ct::to_dtype(*ct::contiguous(s.use(0)), DType::Int64);
       idx = ct::contiguous(*idx);
       const int64_t* iv = reinterpret_cast<const int64_t*>(idx->raw_data());
-      Ref<Tensor> z = zeros_f64(in_sizes);
-      Ref<Tensor> g64 = as_f64(g);
+      Ref<Tensor> z = full(in_sizes, 0.0, cx ? DType::Complex128 : DType::Float64, "backward");
+      Ref<Tensor> g64 = as_f64_lanes(g, cx);
       if (in_sizes.empty()) {  // 0-dim input: every index is 0
-        for (int64_t j = 0; j < idx->numel(); ++j) f64(*z)[0] += f64(*g64)[j];
+        const int64_t w = cx ? 2 : 1;
+        for (int64_t j = 0; j < idx->numel(); ++j)
+          for (int64_t k = 0; k < w; ++k) f64(*z)[k] += f64(*g64)[j * w + k];
         return {z};
       }
+      Ref<Tensor> gv = from_lanes(g64, cx);  // g as contiguous float64 / complex128
       for (int64_t j = 0; j < idx->numel(); ++j) {
         Ref<Tensor> dst = ct::select(*z, d, iv[j]);
-        Ref<Tensor> src = as_f64(*ct::select(*g64, d, j));
-        scatter_add(f64(*z), Geometry::of(*dst), 0, f64(*src));
+        Ref<Tensor> src = as_f64_lanes(*ct::select(*gv, d, j), cx);
+        scatter_add(f64(*z), lanes(Geometry::of(*dst), cx), 0, f64(*src));
       }
       return {z};
     });
@@ -1036,6 +1140,75 @@ Ref<Tensor> detach_copy(const Tensor& t) {
   Ref<Tensor> r = copy_to_new(t, t.dtype());
   if (__builtin_expect(needs_grad(t), 0)) set_history(*r, make_not_implemented("aten::detach_copy", {&t}));
   return r;
+}
+
+// ---- complex views and math bits ------------------------------------------------------------
+
+namespace {
+// A view op whose backward is `back` applied to the gradient.
+template <class ViewFn, class Back>
+Ref<Tensor> record_unary_view(const char* name, const Tensor& t, ViewFn&& f, Back back) {
+  Ref<Tensor> r = f(t);
+  if (r.get() == &t) return r;
+  set_view_history(t, *r, [&] {
+    return node(name, {&t}, [back](const Tensor& g, FnNode&) -> Grads { return {back(g)}; });
+  });
+  return r;
+}
+}  // namespace
+
+Ref<Tensor> conj(const Tensor& t) {
+  // grad.conj(), lazily as torch's: the bit toggles through chains of conj (a conj of a conj
+  // gives no bit) and a leaf's AccumulateGrad may keep it (Note [Complex autograd])
+  Ref<Tensor> r = ct::conj_view(t);
+  if (r.get() == &t) return r;
+  set_view_history(t, *r, [&] {
+    auto n = node("ConjBackward0", {&t}, [](const Tensor& g, FnNode&) -> Grads { return {ct::conj_view(g)}; });
+    n->keeps_bits_ = true;
+    return n;
+  });
+  return r;
+}
+Ref<Tensor> neg_view(const Tensor& t) {
+  return record_unary_view("NegViewBackward0", t, ct::neg_view, [](const Tensor& g) { return neg(g); });
+}
+Ref<Tensor> view_as_real(const Tensor& t) {
+  // the gradient, float (..., 2), read as complex
+  return record_unary_view("ViewAsRealBackward0", t, ct::view_as_real,
+                           [](const Tensor& g) { return from_lanes(as_f64(g), true); });
+}
+Ref<Tensor> view_as_complex(const Tensor& t) {
+  return record_unary_view("ViewAsComplexBackward0", t, ct::view_as_complex,
+                           [](const Tensor& g) { return as_f64_lanes(g, true); });
+}
+Ref<Tensor> conj_physical(const Tensor& t) {
+  Ref<Tensor> r = ct::conj_physical(t);
+  if (r.get() != &t && __builtin_expect(needs_grad(t), 0))
+    set_history(*r, node("ConjPhysicalBackward0", {&t}, [](const Tensor& g, FnNode&) -> Grads { return {cj(g)}; }));
+  return r;
+}
+void conj_physical_(const Tensor& self) {
+  if (__builtin_expect(!needs_grad(self), 1) || !is_complex(self.dtype())) return ct::conj_physical_(self);
+  check_inplace(self);
+  auto n = node("ConjPhysicalBackward1", {&self}, [](const Tensor& g, FnNode&) -> Grads { return {cj(g)}; });
+  ct::conj_physical_(self);
+  rebase_history(self, std::move(n));
+}
+Ref<Tensor> resolve_conj(const Tensor& t) {
+  return t.is_conj() ? record_copy("CloneBackward0", t, ct::resolve_conj(t)) : retained(t);
+}
+Ref<Tensor> resolve_neg(const Tensor& t) {
+  return t.is_neg() ? record_copy("CloneBackward0", t, ct::resolve_neg(t)) : retained(t);
+}
+Ref<Tensor> real(const Tensor& t) {
+  if (!is_complex(t.dtype())) return ct::real_view(t);  // t itself
+  Ref<Tensor> pairs = t.is_conj() ? ag::view_as_real(*ag::conj(t)) : ag::view_as_real(t);
+  return ag::select(*pairs, -1, 0);
+}
+Ref<Tensor> imag(const Tensor& t) {
+  if (!is_complex(t.dtype())) return ct::imag_view(t);  // torch's refusal
+  Ref<Tensor> pairs = t.is_conj() ? ag::neg_view(*ag::view_as_real(*ag::conj(t))) : ag::view_as_real(t);
+  return ag::select(*pairs, -1, 1);
 }
 
 // ---- std / var and vector norms -------------------------------------------------------------

@@ -5,6 +5,7 @@
 // calls these; the core ops themselves never record anything (backward uses them).
 #pragma once
 
+#include <complex>
 #include <functional>
 #include <optional>
 #include <span>
@@ -27,6 +28,9 @@ void unary_(UnaryOp op, const Tensor& self);
 Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b);
 void fill_(const Tensor& self, double value);
 void fill_(const Tensor& self, const Tensor& value);  // torch's fill_(Tensor): FillBackward3
+// torch's fill_ with a complex number (FillBackward2); a real self takes one whose imaginary
+// part is 0 (torch's message otherwise).
+void fill_complex_(const Tensor& self, std::complex<double> value);
 void zero_(const Tensor& self);
 Ref<Tensor> cat(std::span<const Tensor* const> tensors, int64_t dim);
 Ref<Tensor> stack(std::span<const Tensor* const> tensors, int64_t dim);
@@ -48,6 +52,7 @@ void math_binary_(MathOp op, const Tensor& self, Operand other);
 Ref<Tensor> pow_int(const Tensor& a, int64_t exponent);
 void pow_int_(const Tensor& self, int64_t exponent);
 Ref<Tensor> matmul(const Tensor& a, const Tensor& b);
+Ref<Tensor> vdot(const Tensor& a, const Tensor& b);  // complex a, b (VdotBackward0)
 
 Ref<Tensor> view(const Tensor& t, IntList shape);
 Ref<Tensor> transpose(const Tensor& t, int64_t dim0, int64_t dim1);
@@ -134,6 +139,23 @@ Ref<Tensor> scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index,
 // advanced indexing's read, self[indices] (IndexBackward0); indices as core's index_get (nullptr:
 // a whole dim).
 Ref<Tensor> index(const Tensor& self, std::span<const Tensor* const> indices);
+
+// Complex views and math bits (Note [Complex autograd] in meta.cpp), with torch 2.13's
+// nodes: conj (ConjBackward0), _neg_view (NegViewBackward0), view_as_real
+// (ViewAsRealBackward0), view_as_complex (ViewAsComplexBackward0), conj_physical
+// (ConjPhysicalBackward0), resolve_conj / resolve_neg (CloneBackward0 when they copy), and
+// real / imag as torch composes them (view_as_real of t, or of t's _conj for a conj t, then
+// select: SelectBackward0; imag of a conj t through _neg_view).
+Ref<Tensor> conj(const Tensor& t);
+Ref<Tensor> neg_view(const Tensor& t);
+Ref<Tensor> view_as_real(const Tensor& t);
+Ref<Tensor> view_as_complex(const Tensor& t);
+Ref<Tensor> conj_physical(const Tensor& t);
+void conj_physical_(const Tensor& self);  // on a tensor without bits, as core's
+Ref<Tensor> resolve_conj(const Tensor& t);
+Ref<Tensor> resolve_neg(const Tensor& t);
+Ref<Tensor> real(const Tensor& t);
+Ref<Tensor> imag(const Tensor& t);
 
 }  // namespace ct::ag
 

@@ -2,9 +2,12 @@
 #include "meta.h"
 
 #include <atomic>
+#include <string_view>
+#include <unordered_set>
 
 #include "core/copy.h"
 #include "core/error.h"
+#include "core/math_bits.h"
 #include "core/ops/elementwise.h"
 #include "core/ops/promote.h"
 #include "core/ops/reduce.h"
@@ -142,7 +145,10 @@ std::shared_ptr<Node> grad_fn(const Tensor& t) {
     if (m->attr_version != version) {
       check_view_rebase(*m, /*indirect=*/true);
       m->attr_version = version;
-      set_grad_fn(*m, make_as_strided_backward(base, t));
+      // torch replays a view whose dtype or bits differ from its base's (its view_fn): the
+      // regenerated node is then named after the view's own op; the gradient is the same
+      const bool replayed = m->view_fn_name && (t.dtype() != base.dtype() || t.math_bits() != base.math_bits());
+      set_grad_fn(*m, make_as_strided_backward(base, t, replayed ? m->view_fn_name : "AsStridedBackward0"));
     }
   }
   return m->grad_fn;
@@ -165,9 +171,8 @@ Edge gradient_edge(const Tensor& t) {
 }
 
 void set_requires_grad(const Tensor& t, bool on) {
-  CT_CHECK(!on || !is_complex(t.dtype()), DType,
-           "complex tensors cannot require gradients in ctensor yet (autograd of complex tensors is not implemented)");
-  CT_CHECK(!on || is_floating(t.dtype()), DType, "only Tensors of floating point dtype can require gradients");
+  CT_CHECK(!on || is_floating(t.dtype()) || is_complex(t.dtype()), DType,
+           "only Tensors of floating point dtype can require gradients");
   if (!is_leaf(t)) {
     CT_CHECK(on, InvalidArgument,
              "you can only change requires_grad flags of leaf variables. If you want to use a computed variable "
@@ -228,9 +233,10 @@ void retain_grad(const Tensor& t) {
 
 bool retains_grad(const Tensor& t) { return t.autograd() && t.autograd()->retains_grad && !is_leaf(t); }
 
-Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m) {
+Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m, bool keep_bits) {
   const IntList have = g->sizes();
   if (!std::equal(have.begin(), have.end(), m.sizes.begin(), m.sizes.end())) {
+    if (g->math_bits() != 0) g = resolve_math_bits(*g);  // sum reads values
     const int64_t lead = int64_t(have.size()) - int64_t(m.sizes.size());
     CT_CHECK(lead >= 0, Internal, "autograd: gradient of shape " << list_str(have) << " for an input of shape "
                                                                   << list_str(m.sizes));
@@ -248,8 +254,48 @@ Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m) {
     if (!dims.empty()) g = sum(*g, dims, true);
     g = reshape(*g, m.sizes);
   }
+  // A real input of a complex op takes the real part (torch's handle_r_to_c); a real
+  // gradient of a complex input becomes complex.  Gradients carry no math bits (Note [Math
+  // bits]): a conj or neg view made by a formula is resolved here.
   if (g->dtype() != m.dtype) g = to_dtype(*g, m.dtype);
+  if (g->math_bits() != 0 && !keep_bits) g = resolve_math_bits(*g);
   return g;
+}
+
+// Note [Complex autograd]
+// torch differentiates complex tensors with the conjugate Wirtinger convention: for a real
+// loss L, z.grad is dL/d(re z) + i dL/d(im z), and each formula is the real one with the
+// local derivative conjugated (mul: grad * other.conj()).  A real input of a complex op takes
+// the real part of its gradient (torch's handle_r_to_c, in fix_grad).  Only the nodes listed
+// here have formulas checked for complex values; any other node refuses a complex input or
+// result when it is recorded, before the op writes anything, instead of giving a wrong grad.
+void check_complex_formula(const char* name) {
+  static const std::unordered_set<std::string_view> ok = {
+      "AddBackward0", "SubBackward0", "RsubBackward1", "MulBackward0", "DivBackward0", "NegBackward0",
+      "AbsBackward0", "ExpBackward0", "LogBackward0", "SqrtBackward0", "SinBackward0", "CosBackward0",
+      "TanhBackward0", "SigmoidBackward0", "SumBackward0", "SumBackward1", "ProdBackward0", "ProdBackward1", "MeanBackward0", "MeanBackward1",
+      "DotBackward0", "VdotBackward0", "MvBackward0", "SqueezeBackward4", "MmBackward0", "CloneBackward0", "UnsafeViewBackward0",
+      "ConjBackward0", "ConjPhysicalBackward0", "ConjPhysicalBackward1", "NegViewBackward0", "ViewAsRealBackward0",
+      "ViewAsComplexBackward0", "CopyBackwards", "CopySlices", "ToCopyBackward0", "ViewBackward0",
+      "TransposeBackward0", "TransposeBackward1", "TBackward0", "TBackward1", "PermuteBackward0",
+      "SliceBackward0", "SelectBackward0", "ExpandBackward0", "SqueezeBackward0", "SqueezeBackward1",
+      "SqueezeBackward2", "SqueezeBackward3", "SqueezeBackward5", "UnsqueezeBackward0", "UnsqueezeBackward1",
+      "DiagonalBackward0", "UnfoldBackward0", "AliasBackward0", "AsStridedBackward0", "AsStridedBackward1",
+      "UnbindBackward0", "SplitBackward0", "SplitWithSizesBackward0", "UnsafeSplitBackward0",
+      "UnsafeSplitWithSizesBackward0", "CatBackward0", "StackBackward0", "FlipBackward0", "RollBackward0",
+      "RepeatBackward0", "Rot90Backward0", "IndexSelectBackward0", "GatherBackward0", "TakeBackward0",
+      "IndexBackward0", "IndexPutBackward0", "PutBackward0", "WhereBackward0", "MaskedFillBackward0",
+      "MaskedFillBackward1", "MaskedSelectBackward0", "MaskedScatterBackward0", "ScatterBackward0",
+      "ScatterBackward1", "ScatterAddBackward0", "IndexAddBackward0", "IndexCopyBackward0", "IndexFillBackward0",
+      "IndexFillBackward1", "FillBackward2", "FillBackward3", "ZeroBackward0", "CumsumBackward0",
+      kNotImplementedNode, "torch::autograd::AccumulateGrad"};
+  const std::string_view n = name;
+  // torch's *_copy ops (Note [Copies of views] in functions.cpp) reuse the views' formulas
+  const bool view_copy = n.size() > 5 && n.substr(n.size() - 5) == "_copy";
+  CT_CHECK(view_copy || n == "NarrowCopyBackward0" || ok.count(n) != 0, InvalidArgument,
+           forward_op_name(name) << ": autograd of complex tensors is not implemented in ctensor for this op ("
+                                 << name << " has no complex formula); detach() the complex input or compute "
+                                            "without grad");
 }
 
 Node::Node() : seq(g_next_seq.fetch_add(1, std::memory_order_relaxed)) {}
@@ -276,11 +322,13 @@ Node::~Node() {
 }
 
 void Node::add_input(const Tensor& t) {
+  if (is_complex(t.dtype())) check_complex_formula(name());
   next.push_back(gradient_edge(t));
   inputs.push_back({Shape(t.sizes().begin(), t.sizes().end()), t.dtype()});
 }
 
 void Node::add_input_meta_only(const Tensor& t) {
+  if (is_complex(t.dtype())) check_complex_formula(name());
   next.push_back({});
   inputs.push_back({Shape(t.sizes().begin(), t.sizes().end()), t.dtype()});
 }
@@ -400,12 +448,8 @@ void set_inplace_view_history(const Tensor& self, std::shared_ptr<Node> fn) {
 }
 
 void set_history(const Tensor& result, std::shared_ptr<Node> fn) {
-  // A real tensor that requires grad combined with a complex one (x * 1j, x + z) gives a
-  // complex result, which torch differentiates; ctensor has no complex autograd yet.
-  CT_CHECK(!is_complex(result.dtype()), DType,
-           "complex tensors cannot require gradients in ctensor yet (autograd of complex tensors is not "
-           "implemented): an operation on a tensor that requires grad gave a "
-               << torch_scalar_type_name(result.dtype()) << " result");
+  // A real input can give a complex result (x * 1j): the node must have a complex formula.
+  if (is_complex(result.dtype())) check_complex_formula(fn->name());
   meta_of(result).grad_fn = std::move(fn);
 }
 
@@ -425,6 +469,7 @@ void set_view_meta(const Tensor& input, const Tensor& view, std::shared_ptr<Node
   m.creation = creation;
   m.output_nr = output_nr;
   m.grad_fn = std::move(fn);
+  m.view_fn_name = m.grad_fn ? m.grad_fn->name() : nullptr;
   m.attr_version = view.version();
 }
 

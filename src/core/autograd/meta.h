@@ -99,6 +99,10 @@ struct AutogradMeta {
   CreationMeta creation = CreationMeta::Default;
   int64_t attr_version = 0;  // storage version grad_fn was made for
   int64_t output_nr = 0;     // which output of its op (multi-output views), for messages
+  // The node the view was made with, which names its regenerated grad_fn when torch replays
+  // the view (its view_fn) instead of using as_strided: a view whose dtype or math bits
+  // differ from its base's.
+  const char* view_fn_name = nullptr;
   // Shared with the tensors saved from this one (Note [Saved tensor names]); made by the first.
   std::shared_ptr<HistoryRecord> history;
 };
@@ -138,7 +142,9 @@ void retain_grad(const Tensor& t);  // torch's t.retain_grad()
 bool retains_grad(const Tensor& t);
 
 // A gradient in its input's sizes and dtype: sums broadcast dims away, converts dtype.
-Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m);
+// Math bits are resolved unless keep_bits and nothing else had to change (Note [Complex
+// autograd] in meta.cpp: only AccumulateGrad takes a gradient with bits).
+Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m, bool keep_bits = false);
 
 // A node of the backward graph: one output (the tensor it produced), one edge per input.
 struct Node {
@@ -154,6 +160,8 @@ struct Node {
   virtual std::vector<Ref<Tensor>> apply(const Tensor& grad) = 0;
   // Frees the saved values (backward without retain_graph).
   virtual void release_saved() { released = true; }
+  // Whether apply() takes a gradient with math bits (AccumulateGrad); others get it resolved.
+  virtual bool keeps_bits() const { return false; }
 
   // Adds an input: its gradient edge and metadata.
   void add_input(const Tensor& t);
@@ -213,6 +221,10 @@ void set_history(const Tensor& result, std::shared_ptr<Node> fn);
 template <class MakeFn>
 void set_view_history(const Tensor& input, const Tensor& view, MakeFn&& make_fn,
                       CreationMeta creation = CreationMeta::Default, int64_t output_nr = 0);
+
+// Refuses (InvalidArgument, naming the op) a node without a complex formula when one of its
+// inputs or its result is complex (Note [Complex autograd] in meta.cpp).
+void check_complex_formula(const char* name);
 
 // Runs backward from root with gradient grad (nullptr: implicit 1 for one element).
 void backward(const Tensor& root, const Tensor* grad, bool retain_graph);

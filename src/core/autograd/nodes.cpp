@@ -4,7 +4,10 @@
 
 #include <algorithm>
 
+#include "core/complex_views.h"
 #include "core/copy.h"
+#include "core/math_bits.h"
+#include "core/shape.h"
 #include "core/error.h"
 #include "core/factory.h"
 #include "core/ops/elementwise.h"
@@ -75,9 +78,62 @@ Ref<Tensor> gather(const double* buf, const Geometry& g, int64_t lo) {
 
 Ref<Tensor> as_f64(const Tensor& t) { return copy_to_new(t, DType::Float64); }
 
+Geometry lanes(const Geometry& g, bool complex) {
+  if (!complex) return g;
+  Geometry r = g;
+  for (int64_t& st : r.strides) st *= 2;
+  r.offset *= 2;
+  r.sizes.push_back(2);
+  r.strides.push_back(1);
+  return r;
+}
+
+Ref<Tensor> as_f64_lanes(const Tensor& t, bool complex) {
+  if (!complex) return as_f64(t);
+  Ref<Tensor> c = copy_to_new(t, DType::Complex128);  // bits applied, none left
+  return copy_to_new(*view_as_real(*c), DType::Float64);
+}
+
+Ref<Tensor> from_lanes(Ref<Tensor> t, bool complex) {
+  if (!complex) return t;
+  return copy_to_new(*view_as_complex(*t), DType::Complex128);
+}
+
+Ref<Tensor> apply_bits(Ref<Tensor> g, uint8_t bits) {
+  if (bits & Tensor::kConjBit) g = conj_physical(*g);
+  if (bits & Tensor::kNegBit) g = unary(UnaryOp::Neg, *g);
+  return g;
+}
+
 Ref<Tensor> zeros_f64(IntList sizes) { return full(sizes, 0.0, DType::Float64, "backward"); }
 
 namespace {
+
+// torch's obeys_layout_contract (grad_layout_contract.h): whether AccumulateGrad may keep
+// grad itself as the leaf's .grad.
+bool obeys_layout_contract(const Tensor& g, const Tensor& leaf) {
+  if (!is_non_overlapping_and_dense(leaf.sizes(), leaf.strides())) return g.is_contiguous();
+  if (g.ndim() != leaf.ndim()) return false;
+  for (int d = 0; d < g.ndim(); ++d) {
+    if (g.size(d) != 1 ? g.stride(d) != leaf.stride(d) : g.stride(d) == 0) return false;
+  }
+  return true;
+}
+
+// t's stored values: a view of t with its math bits cleared.
+Ref<Tensor> without_bits(const Tensor& t) {
+  Ref<Tensor> r = Ref<Tensor>::retain(const_cast<Tensor*>(&t));
+  if (t.is_conj()) r = conj_view(*r);
+  if (t.is_neg()) r = neg_view(*r);
+  return r;
+}
+
+// t (no bits) seen through `bits`: lazy views, no copy.
+Ref<Tensor> apply_bits_lazily(Ref<Tensor> t, uint8_t bits) {
+  if (bits & Tensor::kConjBit) t = conj_view(*t);
+  if (bits & Tensor::kNegBit) t = neg_view(*t);
+  return t;
+}
 
 class AccumulateGrad final : public Node {
  public:
@@ -85,12 +141,23 @@ class AccumulateGrad final : public Node {
     seq = UINT64_MAX;
   }
   const char* name() const override { return "torch::autograd::AccumulateGrad"; }
+  bool keeps_bits() const override { return true; }
   std::vector<Ref<Tensor>> apply(const Tensor& g) override {
     AutogradMeta& m = meta_of(*leaf_);
     if (!m.grad) {
-      m.grad = copy_to_new(g, leaf_->dtype());
+      // torch steals a gradient that obeys the layout contract, math bits and all (the conj
+      // view ConjBackward0 makes); any other it copies, which resolves them
+      if (g.math_bits() != 0 && obeys_layout_contract(g, *leaf_)) {
+        m.grad = apply_bits_lazily(copy_to_new(*without_bits(g), leaf_->dtype()), g.math_bits());
+      } else {
+        m.grad = copy_to_new(g, leaf_->dtype());
+      }
     } else {
-      binary_(BinaryOp::Add, *m.grad, Operand::of(g));
+      // in place, as torch's `grad += new_grad`: a grad with bits keeps them
+      const uint8_t bits = m.grad->math_bits();
+      Ref<Tensor> add = g.math_bits() ? resolve_math_bits(g) : Ref<Tensor>::retain(const_cast<Tensor*>(&g));
+      if (bits) add = apply_bits(add, bits);
+      binary_(BinaryOp::Add, *without_bits(*m.grad), Operand::of(*add));
     }
     return {};
   }
@@ -102,13 +169,13 @@ class AccumulateGrad final : public Node {
 // Scatters the output's gradient into the positions the output reaches, then gathers
 // through the input's positions; a position the input reaches several times shares its
 // gradient evenly among them (torch's as_strided_backward).
-Ref<Tensor> strided_backward(const Tensor& grad, const Geometry& in, const Geometry& out) {
+// in / out are in double units (lanes()); the result is float64 in in's sizes.
+Ref<Tensor> strided_backward(const Tensor& g64, const Geometry& in, const Geometry& out) {
   if (in.numel() == 0) return zeros_f64(in.sizes);
   const int64_t lo = std::min(in.lo(), out.numel() ? out.lo() : in.lo());
   const int64_t hi = std::max(in.hi(), out.numel() ? out.hi() : in.hi());
   Ref<Tensor> buf = zeros_f64(std::vector<int64_t>{hi - lo + 1});
-  Ref<Tensor> g = as_f64(grad);
-  scatter_add(f64(*buf), out, lo, f64(*g));
+  scatter_add(f64(*buf), out, lo, f64(g64));
   Ref<Tensor> result = gather(f64(*buf), in, lo);
   // Input positions reached more than once.
   Ref<Tensor> count = zeros_f64(std::vector<int64_t>{hi - lo + 1});
@@ -127,15 +194,27 @@ Ref<Tensor> strided_backward(const Tensor& grad, const Geometry& in, const Geome
 // output's positions and gathered through the input's.  `name` is the op's torch node name.
 class StridedBackward final : public Node {
  public:
-  StridedBackward(const char* name, const Tensor& input, Geometry out)
-      : name_(name), in_(Geometry::of(input)), out_(std::move(out)) {
+  // out_complex / out_bits: the output's dtype kind and math bits (a view of a complex base
+  // may be real, and may carry bits the base has not).
+  StridedBackward(const char* name, const Tensor& input, Geometry out, bool out_complex, uint8_t out_bits)
+      : name_(name),
+        in_complex_(is_complex(input.dtype())),
+        out_complex_(out_complex),
+        bits_(uint8_t(out_bits ^ input.math_bits())),
+        in_(lanes(Geometry::of(input), in_complex_)),
+        out_(lanes(out, out_complex)) {
     add_input(input);
   }
   const char* name() const override { return name_; }
-  std::vector<Ref<Tensor>> apply(const Tensor& g) override { return {strided_backward(g, in_, out_)}; }
+  std::vector<Ref<Tensor>> apply(const Tensor& g) override {
+    Ref<Tensor> g64 = as_f64_lanes(*apply_bits(Ref<Tensor>::retain(const_cast<Tensor*>(&g)), bits_), out_complex_);
+    return {from_lanes(strided_backward(*g64, in_, out_), in_complex_)};
+  }
 
  private:
   const char* name_;
+  bool in_complex_, out_complex_;
+  uint8_t bits_;
   Geometry in_, out_;
 };
 
@@ -156,7 +235,13 @@ class NotImplementedBackward final : public Node {
 class CopySlices final : public Node {
  public:
   CopySlices(const Tensor& base, const Tensor& view, std::shared_ptr<Node> fn)
-      : base_(Geometry::of(base)), view_(Geometry::of(view)), view_dtype_(view.dtype()), fn_(std::move(fn)) {
+      : base_complex_(is_complex(base.dtype())),
+        view_complex_(is_complex(view.dtype())),
+        bits_(uint8_t(base.math_bits() ^ view.math_bits())),
+        base_(lanes(Geometry::of(base), base_complex_)),
+        view_(lanes(Geometry::of(view), view_complex_)),
+        view_dtype_(view.dtype()),
+        fn_(std::move(fn)) {
     add_input(base);
     for (size_t i = 1; i < fn_->next.size(); ++i) {
       next.push_back(fn_->next[i]);
@@ -174,20 +259,25 @@ class CopySlices final : public Node {
     const int64_t lo = std::min(base_.lo(), view_.lo());
     const int64_t hi = std::max(base_.hi(), view_.hi());
     Ref<Tensor> buf = zeros_f64(std::vector<int64_t>{std::max<int64_t>(hi - lo + 1, 0)});
-    Ref<Tensor> g = as_f64(grad);
+    Ref<Tensor> g = as_f64_lanes(grad, base_complex_);
     scatter_set(f64(*buf), base_, lo, f64(*g));
-    Ref<Tensor> slice = to_dtype(*gather(f64(*buf), view_, lo), view_dtype_);
-    std::vector<Ref<Tensor>> res = fn_->apply(*slice);
-    Ref<Tensor> r0 = res.empty() || !res[0] ? zeros_f64(view_.sizes) : as_f64(*fix_grad(res[0], fn_->inputs[0]));
+    // the view's gradient: its positions of the base's, through the bits the view adds
+    Ref<Tensor> slice = apply_bits(from_lanes(gather(f64(*buf), view_, lo), view_complex_), bits_);
+    std::vector<Ref<Tensor>> res = fn_->apply(*to_dtype(*slice, view_dtype_));
+    Ref<Tensor> r0 = res.empty() || !res[0]
+                         ? zeros_f64(view_.sizes)
+                         : as_f64_lanes(*apply_bits(fix_grad(res[0], fn_->inputs[0]), bits_), view_complex_);
     scatter_set(f64(*buf), view_, lo, f64(*r0));
     std::vector<Ref<Tensor>> out;
-    out.push_back(gather(f64(*buf), base_, lo));
+    out.push_back(from_lanes(gather(f64(*buf), base_, lo), base_complex_));
     for (size_t i = 1; i < res.size(); ++i) out.push_back(std::move(res[i]));
     out.resize(next.size());
     return out;
   }
 
  private:
+  bool base_complex_, view_complex_;
+  uint8_t bits_;  // the math bits view has and base has not, or the reverse
   Geometry base_, view_;
   DType view_dtype_;
   std::shared_ptr<Node> fn_;
@@ -197,8 +287,9 @@ class CopySlices final : public Node {
 
 std::shared_ptr<Node> make_accumulate_grad(const Tensor& leaf) { return std::make_shared<AccumulateGrad>(leaf); }
 
-std::shared_ptr<Node> make_as_strided_backward(const Tensor& base, const Tensor& view) {
-  return std::make_shared<StridedBackward>("AsStridedBackward0", base, Geometry::of(view));
+std::shared_ptr<Node> make_as_strided_backward(const Tensor& base, const Tensor& view, const char* name) {
+  return std::make_shared<StridedBackward>(name, base, Geometry::of(view), is_complex(view.dtype()),
+                                           view.math_bits());
 }
 
 std::shared_ptr<Node> make_as_strided_backward(const Tensor& input, IntList sizes, IntList strides, int64_t offset) {
@@ -208,7 +299,8 @@ std::shared_ptr<Node> make_as_strided_backward(const Tensor& input, IntList size
 std::shared_ptr<Node> make_strided_backward(const char* name, const Tensor& input, IntList sizes, IntList strides,
                                             int64_t offset) {
   return std::make_shared<StridedBackward>(
-      name, input, Geometry{Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end()), offset});
+      name, input, Geometry{Shape(sizes.begin(), sizes.end()), Shape(strides.begin(), strides.end()), offset},
+      is_complex(input.dtype()), input.math_bits());
 }
 
 std::shared_ptr<Node> make_not_implemented(const char* op, std::initializer_list<const Tensor*> inputs) {

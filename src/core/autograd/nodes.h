@@ -13,7 +13,8 @@ namespace ct::autograd {
 
 std::shared_ptr<Node> make_accumulate_grad(const Tensor& leaf);
 // grad_fn of a view whose base was modified in place: from base's geometry to view's.
-std::shared_ptr<Node> make_as_strided_backward(const Tensor& base, const Tensor& view);
+std::shared_ptr<Node> make_as_strided_backward(const Tensor& base, const Tensor& view,
+                                               const char* name = "AsStridedBackward0");
 // as_strided(input, sizes, strides, offset) as a user op.
 std::shared_ptr<Node> make_as_strided_backward(const Tensor& input, IntList sizes, IntList strides, int64_t offset);
 // The same backward under another torch name: the in-place view ops (t_ records TBackward1,
@@ -45,6 +46,18 @@ Ref<Tensor> gather(const double* buf, const Geometry& g, int64_t lo);
 // t as a new contiguous float64 tensor.
 Ref<Tensor> as_f64(const Tensor& t);
 Ref<Tensor> zeros_f64(IntList sizes);
+// Complex tensors in these helpers (Note [Complex autograd] in meta.cpp): a complex element
+// is two doubles (real, imaginary), so in double units its geometry is its own with every
+// stride and the offset doubled and a last dim of size 2, stride 1 (view_as_real's).  The
+// real/imag views of a complex base are already in those units.
+Geometry lanes(const Geometry& g, bool complex);
+// t as contiguous doubles: complex -> [..., 2] (t's values as read, bits applied).
+Ref<Tensor> as_f64_lanes(const Tensor& t, bool complex);
+// The inverse for a contiguous float64 [..., 2] of a complex gradient: complex128 [...].
+Ref<Tensor> from_lanes(Ref<Tensor> t, bool complex);
+// g with the math bits `bits` applied to its values (a new tensor unless bits is 0): the
+// gradient between a tensor and a view of it whose conj/neg bits differ.
+Ref<Tensor> apply_bits(Ref<Tensor> g, uint8_t bits);
 inline double* f64(const Tensor& t) { return reinterpret_cast<double*>(t.raw_data()); }
 
 }  // namespace ct::autograd

@@ -3070,6 +3070,21 @@ function ct_fill_tensor_(self, value)
 end
 
 """
+    ct_fill_complex_(self, re, im) -> Cint
+
+`ct_status ct_fill_complex_(ct_tensor *self, double re, double im);`
+
+torch's self.fill_(complex(re, im)): the value into every element of a complex self (with
+autograd: FillBackward2, as ct_fill_); a real self takes it when im == 0 (a bool self: true
+for any nonzero value).  Bumps the version.  Errors: CT_ERR_INVALID_ARGUMENT for a real
+self and im != 0 ("value cannot be converted to type float without overflow"), and as
+ct_fill_.
+"""
+function ct_fill_complex_(self, re, im)
+    ccall((:ct_fill_complex_, libctensor()), Cint, (Ptr{ct_tensor}, Cdouble, Cdouble), self, re, im)
+end
+
+"""
     ct_zero_(self) -> Cint
 
 `ct_status ct_zero_(ct_tensor *self);`
@@ -4070,6 +4085,21 @@ end
 # - The graph adds no reference cycles of its own: releasing the last handle of every
 # output frees it (ct_live_tensors() returns to where it was); for the cycles a program
 # can make through it, see "Reference cycles" below.
+# - Complex tensors may require grad, as in torch: for a real loss L, z.grad is
+# dL/d(re z) + i dL/d(im z) (torch's convention; L = sum(|z|^2) gives 2z), each formula
+# the real one with the local derivative conjugated (mul: grad * conj(other)).  A real
+# input of an op with a complex result takes the real part of its gradient (x * 1j gives
+# x a real grad).  ct_conj records ConjBackward0 and its gradient is a lazy conj view, so
+# a leaf's grad carries the conj bit exactly when torch's does (ct_tensor_is_conj);
+# gradients carry no other math bits.  Ops with a complex formula: add, sub, mul, div (with
+# tensors and complex scalars), neg, abs, sum, mean, prod, matmul, vdot, the views (conj, neg
+# view, view_as_real, view_as_complex, real, imag and the generic ones), clone, to,
+# copy_, fill_, zero_, cat, stack, flip, roll, repeat, rot90 and the indexing, mask and
+# scatter ops (not scatter_reduce).  Any other op given a complex tensor in a graph refuses
+# when it would record (CT_ERR_INVALID_ARGUMENT, "ScatterReduce: autograd of complex tensors is
+# not implemented in ctensor for this op (ScatterReduceBackward0 has no complex formula);
+# ..."), before
+# an in-place op writes anything.
 # - Not supported: higher-order gradients (backward runs with grad mode off and records
 # nothing), hooks, anomaly detection.
 # Errors that torch raises as RuntimeError are CT_ERR_INVALID_ARGUMENT unless stated.
@@ -4092,8 +4122,8 @@ end
 `ct_status ct_set_requires_grad(ct_tensor *t, int requires_grad);`
 
 Marks t as requiring grad (requires_grad != 0) or not: torch's t.requires_grad_(flag).
-Errors: CT_ERR_DTYPE for a non-floating t ("only Tensors of floating point dtype can
-require gradients"); CT_ERR_INVALID_ARGUMENT when clearing the flag of a non-leaf ("you
+Floating and complex tensors may.  Errors: CT_ERR_DTYPE for another dtype ("only Tensors
+of floating point dtype can require gradients", torch's text); CT_ERR_INVALID_ARGUMENT when clearing the flag of a non-leaf ("you
 can only change requires_grad flags of leaf variables. ...").  Setting it on a non-leaf,
 which already requires grad, does nothing.
 """
@@ -4164,11 +4194,14 @@ end
 
 Runs backward from t (torch's t.backward(grad, retain_graph)): the gradient of every leaf
 t depends on is added into its grad.  grad (borrowed) has t's sizes (converted to t's
-dtype); NULL means 1 and needs a one-element t.  With retain_graph == 0 the saved tensors
+dtype); NULL means 1 and needs a one-element real t.  With retain_graph == 0 the saved tensors
 of the graph are freed.  Runs with grad mode off, on the calling thread.  Errors
 (CT_ERR_INVALID_ARGUMENT unless stated): t does not require grad ("element 0 of tensors
 does not require grad and does not have a grad_fn"); grad NULL with t not one element
-("grad can be implicitly created only for scalar outputs"); grad of other sizes
+("grad can be implicitly created only for scalar outputs"); grad NULL with a complex t
+("grad can be implicitly created only for real scalar outputs but got torch.complex64");
+a real grad for a complex t or the reverse (CT_ERR_DTYPE, "For complex Tensors, both
+grad_output and output are required to have the same dtype. ..."); grad of other sizes
 (CT_ERR_SHAPE, "Mismatch in shape: grad_output[0] has a shape of ctensor.Size([2]) and
 output[0] has a shape of ctensor.Size([3])."); a saved tensor written in place since
 ("one of the variables needed for gradient computation has been modified by an inplace

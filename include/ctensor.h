@@ -1128,7 +1128,10 @@ CT_API ct_status ct_zero_(ct_tensor *self);
 /* Elementwise math.  Integer and bool inputs give the default dtype (ct_get_default_dtype,
    float32 unless changed) for exp/log/sqrt/sin/cos/tanh/
    sigmoid; neg/abs/relu keep the dtype (neg of bool: CT_ERR_DTYPE).  The _ forms write into
-   self and refuse a result dtype self cannot hold. */
+   self and refuse a result dtype self cannot hold.  Complex inputs: exp/log/sqrt/sin/cos/
+   tanh/sigmoid give the same complex dtype, with the C library's complex functions (torch's
+   values bit for bit, branch cuts included); abs gives the real dtype (in place refused, as
+   torch); relu refuses ("clamp is not supported for complex types"). */
 CT_API ct_tensor *ct_neg(const ct_tensor *a);
 CT_API ct_tensor *ct_abs(const ct_tensor *a);
 CT_API ct_tensor *ct_exp(const ct_tensor *a);

@@ -586,14 +586,29 @@ void unary_kernel_typed(UnaryOp op, const ElementwiseIter& it, bool stream) {
 void unary_kernel(UnaryOp op, const Tensor& out, const Tensor& in, bool stream = false) {
   const Tensor* ops[2] = {&out, &in};
   ElementwiseIter it(ops);
-  if (is_complex(in.dtype()) && (op == UnaryOp::Neg || op == UnaryOp::Abs)) {
+  if (is_complex(in.dtype()) && op != UnaryOp::Relu) {
     dispatch_tagged(in.dtype(), [&](auto tag) {
       using scalar_t = typename decltype(tag)::type;
       if constexpr (is_complex_v<scalar_t>) {
         using R = typename scalar_t::value_type;
+        // The complex functions of the C library, as c10::complex's (which call std::exp etc.
+        // on std::complex); sigmoid as torch writes it, 1 / (1 + exp(-z)) with c10's division.
+        switch (op) {
+          case UnaryOp::Exp: run_unary<scalar_t>(it, [](scalar_t x) { return std::exp(x); }, stream); return;
+          case UnaryOp::Log: run_unary<scalar_t>(it, [](scalar_t x) { return std::log(x); }, stream); return;
+          case UnaryOp::Sqrt: run_unary<scalar_t>(it, [](scalar_t x) { return std::sqrt(x); }, stream); return;
+          case UnaryOp::Sin: run_unary<scalar_t>(it, [](scalar_t x) { return std::sin(x); }, stream); return;
+          case UnaryOp::Cos: run_unary<scalar_t>(it, [](scalar_t x) { return std::cos(x); }, stream); return;
+          case UnaryOp::Tanh: run_unary<scalar_t>(it, [](scalar_t x) { return std::tanh(x); }, stream); return;
+          case UnaryOp::Sigmoid:
+            run_unary<scalar_t>(
+                it, [](scalar_t x) { return cdiv(scalar_t(1), scalar_t(1) + std::exp(-x)); }, stream);
+            return;
+          default: break;
+        }
         if (op == UnaryOp::Neg) {
           run_unary<scalar_t>(it, [](scalar_t x) { return -x; }, stream);
-        } else {  // out has the real dtype: complex in, real out
+        } else {  // abs: out has the real dtype: complex in, real out
           it.for_each([&](char** p, const int64_t* s, int64_t n) {
             for (int64_t i = 0; i < n; ++i) {
               *reinterpret_cast<R*>(p[0] + i * s[0]) = cabs(load<scalar_t>(p[1] + i * s[1]));

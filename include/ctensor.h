@@ -1303,8 +1303,11 @@ CT_API ct_tensor *ct_min_dim(const ct_tensor *t, int dim, int keepdim, ct_tensor
    and var only support floating point and complex dtypes"), a dim out of range
    (CT_ERR_INDEX, "Dimension out of range ..."), a repeated dim (CT_ERR_INVALID_ARGUMENT,
    "dim 0 appears multiple times in the list of dims"), ndim outside [0, CT_MAX_DIMS] or
-   dims NULL with ndim > 0 (CT_ERR_INVALID_ARGUMENT).  Autograd: VarBackward0 /
-   StdBackward0 (torch's formulas; std's gradient is 0 where std is 0). */
+   dims NULL with ndim > 0 (CT_ERR_INVALID_ARGUMENT).  A complex t gives the real dtype:
+   the variances of the real and imaginary parts, added (and its square root for std), as
+   torch composes them.  Autograd: VarBackward0 / StdBackward0 (torch's formulas; std's
+   gradient is 0 where std is 0); for a complex t that requires grad, CT_ERR_INVALID_ARGUMENT
+   ("Var: autograd of complex tensors is not implemented in ctensor for this op ..."). */
 CT_API ct_tensor *ct_var(const ct_tensor *t, int ndim, const int *dims, double correction, int keepdim);
 CT_API ct_tensor *ct_std(const ct_tensor *t, int ndim, const int *dims, double correction, int keepdim);
 /* torch.var_mean / torch.std_mean: returns the variance / std (new reference, as ct_var /
@@ -1328,9 +1331,11 @@ CT_API ct_tensor *ct_std_mean(const ct_tensor *t, int ndim, const int *dims, dou
    "linalg.vector_norm: Expected a floating point or complex tensor as input. Got Long"),
    a dtype not floating or narrowing (CT_ERR_DTYPE, torch's texts), an empty reduction for
    ord < 0 or INFINITY, which has no identity (CT_ERR_INVALID_ARGUMENT, "linalg.vector_norm
-   cannot compute the inf norm on an empty tensor ..."), dims as ct_var.  Autograd:
+   cannot compute the inf norm on an empty tensor ..."), dims as ct_var.  A complex t (or
+   dtype) gives the norm of |z|, in the real dtype, as torch.  Autograd:
    LinalgVectorNormBackward0 with torch's subgradients (0 where the norm is 0; for ord 0 the
-   gradient is 0; for +-INFINITY shared among the elements at the norm). */
+   gradient is 0; for +-INFINITY shared among the elements at the norm); refused for a
+   complex t that requires grad, as ct_var. */
 CT_API ct_tensor *ct_vector_norm(const ct_tensor *t, double ord, int ndim, const int *dims, int keepdim, int dtype);
 
 /* Matrix product with torch.matmul's rules (1-D dot, 2-D mm, batched with broadcasting of

@@ -43,7 +43,9 @@
 #include "core/dtype.h"
 #include "core/error.h"
 #include "core/copy.h"
+#include "core/complex_views.h"
 #include "core/ops/complex_math.h"
+#include "core/ops/elementwise.h"
 #include "core/ops/promote.h"
 #include "core/parallel.h"
 #include "core/shape.h"
@@ -1083,7 +1085,15 @@ std::vector<bool> reduced_dims_mask(const Tensor& t, std::span<const int64_t> di
 
 Ref<Tensor> var(const Tensor& t, std::span<const int64_t> dims, double correction, bool keepdim, bool take_sqrt,
                 const char* name) {
-  refuse_complex(t.dtype(), name ? name : take_sqrt ? "std" : "var");
+  if (is_complex(t.dtype())) {
+    // torch's std_var_out for complex: the variances of the real and the imaginary parts,
+    // added, then the square root for std (a real result)
+    Ref<Tensor> re = var(*real_view(t), dims, correction, keepdim, false, name);
+    Ref<Tensor> im = var(*imag_view(t), dims, correction, keepdim, false, name);
+    Ref<Tensor> v = binary(BinaryOp::Add, Operand::of(*re), Operand::of(*im));
+    if (take_sqrt) unary_(UnaryOp::Sqrt, *v);
+    return v;
+  }
   if (name) {
     CT_CHECK(is_floating(t.dtype()), DType, name << " only support floating point and complex dtypes");
   } else {
@@ -1104,8 +1114,7 @@ Ref<Tensor> var(const Tensor& t, std::span<const int64_t> dims, double correctio
 
 Ref<Tensor> vector_norm(const Tensor& t, double ord, std::span<const int64_t> dims, bool keepdim,
                         std::optional<DType> dtype) {
-  refuse_complex(t.dtype(), "linalg.vector_norm");
-  CT_CHECK(is_floating(t.dtype()), DType,
+  CT_CHECK(is_floating(t.dtype()) || is_complex(t.dtype()), DType,
            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
                << torch_scalar_type_name(t.dtype()));
   if (t.numel() == 0 && (ord < 0.0 || ord == INFINITY)) {
@@ -1121,7 +1130,7 @@ Ref<Tensor> vector_norm(const Tensor& t, double ord, std::span<const int64_t> di
     }
   }
   if (dtype) {
-    CT_CHECK(is_floating(*dtype), DType,
+    CT_CHECK(is_floating(*dtype) || is_complex(*dtype), DType,
              "linalg.vector_norm: dtype should be floating point or complex, but got " << torch_scalar_type_name(*dtype));
     CT_CHECK(promote_types(t.dtype(), *dtype) == *dtype, DType,
              "linalg.vector_norm: the dtype of the input (" << torch_scalar_type_name(t.dtype())
@@ -1130,6 +1139,9 @@ Ref<Tensor> vector_norm(const Tensor& t, double ord, std::span<const int64_t> di
   }
   const std::vector<bool> mask = reduced_dims_mask(t, dims);
   Ref<Tensor> src = dtype && *dtype != t.dtype() ? to_dtype(t, *dtype) : Ref<Tensor>::retain(const_cast<Tensor*>(&t));
+  // A complex input: the norm of |z| (torch's norm kernels take zabs of each element first);
+  // the result has the real dtype.
+  if (is_complex(src->dtype())) return vector_norm(*unary(UnaryOp::Abs, *src), ord, dims, keepdim, std::nullopt);
   // Reducing only size-1 dims is |x| (x != 0 for ord 0), exactly, as torch's shortcut.
   bool single = true;
   for (int i = 0; i < t.ndim(); ++i) single = single && (!mask[size_t(i)] || t.size(i) == 1);

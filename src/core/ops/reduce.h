@@ -51,7 +51,8 @@ ValuesIndices max_dim(const Tensor& t, int64_t dim, bool keepdim, bool max);
 // digits; the result has t's dtype (rounded once).  Floating t only: DType error with torch's
 // "std and var only support floating point and complex dtypes" (`name` var_mean / std_mean
 // gives torch's "var_mean only support ...").  No degrees of freedom left (N - correction
-// <= 0) gives nan (0/0) or inf, as torch; an empty reduction gives nan.
+// <= 0) gives nan (0/0) or inf, as torch; an empty reduction gives nan.  Complex t: the
+// variances of the real and imaginary parts added (a real result), as torch's std_var_out.
 Ref<Tensor> var(const Tensor& t, std::span<const int64_t> dims, double correction, bool keepdim, bool take_sqrt,
                 const char* name = nullptr);
 // The mask of reduced dims as torch's make_dim_mask (empty dims: every dim), with torch's

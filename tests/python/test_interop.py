@@ -275,7 +275,8 @@ def test_numpy_without_numpy_c_api_takes_the_dict_path():
             "a = x.t().numpy()\n"
             "assert a.strides == (4, 12) and a.base is not None and a.ctypes.data == x.data_ptr()\n"
             "print('ok')\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**__import__("os").environ, "PYTHONPATH": _pkg_path()})
     assert out.stdout.strip() == "ok", out.stderr
 
 

@@ -1620,8 +1620,8 @@ CT_API ct_status ct_unsqueeze_(ct_tensor *self, int dim);
 
 /* torch.cumsum(t, dim, dtype=): running sums along dim.  t is converted to dtype first when it
    is not -1; otherwise bool and integer t give int64 (floating t keep their dtype).  Float32
-   and float64 accumulate in double, float16/bfloat16 in float, integers in wrapping 64 bits
-   (as torch's CPU kernel).  Result contiguous.  Errors: dim out of range (CT_ERR_INDEX), a
+   and float64 accumulate in double, float16/bfloat16 in float, integers in wrapping 64 bits,
+   complex64/complex128 in complex double (as torch's CPU kernel; its values bit for bit).  Result contiguous.  Errors: dim out of range (CT_ERR_INDEX), a
    bool result dtype (CT_ERR_DTYPE, torch's "\"cumsum_out_cpu\" not implemented for 'Bool'"),
    an invalid dtype (CT_ERR_DTYPE).  Autograd: CumsumBackward0. */
 CT_API ct_tensor *ct_cumsum(const ct_tensor *t, int dim, int dtype);
@@ -1630,7 +1630,9 @@ CT_API ct_tensor *ct_cumsum(const ct_tensor *t, int dim, int dtype);
    Integer self accumulate in 64 bits and wrap into self's dtype. */
 CT_API ct_status ct_cumsum_(ct_tensor *self, int dim, int dtype);
 /* torch.cumprod / Tensor.cumprod_: as ct_cumsum / ct_cumsum_ with products ("cumprod_out_cpu"
-   in the bool error).  Autograd: CumprodBackward0, exact where t has zeros (no division). */
+   in the bool error).  Autograd: CumprodBackward0, exact where t has zeros (no division);
+   refused for a complex t that requires grad (CT_ERR_INVALID_ARGUMENT, "Cumprod: autograd of
+   complex tensors is not implemented in ctensor for this op ..."). */
 CT_API ct_tensor *ct_cumprod(const ct_tensor *t, int dim, int dtype);
 CT_API ct_status ct_cumprod_(ct_tensor *self, int dim, int dtype);
 

@@ -314,7 +314,7 @@ static PyObject *ctpy_m___dlpack__(PyObject *self, PyObject *const *args, Py_ssi
   }
   for (Py_ssize_t k = 0; common && kwnames && k < PyTuple_GET_SIZE(kwnames); ++k) {
     PyObject *name = PyTuple_GET_ITEM(kwnames, k), *v = args[nargs + k];
-    long a, b;
+    long a = 0, b = 0;
     if (PyUnicode_CompareWithASCIIString(name, "max_version") == 0) {
       if (v != Py_None) {
         common = ctpy_is_int_pair(v, &a, &b);

@@ -14,6 +14,7 @@
 #include "error.h"
 #include "iter.h"
 #include "memory_format.h"
+#include "ops/complex_math.h"
 #include "ops/elementwise.h"
 #include "ops/promote.h"
 #include "parallel.h"
@@ -58,10 +59,31 @@ int64_t rows_grain(int64_t length) { return std::max<int64_t>(1, 16384 / std::ma
 
 template <class T> T* at(const Tensor& t, int64_t elem) { return reinterpret_cast<T*>(t.data()) + elem; }
 
-// The accumulator of a scan, as torch's CPU cum kernels (at::acc_type<T, false>).
+// The accumulator of a scan, as torch's CPU cum kernels (at::acc_type<T, false>): complex
+// values accumulate in complex<double>.
 template <class T>
-using scan_acc_t = std::conditional_t<std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>, float,
-                                      std::conditional_t<std::is_floating_point_v<T>, double, uint64_t>>;
+using scan_acc_t = std::conditional_t<
+    is_complex_v<T>, std::complex<double>,
+    std::conditional_t<std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>, float,
+                       std::conditional_t<std::is_floating_point_v<T>, double, uint64_t>>>;
+
+// One element of a scan: acc takes the element at src, dst the new acc.
+template <class T, class A>
+inline void scan_step(A& acc, const T* src, T* dst, bool product) {
+  if constexpr (is_complex_v<A>) {
+    const A v = A(load<T>(src));
+    acc = product ? cmul_fused(acc, v) : acc + v;  // c10::complex's *, as torch's build fuses it
+    *dst = convert<T>(acc);
+  } else if constexpr (std::is_same_v<A, uint64_t>) {
+    const A v = A(int64_t(load<T>(src)));  // unsigned: wraps modulo 2^64 like torch's int64, defined
+    acc = product ? A(acc * v) : A(acc + v);
+    *dst = T(int64_t(acc));
+  } else {
+    const A v = A(load<T>(src));
+    acc = product ? A(acc * v) : A(acc + v);
+    *dst = convert<T>(acc);
+  }
+}
 
 Ref<Tensor> scan(const Tensor& t, int64_t dim, std::optional<DType> dtype, bool product) {
   const char* name = product ? "cumprod" : "cumsum";
@@ -74,7 +96,7 @@ Ref<Tensor> scan(const Tensor& t, int64_t dim, std::optional<DType> dtype, bool 
   const Rows rows(t.sizes(), d);
   const Shape xs = rows.other_strides(*x), os = rows.other_strides(*out);
   const int64_t xa = rows.along(*x), oa = rows.along(*out), n = rows.length;
-  CT_DISPATCH_ALL(out_dt, [&] {
+  CT_DISPATCH_WITH_COMPLEX(out_dt, [&] {
     using T = scalar_t;
     if constexpr (!std::is_same_v<T, bool>) {
       using A = scan_acc_t<T>;
@@ -84,11 +106,7 @@ Ref<Tensor> scan(const Tensor& t, int64_t dim, std::optional<DType> dtype, bool 
           T* dst = at<T>(*out, rows.offset(r, os));
           A acc = product ? A(1) : A(0);
           for (int64_t k = 0; k < n; ++k) {
-            // unsigned for integers: wraps modulo 2^64 like torch's int64 arithmetic, defined
-            const A v = std::is_same_v<A, uint64_t> ? A(int64_t(load<T>(src + k * xa))) : A(load<T>(src + k * xa));
-            acc = product ? A(acc * v) : A(acc + v);
-            if constexpr (std::is_same_v<A, uint64_t>) dst[k * oa] = T(int64_t(acc));
-            else dst[k * oa] = convert<T>(acc);
+            scan_step<T, A>(acc, src + k * xa, dst + k * oa, product);
           }
         }
       });

@@ -8,7 +8,8 @@
 // A block may be freed on another thread than the one that took it: it goes to that thread's
 // cache, which is fine because every block is a plain aligned_alloc block.  Each thread keeps
 // at most kPerClass blocks of each size; a thread's blocks are freed when it exits.  Under
-// AddressSanitizer nothing is cached, so that a use after free of a storage is still caught.
+// AddressSanitizer and ThreadSanitizer nothing is cached, so that they still see every free
+// and malloc (a use after free of a storage stays visible).
 #pragma once
 
 #include <cstdint>
@@ -19,10 +20,10 @@ constexpr int64_t kAlignment = 64;
 constexpr int64_t kMaxBytes = 1024;
 constexpr int kPerClass = 16;
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 constexpr bool kEnabled = false;
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 constexpr bool kEnabled = false;
 #else
 constexpr bool kEnabled = true;

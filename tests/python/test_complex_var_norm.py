@@ -50,3 +50,43 @@ def test_autograd_refused_clearly():
                                                f"op \\({name} has no complex formula\\)"):
             f()
     assert z.detach().var().item() == pytest.approx(torch.tensor([1 + 2j, 3 - 1j]).var().item())
+
+
+SCANS = {
+    "cumsum1": lambda m, x: x.cumsum(1),
+    "cumsum0": lambda m, x: m.cumsum(x, 0),
+    "cumprod1": lambda m, x: x.cumprod(1),
+    "cumprod_t": lambda m, x: x.t().cumprod(0),
+    "cumsum_conj": lambda m, x: x.conj().cumsum(1),
+    "cumsum_dtype": lambda m, x: x.cumsum(1, dtype=m.complex128),
+}
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("case", sorted(SCANS))
+def test_scans_bit_for_bit(case, dtype):
+    # complex cumsum / cumprod accumulate in complex double, as torch's CPU kernel
+    g = torch.Generator().manual_seed(4)
+    t = torch.randn(5, 40, dtype=getattr(torch, dtype), generator=g)
+    c = ct.from_numpy(t.numpy().copy())
+    rc, rt = SCANS[case](ct, c), SCANS[case](torch, t).resolve_conj()
+    assert str(rc.dtype).split(".")[1] == str(rt.dtype).split(".")[1] and rc.stride() == rt.stride()
+    assert np.array_equal(rc.numpy(), rt.numpy())
+
+
+def test_scans_in_place_and_gradients():
+    for op in ("cumsum_", "cumprod_"):
+        c, t = ct.tensor([1 + 2j, 3 - 1j, 0.5j]), torch.tensor([1 + 2j, 3 - 1j, 0.5j])
+        getattr(c, op)(0)
+        getattr(t, op)(0)
+        assert np.array_equal(c.numpy(), t.numpy()) and c._version == 1
+    grads = []
+    for m in (torch, ct):
+        z = m.tensor([1 + 2j, 3 - 1j, 0.5j], requires_grad=True)
+        y = z.cumsum(0)
+        (y * y.conj()).real.sum().backward()
+        grads.append((y.grad_fn.name(), z.grad.tolist()))
+    assert grads[0] == grads[1]
+    z = ct.tensor([1 + 2j, 3 - 1j], requires_grad=True)
+    with pytest.raises(RuntimeError, match="CumprodBackward0 has no complex formula"):
+        z.cumprod(0)

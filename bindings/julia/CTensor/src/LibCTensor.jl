@@ -3101,7 +3101,10 @@ end
 Elementwise math.  Integer and bool inputs give the default dtype (ct_get_default_dtype,
 float32 unless changed) for exp/log/sqrt/sin/cos/tanh/
 sigmoid; neg/abs/relu keep the dtype (neg of bool: CT_ERR_DTYPE).  The _ forms write into
-self and refuse a result dtype self cannot hold.
+self and refuse a result dtype self cannot hold.  Complex inputs: exp/log/sqrt/sin/cos/
+tanh/sigmoid give the same complex dtype, with the C library's complex functions (torch's
+values bit for bit, branch cuts included); abs gives the real dtype (in place refused, as
+torch); relu refuses ("clamp is not supported for complex types").
 """
 function ct_neg(a)
     ccall((:ct_neg, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), a)
@@ -3887,8 +3890,11 @@ shares no memory with t), or NULL on error: t not floating (CT_ERR_DTYPE, torch'
 and var only support floating point and complex dtypes"), a dim out of range
 (CT_ERR_INDEX, "Dimension out of range ..."), a repeated dim (CT_ERR_INVALID_ARGUMENT,
 "dim 0 appears multiple times in the list of dims"), ndim outside [0, CT_MAX_DIMS] or
-dims NULL with ndim > 0 (CT_ERR_INVALID_ARGUMENT).  Autograd: VarBackward0 /
-StdBackward0 (torch's formulas; std's gradient is 0 where std is 0).
+dims NULL with ndim > 0 (CT_ERR_INVALID_ARGUMENT).  A complex t gives the real dtype:
+the variances of the real and imaginary parts, added (and its square root for std), as
+torch composes them.  Autograd: VarBackward0 / StdBackward0 (torch's formulas; std's
+gradient is 0 where std is 0); for a complex t that requires grad, CT_ERR_INVALID_ARGUMENT
+("Var: autograd of complex tensors is not implemented in ctensor for this op ...").
 """
 function ct_var(t, ndim, dims, correction, keepdim)
     ccall((:ct_var, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Cint}, Cdouble, Cint), t, ndim, dims, correction, keepdim)
@@ -3944,9 +3950,11 @@ reference, sharing no memory with t) or NULL on error: t not floating (CT_ERR_DT
 "linalg.vector_norm: Expected a floating point or complex tensor as input. Got Long"),
 a dtype not floating or narrowing (CT_ERR_DTYPE, torch's texts), an empty reduction for
 ord < 0 or INFINITY, which has no identity (CT_ERR_INVALID_ARGUMENT, "linalg.vector_norm
-cannot compute the inf norm on an empty tensor ..."), dims as ct_var.  Autograd:
+cannot compute the inf norm on an empty tensor ..."), dims as ct_var.  A complex t (or
+dtype) gives the norm of |z|, in the real dtype, as torch.  Autograd:
 LinalgVectorNormBackward0 with torch's subgradients (0 where the norm is 0; for ord 0 the
-gradient is 0; for +-INFINITY shared among the elements at the norm).
+gradient is 0; for +-INFINITY shared among the elements at the norm); refused for a
+complex t that requires grad, as ct_var.
 """
 function ct_vector_norm(t, ord, ndim, dims, keepdim, dtype)
     ccall((:ct_vector_norm, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble, Cint, Ptr{Cint}, Cint, Cint), t, ord, ndim, dims, keepdim, dtype)
@@ -4571,8 +4579,8 @@ end
 
 torch.cumsum(t, dim, dtype=): running sums along dim.  t is converted to dtype first when it
 is not -1; otherwise bool and integer t give int64 (floating t keep their dtype).  Float32
-and float64 accumulate in double, float16/bfloat16 in float, integers in wrapping 64 bits
-(as torch's CPU kernel).  Result contiguous.  Errors: dim out of range (CT_ERR_INDEX), a
+and float64 accumulate in double, float16/bfloat16 in float, integers in wrapping 64 bits,
+complex64/complex128 in complex double (as torch's CPU kernel; its values bit for bit).  Result contiguous.  Errors: dim out of range (CT_ERR_INDEX), a
 bool result dtype (CT_ERR_DTYPE, torch's "\\"cumsum_out_cpu\\" not implemented for 'Bool'"),
 an invalid dtype (CT_ERR_DTYPE).  Autograd: CumsumBackward0.
 """
@@ -4599,7 +4607,9 @@ end
 `ct_tensor *ct_cumprod(const ct_tensor *t, int dim, int dtype);`
 
 torch.cumprod / Tensor.cumprod_: as ct_cumsum / ct_cumsum_ with products ("cumprod_out_cpu"
-in the bool error).  Autograd: CumprodBackward0, exact where t has zeros (no division).
+in the bool error).  Autograd: CumprodBackward0, exact where t has zeros (no division);
+refused for a complex t that requires grad (CT_ERR_INVALID_ARGUMENT, "Cumprod: autograd of
+complex tensors is not implemented in ctensor for this op ...").
 """
 function ct_cumprod(t, dim, dtype)
     ccall((:ct_cumprod, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Cint), t, dim, dtype)

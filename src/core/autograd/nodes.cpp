@@ -81,8 +81,13 @@ Ref<Tensor> as_f64(const Tensor& t) { return copy_to_new(t, DType::Float64); }
 Geometry lanes(const Geometry& g, bool complex) {
   if (!complex) return g;
   Geometry r = g;
-  for (int64_t& st : r.strides) st *= 2;
-  r.offset *= 2;
+  // A dim of size 1 is never stepped, nor is any dim of an empty tensor (nor its offset
+  // used): those strides may be hostile (as_strided takes them, as torch), so they become 0
+  // rather than doubled.  The others fit doubled: make checks stride * itemsize.
+  bool empty = false;
+  for (int64_t s : r.sizes) empty = empty || s == 0;
+  for (size_t i = 0; i < r.strides.size(); ++i) r.strides[i] = empty || r.sizes[i] <= 1 ? 0 : r.strides[i] * 2;
+  r.offset = empty ? 0 : r.offset * 2;
   r.sizes.push_back(2);
   r.strides.push_back(1);
   return r;

@@ -352,14 +352,9 @@ static int ctpy_dtype_from_object(PyObject *o) {
   return -1;
 }
 
-/* A ctensor.Size from n int64 values. */
-static PyObject *ctpy_size_new(int n, const int64_t *v) {
-  PyObject *t;
-  if (ctpy_size_type) {
-    t = ctpy_size_type->tp_alloc(ctpy_size_type, n);
-  } else {
-    t = PyTuple_New(n);
-  }
+/* Fills the new n-tuple t (or a tuple subtype) with n int64 values; t is released on failure
+   (t NULL: the allocation failed, NULL is passed on). */
+static PyObject *ctpy_fill_int64_tuple(PyObject *t, int n, const int64_t *v) {
   if (!t) return NULL;
   for (int i = 0; i < n; ++i) {
     PyObject *x = PyLong_FromLongLong(v[i]);
@@ -370,6 +365,11 @@ static PyObject *ctpy_size_new(int n, const int64_t *v) {
     PyTuple_SET_ITEM(t, i, x);
   }
   return t;
+}
+
+/* A ctensor.Size from n int64 values. */
+static PyObject *ctpy_size_new(int n, const int64_t *v) {
+  return ctpy_fill_int64_tuple(ctpy_size_type ? ctpy_size_type->tp_alloc(ctpy_size_type, n) : PyTuple_New(n), n, v);
 }
 
 /* ---- Integer and shape arguments -------------------------------------------------------- */
@@ -619,17 +619,7 @@ static PyObject *ctpy_m_stride(PyObject *self, PyObject *const *args, Py_ssize_t
   int nd = ct_tensor_ndim(h);
   const int64_t *st = ct_tensor_strides(h);
   if (dimobj && dimobj != Py_None) return ctpy_dim_entry(dimobj, nd, st);
-  PyObject *t = PyTuple_New(nd);
-  if (!t) return NULL;
-  for (int i = 0; i < nd; ++i) {
-    PyObject *x = PyLong_FromLongLong(st[i]);
-    if (!x) {
-      Py_DECREF(t);
-      return NULL;
-    }
-    PyTuple_SET_ITEM(t, i, x);
-  }
-  return t;
+  return ctpy_fill_int64_tuple(PyTuple_New(nd), nd, st);
 }
 
 /* ---- Fast methods with int arguments: t, transpose, unsqueeze, select, narrow, ... --------

@@ -146,14 +146,10 @@ static PyObject *ctpy_get_array_interface(PyObject *self, void *closure) {
   int64_t bytes[CT_MAX_DIMS];
   int read_only;
   void *data = ctpy_lend_to_numpy(t, bytes, &read_only);
-  PyObject *shape = PyTuple_New(nd), *bstrides = PyTuple_New(nd);
-  for (int i = 0; shape && bstrides && i < nd; ++i) {
-    PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(sizes[i]));
-    PyTuple_SET_ITEM(bstrides, i, PyLong_FromLongLong(bytes[i]));
-  }
-  if (!shape || !bstrides || PyErr_Occurred()) {
+  PyObject *shape = ctpy_fill_int64_tuple(PyTuple_New(nd), nd, sizes);
+  PyObject *bstrides = shape ? ctpy_fill_int64_tuple(PyTuple_New(nd), nd, bytes) : NULL;
+  if (!bstrides) {
     Py_XDECREF(shape);
-    Py_XDECREF(bstrides);
     return NULL;
   }
   return Py_BuildValue("{s:i,s:N,s:s,s:(NO),s:N}", "version", 3, "shape", shape, "typestr",

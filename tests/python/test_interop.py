@@ -167,15 +167,17 @@ def test_from_numpy_deleter_during_interpreter_shutdown():
             "th = threading.Thread(target=lambda: keep.append(t))\n"
             "th.start(); th.join()\n"
             "print('ok')\n")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                       env={**__import__("os").environ, "PYTHONPATH": _pkg_path()})
+    r = _run_fresh(code)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "ok"
 
 
-def _pkg_path():
+def _run_fresh(code):
+    """code run by a fresh interpreter that imports this ctensor package (CI sets no PYTHONPATH)."""
     import os
-    return os.path.dirname(os.path.dirname(ctensor.__file__))
+    pkg = os.path.dirname(os.path.dirname(ctensor.__file__))
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": pkg})
 
 
 # ---- ctensor -> NumPy (numpy(), np.asarray) -------------------------------------------------
@@ -275,8 +277,7 @@ def test_numpy_without_numpy_c_api_takes_the_dict_path():
             "a = x.t().numpy()\n"
             "assert a.strides == (4, 12) and a.base is not None and a.ctypes.data == x.data_ptr()\n"
             "print('ok')\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                         env={**__import__("os").environ, "PYTHONPATH": _pkg_path()})
+    out = _run_fresh(code)
     assert out.stdout.strip() == "ok", out.stderr
 
 

@@ -546,6 +546,22 @@ DType unary_result_dtype(UnaryOp op, DType in) {
   }
 }
 
+// exp, log, sqrt, sin, cos, tanh of elements of type T computed in A (a real accumulator, or
+// std::complex itself: the C library's complex functions, which c10::complex calls too).
+// Returns false for the other ops.
+template <class T, class A>
+bool run_std_math(UnaryOp op, const ElementwiseIter& it, bool stream) {
+  switch (op) {
+    case UnaryOp::Exp: run_unary<T>(it, [](A x) { return std::exp(x); }, stream); return true;
+    case UnaryOp::Log: run_unary<T>(it, [](A x) { return std::log(x); }, stream); return true;
+    case UnaryOp::Sqrt: run_unary<T>(it, [](A x) { return std::sqrt(x); }, stream); return true;
+    case UnaryOp::Sin: run_unary<T>(it, [](A x) { return std::sin(x); }, stream); return true;
+    case UnaryOp::Cos: run_unary<T>(it, [](A x) { return std::cos(x); }, stream); return true;
+    case UnaryOp::Tanh: run_unary<T>(it, [](A x) { return std::tanh(x); }, stream); return true;
+    default: return false;
+  }
+}
+
 template <class T>
 void unary_kernel_typed(UnaryOp op, const ElementwiseIter& it, bool stream) {
   using A = acc_t<T>;
@@ -567,18 +583,14 @@ void unary_kernel_typed(UnaryOp op, const ElementwiseIter& it, bool stream) {
       default: CT_FAIL(Internal, "float op on an integer compute dtype");
     }
   } else {
+    if (run_std_math<T, A>(op, it, stream)) return;
     switch (op) {
       case UnaryOp::Neg: run_unary<T>(it, [](A x) { return -x; }, stream); break;
       case UnaryOp::Abs: run_unary<T>(it, [](A x) { return std::abs(x); }, stream); break;
-      case UnaryOp::Exp: run_unary<T>(it, [](A x) { return std::exp(x); }, stream); break;
-      case UnaryOp::Log: run_unary<T>(it, [](A x) { return std::log(x); }, stream); break;
-      case UnaryOp::Sqrt: run_unary<T>(it, [](A x) { return std::sqrt(x); }, stream); break;
-      case UnaryOp::Sin: run_unary<T>(it, [](A x) { return std::sin(x); }, stream); break;
-      case UnaryOp::Cos: run_unary<T>(it, [](A x) { return std::cos(x); }, stream); break;
-      case UnaryOp::Tanh: run_unary<T>(it, [](A x) { return std::tanh(x); }, stream); break;
       case UnaryOp::Sigmoid: run_unary<T>(it, [](A x) { return A(1) / (A(1) + std::exp(-x)); }, stream); break;
       // torch's relu is clamp_min(x, 0): NaN and -0.0 pass through unchanged
       case UnaryOp::Relu: run_unary<T>(it, [](A x) { return x < A(0) ? A(0) : x; }, stream); break;
+      default: break;  // exp, log, sqrt, sin, cos, tanh: run_std_math
     }
   }
 }
@@ -591,22 +603,10 @@ void unary_kernel(UnaryOp op, const Tensor& out, const Tensor& in, bool stream =
       using scalar_t = typename decltype(tag)::type;
       if constexpr (is_complex_v<scalar_t>) {
         using R = typename scalar_t::value_type;
-        // The complex functions of the C library, as c10::complex's (which call std::exp etc.
-        // on std::complex); sigmoid as torch writes it, 1 / (1 + exp(-z)) with c10's division.
-        switch (op) {
-          case UnaryOp::Exp: run_unary<scalar_t>(it, [](scalar_t x) { return std::exp(x); }, stream); return;
-          case UnaryOp::Log: run_unary<scalar_t>(it, [](scalar_t x) { return std::log(x); }, stream); return;
-          case UnaryOp::Sqrt: run_unary<scalar_t>(it, [](scalar_t x) { return std::sqrt(x); }, stream); return;
-          case UnaryOp::Sin: run_unary<scalar_t>(it, [](scalar_t x) { return std::sin(x); }, stream); return;
-          case UnaryOp::Cos: run_unary<scalar_t>(it, [](scalar_t x) { return std::cos(x); }, stream); return;
-          case UnaryOp::Tanh: run_unary<scalar_t>(it, [](scalar_t x) { return std::tanh(x); }, stream); return;
-          case UnaryOp::Sigmoid:
-            run_unary<scalar_t>(
-                it, [](scalar_t x) { return cdiv(scalar_t(1), scalar_t(1) + std::exp(-x)); }, stream);
-            return;
-          default: break;
-        }
-        if (op == UnaryOp::Neg) {
+        if (run_std_math<scalar_t, scalar_t>(op, it, stream)) return;
+        if (op == UnaryOp::Sigmoid) {  // as torch writes it: 1 / (1 + exp(-z)), c10's division
+          run_unary<scalar_t>(it, [](scalar_t x) { return cdiv(scalar_t(1), scalar_t(1) + std::exp(-x)); }, stream);
+        } else if (op == UnaryOp::Neg) {
           run_unary<scalar_t>(it, [](scalar_t x) { return -x; }, stream);
         } else {  // abs: out has the real dtype: complex in, real out
           it.for_each([&](char** p, const int64_t* s, int64_t n) {

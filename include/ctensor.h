@@ -1306,8 +1306,8 @@ CT_API ct_tensor *ct_min_dim(const ct_tensor *t, int dim, int keepdim, ct_tensor
    dims NULL with ndim > 0 (CT_ERR_INVALID_ARGUMENT).  A complex t gives the real dtype:
    the variances of the real and imaginary parts, added (and its square root for std), as
    torch composes them.  Autograd: VarBackward0 / StdBackward0 (torch's formulas; std's
-   gradient is 0 where std is 0); for a complex t that requires grad, CT_ERR_INVALID_ARGUMENT
-   ("Var: autograd of complex tensors is not implemented in ctensor for this op ..."). */
+   gradient is 0 where std is 0; for a complex t, the real gradient's formula with t's
+   complex values: 2 (t - mean) / (N - correction) times the gradient, as torch). */
 CT_API ct_tensor *ct_var(const ct_tensor *t, int ndim, const int *dims, double correction, int keepdim);
 CT_API ct_tensor *ct_std(const ct_tensor *t, int ndim, const int *dims, double correction, int keepdim);
 /* torch.var_mean / torch.std_mean: returns the variance / std (new reference, as ct_var /
@@ -1334,8 +1334,8 @@ CT_API ct_tensor *ct_std_mean(const ct_tensor *t, int ndim, const int *dims, dou
    cannot compute the inf norm on an empty tensor ..."), dims as ct_var.  A complex t (or
    dtype) gives the norm of |z|, in the real dtype, as torch.  Autograd:
    LinalgVectorNormBackward0 with torch's subgradients (0 where the norm is 0; for ord 0 the
-   gradient is 0; for +-INFINITY shared among the elements at the norm); refused for a
-   complex t that requires grad, as ct_var. */
+   gradient is 0; for +-INFINITY shared among the elements at the norm); for a complex t the
+   same formulas with sgn(z) = z / |z| in place of the sign, as torch. */
 CT_API ct_tensor *ct_vector_norm(const ct_tensor *t, double ord, int ndim, const int *dims, int keepdim, int dtype);
 
 /* Matrix product with torch.matmul's rules (1-D dot, 2-D mm, batched with broadcasting of
@@ -1420,12 +1420,12 @@ CT_API int64_t ct_explain(const ct_tensor *a, const ct_tensor *b, char *buf, int
      gradients carry no other math bits.  Ops with a complex formula: add, sub, mul, div (with
      tensors and complex scalars), neg, abs, sum, mean, prod, matmul, vdot, the views (conj, neg
      view, view_as_real, view_as_complex, real, imag and the generic ones), clone, to,
-     copy_, fill_, zero_, cat, stack, flip, roll, repeat, rot90 and the indexing, mask and
-     scatter ops (not scatter_reduce).  Any other op given a complex tensor in a graph refuses
-     when it would record (CT_ERR_INVALID_ARGUMENT, "ScatterReduce: autograd of complex tensors is
-     not implemented in ctensor for this op (ScatterReduceBackward0 has no complex formula);
-     ..."), before
-     an in-place op writes anything.
+     copy_, fill_, zero_, cat, stack, flip, roll, repeat, rot90, exp, log, sqrt, sin, cos,
+     tanh, sigmoid, var, std, var_mean, std_mean, vector_norm, cumsum, cumprod and the
+     indexing, mask and scatter ops.  scatter_reduce, which torch does not differentiate for
+     complex either, refuses a complex tensor in a graph when it would record, with torch's
+     message (CT_ERR_INVALID_ARGUMENT, "scatter_reduce does not support automatic
+     differentiation for outputs with complex dtype."), before an in-place op writes anything.
    - Not supported: higher-order gradients (backward runs with grad mode off and records
      nothing), hooks, anomaly detection.
    Errors that torch raises as RuntimeError are CT_ERR_INVALID_ARGUMENT unless stated.
@@ -1631,8 +1631,7 @@ CT_API ct_tensor *ct_cumsum(const ct_tensor *t, int dim, int dtype);
 CT_API ct_status ct_cumsum_(ct_tensor *self, int dim, int dtype);
 /* torch.cumprod / Tensor.cumprod_: as ct_cumsum / ct_cumsum_ with products ("cumprod_out_cpu"
    in the bool error).  Autograd: CumprodBackward0, exact where t has zeros (no division);
-   refused for a complex t that requires grad (CT_ERR_INVALID_ARGUMENT, "Cumprod: autograd of
-   complex tensors is not implemented in ctensor for this op ..."). */
+   for a complex t the local derivatives are conjugated (the Wirtinger convention). */
 CT_API ct_tensor *ct_cumprod(const ct_tensor *t, int dim, int dtype);
 CT_API ct_status ct_cumprod_(ct_tensor *self, int dim, int dtype);
 

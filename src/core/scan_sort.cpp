@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <numeric>
 #include <type_traits>
 #include <vector>
@@ -382,33 +383,48 @@ Ref<Tensor> scatter_along_dim(const Tensor& g, const Tensor& indices, int64_t di
   return z;
 }
 
-Ref<Tensor> cumprod_backward(const Tensor& g, const Tensor& x, int64_t dim) {
-  const Ref<Tensor> x64 = contiguous(*to_dtype(x, DType::Float64));
-  const Ref<Tensor> g64 = contiguous(*to_dtype(g, DType::Float64));
-  Ref<Tensor> out = Tensor::empty(x.sizes(), DType::Float64, "backward");
+namespace {
+// Conjugated for complex (the Wirtinger convention: each local derivative is conjugated).
+inline double conj_if(double v) { return v; }
+inline std::complex<double> conj_if(std::complex<double> v) { return std::conj(v); }
+
+// cumprod's gradient along rows of contiguous T (double or complex double) tensors.
+template <class T>
+Ref<Tensor> cumprod_backward_as(const Tensor& g, const Tensor& x, int64_t dim, DType d) {
+  const Ref<Tensor> xd = contiguous(*to_dtype(x, d));
+  const Ref<Tensor> gd = contiguous(*to_dtype(g, d));
+  Ref<Tensor> out = Tensor::empty(x.sizes(), d, "backward");
   if (out->numel() == 0) return out;
   const Rows rows(x.sizes(), wrap_dim(dim, x.ndim()));
   const Shape st = rows.other_strides(*out);  // all three are contiguous with x's sizes
   const int64_t a = rows.along(*out), n = rows.length;
-  std::vector<double> S(static_cast<size_t>(n));
+  std::vector<T> S(static_cast<size_t>(n));
   for (int64_t r = 0; r < rows.count; ++r) {
     const int64_t off = rows.offset(r, st);
-    const double* xp = at<const double>(*x64, off);
-    const double* gp = at<const double>(*g64, off);
-    double* op = at<double>(*out, off);
-    // S_i = g_i + x_{i+1} S_{i+1}: the gradient's suffix part, then times the prefix product.
-    double s = 0;
+    const T* xp = at<const T>(*xd, off);
+    const T* gp = at<const T>(*gd, off);
+    T* op = at<T>(*out, off);
+    // S_i = g_i + x_{i+1} S_{i+1}: the gradient's suffix part, then times the prefix product
+    // (no division, so zeros in x need no special case).
+    T s = 0;
     for (int64_t i = n; i-- > 0;) {
-      s = gp[i * a] + (i + 1 < n ? xp[(i + 1) * a] * s : 0.0);
+      s = gp[i * a] + (i + 1 < n ? conj_if(xp[(i + 1) * a]) * s : T(0));
       S[size_t(i)] = s;
     }
-    double prefix = 1;
+    T prefix = 1;
     for (int64_t i = 0; i < n; ++i) {
       op[i * a] = prefix * S[size_t(i)];
-      prefix *= xp[i * a];
+      prefix *= conj_if(xp[i * a]);
     }
   }
   return out;
+}
+}  // namespace
+
+Ref<Tensor> cumprod_backward(const Tensor& g, const Tensor& x, int64_t dim) {
+  if (is_complex(x.dtype()) || is_complex(g.dtype()))
+    return cumprod_backward_as<std::complex<double>>(g, x, dim, DType::Complex128);
+  return cumprod_backward_as<double>(g, x, dim, DType::Float64);
 }
 
 }  // namespace ct

@@ -2,6 +2,7 @@
 #include "meta.h"
 
 #include <atomic>
+#include <cctype>
 #include <string_view>
 #include <unordered_set>
 
@@ -287,15 +288,20 @@ void check_complex_formula(const char* name) {
       "IndexBackward0", "IndexPutBackward0", "PutBackward0", "WhereBackward0", "MaskedFillBackward0",
       "MaskedFillBackward1", "MaskedSelectBackward0", "MaskedScatterBackward0", "ScatterBackward0",
       "ScatterBackward1", "ScatterAddBackward0", "IndexAddBackward0", "IndexCopyBackward0", "IndexFillBackward0",
-      "IndexFillBackward1", "FillBackward2", "FillBackward3", "ZeroBackward0", "CumsumBackward0",
+      "IndexFillBackward1", "FillBackward2", "FillBackward3", "ZeroBackward0", "CumsumBackward0", "CumprodBackward0", "VarBackward0",
+      "StdBackward0", "VarMeanBackward0", "StdMeanBackward0", "LinalgVectorNormBackward0",
       kNotImplementedNode, "torch::autograd::AccumulateGrad"};
   const std::string_view n = name;
   // torch's *_copy ops (Note [Copies of views] in functions.cpp) reuse the views' formulas
   const bool view_copy = n.size() > 5 && n.substr(n.size() - 5) == "_copy";
-  CT_CHECK(view_copy || n == "NarrowCopyBackward0" || ok.count(n) != 0, InvalidArgument,
-           forward_op_name(name) << ": autograd of complex tensors is not implemented in ctensor for this op ("
-                                 << name << " has no complex formula); detach() the complex input or compute "
-                                            "without grad");
+  if (view_copy || n == "NarrowCopyBackward0" || ok.count(n) != 0) return;
+  // torch's throw_error_for_complex_autograd names the forward op in snake case
+  std::string op;
+  for (char c : forward_op_name(name)) {
+    if (std::isupper(static_cast<unsigned char>(c)) && !op.empty()) op += '_';
+    op += char(std::tolower(static_cast<unsigned char>(c)));
+  }
+  CT_FAIL(InvalidArgument, op << " does not support automatic differentiation for outputs with complex dtype.");
 }
 
 Node::Node() : seq(g_next_seq.fetch_add(1, std::memory_order_relaxed)) {}

@@ -1092,9 +1092,9 @@ CT_API ct_tensor *ct_rdiv_scalar(const ct_tensor *a, double s);
    elements torch leaves to the scalar tail of a vectorised row (n % 16 for complex64, n % 8
    for complex128), whose rounding ctensor does not reproduce.  The in-place
    forms refuse a real self (CT_ERR_DTYPE, "result type ComplexFloat can't be cast to the
-   desired output type Float"), and every other in-place rule above applies.  A real tensor
-   that requires grad combined with a complex operand fails (CT_ERR_DTYPE): ctensor has no
-   complex autograd yet.  Returns a new reference (new storage), or NULL.  torch's out= form
+   desired output type Float"), and every other in-place rule above applies.  Autograd as
+   ct_add and the others (a real tensor that requires grad takes the real part of its
+   gradient, as torch).  Returns a new reference (new storage), or NULL.  torch's out= form
    (torch.add(a, z, out=t)) is this result handed to ct_write_out with CT_OUT_CASTABLE. */
 CT_API ct_tensor *ct_add_complex_scalar(const ct_tensor *a, double re, double im);
 CT_API ct_tensor *ct_sub_complex_scalar(const ct_tensor *a, double re, double im);
@@ -1192,8 +1192,14 @@ CT_API ct_tensor *ct_minimum(const ct_tensor *a, const ct_tensor *b);
    "Integers to negative integer powers are not allowed.") and an e its dtype cannot hold
    ("value cannot be converted to type int8_t without overflow").  ct_rpow_scalar: base ** a
    for a Python-float base (torch.pow(Scalar, Tensor)).  The _ forms write into self as the
-   in-place arithmetic above.  Autograd: PowBackward0 (tensor ** scalar), PowBackward1
-   (tensor ** tensor), PowBackward2 (scalar ** tensor), as torch's formulas. */
+   in-place arithmetic above.  Complex (either operand complex, or a complex scalar through
+   the _complex_scalar forms, whose scalar promotes as ct_mul_complex_scalar's): std::pow of
+   std::complex (glibc's cpow, as torch's CPU kernel calls it); a scalar exponent takes
+   torch's shortcuts (0: ones, 1: a copy, 0.5: sqrt, -0.5, -1: reciprocals, 2, 3, -2:
+   multiplies), so 0 ** 0 is 1.  ct_rpow_complex_scalar: z ** a for a Python-complex base z.
+   Autograd: PowBackward0 (tensor ** scalar), PowBackward1 (tensor ** tensor), PowBackward2
+   (scalar ** tensor), as torch's formulas (for complex values the local derivatives
+   conjugated; a zero base's exponent gradient is 0 where the exponent is real and >= 0). */
 CT_API ct_tensor *ct_pow(const ct_tensor *a, const ct_tensor *b);
 CT_API ct_status ct_pow_(ct_tensor *self, const ct_tensor *exponent);
 CT_API ct_tensor *ct_pow_scalar(const ct_tensor *a, double exponent);
@@ -1201,6 +1207,9 @@ CT_API ct_status ct_pow_scalar_(ct_tensor *self, double exponent);
 CT_API ct_tensor *ct_pow_int(const ct_tensor *a, int64_t exponent);
 CT_API ct_status ct_pow_int_(ct_tensor *self, int64_t exponent);
 CT_API ct_tensor *ct_rpow_scalar(const ct_tensor *a, double base);
+CT_API ct_tensor *ct_pow_complex_scalar(const ct_tensor *a, double re, double im);
+CT_API ct_status ct_pow_complex_scalar_(ct_tensor *self, double re, double im);
+CT_API ct_tensor *ct_rpow_complex_scalar(const ct_tensor *a, double re, double im);
 
 /* torch.floor_divide (Python's //), torch.remainder (Python's %, the sign of the divisor) and
    torch.fmod (the sign of the dividend): elementwise, broadcasting, promoted dtype; bool
@@ -1641,7 +1650,8 @@ CT_API ct_status ct_cumprod_(ct_tensor *self, int dim, int dtype);
    when t is dense).  NaN sorts as the largest value (last ascending, first descending).  The
    sort is stable whatever `stable` says (equal elements keep their order, in both
    directions); torch's stable=False order of equal elements is unspecified.  Errors: dim out
-   of range (CT_ERR_INDEX).  Autograd: the values record SortBackward0 (the gradient goes back
+   of range (CT_ERR_INDEX), a complex t (CT_ERR_DTYPE, "Sort does not support complex dtypes on
+   CPU", as torch).  Autograd: the values record SortBackward0 (the gradient goes back
    to each value's position). */
 CT_API ct_tensor *ct_sort(const ct_tensor *t, int dim, int descending, int stable, ct_tensor **indices);
 /* torch.argsort(t, dim, descending, stable=): the indices of ct_sort alone (new reference;
@@ -1653,7 +1663,8 @@ CT_API ct_tensor *ct_argsort(const ct_tensor *t, int dim, int descending, int st
    (largest first, or smallest first) whatever `sorted` says; among equal values the lower
    position comes first.  NaN counts as the largest value.  Errors: k < 0 or k > size(dim)
    (CT_ERR_INVALID_ARGUMENT, torch's "selected index k out of range"), dim out of range (CT_ERR_INDEX),
-   a bool t (CT_ERR_DTYPE, "topk does not support bool dtypes on CPU", as torch).
+   a bool or complex t (CT_ERR_DTYPE, "topk does not support bool dtypes on CPU", "topk does
+   not support complex dtypes on CPU", as torch).
    Autograd: the values record TopkBackward0. */
 CT_API ct_tensor *ct_topk(const ct_tensor *t, int64_t k, int dim, int largest, int sorted, ct_tensor **indices);
 

@@ -177,6 +177,8 @@
 %newobject ct_pow_scalar;
 %newobject ct_pow_int;
 %newobject ct_rpow_scalar;
+%newobject ct_pow_complex_scalar;
+%newobject ct_rpow_complex_scalar;
 %newobject ct_floor_divide;
 %newobject ct_floor_divide_scalar;
 %newobject ct_rfloor_divide_scalar;

@@ -28,6 +28,13 @@ ct_tensor* scalar_call(MathOp op, const ct_tensor* a, double s, bool reflected, 
 ct_status scalar_inplace_call(MathOp op, ct_tensor* self, double s, const char* name) {
   return guard_status([&] { ag::math_binary_(op, value_arg(self, name, "self"), Operand::of(s)); });
 }
+ct_tensor* complex_scalar_call(const ct_tensor* a, std::complex<double> z, bool reflected, const char* name) {
+  return guard<ct_tensor*>(nullptr, [&] {
+    const Operand t = Operand::of(value_arg(a, name));
+    return to_handle(reflected ? ag::math_binary(MathOp::Pow, Operand::of(z), t)
+                               : ag::math_binary(MathOp::Pow, t, Operand::of(z)));
+  });
+}
 
 }  // namespace
 
@@ -39,6 +46,17 @@ ct_tensor* ct_pow_scalar(const ct_tensor* a, double e) { return scalar_call(Math
 ct_status ct_pow_scalar_(ct_tensor* t, double e) { return scalar_inplace_call(MathOp::Pow, t, e, "ct_pow_scalar_"); }
 ct_tensor* ct_rpow_scalar(const ct_tensor* a, double base) {
   return scalar_call(MathOp::Pow, a, base, true, "ct_rpow_scalar");
+}
+ct_tensor* ct_pow_complex_scalar(const ct_tensor* a, double re, double im) {
+  return complex_scalar_call(a, {re, im}, false, "ct_pow_complex_scalar");
+}
+ct_status ct_pow_complex_scalar_(ct_tensor* self, double re, double im) {
+  return guard_status([&] {
+    ag::math_binary_(MathOp::Pow, value_arg(self, "ct_pow_complex_scalar_", "self"), Operand::of(std::complex<double>(re, im)));
+  });
+}
+ct_tensor* ct_rpow_complex_scalar(const ct_tensor* a, double re, double im) {
+  return complex_scalar_call(a, {re, im}, true, "ct_rpow_complex_scalar");
 }
 ct_tensor* ct_pow_int(const ct_tensor* a, int64_t e) {
   return guard<ct_tensor*>(nullptr, [&] { return to_handle(ag::pow_int(value_arg(a, "ct_pow_int"), e)); });

@@ -64,8 +64,8 @@ void fail_not_implemented(DType d, const char* op) {
   CT_CHECK(is_valid_dtype(int(d)), Internal, "unknown dtype " << int(d));
   CT_FAIL(DType, (op ? op : "") << (op ? ": " : "") << "not implemented for '" << torch_scalar_type_name(d)
                                 << "' (ctensor's complex dtypes have +, -, *, /, abs, exp, log, sqrt, sin, cos, tanh, "
-                                   "sigmoid, ==, sum, mean, prod, var, std, norm, cumsum, cumprod and matmul; this operation has no complex kernel "
-                                   "in ctensor yet)");
+                                   "sigmoid, pow, ==, sum, mean, prod, var, std, norm, cumsum, cumprod and matmul; "
+                                   "this operation has no complex kernel in ctensor yet)");
 }
 
 }  // namespace ct

@@ -165,6 +165,7 @@ void store_row(const std::vector<T>& key, const std::vector<int64_t>& idx, int64
 
 ValuesIndices sort(const Tensor& t, int64_t dim, bool descending, bool /*stable*/) {
   const int d = wrap_dim(dim, t.ndim());
+  CT_CHECK(!is_complex(t.dtype()), DType, "Sort does not support complex dtypes on CPU");
   ValuesIndices r;
   r.values = empty_like(t, t.dtype(), MemoryFormat::Preserve, "sort");
   r.indices = empty_like(t, DType::Int64, MemoryFormat::Preserve, "sort");
@@ -199,6 +200,7 @@ ValuesIndices sort(const Tensor& t, int64_t dim, bool descending, bool /*stable*
 ValuesIndices topk(const Tensor& t, int64_t k, int64_t dim, bool largest, bool /*sorted*/) {
   const int d = wrap_dim(dim, t.ndim());
   CT_CHECK(t.dtype() != DType::Bool, DType, "topk does not support bool dtypes on CPU");
+  CT_CHECK(!is_complex(t.dtype()), DType, "topk does not support complex dtypes on CPU");
   const int64_t n = t.ndim() == 0 ? 1 : t.size(d);
   CT_CHECK(k >= 0 && k <= n, InvalidArgument, "selected index k out of range");
   Shape out_sizes(t.sizes().begin(), t.sizes().end());

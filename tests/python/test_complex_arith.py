@@ -278,7 +278,8 @@ def test_eq_ne_equal_allclose():
     (lambda m, c: c // 1j, '"div_floor_cpu" not implemented for \'ComplexFloat\'', True),
     (lambda m, c: c % c, '"remainder_cpu" not implemented for \'ComplexFloat\'', True),
     (lambda m, c: m.fmod(c, 2.0), '"fmod_cpu" not implemented for \'ComplexFloat\'', True),
-    (lambda m, c: c.pow(2), "ComplexFloat", False),  # torch has it; ctensor not yet
+    (lambda m, c: c.sort(), "Sort does not support complex dtypes on CPU", True),
+    (lambda m, c: m.topk(c, 1), "topk does not support complex dtypes on CPU", True),
 ])
 def test_refusals(fn, msg, torch_words):
     with pytest.raises((RuntimeError, NotImplementedError), match=msg):

@@ -20,8 +20,8 @@ _FLOORDIV, _MOD, _FMOD = 4, 5, 6  # _arith_c op codes (fastpath.c)
 
 
 def _number(value):
-    """value as a Python bool/int/float (a NumPy scalar converted), or None."""
-    if isinstance(value, (builtins.bool, int, float)):
+    """value as a Python bool/int/float/complex (a NumPy scalar converted), or None."""
+    if isinstance(value, (builtins.bool, int, float, complex)):
         return value
     converted = C.operand_hook(value, False)
     return None if converted is NotImplemented else converted
@@ -60,6 +60,11 @@ def _pow_tensor_number(self, exponent, inplace):
         C._int_dtype(exponent)  # past uint64: Python's OverflowError, as torch
         if not self.dtype.is_floating_point:
             raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    if isinstance(exponent, complex):
+        if inplace:
+            _C.ct_pow_complex_scalar_(self, exponent.real, exponent.imag)
+            return self
+        return _C.ct_pow_complex_scalar(self, exponent.real, exponent.imag)
     exponent = float(exponent)
     if inplace:
         _C.ct_pow_scalar_(self, exponent)
@@ -69,7 +74,9 @@ def _pow_tensor_number(self, exponent, inplace):
 
 def _rpow(base, exponent):
     """base ** exponent for a Python number base (torch.pow(Scalar, Tensor))."""
-    if isinstance(base, float) or exponent.dtype.is_floating_point:
+    if isinstance(base, complex):
+        return _C.ct_rpow_complex_scalar(exponent, base.real, base.imag)
+    if isinstance(base, float) or exponent.dtype.is_floating_point or exponent.dtype.is_complex:
         return _C.ct_rpow_scalar(exponent, float(base))
     return _C.ct_pow(_wrapped(base, exponent), exponent)
 

@@ -663,11 +663,20 @@ Ref<Tensor> compare_scalar(CompareOp op, const Tensor& a, double s) {
   return ct::compare(op, Operand::of(a), Operand::of(s));
 }
 
-// The node for a op b; a or b is null for a scalar operand (sa / sb its value).  Saves the
-// tensors the formulas read (slot 0: a_values, slot 1: b); a_values is a unless an in-place
-// op writes a (then a copy of a's old values).
-std::shared_ptr<FnNode> math_node(MathOp op, const Tensor* a, const Tensor* a_values, const Tensor* b, double sa,
-                                  double sb) {
+// y == 0 for a real y; for a complex y, imag(y) == 0 and real(y) >= 0 (torch's condition for
+// a zero base's exponent gradient).
+Ref<Tensor> real_nonnegative(const Tensor& y) {
+  if (!is_complex(y.dtype())) return compare_scalar(CompareOp::Ge, y, 0.0);
+  return mul(*compare_scalar(CompareOp::Eq, *ct::imag_view(y), 0.0),
+             *compare_scalar(CompareOp::Ge, *ct::real_view(y), 0.0));
+}
+
+// The node for a op b; a or b is null for a scalar operand (sa / sb its value, complex for
+// a Python complex).  Saves the tensors the formulas read (slot 0: a_values, slot 1: b);
+// a_values is a unless an in-place op writes a (then a copy of a's old values).  pow's
+// formulas are torch's pow_backward*: the local derivatives conjugated for complex values.
+std::shared_ptr<FnNode> math_node(MathOp op, const Tensor* a, const Tensor* a_values, const Tensor* b,
+                                  std::complex<double> sa, std::complex<double> sb) {
   auto n = std::make_shared<FnNode>(math_node_name(op, a, b), [op, a_t = a != nullptr, b_t = b != nullptr, sa, sb](
                                                                   const Tensor& g, FnNode& s) -> Grads {
     if (op == MathOp::FloorDivide) CT_FAIL(InvalidArgument, "derivative for aten::floor_divide is not implemented");
@@ -690,30 +699,39 @@ std::shared_ptr<FnNode> math_node(MathOp op, const Tensor* a, const Tensor* a_va
       }
       return out;
     }
-    if (!b_t) {  // x ** e: e == 0 gives zeros, else grad * e * x ** (e - 1)
+    // a Python float stays a float operand (the complex form would promote a real tensor)
+    auto scalar = [](std::complex<double> v) { return v.imag() == 0 ? Operand::of(v.real()) : Operand::of(v); };
+    auto times = [&](const Tensor& t, std::complex<double> v) {
+      return ct::binary(BinaryOp::Mul, Operand::of(t), scalar(v));
+    };
+    if (!b_t) {  // x ** e: e == 0 gives zeros, else grad * conj(e * x ** (e - 1))
       if (sb == 0.0) return {zeros_like(g)};
       const Tensor& x = s.use(0);
-      return {mul(g, *mul(*ct::math_binary(MathOp::Pow, Operand::of(x), Operand::of(sb - 1.0)), sb))};
+      return {mul(g, *cj(*times(*ct::math_binary(MathOp::Pow, Operand::of(x), scalar(sb - 1.0)), sb)))};
     }
     const Tensor& y = s.use(1);
     Ref<Tensor> z = zero_like(g);
-    if (!a_t) {  // s ** y: grad * result * log(s), zero where s == 0 and y >= 0
-      Ref<Tensor> r = ct::math_binary(MathOp::Pow, Operand::of(sa), Operand::of(y));
-      Ref<Tensor> gr = mul(*r, std::log(sa));
-      if (sa == 0.0) gr = ct::where(*compare_scalar(CompareOp::Ge, y, 0.0), *z, *gr);
-      return {mul(g, *gr)};
+    if (!a_t) {  // s ** y: grad * conj(result * log(s)), zero where s == 0 and y is real >= 0
+      // log of a negative s is complex when y is (torch takes the base as complex then)
+      const bool complex_log = is_complex(y.dtype()) || sa.imag() != 0;
+      Ref<Tensor> r = ct::math_binary(MathOp::Pow, scalar(sa), Operand::of(y));
+      Ref<Tensor> gr = complex_log ? times(*r, std::log(sa)) : mul(*r, std::log(sa.real()));
+      if (sa == 0.0) gr = ct::where(*real_nonnegative(y), *z, *gr);
+      return {mul(g, *cj(*gr))};
     }
     const Tensor& x = s.use(0);
     Grads out(2);
-    if (s.wants(0)) {  // where(y == 0, 0, grad * y * x ** (y - 1))
+    if (s.wants(0)) {  // where(y == 0, 0, grad * conj(y * x ** (y - 1)))
       Ref<Tensor> ym1 = ct::binary(BinaryOp::Sub, Operand::of(y), Operand::of(1.0));
-      Ref<Tensor> d = mul(g, *mul(y, *math(MathOp::Pow, x, *ym1)));
+      Ref<Tensor> d = mul(g, *cj(*mul(y, *math(MathOp::Pow, x, *ym1))));
       out[0] = ct::where(*compare_scalar(CompareOp::Eq, y, 0.0), *z, *d);
     }
-    if (s.wants(1)) {  // grad * where((x == 0) & (y >= 0), 0, result * log(x))
-      Ref<Tensor> cond = mul(*compare_scalar(CompareOp::Eq, x, 0.0), *compare_scalar(CompareOp::Ge, y, 0.0));
-      Ref<Tensor> d = mul(*math(MathOp::Pow, x, y), *ct::unary(UnaryOp::Log, x));
-      out[1] = mul(g, *ct::where(*cond, *z, *d));
+    if (s.wants(1)) {  // grad * where((x == 0) & (y real >= 0), 0, conj(result * log(x)))
+      Ref<Tensor> cond = mul(*compare_scalar(CompareOp::Eq, x, 0.0), *real_nonnegative(y));
+      const OperandType types[2] = {{x.dtype(), OperandKind::Dimensioned}, {y.dtype(), OperandKind::Dimensioned}};
+      Ref<Tensor> xp = ct::to_dtype(x, result_type(types));  // torch's self.to(promoted dtype)
+      Ref<Tensor> d = mul(*math(MathOp::Pow, x, y), *ct::unary(UnaryOp::Log, *xp));
+      out[1] = mul(g, *ct::where(*cond, *z, *cj(*d)));
     }
     return out;
   });
@@ -727,7 +745,7 @@ std::shared_ptr<FnNode> math_node(MathOp op, const Tensor* a, const Tensor* a_va
 Ref<Tensor> math_binary(MathOp op, Operand a, Operand b) {
   Ref<Tensor> r = ct::math_binary(op, a, b);
   if (__builtin_expect(any_needs({a.tensor, b.tensor}), 0)) {
-    set_history(*r, math_node(op, a.tensor, a.tensor, b.tensor, a.scalar, b.scalar));
+    set_history(*r, math_node(op, a.tensor, a.tensor, b.tensor, {a.scalar, a.imag}, {b.scalar, b.imag}));
   }
   return r;
 }
@@ -738,18 +756,18 @@ void math_binary_(MathOp op, const Tensor& self, Operand other) {
   check_inplace(self);
   // The formulas read self's values from before the write: a copy of them.
   Ref<Tensor> original = ct::clone(self);
-  std::shared_ptr<FnNode> n = math_node(op, &self, original.get(), to, 0.0, other.scalar);
+  std::shared_ptr<FnNode> n = math_node(op, &self, original.get(), to, 0.0, {other.scalar, other.imag});
   ct::math_binary_(op, self, other);
   rebase_history(self, std::move(n));
 }
 
 Ref<Tensor> pow_int(const Tensor& a, int64_t exponent) {
-  if (is_floating(a.dtype())) return ag::math_binary(MathOp::Pow, Operand::of(a), Operand::of(double(exponent)));
+  if (is_floating(a.dtype()) || is_complex(a.dtype())) return ag::math_binary(MathOp::Pow, Operand::of(a), Operand::of(double(exponent)));
   return ct::pow_int(a, exponent);  // integer and bool tensors never require grad
 }
 
 void pow_int_(const Tensor& self, int64_t exponent) {
-  if (is_floating(self.dtype())) return ag::math_binary_(MathOp::Pow, self, Operand::of(double(exponent)));
+  if (is_floating(self.dtype()) || is_complex(self.dtype())) return ag::math_binary_(MathOp::Pow, self, Operand::of(double(exponent)));
   ct::pow_int_(self, exponent);
 }
 

@@ -4,7 +4,8 @@
 // goes through fmod and rounds the quotient (5 // 0.1 is 49 in torch, not 50); integer
 // division by zero raises "ZeroDivisionError"; integer pow wraps and gives 0 for negative
 // exponents of bases other than +-1; pow by a scalar 2, 3, -2, 0.5, -0.5, -1 takes the
-// multiply / sqrt / reciprocal shortcuts torch takes.
+// multiply / sqrt / reciprocal shortcuts torch takes.  Complex pow is std::pow of
+// std::complex (glibc's cpow), as c10::complex's pow is on CPU.
 #include "core/ops/binary_math.h"
 
 #include <cmath>
@@ -14,6 +15,7 @@
 #include "core/copy.h"
 #include "core/error.h"
 #include "core/iter.h"
+#include "core/ops/complex_math.h"
 #include "core/shape.h"
 
 namespace ct {
@@ -42,7 +44,7 @@ const char* kernel_name(MathOp op) {
 
 void check_not_bool(MathOp op, DType compute) {
   CT_CHECK(compute != DType::Bool, DType, "\"" << kernel_name(op) << "\" not implemented for 'Bool'");
-  // torch has no complex floor_divide / remainder / fmod either (its pow has one; ctensor's not yet)
+  // torch has no complex floor_divide / remainder / fmod either (its pow has one)
   CT_CHECK(op == MathOp::Pow || !is_complex(compute), DType,
            "\"" << kernel_name(op) << "\" not implemented for '" << torch_scalar_type_name(compute) << "'");
 }
@@ -171,6 +173,9 @@ void kernel_t(MathOp op, const Tensor& out, const Tensor& a, const Tensor& b) {
   using A = acc_t<T>;
   if constexpr (std::is_same_v<T, bool>) {
     CT_FAIL(Internal, op_name(op) << ": bool compute dtype");
+  } else if constexpr (is_complex_v<T>) {
+    CT_CHECK(op == MathOp::Pow, Internal, op_name(op) << ": complex compute dtype");
+    run<T>(out, a, b, [](T x, T y) { return std::pow(x, y); });
   } else if constexpr (std::is_floating_point_v<A>) {
     switch (op) {
       case MathOp::Pow: run<T>(out, a, b, [](A x, A y) { return std::pow(x, y); }); break;
@@ -198,7 +203,7 @@ void div_trunc_t(const Tensor& out, const Tensor& a, const Tensor& b) {
 // out = a op b, all of out's dtype.
 void kernel(MathOp op, const Tensor& out, const Tensor& a, const Tensor& b) {
   if (!is_floating(out.dtype()) && op != MathOp::Pow) check_no_zero_divisor(b);
-  CT_DISPATCH_ALL(out.dtype(), [&] { kernel_t<scalar_t>(op, out, a, b); });
+  CT_DISPATCH_WITH_COMPLEX(out.dtype(), [&] { kernel_t<scalar_t>(op, out, a, b); });
 }
 
 // out = a ** e for a floating out (a in its dtype), with torch's shortcuts.  float16 rounds the
@@ -222,8 +227,34 @@ void float_pow_scalar_t(const Tensor& out, const Tensor& a, double e) {
     CT_FAIL(Internal, "pow: integer dtype for a float exponent");
   }
 }
-void float_pow_scalar(const Tensor& out, const Tensor& a, double e) {
-  CT_DISPATCH_ALL(out.dtype(), [&] { float_pow_scalar_t<scalar_t>(out, a, e); });
+// out = a ** e for a complex out, with torch's shortcuts (pow_tensor_scalar_kernel, and
+// pow_out's fill / copy for e == 0 / 1, which std::pow would not give for 0 or inf bases).
+// torch takes sqrt, rsqrt and reciprocal from their kernels (torch 2.13's complex reciprocal
+// is c10::complex's division 1 / z); 2, 3 and -2 multiply as its vectorised loop does (no
+// FMA); any other e goes to std::pow in the dtype's precision.
+template <class T>
+void complex_pow_scalar_t(const Tensor& out, const Tensor& a, std::complex<double> e) {
+  if constexpr (is_complex_v<T>) {
+    using R = typename T::value_type;
+    if (e == 0.0) return run_unary<T>(out, a, [](T) { return T(1); });
+    if (e == 1.0) return run_unary<T>(out, a, [](T x) { return x; });
+    if (e == 0.5) return run_unary<T>(out, a, [](T x) { return std::sqrt(x); });
+    if (e == -0.5) return run_unary<T>(out, a, [](T x) { return cdiv(T(1), std::sqrt(x)); });
+    if (e == -1.0) return run_unary<T>(out, a, [](T x) { return cdiv(T(1), x); });
+    if (e == 2.0) return run_unary<T>(out, a, [](T x) { return cmul(x, x); });
+    if (e == 3.0) return run_unary<T>(out, a, [](T x) { return cmul(cmul(x, x), x); });
+    if (e == -2.0) return run_unary<T>(out, a, [](T x) { return cdiv(T(1), cmul(x, x)); });
+    const T et(R(e.real()), R(e.imag()));
+    run_unary<T>(out, a, [et](T x) { return std::pow(x, et); });
+  } else {
+    CT_FAIL(Internal, "pow: a real dtype for a complex result");
+  }
+}
+
+void float_pow_scalar(const Tensor& out, const Tensor& a, std::complex<double> e) {
+  if (is_complex(out.dtype()))
+    return CT_DISPATCH_WITH_COMPLEX(out.dtype(), [&] { complex_pow_scalar_t<scalar_t>(out, a, e); });
+  CT_DISPATCH_ALL(out.dtype(), [&] { float_pow_scalar_t<scalar_t>(out, a, e.real()); });
 }
 
 template <class T>
@@ -262,7 +293,7 @@ DType pow_int_dtype(DType self, bool self_zero_dim, int64_t e) {
   const OperandType types[2] = {{self, self_zero_dim ? OperandKind::ZeroDim : OperandKind::Dimensioned},
                                 {DType::Int64, OperandKind::PythonInt}};
   const DType d = result_type(types);
-  if (!is_floating(d)) {
+  if (!is_floating(d) && !is_complex(d)) {
     CT_CHECK(e >= 0, InvalidArgument, "Integers to negative integer powers are not allowed.");
     bool fits = true;
     CT_DISPATCH_ALL(d, [&] { fits = e <= max_of<scalar_t>(); });
@@ -300,7 +331,7 @@ Ref<Tensor> math_binary(MathOp op, Operand a, Operand b) {
   if (op == MathOp::Pow && a.tensor && !b.tensor) {  // tensor ** Python float: torch's pow(Tensor, Scalar)
     const Tensor* layout[1] = {ta.get()};
     Ref<Tensor> out = elementwise_output(shape, layout, d, name);
-    float_pow_scalar(*out, *ta, b.scalar);
+    float_pow_scalar(*out, *ta, {b.scalar, b.imag});
     return out;
   }
   Ref<Tensor> tb = operand_as(b, d);
@@ -321,7 +352,8 @@ void math_binary_(MathOp op, const Tensor& self, Operand other) {
   CT_CHECK(std::equal(shape.begin(), shape.end(), self.sizes().begin(), self.sizes().end()), Shape,
            "output with shape " << list_str(self.sizes()) << " doesn't match the broadcast shape " << list_str(shape));
   if (op == MathOp::Pow && !other.tensor) {
-    in_place(self, d, name, [&](const Tensor& out, const Tensor& in) { float_pow_scalar(out, in, other.scalar); });
+    in_place(self, d, name,
+             [&](const Tensor& out, const Tensor& in) { float_pow_scalar(out, in, {other.scalar, other.imag}); });
     return;
   }
   // Checked before any write: in torch the kernel raises part-way, here self stays untouched.
@@ -331,7 +363,7 @@ void math_binary_(MathOp op, const Tensor& self, Operand other) {
 
 Ref<Tensor> pow_int(const Tensor& a, int64_t exponent) {
   const DType d = pow_int_dtype(a.dtype(), a.ndim() == 0, exponent);
-  if (is_floating(d)) return math_binary(MathOp::Pow, Operand::of(a), Operand::of(double(exponent)));
+  if (is_floating(d) || is_complex(d)) return math_binary(MathOp::Pow, Operand::of(a), Operand::of(double(exponent)));
   Ref<Tensor> ta = to_dtype(a, d);
   const Tensor* layout[1] = {ta.get()};
   Ref<Tensor> out = elementwise_output(a.sizes(), layout, d, "pow");
@@ -341,7 +373,7 @@ Ref<Tensor> pow_int(const Tensor& a, int64_t exponent) {
 
 void pow_int_(const Tensor& self, int64_t exponent) {
   const DType d = pow_int_dtype(self.dtype(), self.ndim() == 0, exponent);
-  if (is_floating(d)) return math_binary_(MathOp::Pow, self, Operand::of(double(exponent)));
+  if (is_floating(d) || is_complex(d)) return math_binary_(MathOp::Pow, self, Operand::of(double(exponent)));
   check_writable(self, "pow_");
   in_place(self, d, "pow_", [&](const Tensor& out, const Tensor& in) { int_pow_scalar(out, in, exponent); });
 }

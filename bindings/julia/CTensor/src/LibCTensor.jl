@@ -2951,9 +2951,9 @@ multiply-adds).  Results equal torch's bit for bit, except possibly in the last 
 elements torch leaves to the scalar tail of a vectorised row (n % 16 for complex64, n % 8
 for complex128), whose rounding ctensor does not reproduce.  The in-place
 forms refuse a real self (CT_ERR_DTYPE, "result type ComplexFloat can't be cast to the
-desired output type Float"), and every other in-place rule above applies.  A real tensor
-that requires grad combined with a complex operand fails (CT_ERR_DTYPE): ctensor has no
-complex autograd yet.  Returns a new reference (new storage), or NULL.  torch's out= form
+desired output type Float"), and every other in-place rule above applies.  Autograd as
+ct_add and the others (a real tensor that requires grad takes the real part of its
+gradient, as torch).  Returns a new reference (new storage), or NULL.  torch's out= form
 (torch.add(a, z, out=t)) is this result handed to ct_write_out with CT_OUT_CASTABLE.
 """
 function ct_add_complex_scalar(a, re, im)
@@ -3463,8 +3463,14 @@ tensor as ct_pow_scalar; an integer result refuses a negative e (CT_ERR_INVALID_
 "Integers to negative integer powers are not allowed.") and an e its dtype cannot hold
 ("value cannot be converted to type int8_t without overflow").  ct_rpow_scalar: base ** a
 for a Python-float base (torch.pow(Scalar, Tensor)).  The _ forms write into self as the
-in-place arithmetic above.  Autograd: PowBackward0 (tensor ** scalar), PowBackward1
-(tensor ** tensor), PowBackward2 (scalar ** tensor), as torch's formulas.
+in-place arithmetic above.  Complex (either operand complex, or a complex scalar through
+the _complex_scalar forms, whose scalar promotes as ct_mul_complex_scalar's): std::pow of
+std::complex (glibc's cpow, as torch's CPU kernel calls it); a scalar exponent takes
+torch's shortcuts (0: ones, 1: a copy, 0.5: sqrt, -0.5, -1: reciprocals, 2, 3, -2:
+multiplies), so 0 ** 0 is 1.  ct_rpow_complex_scalar: z ** a for a Python-complex base z.
+Autograd: PowBackward0 (tensor ** scalar), PowBackward1 (tensor ** tensor), PowBackward2
+(scalar ** tensor), as torch's formulas (for complex values the local derivatives
+conjugated; a zero base's exponent gradient is 0 where the exponent is real and >= 0).
 """
 function ct_pow(a, b)
     ccall((:ct_pow, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)
@@ -3522,6 +3528,33 @@ end
 """
 function ct_rpow_scalar(a, base)
     ccall((:ct_rpow_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble), a, base)
+end
+
+"""
+    ct_pow_complex_scalar(a, re, im) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_pow_complex_scalar(const ct_tensor *a, double re, double im);`
+"""
+function ct_pow_complex_scalar(a, re, im)
+    ccall((:ct_pow_complex_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble, Cdouble), a, re, im)
+end
+
+"""
+    ct_pow_complex_scalar_(self, re, im) -> Cint
+
+`ct_status ct_pow_complex_scalar_(ct_tensor *self, double re, double im);`
+"""
+function ct_pow_complex_scalar_(self, re, im)
+    ccall((:ct_pow_complex_scalar_, libctensor()), Cint, (Ptr{ct_tensor}, Cdouble, Cdouble), self, re, im)
+end
+
+"""
+    ct_rpow_complex_scalar(a, re, im) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_rpow_complex_scalar(const ct_tensor *a, double re, double im);`
+"""
+function ct_rpow_complex_scalar(a, re, im)
+    ccall((:ct_rpow_complex_scalar, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble, Cdouble), a, re, im)
 end
 
 """
@@ -3893,8 +3926,8 @@ and var only support floating point and complex dtypes"), a dim out of range
 dims NULL with ndim > 0 (CT_ERR_INVALID_ARGUMENT).  A complex t gives the real dtype:
 the variances of the real and imaginary parts, added (and its square root for std), as
 torch composes them.  Autograd: VarBackward0 / StdBackward0 (torch's formulas; std's
-gradient is 0 where std is 0); for a complex t that requires grad, CT_ERR_INVALID_ARGUMENT
-("Var: autograd of complex tensors is not implemented in ctensor for this op ...").
+gradient is 0 where std is 0; for a complex t, the real gradient's formula with t's
+complex values: 2 (t - mean) / (N - correction) times the gradient, as torch).
 """
 function ct_var(t, ndim, dims, correction, keepdim)
     ccall((:ct_var, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Cint}, Cdouble, Cint), t, ndim, dims, correction, keepdim)
@@ -3953,8 +3986,8 @@ ord < 0 or INFINITY, which has no identity (CT_ERR_INVALID_ARGUMENT, "linalg.vec
 cannot compute the inf norm on an empty tensor ..."), dims as ct_var.  A complex t (or
 dtype) gives the norm of |z|, in the real dtype, as torch.  Autograd:
 LinalgVectorNormBackward0 with torch's subgradients (0 where the norm is 0; for ord 0 the
-gradient is 0; for +-INFINITY shared among the elements at the norm); refused for a
-complex t that requires grad, as ct_var.
+gradient is 0; for +-INFINITY shared among the elements at the norm); for a complex t the
+same formulas with sgn(z) = z / |z| in place of the sign, as torch.
 """
 function ct_vector_norm(t, ord, ndim, dims, keepdim, dtype)
     ccall((:ct_vector_norm, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cdouble, Cint, Ptr{Cint}, Cint, Cint), t, ord, ndim, dims, keepdim, dtype)
@@ -4102,12 +4135,12 @@ end
 # gradients carry no other math bits.  Ops with a complex formula: add, sub, mul, div (with
 # tensors and complex scalars), neg, abs, sum, mean, prod, matmul, vdot, the views (conj, neg
 # view, view_as_real, view_as_complex, real, imag and the generic ones), clone, to,
-# copy_, fill_, zero_, cat, stack, flip, roll, repeat, rot90 and the indexing, mask and
-# scatter ops (not scatter_reduce).  Any other op given a complex tensor in a graph refuses
-# when it would record (CT_ERR_INVALID_ARGUMENT, "ScatterReduce: autograd of complex tensors is
-# not implemented in ctensor for this op (ScatterReduceBackward0 has no complex formula);
-# ..."), before
-# an in-place op writes anything.
+# copy_, fill_, zero_, cat, stack, flip, roll, repeat, rot90, exp, log, sqrt, sin, cos,
+# tanh, sigmoid, var, std, var_mean, std_mean, vector_norm, cumsum, cumprod and the
+# indexing, mask and scatter ops.  scatter_reduce, which torch does not differentiate for
+# complex either, refuses a complex tensor in a graph when it would record, with torch's
+# message (CT_ERR_INVALID_ARGUMENT, "scatter_reduce does not support automatic
+# differentiation for outputs with complex dtype."), before an in-place op writes anything.
 # - Not supported: higher-order gradients (backward runs with grad mode off and records
 # nothing), hooks, anomaly detection.
 # Errors that torch raises as RuntimeError are CT_ERR_INVALID_ARGUMENT unless stated.
@@ -4608,8 +4641,7 @@ end
 
 torch.cumprod / Tensor.cumprod_: as ct_cumsum / ct_cumsum_ with products ("cumprod_out_cpu"
 in the bool error).  Autograd: CumprodBackward0, exact where t has zeros (no division);
-refused for a complex t that requires grad (CT_ERR_INVALID_ARGUMENT, "Cumprod: autograd of
-complex tensors is not implemented in ctensor for this op ...").
+for a complex t the local derivatives are conjugated (the Wirtinger convention).
 """
 function ct_cumprod(t, dim, dtype)
     ccall((:ct_cumprod, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Cint), t, dim, dtype)
@@ -4635,7 +4667,8 @@ from (written only on success).  Both are laid out like t (torch's empty_like: t
 when t is dense).  NaN sorts as the largest value (last ascending, first descending).  The
 sort is stable whatever `stable` says (equal elements keep their order, in both
 directions); torch's stable=False order of equal elements is unspecified.  Errors: dim out
-of range (CT_ERR_INDEX).  Autograd: the values record SortBackward0 (the gradient goes back
+of range (CT_ERR_INDEX), a complex t (CT_ERR_DTYPE, "Sort does not support complex dtypes on
+CPU", as torch).  Autograd: the values record SortBackward0 (the gradient goes back
 to each value's position).
 """
 function ct_sort(t, dim, descending, stable, indices)
@@ -4665,7 +4698,8 @@ positions in *indices (new reference, written only on success).  The values come
 (largest first, or smallest first) whatever `sorted` says; among equal values the lower
 position comes first.  NaN counts as the largest value.  Errors: k < 0 or k > size(dim)
 (CT_ERR_INVALID_ARGUMENT, torch's "selected index k out of range"), dim out of range (CT_ERR_INDEX),
-a bool t (CT_ERR_DTYPE, "topk does not support bool dtypes on CPU", as torch).
+a bool or complex t (CT_ERR_DTYPE, "topk does not support bool dtypes on CPU", "topk does
+not support complex dtypes on CPU", as torch).
 Autograd: the values record TopkBackward0.
 """
 function ct_topk(t, k, dim, largest, sorted, indices)

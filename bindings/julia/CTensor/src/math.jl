@@ -25,19 +25,26 @@ _pow(a::Tensor, p::Integer) = own_handle(() -> L.ct_pow_int(a, Int64(p)))
 _pow(a::Tensor, p::Real) = own_handle(() -> L.ct_pow_scalar(a, Float64(p)))
 _rpow(x::Integer, b::Tensor) = own_handle(() -> L.ct_pow(_wrapped(b, x), b))
 _rpow(x::Real, b::Tensor) = own_handle(() -> L.ct_rpow_scalar(b, Float64(x)))
+_pow(a::Tensor, p::Complex) = own_handle(() -> L.ct_pow_complex_scalar(a, Float64(real(p)), Float64(imag(p))))
+_rpow(x::Complex, b::Tensor) = own_handle(() -> L.ct_rpow_complex_scalar(b, Float64(real(x)), Float64(imag(x))))
 
 """
     t ^ p          (torch: t ** p, torch.pow)
 
 Elementwise power, a new tensor with torch's dtypes: an `Integer` `p` keeps an integer `t`'s
 element type (`ct_pow_int`; a negative `p` is refused for integers), a float `p` gives a
-floating result (`ct_pow_scalar`), a tensor `p` broadcasts (`ct_pow`); `x ^ t` for a number
-`x`.  Elementwise also for 2-D tensors (torch's meaning, not Julia's matrix power; the 2-D
+floating result (`ct_pow_scalar`), a `Complex` `p` a complex one (`ct_pow_complex_scalar`:
+complex64 beside float32 or an integer `t`), a tensor `p` broadcasts (`ct_pow`); `x ^ t` for a
+real or complex number `x`.  Elementwise also for 2-D tensors (torch's meaning, not Julia's matrix power; the 2-D
 methods are more specific than LinearAlgebra's matrix ones).  Autograd: PowBackward0 /
 PowBackward1 / PowBackward2.
 """
 Base.:^(a::Tensor, p::Integer) = _pow(a, p)
 Base.:^(a::Tensor, p::Real) = _pow(a, p)
+Base.:^(a::Tensor, p::Complex) = _pow(a, p)
+Base.:^(x::Complex, b::Tensor) = _rpow(x, b)
+Base.:^(a::Tensor{<:Any,2}, p::Complex) = _pow(a, p)
+Base.:^(x::Complex, b::Tensor{<:Any,2}) = _rpow(x, b)
 Base.:^(a::Tensor, b::Tensor) = _pow(a, b)
 Base.:^(x::Real, b::Tensor) = _rpow(x, b)
 Base.:^(a::Tensor{<:Any,2}, p::Integer) = _pow(a, p)

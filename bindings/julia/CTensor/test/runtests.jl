@@ -1269,6 +1269,11 @@ end
     @test grad_fn_name(y) == "PowBackward0" && grad_fn_name(mod(x, 2.0)) == "RemainderBackward0"
     backward!(_sumall(y))
     @test Array(grad(x)) == [2.0, 4.0, 6.0]
+    z = Tensor(ComplexF32[1 + 2im, 0.5 - 1im])        # Python: z ** 2, z ** (1 + 1j), (1 + 2j) ** z
+    @test z ^ 2 isa Tensor{ComplexF32,1} && Array(z ^ 2)[1] == ComplexF32(-3 + 4im)
+    @test Tensor(Float32[1, 2]) ^ (0.5 + 1im) isa Tensor{ComplexF32,1}   # a complex exponent: complex64
+    @test Array(Tensor(Float64[4]) ^ (0.5 + 0im)) == ComplexF64[2]       # the sqrt shortcut, as torch
+    @test isapprox(Array((1 + 2im) ^ z), (1 + 2im) .^ ComplexF32[1 + 2im, 0.5 - 1im]; rtol=1e-5)
 end
 
 @testset "std, var, norm: torch.std / var / var_mean / linalg.vector_norm" begin

@@ -177,6 +177,7 @@
 %newobject ct_pow_scalar;
 %newobject ct_pow_int;
 %newobject ct_rpow_scalar;
+%newobject ct_isclose;
 %newobject ct_pow_complex_scalar;
 %newobject ct_rpow_complex_scalar;
 %newobject ct_floor_divide;

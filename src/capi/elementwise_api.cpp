@@ -171,6 +171,12 @@ int ct_allclose(const ct_tensor* a, const ct_tensor* b, double rtol, double atol
   });
 }
 
+ct_tensor* ct_isclose(const ct_tensor* a, const ct_tensor* b, double rtol, double atol, int equal_nan) {
+  return guard<ct_tensor*>(nullptr, [&] {
+    return to_handle(isclose(value_arg(a, "ct_isclose", "a"), value_arg(b, "ct_isclose", "b"), rtol, atol, equal_nan != 0));
+  });
+}
+
 ct_status ct_item(const ct_tensor* t, double* out) {
   return guard_status([&] {
     const Tensor& x = value_arg(t, "ct_item");

@@ -722,6 +722,8 @@ class Tensor:
         """True if self and other have the same shape and elements (a bool)."""
     def allclose(self, other: Tensor, rtol: _float = ..., atol: _float = ..., equal_nan: _bool = ...) -> _bool:
         """True if |self - other| <= atol + rtol * |other| everywhere (a bool)."""
+    def isclose(self, other: Tensor, rtol: _float = ..., atol: _float = ..., equal_nan: _bool = ...) -> Tensor:
+        """A new bool tensor: True where |self - other| <= atol + rtol * |other| (or equal; NaN facing NaN when equal_nan)."""
     # reductions
     def sum(self, dim: _Dims = ..., keepdim: _bool = ..., *, dtype: Optional[dtype] = ...) -> Tensor:
         """A new tensor: the sum over dim (all elements by default)."""
@@ -1174,6 +1176,8 @@ def equal(input: Tensor, other: Tensor) -> _bool:
     """True if input and other have the same shape and elements (a bool)."""
 def allclose(input: Tensor, other: Tensor, rtol: _float = ..., atol: _float = ..., equal_nan: _bool = ...) -> _bool:
     """True if |input - other| <= atol + rtol * |other| everywhere (a bool)."""
+def isclose(input: Tensor, other: Tensor, rtol: _float = ..., atol: _float = ..., equal_nan: _bool = ...) -> Tensor:
+    """A new bool tensor: True where |input - other| <= atol + rtol * |other| (or equal; NaN facing NaN when equal_nan)."""
 def result_type(tensor: _Operand, other: _Operand) -> dtype:
     """torch.result_type: the dtype tensor op other gives (either may be a Python number, a"""
 def sum(input: Tensor, dim: _Dims = ..., keepdim: _bool = ..., *, dtype: Optional[dtype] = ...) -> Tensor:

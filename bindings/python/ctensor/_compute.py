@@ -410,6 +410,13 @@ def _max_min(name, self, dim, keepdim, other):
 
 # ---- the Tensor methods ------------------------------------------------------------------------
 
+def _check_same_dtype(a, b):
+    """isclose/allclose take one dtype: torch's RuntimeError (the C API says CT_ERR_DTYPE,
+    which Python raises as TypeError)."""
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"{_TORCH_NAME[a.dtype]} did not match {_TORCH_NAME[b.dtype]}")
+
+
 class _ComputeMethods:
     """Namespace of the compute methods installed into ctensor.Tensor (never instantiated)."""
 
@@ -643,14 +650,18 @@ class _ComputeMethods:
         """|self - other| <= atol + rtol * |other| everywhere (broadcasting); same dtypes only,
         as torch; equal_nan=True also counts NaN facing NaN as close."""
         _check_tensor("allclose", other, "other", 1)
-        if self.dtype is not other.dtype:
-            raise RuntimeError(f"{_TORCH_NAME[self.dtype]} did not match {_TORCH_NAME[other.dtype]}")
-        a, b = self, other
-        if equal_nan and a.is_floating_point():
-            both = _C.ct_mul(_C.ct_ne(a, a), _C.ct_ne(b, b))  # bool * bool: and
-            zero = _C.ct_zeros([], a.dtype)
-            a, b = _C.ct_where(both, zero, a), _C.ct_where(both, zero, b)
-        return _C.ct_allclose(a, b, float(rtol), float(atol)) == 1
+        _check_same_dtype(self, other)
+        if equal_nan:
+            close = _C.ct_isclose(self, other, float(rtol), float(atol), 1)
+            return close.sum().item() == close.numel()
+        return _C.ct_allclose(self, other, float(rtol), float(atol)) == 1
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        """A bool tensor: |self - other| <= atol + rtol * |other| elementwise (broadcasting), or
+        equal; same dtypes only, as torch; equal_nan=True also counts NaN facing NaN as close."""
+        _check_tensor("isclose", other, "other", 1)
+        _check_same_dtype(self, other)
+        return _C.ct_isclose(self, other, float(rtol), float(atol), 1 if equal_nan else 0)
 
 
 def install(arith, compare):
@@ -779,6 +790,11 @@ def equal(input, other):
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     _check_tensor("allclose", input)
     return _ComputeMethods.allclose(input, other, rtol, atol, equal_nan)
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    _check_tensor("isclose", input)
+    return _ComputeMethods.isclose(input, other, rtol, atol, equal_nan)
 
 
 def sum(input, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None):

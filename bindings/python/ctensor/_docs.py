@@ -51,6 +51,8 @@ TENSOR = {
               "alive.  force=True: of self detached and resolved (a copy only if a conj/neg bit is set)."),
     "equal": (None, "True if self and other have the same shape and elements (a bool)."),
     "allclose": (None, "True if |self - other| <= atol + rtol * |other| everywhere (a bool)."),
+    "isclose": (None, "A new bool tensor: True where |self - other| <= atol + rtol * |other| (or equal; "
+                "NaN facing NaN when equal_nan)."),
     # ---- views ----
     "view": ("($self, /, *shape)", "A view with another shape (same elements, no copy); -1 infers a size. "
              "view(dtype): the same bytes as another dtype (shares memory and version, not a view)."),

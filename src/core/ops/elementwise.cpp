@@ -1,5 +1,6 @@
 #include "core/ops/elementwise.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -787,58 +788,82 @@ struct IsCloseComplex {
   }
 };
 
+// isclose of one pair of elements of dtype T; exact: zero tolerances, equality alone.  A NaN
+// facing a NaN is close when equal_nan (a complex value is NaN when either part is).
 template <class T>
-bool allclose_kernel(const ElementwiseIter& it, bool exact, double rtol, double atol) {
-  std::atomic<bool> close{true};
+auto close_predicate(bool exact, bool equal_nan, double rtol, double atol) {
   if constexpr (is_complex_v<T>) {
-    const IsCloseComplex<T> f(rtol, atol);
-    it.for_each([&](char** p, const int64_t* s, int64_t n) {
-      bool ok = true;
-      for (int64_t i = 0; i < n && ok; ++i) {
-        const T x = load<T>(p[0] + i * s[0]), y = load<T>(p[1] + i * s[1]);
-        ok = exact ? x == y : f(x, y);
-      }
-      if (!ok) close.store(false, std::memory_order_relaxed);
-    });
+    return [exact, equal_nan, f = IsCloseComplex<T>(rtol, atol)](T x, T y) {
+      auto nan = [](T z) { return std::isnan(z.real()) || std::isnan(z.imag()); };
+      return (exact ? x == y : f(x, y)) || (equal_nan && nan(x) && nan(y));
+    };
   } else if constexpr (std::is_floating_point_v<acc_t<T>>) {
-    const IsClose<T> f(rtol, atol);
-    it.for_each([&](char** p, const int64_t* s, int64_t n) {
-      bool ok = true;
-      for (int64_t i = 0; i < n && ok; ++i) {
-        const T x = load<T>(p[0] + i * s[0]), y = load<T>(p[1] + i * s[1]);
-        ok = exact ? to_acc(x) == to_acc(y) : f(x, y);
-      }
-      if (!ok) close.store(false, std::memory_order_relaxed);
-    });
-  } else {  // zero tolerances on integers and bools: plain equality
-    it.for_each([&](char** p, const int64_t* s, int64_t n) {
-      bool ok = true;
-      for (int64_t i = 0; i < n && ok; ++i) {
-        ok = load<T>(p[0] + i * s[0]) == load<T>(p[1] + i * s[1]);
-      }
-      if (!ok) close.store(false, std::memory_order_relaxed);
-    });
+    return [exact, equal_nan, f = IsClose<T>(rtol, atol)](T x, T y) {
+      const auto u = to_acc(x), v = to_acc(y);
+      return (exact ? u == v : f(x, y)) || (equal_nan && std::isnan(u) && std::isnan(v));
+    };
+  } else {  // zero tolerances on integers and bools (others compute in a floating dtype)
+    return [](T x, T y) { return x == y; };
   }
-  return close.load();
 }
+
+// The checks and operands isclose and allclose share: a and b in the dtype the comparison
+// runs in, expanded to the broadcast shape.
+struct CloseOperands {
+  DType dtype;
+  bool exact;
+  Ref<Tensor> a, b, ea, eb;
+  CloseOperands(const Tensor& x, const Tensor& y, double rtol, double atol, const char* op) {
+    // torch's order: the dtypes (equal only: ct_equal promotes, as torch.equal does), then the tolerances
+    CT_CHECK(x.dtype() == y.dtype(), DType,
+             torch_scalar_type_name(x.dtype()) << " did not match " << torch_scalar_type_name(y.dtype()));
+    CT_CHECK(rtol >= 0, InvalidArgument, "rtol must be greater than or equal to zero, but got " << rtol);
+    CT_CHECK(atol >= 0, InvalidArgument, "atol must be greater than or equal to zero, but got " << atol);
+    const Shape shape = broadcast_shapes(x.sizes(), y.sizes(), op);
+    exact = rtol == 0 && atol == 0;
+    // integers and bools compute the error terms in the default dtype, as torch's
+    const DType common = x.dtype();
+    dtype = is_floating(common) || is_complex(common) || exact ? common : default_float_dtype();
+    a = to_dtype(x, dtype);
+    b = to_dtype(y, dtype);
+    ea = expand(*a, shape);
+    eb = expand(*b, shape);
+  }
+};
 
 }  // namespace
 
-bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
-  CT_CHECK(rtol >= 0, InvalidArgument, "rtol must be greater than or equal to zero, but got " << rtol);
-  CT_CHECK(atol >= 0, InvalidArgument, "atol must be greater than or equal to zero, but got " << atol);
-  // As torch: equal dtypes only (ct_equal promotes, as torch.equal does).
-  CT_CHECK(a.dtype() == b.dtype(), DType,
-           torch_scalar_type_name(a.dtype()) << " did not match " << torch_scalar_type_name(b.dtype()));
-  const Shape shape = broadcast_shapes(a.sizes(), b.sizes(), "allclose");
-  const DType common = a.dtype();
-  const bool exact = rtol == 0 && atol == 0;
-  const DType d = is_floating(common) || is_complex(common) || exact ? common : DType::Float32;
-  Ref<Tensor> ta = to_dtype(a, d), tb = to_dtype(b, d);
-  Ref<Tensor> ea = expand(*ta, shape), eb = expand(*tb, shape);
-  const Tensor* ops[2] = {ea.get(), eb.get()};
-  ElementwiseIter it(ops);  // iterates over ea's shape; writes nothing
-  return CT_DISPATCH_WITH_COMPLEX(d, [&] { return allclose_kernel<scalar_t>(it, exact, rtol, atol); });
+Ref<Tensor> isclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan, const char* op) {
+  const CloseOperands c(a, b, rtol, atol, op);
+  const Tensor* layout[2] = {c.a.get(), c.b.get()};
+  Ref<Tensor> out = elementwise_output(c.ea->sizes(), layout, DType::Bool, op);
+  const Tensor* ops[3] = {out.get(), c.ea.get(), c.eb.get()};
+  ElementwiseIter it(ops);
+  CT_DISPATCH_WITH_COMPLEX(c.dtype, [&] {
+    const auto close = close_predicate<scalar_t>(c.exact, equal_nan, rtol, atol);
+    it.for_each([&](char** p, const int64_t* s, int64_t n) {
+      for (int64_t i = 0; i < n; ++i)
+        *reinterpret_cast<bool*>(p[0] + i * s[0]) = close(load<scalar_t>(p[1] + i * s[1]), load<scalar_t>(p[2] + i * s[2]));
+    });
+  });
+  return out;
+}
+
+// Streams the pairs and stops at the first one not close: no bool tensor is made.
+bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
+  const CloseOperands c(a, b, rtol, atol, "allclose");
+  const Tensor* ops[2] = {c.ea.get(), c.eb.get()};
+  ElementwiseIter it(ops);  // iterates over the broadcast shape; writes nothing
+  std::atomic<bool> all{true};
+  CT_DISPATCH_WITH_COMPLEX(c.dtype, [&] {
+    const auto close = close_predicate<scalar_t>(c.exact, equal_nan, rtol, atol);
+    it.for_each([&](char** p, const int64_t* s, int64_t n) {
+      bool ok = all.load(std::memory_order_relaxed);
+      for (int64_t i = 0; i < n && ok; ++i) ok = close(load<scalar_t>(p[0] + i * s[0]), load<scalar_t>(p[1] + i * s[1]));
+      if (!ok) all.store(false, std::memory_order_relaxed);
+    });
+  });
+  return all.load();
 }
 
 double item(const Tensor& t) {

@@ -41,7 +41,13 @@ Ref<Tensor> maximum(const Tensor& a, const Tensor& b, bool max);
 void fill_(const Tensor& self, double value);
 
 bool equal(const Tensor& a, const Tensor& b);
-bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol);
+// torch.isclose: |a - b| <= atol + rtol * |b| (or a == b, or both NaN when equal_nan), a bool
+// tensor of the broadcast shape; a and b of one dtype (integers and bools compare in the
+// default dtype).  op names the caller in the broadcast error.
+Ref<Tensor> isclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan,
+                    const char* op = "isclose");
+// isclose(...).all()
+bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan = false);
 double item(const Tensor& t);  // refuses complex tensors (their value has two parts)
 std::complex<double> item_complex(const Tensor& t);  // any dtype; a real value has imag 0
 

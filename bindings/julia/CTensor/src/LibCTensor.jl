@@ -3709,13 +3709,31 @@ function ct_equal(a, b)
 end
 
 """
+    ct_isclose(a, b, rtol, atol, equal_nan) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_isclose(const ct_tensor *a, const ct_tensor *b, double rtol, double atol, int equal_nan);`
+
+torch.isclose(a, b, rtol, atol, equal_nan): a new bool tensor of the broadcast shape (new
+reference, new storage; never requires grad), true where a == b or |a - b| is finite and
+<= atol + |rtol * b|, each term rounded to the dtype as torch computes it; with equal_nan
+!= 0 a NaN facing a NaN is close too (a complex value is NaN when either part is).  Zero
+tolerances compare for equality alone.  Complex values compare by |z| of the difference.
+Integers and bools compute the error terms in the default dtype (ct_set_default_dtype), as
+torch.  Errors: a and b of different dtypes (CT_ERR_DTYPE, torch's "Float did not match
+Double"), rtol or atol < 0 (CT_ERR_INVALID_ARGUMENT, "rtol must be greater than or equal to
+zero, but got -1"), shapes that do not broadcast (CT_ERR_SHAPE).
+"""
+function ct_isclose(a, b, rtol, atol, equal_nan)
+    ccall((:ct_isclose, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cdouble, Cdouble, Cint), a, b, rtol, atol, equal_nan)
+end
+
+"""
     ct_allclose(a, b, rtol, atol) -> Cint
 
 `int ct_allclose(const ct_tensor *a, const ct_tensor *b, double rtol, double atol);`
 
-1 if |a - b| <= atol + rtol * |b| everywhere (broadcasting; nan never close), 0, or -1.
-a and b must have the same dtype (CT_ERR_DTYPE, PyTorch's "Float did not match Double");
-rtol, atol >= 0 (CT_ERR_INVALID_ARGUMENT).
+torch.allclose without equal_nan: 1 if ct_isclose(a, b, rtol, atol, 0) is true everywhere,
+0 if not, -1 on error (ct_isclose's errors).
 """
 function ct_allclose(a, b, rtol, atol)
     ccall((:ct_allclose, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cdouble, Cdouble), a, b, rtol, atol)

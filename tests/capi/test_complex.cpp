@@ -116,10 +116,29 @@ TEST_F(Complex, ViewAsComplexChecksInTorchsOrder) {
 TEST_F(Complex, OpsWithoutComplexKernelsAreRefusedClearly) {  // arithmetic: test_complex_arith.cpp
   const int64_t n = 2;
   CT_MAKE(z, ct_ones(1, &n, CT_COMPLEX64));
-  CT_EXPECT_NULL(ct_pow_scalar(z, 2.0), CT_ERR_DTYPE, "ComplexFloat");
+  CT_EXPECT_NULL(ct_sort(z, 0, 0, 0, nullptr), CT_ERR_DTYPE, "Sort does not support complex dtypes on CPU");
   CT_EXPECT_NULL(ct_lt(z, z), CT_ERR_DTYPE, "ComplexFloat");
   CT_EXPECT_NULL(ct_amax(z, 0, nullptr, 0), CT_ERR_DTYPE, "ComplexFloat");
   CT_ASSERT_OK(ct_set_requires_grad(z, 1));  // complex autograd: test_complex_autograd.cpp
+}
+
+TEST_F(Complex, PowAndIsclose) {  // values against torch: test_complex_pow.py, test_isclose.py
+  const float v[4] = {1, 1, 4, 0};  // 1+1i, 4+0i
+  const int64_t n = 2;
+  CT_MAKE(z, ct_from_data(v, 1, &n, CT_COMPLEX64));
+  CT_MAKE(sq, ct_pow_scalar(z, 2.0));  // z * z
+  EXPECT_EQ(ctt::repr(sq), "tensor([ 0.+2.j, 16.+0.j])");
+  CT_MAKE(root, ct_pow_complex_scalar(z, 0.5, 0.0));  // torch's sqrt shortcut
+  EXPECT_EQ(ctt::repr(root), "tensor([1.0987+0.4551j, 2.0000+0.0000j])");
+  CT_MAKE(r, ct_rpow_complex_scalar(z, 0.0, 0.0));  // 0 ** z
+  EXPECT_EQ(ctt::repr(r), "tensor([0.-0.j, 0.-0.j])");  // as torch prints it
+  CT_MAKE(x, ct_full(1, &n, 1.0, CT_FLOAT32));
+  CT_EXPECT_FAIL(ct_pow_complex_scalar_(x, 0.0, 1.0), CT_ERR_DTYPE, CT_ERR_DTYPE,
+                 "result type ComplexFloat can't be cast to the desired output type Float");
+  CT_MAKE(close, ct_isclose(sq, sq, 1e-5, 1e-8, 0));
+  EXPECT_EQ(ctt::repr(close), "tensor([True, True])");
+  CT_EXPECT_NULL(ct_isclose(sq, x, 1e-5, 1e-8, 0), CT_ERR_DTYPE, "ComplexFloat did not match Float");
+  CT_EXPECT_NULL(ct_isclose(x, x, -1, 0, 0), CT_ERR_INVALID_ARGUMENT, "rtol must be greater than or equal to zero");
 }
 
 }  // namespace

@@ -879,10 +879,12 @@ const Scalar kScalar[] = {ct_add_scalar, ct_sub_scalar, ct_mul_scalar, ct_div_sc
 const ScalarInPlace kScalarInPlace[] = {ct_add_scalar_, ct_sub_scalar_, ct_mul_scalar_, ct_div_scalar_, ct_fill_,
                                         ct_pow_scalar_, ct_floor_divide_scalar_, ct_remainder_scalar_,
                                         ct_fmod_scalar_};
-const Unary kUnary[] = {ct_neg, ct_abs, ct_exp, ct_log, ct_sqrt, ct_sin, ct_cos, ct_tanh, ct_sigmoid, ct_relu,
-                        ct_argmax_all, ct_argmin_all, ct_max_all, ct_min_all, ct_alias_view};
-const UnaryInPlace kUnaryInPlace[] = {ct_neg_, ct_abs_, ct_exp_, ct_log_, ct_sqrt_, ct_sin_,
-                                      ct_cos_, ct_tanh_, ct_sigmoid_, ct_relu_, ct_zero_};
+const Unary kUnary[] = {ct_neg,        ct_abs,        ct_exp,     ct_log,     ct_sqrt,      ct_sin,
+                        ct_cos,        ct_tanh,       ct_sigmoid, ct_relu,    ct_reciprocal, ct_sgn,
+                        ct_sign,       ct_angle,      ct_argmax_all, ct_argmin_all, ct_max_all, ct_min_all,
+                        ct_alias_view};
+const UnaryInPlace kUnaryInPlace[] = {ct_neg_, ct_abs_,  ct_exp_,     ct_log_,        ct_sqrt_, ct_sin_, ct_cos_,
+                                      ct_tanh_, ct_sigmoid_, ct_relu_, ct_reciprocal_, ct_sgn_, ct_sign_, ct_zero_};
 const Reduce kReduce[] = {ct_sum, ct_mean, ct_prod, ct_amax, ct_amin};
 
 template <class T, size_t N>
@@ -1959,7 +1961,7 @@ void op_out_args(FuzzedDataProvider& in, Pool& p) {
     case 2: {
       static ct_status (*const unary[])(ct_tensor*, const ct_tensor*) = {
           ct_neg_out, ct_abs_out, ct_exp_out, ct_log_out, ct_sqrt_out, ct_sin_out, ct_cos_out, ct_tanh_out,
-          ct_sigmoid_out};
+          ct_sigmoid_out, ct_reciprocal_out, ct_sgn_out, ct_sign_out, ct_angle_out};
       st = CT(unary[in.ConsumeIntegralInRange<size_t>(0, std::size(unary) - 1)](out, a));
       break;
     }

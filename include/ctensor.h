@@ -1152,6 +1152,30 @@ CT_API ct_status ct_cos_(ct_tensor *self);
 CT_API ct_status ct_tanh_(ct_tensor *self);
 CT_API ct_status ct_sigmoid_(ct_tensor *self);
 CT_API ct_status ct_relu_(ct_tensor *self);
+/* torch.reciprocal, sgn, sign, angle.  reciprocal: 1 / a (integer and bool inputs give the
+   default dtype; complex: c10::complex's division 1 / z, torch's values bit for bit); autograd
+   ReciprocalBackward0.  sgn: a / |a| for complex (0 where a is 0), rounded as torch's kernel
+   rounds it: each part divided by |a| in the vectorised body of a contiguous row, the complex
+   division a / (|a| + 0i) in its last n % 16 (complex64) or n % 8 (complex128) elements and
+   in strided rows (so an infinite part gives NaN there, as torch); for the other dtypes,
+   sign; keeps the dtype; autograd SgnBackward0 (zero for real a).  sign: -1, 0 or 1 in a's dtype, computed as torch's
+   (0 < x) - (x < 0), so NaN and -0.0 give 0 and a bool stays itself; a complex a is refused
+   (CT_ERR_DTYPE, torch's "Unlike NumPy, torch.sign is not intended to support complex
+   numbers. Please use torch.sgn instead."); autograd SignBackward0 (zero).  angle: atan2(im,
+   re) of a complex a, in its real dtype (the C library's atan2: within an ulp of torch's,
+   which takes SLEEF's); for a real a, pi where a < 0, NaN for NaN, else 0
+   (integers and bools give the default dtype); autograd AngleBackward0 (zero for real a).
+   Each returns a new reference (new storage) or NULL.  The _ forms write into self (one
+   version bump) and refuse a result dtype self cannot hold (CT_ERR_DTYPE, "result type Float
+   can't be cast to the desired output type Long" for reciprocal_ of an integer self); torch
+   has no angle_. */
+CT_API ct_tensor *ct_reciprocal(const ct_tensor *a);
+CT_API ct_tensor *ct_sgn(const ct_tensor *a);
+CT_API ct_tensor *ct_sign(const ct_tensor *a);
+CT_API ct_tensor *ct_angle(const ct_tensor *a);
+CT_API ct_status ct_reciprocal_(ct_tensor *self);
+CT_API ct_status ct_sgn_(ct_tensor *self);
+CT_API ct_status ct_sign_(ct_tensor *self);
 
 /* Comparisons: bool tensors, computed in the promoted dtype, broadcasting. */
 CT_API ct_tensor *ct_eq(const ct_tensor *a, const ct_tensor *b);
@@ -2018,6 +2042,11 @@ CT_API ct_status ct_sin_out(ct_tensor *out, const ct_tensor *a);
 CT_API ct_status ct_cos_out(ct_tensor *out, const ct_tensor *a);
 CT_API ct_status ct_tanh_out(ct_tensor *out, const ct_tensor *a);
 CT_API ct_status ct_sigmoid_out(ct_tensor *out, const ct_tensor *a);
+/* reciprocal and angle (castable); sgn and sign (same-dtype rule, as torch). */
+CT_API ct_status ct_reciprocal_out(ct_tensor *out, const ct_tensor *a);
+CT_API ct_status ct_sgn_out(ct_tensor *out, const ct_tensor *a);
+CT_API ct_status ct_sign_out(ct_tensor *out, const ct_tensor *a);
+CT_API ct_status ct_angle_out(ct_tensor *out, const ct_tensor *a);
 /* Comparisons (bool results converted to out's dtype, which may be any), tensor and scalar. */
 CT_API ct_status ct_eq_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);
 CT_API ct_status ct_ne_out(ct_tensor *out, const ct_tensor *a, const ct_tensor *b);

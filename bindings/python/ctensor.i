@@ -137,6 +137,10 @@
 %newobject ct_cos;
 %newobject ct_tanh;
 %newobject ct_sigmoid;
+%newobject ct_reciprocal;
+%newobject ct_sgn;
+%newobject ct_sign;
+%newobject ct_angle;
 %newobject ct_relu;
 %newobject ct_eq;
 %newobject ct_ne;

@@ -31,6 +31,7 @@ static int ctpy_is_compute_op(const char *op) {
   static const char *const names[] = {
       "ct_add", "ct_sub", "ct_mul", "ct_div", "ct_rsub", "ct_rdiv", "ct_fill_", "ct_zero_", "ct_neg",
       "ct_abs", "ct_exp", "ct_log", "ct_sqrt", "ct_sin", "ct_cos", "ct_tanh", "ct_sigmoid", "ct_relu",
+      "ct_reciprocal", "ct_sgn", "ct_sign", "ct_angle",
       "ct_eq", "ct_ne", "ct_lt", "ct_le", "ct_gt", "ct_ge", "ct_where", "ct_equal", "ct_allclose",
       "ct_item", "ct_cat", "ct_stack", "ct_sum", "ct_mean", "ct_prod", "ct_amax", "ct_amin",
       "ct_argmax", "ct_argmin", "ct_matmul", "ct_rand", "ct_randn", "ct_randint", "ct_manual_seed",
@@ -56,6 +57,7 @@ static PyObject *ctpy_exception_class(ct_status st, const char *op, const char *
   /* torch 2.x: a kernel with no implementation for a dtype ("\"abs_cpu\" not implemented for
      'Bool'", "\"arange_cpu\" ...", "\"check_uniform_bounds\" ...") raises NotImplementedError */
   if (st == CT_ERR_DTYPE && msg && strstr(msg, "\" not implemented for '")) return PyExc_NotImplementedError;
+  if (st == CT_ERR_DTYPE && msg && !strncmp(msg, "Unlike NumPy, torch.sign", 24)) return PyExc_NotImplementedError;
   switch (st) {
     case CT_ERR_INDEX:
       /* a dimension (or narrow's start, which torch wraps as a dimension) out of range */

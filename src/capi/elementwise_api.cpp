@@ -128,6 +128,13 @@ ct_status ct_cos_(ct_tensor* s) { return unary_inplace_call(UnaryOp::Cos, s, "ct
 ct_status ct_tanh_(ct_tensor* s) { return unary_inplace_call(UnaryOp::Tanh, s, "ct_tanh_"); }
 ct_status ct_sigmoid_(ct_tensor* s) { return unary_inplace_call(UnaryOp::Sigmoid, s, "ct_sigmoid_"); }
 ct_status ct_relu_(ct_tensor* s) { return unary_inplace_call(UnaryOp::Relu, s, "ct_relu_"); }
+ct_tensor* ct_reciprocal(const ct_tensor* a) { return unary_call(UnaryOp::Reciprocal, a, "ct_reciprocal"); }
+ct_tensor* ct_sgn(const ct_tensor* a) { return unary_call(UnaryOp::Sgn, a, "ct_sgn"); }
+ct_tensor* ct_sign(const ct_tensor* a) { return unary_call(UnaryOp::Sign, a, "ct_sign"); }
+ct_tensor* ct_angle(const ct_tensor* a) { return unary_call(UnaryOp::Angle, a, "ct_angle"); }
+ct_status ct_reciprocal_(ct_tensor* s) { return unary_inplace_call(UnaryOp::Reciprocal, s, "ct_reciprocal_"); }
+ct_status ct_sgn_(ct_tensor* s) { return unary_inplace_call(UnaryOp::Sgn, s, "ct_sgn_"); }
+ct_status ct_sign_(ct_tensor* s) { return unary_inplace_call(UnaryOp::Sign, s, "ct_sign_"); }
 
 ct_tensor* ct_eq(const ct_tensor* a, const ct_tensor* b) { return compare_call(CompareOp::Eq, a, b, "ct_eq"); }
 ct_tensor* ct_ne(const ct_tensor* a, const ct_tensor* b) { return compare_call(CompareOp::Ne, a, b, "ct_ne"); }

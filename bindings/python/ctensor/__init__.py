@@ -84,6 +84,7 @@ from . import safetensors  # noqa: E402
 from ._torch_load import load, save  # noqa: E402
 from ._compute import (add, sub, subtract, mul, multiply, div, divide, true_divide,  # noqa: E402
                        neg, negative, abs, absolute, exp, log, sqrt, sin, cos, tanh, sigmoid, relu,
+                       reciprocal, sgn, sign, angle,
                        eq, ne, lt, le, gt, ge, not_equal, less, less_equal, greater, greater_equal,
                        where, equal, allclose, isclose, sum, mean, prod, amax, amin, argmax, argmin, max, min,
                        maximum, minimum,

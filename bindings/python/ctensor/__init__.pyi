@@ -669,6 +669,14 @@ class Tensor:
         """A new tensor: tanh(self) (floating result)."""
     def sigmoid(self) -> Tensor:
         """A new tensor: 1 / (1 + e ** -self) (floating result)."""
+    def reciprocal(self) -> Tensor:
+        """A new tensor: 1 / self (floating result)."""
+    def sgn(self) -> Tensor:
+        """A new tensor: self / |self| for complex (0 at 0), sign(self) otherwise."""
+    def sign(self) -> Tensor:
+        """A new tensor: -1, 0 or 1 as self is negative, zero (or NaN) or positive; not for complex."""
+    def angle(self) -> Tensor:
+        """A new tensor: the argument atan2(imag, real) of each element (pi for negative reals)."""
     def relu(self) -> Tensor:
         """A new tensor: max(self, 0)."""
     def neg_(self) -> Tensor:
@@ -693,6 +701,12 @@ class Tensor:
         """In place, returns self: self = tanh(self)."""
     def sigmoid_(self) -> Tensor:
         """In place, returns self: self = sigmoid(self)."""
+    def reciprocal_(self) -> Tensor:
+        """In place, returns self: self = reciprocal(self)."""
+    def sgn_(self) -> Tensor:
+        """In place, returns self: self = sgn(self)."""
+    def sign_(self) -> Tensor:
+        """In place, returns self: self = sign(self)."""
     def relu_(self) -> Tensor:
         """In place, returns self: self = max(self, 0)."""
     # comparisons
@@ -1142,6 +1156,14 @@ def tanh(input: Tensor) -> Tensor:
     """A new tensor: tanh(input) (floating result)."""
 def sigmoid(input: Tensor) -> Tensor:
     """A new tensor: 1 / (1 + e ** -input) (floating result)."""
+def reciprocal(input: Tensor) -> Tensor:
+    """A new tensor: 1 / input (floating result)."""
+def sgn(input: Tensor) -> Tensor:
+    """A new tensor: input / |input| for complex (0 at 0), sign(input) otherwise."""
+def sign(input: Tensor) -> Tensor:
+    """A new tensor: -1, 0 or 1 as input is negative, zero (or NaN) or positive; not for complex."""
+def angle(input: Tensor) -> Tensor:
+    """A new tensor: the argument atan2(imag, real) of each element (pi for negative reals)."""
 def relu(input: Tensor) -> Tensor:
     """A new tensor: max(input, 0)."""
 def eq(input: Tensor, other: _Operand) -> Tensor:

@@ -495,6 +495,30 @@ class _ComputeMethods:
     def relu(self):
         return _C.ct_relu(self)
 
+    def reciprocal(self):
+        return _C.ct_reciprocal(self)
+
+    def sgn(self):
+        return _C.ct_sgn(self)
+
+    def sign(self):
+        return _C.ct_sign(self)
+
+    def angle(self):
+        return _C.ct_angle(self)
+
+    def reciprocal_(self):
+        _C.ct_reciprocal_(self)
+        return self
+
+    def sgn_(self):
+        _C.ct_sgn_(self)
+        return self
+
+    def sign_(self):
+        _C.ct_sign_(self)
+        return self
+
     def neg_(self):
         _C.ct_neg_(self)
         return self
@@ -720,6 +744,10 @@ cos = _unary("cos", _C.ct_cos)
 tanh = _unary("tanh", _C.ct_tanh)
 sigmoid = _unary("sigmoid", _C.ct_sigmoid)
 relu = _unary("relu", _C.ct_relu)
+reciprocal = _unary("reciprocal", _C.ct_reciprocal)
+sgn = _unary("sgn", _C.ct_sgn)
+sign = _unary("sign", _C.ct_sign)
+angle = _unary("angle", _C.ct_angle)
 
 
 def _comparison(name, op):

@@ -312,18 +312,29 @@ const char* unary_name(UnaryOp op) {
     case UnaryOp::Tanh: return "TanhBackward0";
     case UnaryOp::Sigmoid: return "SigmoidBackward0";
     case UnaryOp::Relu: return "ReluBackward0";
+    case UnaryOp::Reciprocal: return "ReciprocalBackward0";
+    case UnaryOp::Sgn: return "SgnBackward0";
+    case UnaryOp::Sign: return "SignBackward0";
+    case UnaryOp::Angle: return "AngleBackward0";
   }
   return "?";
 }
 // Whether backward uses the result (true) or the input (false); neg uses neither.
 bool unary_saves_result(UnaryOp op) {
   return op == UnaryOp::Exp || op == UnaryOp::Sqrt || op == UnaryOp::Tanh || op == UnaryOp::Sigmoid ||
-         op == UnaryOp::Relu;
+         op == UnaryOp::Relu || op == UnaryOp::Reciprocal;
+}
+
+// where(x == 0, 0, t)
+Ref<Tensor> zero_at_zero(const Tensor& x, const Tensor& t) {
+  Ref<Tensor> zero = ct::compare(CompareOp::Eq, Operand::of(x), Operand::of(0.0));
+  return ct::where(*zero, *zero_like(t), t);
 }
 
 std::shared_ptr<FnNode> unary_node(UnaryOp op, const Tensor& input) {
   return node(unary_name(op), {&input}, [op](const Tensor& g, FnNode& s) -> Grads {
     if (op == UnaryOp::Neg) return {neg(g)};
+    if (op == UnaryOp::Sign) return {zeros_like(g)};
     const Tensor& v = s.use(0);  // input or result, as unary_saves_result says
     if (is_complex(v.dtype())) {  // grad * conj(f'(x)); abs: grad * sgn(x)
       Ref<Tensor> d;
@@ -340,6 +351,19 @@ std::shared_ptr<FnNode> unary_node(UnaryOp op, const Tensor& input) {
         case UnaryOp::Cos: d = neg(*ct::unary(UnaryOp::Sin, v)); break;
         case UnaryOp::Tanh: d = sub(1.0, *mul(v, v)); break;
         case UnaryOp::Sigmoid: d = mul(v, *sub(1.0, v)); break;
+        case UnaryOp::Reciprocal: d = neg(*mul(v, v)); break;
+        case UnaryOp::Sgn: {  // torch's sgn_backward: (g - s^2 conj(g)) / (2 |z|), 0 at z = 0
+          Ref<Tensor> sg = ct::unary(UnaryOp::Sgn, v);
+          Ref<Tensor> num = ct::binary(BinaryOp::Sub, Operand::of(g), Operand::of(*mul(*mul(*sg, *sg), *cj(g))));
+          Ref<Tensor> den = ct::to_dtype(*mul(*ct::unary(UnaryOp::Abs, v), 2.0), v.dtype());
+          return {zero_at_zero(v, *div(*num, *den))};
+        }
+        case UnaryOp::Angle: {  // torch's angle_backward: g * z / |z|^2 * i, 0 at z = 0
+          Ref<Tensor> a = ct::unary(UnaryOp::Abs, v);
+          Ref<Tensor> q = div(v, *ct::to_dtype(*mul(*a, *a), v.dtype()));
+          Ref<Tensor> qi = ct::binary(BinaryOp::Mul, Operand::of(*q), Operand::of(std::complex<double>(0, 1)));
+          return {zero_at_zero(v, *mul(g, *qi))};
+        }
         default: CT_FAIL(InvalidArgument, unary_name(op) << ": no complex formula");
       }
       return {mul(g, *cj(*d))};
@@ -362,6 +386,9 @@ std::shared_ptr<FnNode> unary_node(UnaryOp op, const Tensor& input) {
         Ref<Tensor> pos = ct::compare(CompareOp::Gt, Operand::of(v), Operand::of(0.0));
         return {ct::where(*pos, g, *zero_like(g))};
       }
+      case UnaryOp::Reciprocal: return {neg(*mul(g, *mul(v, v)))};
+      case UnaryOp::Sgn:
+      case UnaryOp::Angle: return {zeros_like(v)};  // piecewise constant
       default: return {Ref<Tensor>()};
     }
   });
@@ -372,7 +399,7 @@ Ref<Tensor> unary(UnaryOp op, const Tensor& a) {
   Ref<Tensor> r = ct::unary(op, a);
   if (__builtin_expect(needs_grad(a), 0)) {
     std::shared_ptr<FnNode> n = unary_node(op, a);
-    if (op != UnaryOp::Neg) {
+    if (op != UnaryOp::Neg && op != UnaryOp::Sign) {  // their gradients need no values
       if (unary_saves_result(op)) {
         n->save({}, r.get());
       } else {
@@ -389,9 +416,10 @@ void unary_(UnaryOp op, const Tensor& self) {
   check_inplace(self);
   std::shared_ptr<FnNode> n = unary_node(op, self);
   Ref<Tensor> original;
-  if (op != UnaryOp::Neg && !unary_saves_result(op)) original = ct::clone(self);
+  const bool saves = op != UnaryOp::Neg && op != UnaryOp::Sign;  // their gradients need no values
+  if (saves && !unary_saves_result(op)) original = ct::clone(self);
   ct::unary_(op, self);
-  if (op != UnaryOp::Neg) {
+  if (saves) {
     if (original) {
       n->save({original.get()});
     } else {

@@ -289,7 +289,7 @@ void check_complex_formula(const char* name) {
       "MaskedFillBackward1", "MaskedSelectBackward0", "MaskedScatterBackward0", "ScatterBackward0",
       "ScatterBackward1", "ScatterAddBackward0", "IndexAddBackward0", "IndexCopyBackward0", "IndexFillBackward0",
       "IndexFillBackward1", "FillBackward2", "FillBackward3", "ZeroBackward0", "CumsumBackward0", "CumprodBackward0", "VarBackward0", "PowBackward0",
-      "PowBackward1", "PowBackward2",
+      "PowBackward1", "PowBackward2", "ReciprocalBackward0", "SgnBackward0", "AngleBackward0",
       "StdBackward0", "VarMeanBackward0", "StdMeanBackward0", "LinalgVectorNormBackward0",
       kNotImplementedNode, "torch::autograd::AccumulateGrad"};
   const std::string_view n = name;

@@ -239,8 +239,8 @@ void complex_pow_scalar_t(const Tensor& out, const Tensor& a, std::complex<doubl
     if (e == 0.0) return run_unary<T>(out, a, [](T) { return T(1); });
     if (e == 1.0) return run_unary<T>(out, a, [](T x) { return x; });
     if (e == 0.5) return run_unary<T>(out, a, [](T x) { return std::sqrt(x); });
-    if (e == -0.5) return run_unary<T>(out, a, [](T x) { return cdiv(T(1), std::sqrt(x)); });
-    if (e == -1.0) return run_unary<T>(out, a, [](T x) { return cdiv(T(1), x); });
+    if (e == -0.5) return run_unary<T>(out, a, [](T x) { return creciprocal(std::sqrt(x)); });
+    if (e == -1.0) return run_unary<T>(out, a, [](T x) { return creciprocal(x); });
     if (e == 2.0) return run_unary<T>(out, a, [](T x) { return cmul(x, x); });
     if (e == 3.0) return run_unary<T>(out, a, [](T x) { return cmul(cmul(x, x), x); });
     if (e == -2.0) return run_unary<T>(out, a, [](T x) { return cdiv(T(1), cmul(x, x)); });

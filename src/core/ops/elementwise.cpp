@@ -398,9 +398,6 @@ Ref<Tensor> unalias(const Tensor& out, Ref<Tensor> input) {
   return clone(*input);
 }
 
-// 1 / t as torch.reciprocal: integer and bool inputs give float32.
-Ref<Tensor> reciprocal(const Tensor& t);
-
 // The dtype an op computes in, given the promoted dtype of its operands.
 DType binary_compute_dtype(BinaryOp op, DType common) {
   if (op == BinaryOp::Div && !is_floating(common) && !is_complex(common)) return default_float_dtype();  // true division
@@ -429,7 +426,7 @@ Ref<Tensor> binary(BinaryOp op, Operand a, Operand b) {
     // s / t: torch's Tensor.__rtruediv__ is `t.reciprocal() * s`, two roundings (so
     // 3.0 / tensor([7.]) is 0.42857146, where the true quotient rounds to 0.42857143).
     // The dtypes are those of a true division.
-    const Ref<Tensor> r = reciprocal(*b.tensor);
+    const Ref<Tensor> r = unary(UnaryOp::Reciprocal, *b.tensor);
     return binary(BinaryOp::Mul, Operand::of(*r), a);
   }
   const OperandType types[2] = {type_of(a), type_of(b)};
@@ -515,7 +512,8 @@ Ref<Tensor> compare(CompareOp op, Operand a, Operand b) {
 namespace {
 
 const char* unary_name(UnaryOp op) {
-  static const char* const names[] = {"neg", "abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu"};
+  static const char* const names[] = {"neg",  "abs",  "exp",        "log", "sqrt", "sin",  "cos",
+                                      "tanh", "sigmoid", "relu", "reciprocal", "sgn", "sign", "angle"};
   return names[int(op)];
 }
 
@@ -527,14 +525,19 @@ void unary_precheck(UnaryOp op, DType in) {
              "use the `~` or `logical_not()` operator instead.");
   } else if (op == UnaryOp::Relu) {
     CT_CHECK(in != DType::Bool, DType, "Boolean inputs not supported for relu");
+  } else if (op == UnaryOp::Sign) {
+    CT_CHECK(!is_complex(in), DType,
+             "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead.");
   }
 }
 
-// neg/abs/relu keep the dtype; the rest compute integer and bool inputs in float32.  abs of
-// bool is refused by torch's kernel dispatch, i.e. after the output checks.
+// neg/abs/relu/sgn/sign keep the dtype; the rest compute integer and bool inputs in the default
+// dtype.  abs of bool is refused by torch's kernel dispatch, i.e. after the output checks.
 DType unary_result_dtype(UnaryOp op, DType in) {
   unary_precheck(op, in);
   switch (op) {
+    case UnaryOp::Sgn:
+    case UnaryOp::Sign: return in;
     case UnaryOp::Neg:
     case UnaryOp::Relu:
       CT_CHECK(!(op == UnaryOp::Relu && is_complex(in)), DType, "clamp is not supported for complex types");
@@ -567,9 +570,13 @@ template <class T>
 void unary_kernel_typed(UnaryOp op, const ElementwiseIter& it, bool stream) {
   using A = acc_t<T>;
   if constexpr (std::is_same_v<T, bool>) {
-    CT_FAIL(Internal, "unary op on bool");
+    // sign and sgn of a bool are the bool itself (torch's kernel); the other ops never compute in bool
+    CT_CHECK(op == UnaryOp::Sgn || op == UnaryOp::Sign, Internal, "unary op on bool");
+    run_unary<T>(it, [](bool x) { return x; }, stream);
   } else if constexpr (std::is_integral_v<T>) {
     switch (op) {
+      case UnaryOp::Sgn:
+      case UnaryOp::Sign: run_unary<T>(it, [](A x) { return A((A(0) < x) - (x < A(0))); }, stream); break;
       case UnaryOp::Neg: run_unary<T>(it, [](A x) { return wrap_sub<A>(A(0), x); }, stream); break;
       case UnaryOp::Abs:
         run_unary<T>(
@@ -591,6 +598,13 @@ void unary_kernel_typed(UnaryOp op, const ElementwiseIter& it, bool stream) {
       case UnaryOp::Sigmoid: run_unary<T>(it, [](A x) { return A(1) / (A(1) + std::exp(-x)); }, stream); break;
       // torch's relu is clamp_min(x, 0): NaN and -0.0 pass through unchanged
       case UnaryOp::Relu: run_unary<T>(it, [](A x) { return x < A(0) ? A(0) : x; }, stream); break;
+      case UnaryOp::Reciprocal: run_unary<T>(it, [](A x) { return A(1) / x; }, stream); break;
+      // torch's sign: (0 < x) - (x < 0), so NaN and -0.0 give 0
+      case UnaryOp::Sgn:
+      case UnaryOp::Sign: run_unary<T>(it, [](A x) { return A((A(0) < x) - (x < A(0))); }, stream); break;
+      case UnaryOp::Angle:
+        run_unary<T>(it, [](A x) { return std::isnan(x) ? x : x < A(0) ? A(M_PI) : A(0); }, stream);
+        break;
       default: break;  // exp, log, sqrt, sin, cos, tanh: run_std_math
     }
   }
@@ -609,10 +623,32 @@ void unary_kernel(UnaryOp op, const Tensor& out, const Tensor& in, bool stream =
           run_unary<scalar_t>(it, [](scalar_t x) { return cdiv(scalar_t(1), scalar_t(1) + std::exp(-x)); }, stream);
         } else if (op == UnaryOp::Neg) {
           run_unary<scalar_t>(it, [](scalar_t x) { return -x; }, stream);
-        } else {  // abs: out has the real dtype: complex in, real out
+        } else if (op == UnaryOp::Reciprocal) {
+          run_unary<scalar_t>(it, [](scalar_t x) { return creciprocal(x); }, stream);
+        } else if (op == UnaryOp::Sgn) {
+          // torch's kernel rounds two ways: its vector loop divides each part by |z| (the first
+          // n - n % w elements of a contiguous row: w = 16 complex64, 8 complex128), its scalar
+          // loop (the rest, and strided rows) is c10's division z / (|z| + 0i), which differs in
+          // the last bit and for infinities and signed zeros.  0 at 0 in both.
+          constexpr int64_t w = sizeof(R) == 4 ? 16 : 8;
+          it.for_each([&](char** p, const int64_t* s, int64_t n) {
+            const bool dense = s[0] == int64_t(sizeof(scalar_t)) && s[1] == int64_t(sizeof(scalar_t));
+            const int64_t body = dense ? n - n % w : 0;
+            for (int64_t i = 0; i < n; ++i) {
+              const scalar_t x = load<scalar_t>(p[1] + i * s[1]);
+              const R a = cabs(x);
+              scalar_t r = 0;
+              if (i < body) r = a == R(0) ? r : scalar_t(x.real() / a, x.imag() / a);
+              else r = x == scalar_t(0) ? r : cdiv(x, scalar_t(a, R(0)));
+              *reinterpret_cast<scalar_t*>(p[0] + i * s[0]) = r;
+            }
+          });
+        } else {  // abs, angle: out has the real dtype: complex in, real out
+          const bool angle = op == UnaryOp::Angle;
           it.for_each([&](char** p, const int64_t* s, int64_t n) {
             for (int64_t i = 0; i < n; ++i) {
-              *reinterpret_cast<R*>(p[0] + i * s[0]) = cabs(load<scalar_t>(p[1] + i * s[1]));
+              const scalar_t z = load<scalar_t>(p[1] + i * s[1]);
+              *reinterpret_cast<R*>(p[0] + i * s[0]) = angle ? std::atan2(z.imag(), z.real()) : cabs(z);
             }
           });
         }
@@ -629,8 +665,8 @@ Ref<Tensor> unary(UnaryOp op, const Tensor& a) {
   const DType d = unary_result_dtype(op, a.dtype());
   Ref<Tensor> in = to_dtype(a, d);
   const Tensor* layout[1] = {in.get()};
-  // abs of a complex tensor is real (complex64 -> float32), laid out as the input
-  const DType od = op == UnaryOp::Abs ? real_part_dtype(d) : d;
+  // abs and angle of a complex tensor are real (complex64 -> float32), laid out as the input
+  const DType od = op == UnaryOp::Abs || op == UnaryOp::Angle ? real_part_dtype(d) : d;
   Ref<Tensor> out = new_output(a.sizes(), layout, od, unary_name(op));
   unary_kernel(op, *out, *in, should_stream(*out));
   return out;
@@ -648,25 +684,6 @@ void unary_(UnaryOp op, const Tensor& self) {
   self.bump_version();
 }
 
-namespace {
-Ref<Tensor> reciprocal(const Tensor& t) {
-  const DType d = is_floating(t.dtype()) || is_complex(t.dtype()) ? t.dtype() : default_float_dtype();
-  Ref<Tensor> in = to_dtype(t, d);
-  const Tensor* layout[1] = {in.get()};
-  Ref<Tensor> out = new_output(t.sizes(), layout, d, "reciprocal");
-  const Tensor* ops[2] = {out.get(), in.get()};
-  ElementwiseIter it(ops);
-  dispatch_tagged(d, [&](auto tag) {
-    using scalar_t = typename decltype(tag)::type;
-    using T = scalar_t;
-    using A = acc_t<T>;
-    if constexpr (is_complex_v<A>) run_unary<T>(it, [](A x) { return creciprocal(x); });
-    else if constexpr (std::is_floating_point_v<A>) run_unary<T>(it, [](A x) { return A(1) / x; });
-    else CT_FAIL(Internal, "reciprocal: integer compute dtype");
-  });
-  return out;
-}
-}  // namespace
 
 Ref<Tensor> maximum(const Tensor& a, const Tensor& b, bool max) {
   broadcast_shapes(a.sizes(), b.sizes(), max ? "maximum" : "minimum");  // names this op in the error

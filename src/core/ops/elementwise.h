@@ -13,7 +13,9 @@ namespace ct {
 
 enum class BinaryOp { Add, Sub, Mul, Div };
 enum class CompareOp { Eq, Ne, Lt, Le, Gt, Ge };
-enum class UnaryOp { Neg, Abs, Exp, Log, Sqrt, Sin, Cos, Tanh, Sigmoid, Relu };
+// Reciprocal, Angle: floating results (the default dtype for integers and bools; angle of a
+// complex tensor is real); Sgn, Sign keep the dtype (Sign refuses complex, as torch).
+enum class UnaryOp { Neg, Abs, Exp, Log, Sqrt, Sin, Cos, Tanh, Sigmoid, Relu, Reciprocal, Sgn, Sign, Angle };
 
 // A binary operand: a tensor, a Python-float scalar, or a Python-complex scalar (is_complex:
 // the value is {scalar, imag}; it promotes as torch's wrapped complex number, to the default

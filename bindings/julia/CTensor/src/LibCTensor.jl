@@ -3282,6 +3282,87 @@ function ct_relu_(self)
 end
 
 """
+    ct_reciprocal(a) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_reciprocal(const ct_tensor *a);`
+
+torch.reciprocal, sgn, sign, angle.  reciprocal: 1 / a (integer and bool inputs give the
+default dtype; complex: c10::complex's division 1 / z, torch's values bit for bit); autograd
+ReciprocalBackward0.  sgn: a / |a| for complex (0 where a is 0), rounded as torch's kernel
+rounds it: each part divided by |a| in the vectorised body of a contiguous row, the complex
+division a / (|a| + 0i) in its last n % 16 (complex64) or n % 8 (complex128) elements and
+in strided rows (so an infinite part gives NaN there, as torch); for the other dtypes,
+sign; keeps the dtype; autograd SgnBackward0 (zero for real a).  sign: -1, 0 or 1 in a's dtype, computed as torch's
+(0 < x) - (x < 0), so NaN and -0.0 give 0 and a bool stays itself; a complex a is refused
+(CT_ERR_DTYPE, torch's "Unlike NumPy, torch.sign is not intended to support complex
+numbers. Please use torch.sgn instead."); autograd SignBackward0 (zero).  angle: atan2(im,
+re) of a complex a, in its real dtype (the C library's atan2: within an ulp of torch's,
+which takes SLEEF's); for a real a, pi where a < 0, NaN for NaN, else 0
+(integers and bools give the default dtype); autograd AngleBackward0 (zero for real a).
+Each returns a new reference (new storage) or NULL.  The _ forms write into self (one
+version bump) and refuse a result dtype self cannot hold (CT_ERR_DTYPE, "result type Float
+can't be cast to the desired output type Long" for reciprocal_ of an integer self); torch
+has no angle_.
+"""
+function ct_reciprocal(a)
+    ccall((:ct_reciprocal, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), a)
+end
+
+"""
+    ct_sgn(a) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_sgn(const ct_tensor *a);`
+"""
+function ct_sgn(a)
+    ccall((:ct_sgn, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), a)
+end
+
+"""
+    ct_sign(a) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_sign(const ct_tensor *a);`
+"""
+function ct_sign(a)
+    ccall((:ct_sign, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), a)
+end
+
+"""
+    ct_angle(a) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_angle(const ct_tensor *a);`
+"""
+function ct_angle(a)
+    ccall((:ct_angle, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), a)
+end
+
+"""
+    ct_reciprocal_(self) -> Cint
+
+`ct_status ct_reciprocal_(ct_tensor *self);`
+"""
+function ct_reciprocal_(self)
+    ccall((:ct_reciprocal_, libctensor()), Cint, (Ptr{ct_tensor},), self)
+end
+
+"""
+    ct_sgn_(self) -> Cint
+
+`ct_status ct_sgn_(ct_tensor *self);`
+"""
+function ct_sgn_(self)
+    ccall((:ct_sgn_, libctensor()), Cint, (Ptr{ct_tensor},), self)
+end
+
+"""
+    ct_sign_(self) -> Cint
+
+`ct_status ct_sign_(ct_tensor *self);`
+"""
+function ct_sign_(self)
+    ccall((:ct_sign_, libctensor()), Cint, (Ptr{ct_tensor},), self)
+end
+
+"""
     ct_eq(a, b) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_eq(const ct_tensor *a, const ct_tensor *b);`
@@ -5504,6 +5585,44 @@ end
 """
 function ct_sigmoid_out(out, a)
     ccall((:ct_sigmoid_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), out, a)
+end
+
+"""
+    ct_reciprocal_out(out, a) -> Cint
+
+`ct_status ct_reciprocal_out(ct_tensor *out, const ct_tensor *a);`
+
+reciprocal and angle (castable); sgn and sign (same-dtype rule, as torch).
+"""
+function ct_reciprocal_out(out, a)
+    ccall((:ct_reciprocal_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), out, a)
+end
+
+"""
+    ct_sgn_out(out, a) -> Cint
+
+`ct_status ct_sgn_out(ct_tensor *out, const ct_tensor *a);`
+"""
+function ct_sgn_out(out, a)
+    ccall((:ct_sgn_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), out, a)
+end
+
+"""
+    ct_sign_out(out, a) -> Cint
+
+`ct_status ct_sign_out(ct_tensor *out, const ct_tensor *a);`
+"""
+function ct_sign_out(out, a)
+    ccall((:ct_sign_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), out, a)
+end
+
+"""
+    ct_angle_out(out, a) -> Cint
+
+`ct_status ct_angle_out(ct_tensor *out, const ct_tensor *a);`
+"""
+function ct_angle_out(out, a)
+    ccall((:ct_angle_out, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), out, a)
 end
 
 """

@@ -1,6 +1,14 @@
 """ctensor.autograd: torch.autograd's functions over the C library's autograd."""
 
+import sys as _sys
+
 from ._autograd import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled, backward, grad,  # noqa: F401
                          Node)
+from . import _function as function  # noqa: E402
+from ._function import Function, Variable, once_differentiable  # noqa: E402,F401
 
-__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "backward", "grad", "Node"]
+# ctensor.autograd.function, as torch.autograd.function (this module is not a package)
+_sys.modules[__name__ + ".function"] = function
+
+__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "backward", "grad", "Node",
+           "Function", "Variable", "function"]

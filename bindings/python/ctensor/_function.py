@@ -103,11 +103,8 @@ class FunctionCtx:
     """The ctx of a custom Function: what forward leaves for backward."""
 
     def save_for_backward(self, *tensors):
-        """Saves tensors (or None) for backward; read them back as ctx.saved_tensors."""
-        for i, t in enumerate(tensors):
-            if t is not None and not isinstance(t, _C.Tensor):
-                raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
-                                f"{type(t).__name__}")
+        """Saves tensors (or None) for backward; read them back as ctx.saved_tensors.  (Checked
+        when forward returns, as torch.)"""
         self.to_save = tensors
 
     def save_for_forward(self, *tensors):
@@ -216,6 +213,10 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
             out_index[id(o)] = len(c_outs)
             c_outs.append(o)
             flags.append(flag)
+        for i, t in enumerate(ctx.to_save):
+            if t is not None and not isinstance(t, _C.Tensor):
+                raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
+                                f"{type(t).__name__}")
         saved = []
         for t in ctx.to_save:
             if t is None:

@@ -184,7 +184,7 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
         ctx.non_differentiable = ()
         tensor_args = [(i, a) for i, a in enumerate(args) if isinstance(a, _C.Tensor)]
         recording = is_grad_enabled() and any(a.requires_grad for _, a in tensor_args)
-        ctx.needs_input_grad = tuple(isinstance(a, _C.Tensor) and a.requires_grad and recording for a in args)
+        ctx.needs_input_grad = tuple(isinstance(a, _C.Tensor) and a.requires_grad for a in args)  # grad mode aside
         custom_setup = cls.setup_context is not Function.setup_context
         with no_grad():
             if custom_setup:

@@ -101,9 +101,14 @@ void apply_custom_op(const std::string& name, const std::vector<const Tensor*>& 
   }
   bool any = false;
   for (const Tensor* t : inputs) any = any || requires_grad(*t);
-  if (!grad_enabled() || !any) return;
+  const bool recording = grad_enabled() && any;
+  if (recording)
+    for (const CustomOutput& out : outputs)
+      if (out.dirty_input >= 0 && !out.non_differentiable) check_inplace(*out.tensor);
+  // torch's mark_dirty bumps the version once more, recorded or not
   for (const CustomOutput& out : outputs)
-    if (out.dirty_input >= 0 && !out.non_differentiable) check_inplace(*out.tensor);
+    if (out.dirty_input >= 0) out.tensor->bump_version();
+  if (!recording) return;
 
   std::vector<InputMeta> out_meta;
   for (const CustomOutput& out : outputs)

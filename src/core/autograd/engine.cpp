@@ -84,14 +84,14 @@ void backward(const Tensor& root, const Tensor* grad, bool retain_graph) {
     ready.pop();
     std::vector<Ref<Tensor>> in = std::move(slots_of(n));
     buffers.erase(n);
+    // torch's call_tensor_pre_hooks: the tensors' hooks (Note [Tensor hooks]) in registration
+    // order, each on its output's gradient, then retain_grad, which so stores their result
+    for (const auto& [nr, list] : n->pre_hooks)
+      if (nr < in.size() && in[nr]) in[nr] = run_hooks(*list, std::move(in[nr]));
     bool any = false;
     for (uint32_t k = 0; k < in.size(); ++k) {
       if (!in[k]) continue;
       any = true;
-      // torch's call_tensor_pre_hooks: the tensors' hooks (Note [Tensor hooks]), then
-      // retain_grad, which so stores the hooks' result
-      for (const auto& [nr, list] : n->pre_hooks)
-        if (nr == k) in[k] = run_hooks(*list, std::move(in[k]));
       if (std::shared_ptr<HookList> leaf = n->leaf_hooks()) in[k] = run_hooks(*leaf, std::move(in[k]));
       if (k < n->retained.size() && n->retained[k]) {  // the output's gradient, summed over backward calls
         AutogradMeta& m = *n->retained[k];

@@ -2,6 +2,8 @@
 from typing import Any, Callable, Optional, Sequence, Tuple, TypeVar, Union, overload
 
 from . import Tensor
+from . import _function as function
+from ._function import Function as Function, Variable as Variable, once_differentiable as once_differentiable
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 _Tensors = Union[Tensor, Sequence[Tensor]]

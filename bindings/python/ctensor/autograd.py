@@ -7,8 +7,13 @@ from ._autograd import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled,
 from . import _function as function  # noqa: E402
 from ._function import Function, Variable, once_differentiable  # noqa: E402,F401
 
-# ctensor.autograd.function, as torch.autograd.function (this module is not a package)
+from . import _gradcheck  # noqa: E402
+from ._gradcheck import gradcheck, GradcheckError  # noqa: E402,F401
+
+# ctensor.autograd.function and ctensor.autograd.gradcheck (whose GradcheckError is imported
+# from there), as torch's (this module is not a package)
 _sys.modules[__name__ + ".function"] = function
+_sys.modules[__name__ + ".gradcheck"] = _gradcheck
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "backward", "grad", "Node",
-           "Function", "Variable", "function"]
+           "Function", "Variable", "function", "gradcheck"]

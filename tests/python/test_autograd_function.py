@@ -364,7 +364,45 @@ def sc_hooks_on_custom_outputs(T, rec):
     rec.append(_val(x.grad))
 
 
-SCENARIOS = [sc_mul, sc_in_graph, sc_multi_output, sc_no_materialize, sc_non_differentiable, sc_dirty,
+def sc_dirty_view_and_mixed_outputs(T, rec):
+    F = T.autograd.Function
+
+    class Double_(F):
+        @staticmethod
+        def forward(ctx, x):
+            x.mul_(2)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    class Mixed(F):
+        @staticmethod
+        def forward(ctx, x, n=2, *, scale=1.0):
+            return x * n * scale, "tag", 3
+
+        @staticmethod
+        def backward(ctx, g, g2, g3):
+            rec.append((g2, g3))
+            return g * 6, None
+
+    x = T.ones(4, requires_grad=True)
+    base = x * 1
+    v = base[0:2]
+    o = Double_.apply(v)  # through a view: the base's grad_fn becomes CopySlices
+    rec.append((o is v, o.grad_fn.name(), base.grad_fn.name(), base.tolist()))
+    base.sum().backward()
+    rec.append(_val(x.grad))
+    x.grad = None
+    r = Mixed.apply(x, 3, scale=1.0)
+    rec.append((type(r).__name__, r[1], r[2], r[0].grad_fn.name()))
+    r[0].sum().backward()
+    rec.append(_val(x.grad))
+
+
+SCENARIOS = [sc_dirty_view_and_mixed_outputs, sc_mul, sc_in_graph, sc_multi_output, sc_no_materialize, sc_non_differentiable, sc_dirty,
              sc_identity_and_view, sc_errors, sc_saved_modified, sc_setup_context_and_once,
              sc_hooks_on_custom_outputs]
 

@@ -197,7 +197,7 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
         dirty = {id(t) for t in ctx.dirty_tensors}
         nondiff = {id(t) for t in ctx.non_differentiable}
         inputs = [a for _, a in tensor_args]
-        c_outs, flags, out_index = [], [], {}
+        c_outs, flags, out_index, positions = [], [], {}, []
         for k, o in enumerate(outputs):
             if not isinstance(o, _C.Tensor):
                 continue
@@ -211,6 +211,7 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
                     o = o.view_as(o)
                 outputs[k] = o
             out_index[id(o)] = len(c_outs)
+            positions.append(k)
             c_outs.append(o)
             flags.append(flag)
         for i, t in enumerate(ctx.to_save):
@@ -229,16 +230,21 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
         del ctx.to_save
         if recording and c_outs:
             _C._custom_op_apply(cls.__name__, tuple(inputs), tuple(c_outs), tuple(flags), ctx.materialize_grads,
-                                _backward_runner(cls, ctx, args))
+                                _backward_runner(cls, ctx, args, positions, len(outputs)))
         return tuple(outputs) if is_tuple else outputs[0]
 
 
-def _backward_runner(cls, ctx, args):
+def _backward_runner(cls, ctx, args, positions, n_outputs):
+    """The callable the C node calls with the tensor outputs' gradients: backward gets one per
+    output of forward (None for a non-tensor output), as torch's."""
     name = cls._backward_name
     n = len(args)
 
     def run(grads):
-        result = cls.backward(ctx, *grads)
+        full = [None] * n_outputs
+        for k, g in zip(positions, grads):
+            full[k] = g
+        result = cls.backward(ctx, *full)
         if not isinstance(result, tuple):
             result = (result,)
         if len(result) > n and all(g is None for g in result[n:]):

@@ -380,8 +380,8 @@ def sc_dirty_view_and_mixed_outputs(T, rec):
 
     class Mixed(F):
         @staticmethod
-        def forward(ctx, x, n=2, *, scale=1.0):
-            return x * n * scale, "tag", 3
+        def forward(ctx, x, n=2):
+            return x * n, "tag", 3
 
         @staticmethod
         def backward(ctx, g, g2, g3):
@@ -396,7 +396,7 @@ def sc_dirty_view_and_mixed_outputs(T, rec):
     base.sum().backward()
     rec.append(_val(x.grad))
     x.grad = None
-    r = Mixed.apply(x, 3, scale=1.0)
+    r = Mixed.apply(x, 3)
     rec.append((type(r).__name__, r[1], r[2], r[0].grad_fn.name()))
     r[0].sum().backward()
     rec.append(_val(x.grad))

@@ -336,7 +336,25 @@ def sc_setup_context_and_once(T, rec):
             rec.append(T.is_grad_enabled())
             return g * ctx.k, None
 
+    class Defaults(F):
+        @staticmethod
+        def forward(x, k=2.0):
+            return x * k
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            rec.append((len(inputs), ctx.needs_input_grad))
+            ctx.k = inputs[1]
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.k, None
+
     x = T.tensor([1.0, -2.0], requires_grad=True)
+    Defaults.apply(x).sum().backward()
+    Defaults.apply(x, k=3.0).sum().backward()
+    rec.append(_val(x.grad))
+    x.grad = None
     y = Scale.apply(x, 4.0)
     rec.append(y.grad_fn.name())
     y.sum().backward()

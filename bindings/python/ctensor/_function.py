@@ -12,6 +12,7 @@ Python's collector cannot see (as a lambda closing over its tensor would in torc
 from __future__ import annotations
 
 import functools
+import inspect
 import threading
 
 from . import _C
@@ -175,6 +176,11 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
 
     @classmethod
     def apply(cls, *args, **kwargs):
+        custom_setup = cls.setup_context is not Function.setup_context
+        if custom_setup:  # torch binds forward's defaults into the arguments (bind_default_args)
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = bound.args, {}
         ctx = FunctionCtx()
         ctx._name = cls.__name__
         ctx._freed = False
@@ -185,7 +191,6 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
         tensor_args = [(i, a) for i, a in enumerate(args) if isinstance(a, _C.Tensor)]
         recording = is_grad_enabled() and any(a.requires_grad for _, a in tensor_args)
         ctx.needs_input_grad = tuple(isinstance(a, _C.Tensor) and a.requires_grad for a in args)  # grad mode aside
-        custom_setup = cls.setup_context is not Function.setup_context
         with no_grad():
             if custom_setup:
                 output = cls.forward(*args, **kwargs)

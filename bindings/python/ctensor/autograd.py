@@ -5,7 +5,7 @@ import sys as _sys
 from ._autograd import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled, backward, grad,  # noqa: F401
                          Node)
 from . import _function as function  # noqa: E402
-from ._function import Function, Variable, once_differentiable  # noqa: E402,F401
+from ._function import Function, Variable  # noqa: E402,F401
 
 from . import _gradcheck  # noqa: E402
 from ._gradcheck import gradcheck, GradcheckError  # noqa: E402,F401
@@ -16,4 +16,5 @@ _sys.modules[__name__ + ".function"] = function
 _sys.modules[__name__ + ".gradcheck"] = _gradcheck
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "backward", "grad", "Node",
-           "Function", "Variable", "function", "gradcheck"]
+           "Function", "Variable", "function", "gradcheck",
+           "GradcheckError"]

@@ -3,7 +3,7 @@ from typing import Any, Callable, Optional, Sequence, Tuple, TypeVar, Union, ove
 
 from . import Tensor
 from . import _function as function
-from ._function import Function as Function, Variable as Variable, once_differentiable as once_differentiable
+from ._function import Function as Function, Variable as Variable
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 _Tensors = Union[Tensor, Sequence[Tensor]]

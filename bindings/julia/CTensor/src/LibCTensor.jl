@@ -4342,7 +4342,8 @@ Registers fn(user_data, ...) as a hook of t (borrowed).  release (may be NULL) i
 exactly once with user_data when the hook can no longer run: when it is removed
 (ct_hook_remove), or when the tensor and the graph nodes that could call it are all freed
 (a non-leaf's hook lives on with its grad_fn while later nodes of the graph hold it, as
-torch's do), or at once if registration fails.  *handle (handle may be NULL: no handle)
+torch's do), or at once if registration fails.  A user_data that owns t (or a tensor whose
+graph reaches t) makes a reference cycle: neither is ever freed.  *handle (handle may be NULL: no handle)
 receives a new handle, or NULL on failure.  Errors: a NULL t or fn
 (CT_ERR_INVALID_ARGUMENT), t does not require grad (CT_ERR_INVALID_ARGUMENT, torch's "cannot
 register a hook on a tensor that doesn't require gradient").
@@ -4407,7 +4408,9 @@ messages apply: a leaf that requires grad is refused; a view must be input 0 and
 default), 0 gives NULL (ctx.set_materialize_grads(False)).  output_flags may be NULL (all
 0).  With grad mode off or no input requiring grad nothing is recorded.  release (may be
 NULL) is called exactly once with user_data: when the node is freed (with the last output
-and later node that holds it), at once when nothing was recorded, or on failure.
+and later node that holds it), at once when nothing was recorded, or on failure.  user_data
+must not own an output (a reference cycle through the node: keep ct_detach(output) for
+backward instead, as torch's SavedVariable does); owning inputs is fine.
 Errors (CT_ERR_INVALID_ARGUMENT): NULL name, arrays or backward; n_inputs or n_outputs
 negative, n_outputs 0; an output that is an input but not flagged dirty ("custom op MyOp:
 output 0 is input 0 itself; return a view of it, or mark it dirty if forward modified it

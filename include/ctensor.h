@@ -143,6 +143,11 @@ CT_API ct_status ct_last_status(void);
 CT_API const char *ct_last_error(void);
 /* Forgets the last error of this thread. */
 CT_API void ct_clear_error(void);
+/* Records status and message (copied; NULL is "") as this thread's last error, as a failing
+   call does.  For callbacks that report a failure to ctensor (tensor hooks, custom op
+   backward functions: see "Autograd"): the callback sets the error and returns the status.
+   status CT_OK forgets the error, as ct_clear_error. */
+CT_API void ct_set_error(ct_status status, const char *message);
 /* "CT_OK", "CT_ERR_SHAPE", ...; "CT_UNKNOWN_STATUS" for a value outside the enum.  Static. */
 CT_API const char *ct_status_name(ct_status s);
 /* The library's version, "MAJOR.MINOR.PATCH".  Static. */
@@ -1468,8 +1473,11 @@ CT_API int64_t ct_explain(const ct_tensor *a, const ct_tensor *b, char *buf, int
      complex either, refuses a complex tensor in a graph when it would record, with torch's
      message (CT_ERR_INVALID_ARGUMENT, "scatter_reduce does not support automatic
      differentiation for outputs with complex dtype."), before an in-place op writes anything.
+   - Tensor hooks (ct_tensor_register_hook) and custom ops with a backward written by the
+     caller (ct_custom_op_apply): torch's Tensor.register_hook and autograd.Function.
    - Not supported: higher-order gradients (backward runs with grad mode off and records
-     nothing), hooks, anomaly detection.
+     nothing; create_graph), node hooks (grad_fn.register_hook), post-accumulate-grad hooks,
+     anomaly detection.
    Errors that torch raises as RuntimeError are CT_ERR_INVALID_ARGUMENT unless stated.
    Messages are torch's, with "ctensor." where torch prints "torch." (ctensor.FloatTensor,
    ctensor.Size).
@@ -1541,8 +1549,8 @@ CT_API int ct_retains_grad(const ct_tensor *t);
 /* torch's t.detach(): new reference to a tensor sharing t's storage, metadata and version
    counter, with no graph and requires_grad 0; not a view.  The same as ct_alias. */
 CT_API ct_tensor *ct_detach(const ct_tensor *t);
-/* The name of t's grad_fn as torch prints it ("AddBackward0", "CopySlices", ...): a static
-   string, never freed.  NULL WITHOUT an error for a tensor without one (a leaf); NULL with an
+/* The name of t's grad_fn as torch prints it ("AddBackward0", "CopySlices", ...,
+   "MyOpBackward" for a custom op): a static string, never freed.  NULL WITHOUT an error for a tensor without one (a leaf); NULL with an
    error on a bad handle or when t is a view taken in grad-mode-off whose base was modified
    in place since (torch's message). */
 CT_API const char *ct_grad_fn_name(const ct_tensor *t);
@@ -1552,6 +1560,94 @@ CT_API const char *ct_grad_fn_name(const ct_tensor *t);
 CT_API int ct_set_grad_enabled(int enabled);
 /* 1 if grad mode is on for the calling thread, else 0. */
 CT_API int ct_is_grad_enabled(void);
+
+/* ---- Autograd: tensor hooks ------------------------------------------------------------ */
+/* torch's Tensor.register_hook.  A hook is called during backward with the gradient computed
+   for its tensor: for a non-leaf when the gradient of the tensor is complete (before its
+   grad_fn runs), for a leaf before the gradient is accumulated into its grad.  It runs on the
+   thread that called ct_backward, with grad mode off, and may call any ctensor function
+   (except ct_backward on the same graph) but must not release the tensors backward uses.
+   Several hooks of a tensor run in registration order, each seeing the previous one's
+   result; ct_retain_grad stores the gradient after the hooks.  Hooks registered on a
+   tensor before an in-place op changed its grad_fn keep firing with the gradient of the
+   old value; later ones get the new value's (torch 2.x).
+   The hook gets the gradient borrowed (valid during the call; do not modify it in place)
+   and either leaves *replacement NULL (keep the gradient) or stores a NEW REFERENCE there,
+   with the gradient's sizes and dtype, which replaces it (ctensor takes that reference).
+   It returns CT_OK, or a failure status after ct_set_error(status, message): backward then
+   stops and fails with that status and message (a replacement is released).  A replacement
+   of other sizes or dtype fails backward (CT_ERR_INVALID_ARGUMENT, "hook has changed the size
+   of value (was [3] got [2])", "hook has changed the type of value (was
+   ctensor.FloatTensor got ctensor.DoubleTensor)"). */
+typedef ct_status (*ct_tensor_hook_fn)(void *user_data, const ct_tensor *grad, ct_tensor **replacement);
+/* Identifies a registered hook; owned by the caller, freed by ct_hook_handle_release. */
+typedef struct ct_hook_handle ct_hook_handle;
+/* Registers fn(user_data, ...) as a hook of t (borrowed).  release (may be NULL) is called
+   exactly once with user_data when the hook can no longer run: when it is removed
+   (ct_hook_remove), or when the tensor and the graph nodes that could call it are all freed
+   (a non-leaf's hook lives on with its grad_fn while later nodes of the graph hold it, as
+   torch's do), or at once if registration fails.  A user_data that owns t (or a tensor whose
+   graph reaches t) makes a reference cycle: neither is ever freed.  *handle (handle may be NULL: no handle)
+   receives a new handle, or NULL on failure.  Errors: a NULL t or fn
+   (CT_ERR_INVALID_ARGUMENT), t does not require grad (CT_ERR_INVALID_ARGUMENT, torch's "cannot
+   register a hook on a tensor that doesn't require gradient"). */
+CT_API ct_status ct_tensor_register_hook(ct_tensor *t, ct_tensor_hook_fn fn, void *user_data,
+                                         void (*release)(void *user_data), ct_hook_handle **handle);
+/* Removes the hook (torch's RemovableHandle.remove()): it is not called again, and its
+   release runs now, or once a call of it in progress returns.  Removing twice, or a hook
+   whose tensor and nodes are gone, does nothing.  CT_ERR_INVALID_ARGUMENT for a NULL h. */
+CT_API ct_status ct_hook_remove(ct_hook_handle *h);
+/* A process-unique number of the hook (torch's RemovableHandle.id is per process too);
+   -1 (CT_ERR_INVALID_ARGUMENT) for a NULL h. */
+CT_API int64_t ct_hook_id(const ct_hook_handle *h);
+/* Frees the handle; the hook stays registered (as a RemovableHandle going out of scope).
+   NULL is a no-op. */
+CT_API void ct_hook_handle_release(ct_hook_handle *h);
+
+/* ---- Autograd: custom ops -------------------------------------------------------------- */
+/* torch.autograd.Function in C: the caller computes the outputs of an op itself (normally
+   with grad mode off, so that they have no history) and gives its backward as a callback.
+   The backward gets one gradient per output (borrowed; NULL for an output no gradient
+   reached when zeros are not materialized) and stores in grad_inputs[i] a NEW REFERENCE to
+   the gradient of input i, or leaves it NULL (no gradient; ignored for inputs that do not
+   require grad).  A gradient must be expandable to its input's sizes (it is summed to them
+   and converted to the input's dtype, as torch), else backward fails with
+   CT_ERR_INVALID_ARGUMENT, torch's "Function MyOpBackward returned an invalid gradient at
+   index 0 - got [2] but expected shape compatible with [3]".  It returns CT_OK, or a failure
+   status after ct_set_error: backward then fails with them (grad_inputs stored are
+   released).  It runs on the backward thread with grad mode off (see the hooks above for
+   what it may call).  Without retain_graph a second backward through the op still calls
+   it: ctensor cannot know what user_data saved. */
+typedef ct_status (*ct_custom_backward_fn)(void *user_data, int n_outputs, const ct_tensor *const *grad_outputs,
+                                           int n_inputs, ct_tensor **grad_inputs);
+/* Per-output flags of ct_custom_op_apply.  Values are ABI. */
+typedef enum ct_custom_output_flag {
+  CT_CUSTOM_NON_DIFFERENTIABLE = 1, /* ctx.mark_non_differentiable: no grad_fn, requires_grad 0 */
+  CT_CUSTOM_DIRTY = 2               /* ctx.mark_dirty: the output IS an input forward wrote in place */
+} ct_custom_output_flag;
+/* Makes outputs (borrowed handles, kept: their autograd state changes) the results of a
+   custom op of inputs: when grad mode is on and an input requires grad, every differentiable
+   output (floating or complex, not flagged CT_CUSTOM_NON_DIFFERENTIABLE) gets one node named
+   name + "Backward" ("MyOp" gives "MyOpBackward", as torch names a Python Function's) as
+   grad_fn, which calls backward(user_data, ...) and sends its gradients to the inputs.  An
+   output flagged CT_CUSTOM_DIRTY must be one of the inputs (forward modified it in place):
+   its history is rebased on the node as an in-place op's (torch's in-place rules and
+   messages apply: a leaf that requires grad is refused; a view must be input 0 and output
+   0), and its version is bumped once more (torch's mark_dirty), recorded or not.  materialize_grads != 0 gives backward zeros for outputs no gradient reached (torch's
+   default), 0 gives NULL (ctx.set_materialize_grads(False)).  output_flags may be NULL (all
+   0).  With grad mode off or no input requiring grad nothing is recorded.  release (may be
+   NULL) is called exactly once with user_data: when the node is freed (with the last output
+   and later node that holds it), at once when nothing was recorded, or on failure.  user_data
+   must not own an output (a reference cycle through the node: keep ct_detach(output) for
+   backward instead, as torch's SavedVariable does); owning inputs is fine.
+   Errors (CT_ERR_INVALID_ARGUMENT): NULL name, arrays or backward; n_inputs or n_outputs
+   negative, n_outputs 0; an output that is an input but not flagged dirty ("custom op MyOp:
+   output 0 is input 0 itself; return a view of it, or mark it dirty if forward modified it
+   in place"), a dirty output that is not an input. */
+CT_API ct_status ct_custom_op_apply(const char *name, int n_inputs, ct_tensor *const *inputs, int n_outputs,
+                                    ct_tensor *const *outputs, const int *output_flags, int materialize_grads,
+                                    ct_custom_backward_fn backward, void *user_data,
+                                    void (*release)(void *user_data));
 
 /* ---- Tensor identity and in-place metadata ops ----------------------------------------- */
 /* Version counters (torch's, see ct_tensor_version): SHARED by a tensor, its views

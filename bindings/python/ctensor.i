@@ -37,6 +37,7 @@
 
 %insert("header") "fastpath.c"
 %insert("header") "numpy_exchange.c"
+%insert("header") "autograd_callbacks.c"
 
 /* ---- Errors --------------------------------------------------------------------------------
    Every failure in ctensor sets ct_last_status()/ct_last_error() (a NULL handle, a non-zero
@@ -66,6 +67,14 @@
 %noexception ct_get_default_dtype;
 
 /* Python owns lifetimes: a Tensor object holds one reference and drops it when collected. */
+/* Autograd callbacks take Python callables through _C._register_hook / _C._custom_op_apply
+   (autograd_callbacks.c); ct_set_error is for C callbacks. */
+%ignore ct_tensor_register_hook;
+%ignore ct_hook_remove;
+%ignore ct_hook_id;
+%ignore ct_hook_handle_release;
+%ignore ct_custom_op_apply;
+%ignore ct_set_error;
 %ignore ct_tensor_retain;
 %ignore ct_tensor_release;
 %ignore ct_storage_retain;
@@ -1364,6 +1373,9 @@ ct_tensor *ctpy_movedim(const ct_tensor *t, PyObject *source, PyObject *destinat
 %native(_drop_swig_base) PyObject *ctpy_drop_swig_base(PyObject *self, PyObject *args);
 %native(_copy_to) PyObject *ctpy_copy_to_py(PyObject *self, PyObject *args);
 %native(_backward) PyObject *ctpy_backward_py(PyObject *self, PyObject *args);
+%native(_register_hook) PyObject *ctpy_register_hook_py(PyObject *self, PyObject *args);
+%native(_hook_remove) PyObject *ctpy_hook_remove_py(PyObject *self, PyObject *args);
+%native(_custom_op_apply) PyObject *ctpy_custom_op_apply_py(PyObject *self, PyObject *args);
 %native(_registry_size) PyObject *ctpy_registry_size(PyObject *self, PyObject *args);
 %native(_setup_compute) PyObject *ctpy_setup_compute(PyObject *self, PyObject *args);
 %native(_setup_pow) PyObject *ctpy_setup_pow(PyObject *self, PyObject *args);

@@ -1386,6 +1386,8 @@ static int ctpy_copy_to(ct_tensor *dst, ct_tensor *src, int fill) {
   return 0;
 }
 
+static int ctpy_cb_reraise(void); /* autograd_callbacks.c */
+
 /* _C._backward(t, gradient or None, retain_graph): ct_backward, without the GIL (the engine
    calls no Python code). */
 static PyObject *ctpy_backward_py(PyObject *self, PyObject *args) {
@@ -1410,7 +1412,7 @@ static PyObject *ctpy_backward_py(PyObject *self, PyObject *args) {
   Py_BEGIN_ALLOW_THREADS
   st = ct_backward(th, gh, retain);
   Py_END_ALLOW_THREADS
-  if (st != CT_OK) return ctpy_raise_last("ct_backward");
+  if (st != CT_OK) return ctpy_cb_reraise() ? NULL : ctpy_raise_last("ct_backward");
   Py_RETURN_NONE;
 }
 

@@ -47,6 +47,13 @@ void ct_clear_error(void) {
   t_status = CT_OK;
   t_message.clear();
 }
+void ct_set_error(ct_status status, const char* message) {
+  if (status == CT_OK) {
+    ct_clear_error();
+    return;
+  }
+  set_error(status, message ? message : "");
+}
 
 const char* ct_status_name(ct_status s) {
   // Read as raw bits, as dtype_arg does: C may pass any int, and switching on an enum value

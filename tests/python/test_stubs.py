@@ -67,6 +67,8 @@ def test_tensor_methods_match():
 def test_autograd_stub_names_match():
     tree = ast.parse(STUB.with_name("autograd.pyi").read_text())
     names = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    # re-exports written `from ._function import Function as Function` (PEP 484's explicit form)
+    names |= {a.asname for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names if a.asname}
     assert names == set(ctensor.autograd.__all__)
     node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Node")
     assert {f.name for f in node.body if isinstance(f, ast.FunctionDef)} == {"name"}

@@ -63,6 +63,8 @@ def _describe(node, typedefs):
             if name == "void":
                 return {"kind": "void", "const": const}
             kind = typedefs.get(name, "scalar")
+            if kind == "funcptr":  # a typedef'd function pointer (ct_tensor_hook_fn) is one
+                return {"kind": "pointer", "to": {"kind": "function"}, "const": const}
             return {"kind": kind, "name": name, "const": const}
     raise ValueError("unsupported C type node: %s" % type(node).__name__)
 
@@ -144,13 +146,15 @@ def read_header(path=HEADER):
     lines = raw.split("\n")
     ast = c_parser.CParser().parse(preprocess(path), path)
 
-    typedefs = {}  # typedef name -> "opaque" | "enum" (scalars stay "scalar")
+    typedefs = {}  # typedef name -> "opaque" | "enum" | "funcptr" (scalars stay "scalar")
     enums = []
     functions = []
     for ext in ast.ext:
         if isinstance(ext, c_ast.Typedef):
             t = ext.type.type if isinstance(ext.type, c_ast.TypeDecl) else None
-            if isinstance(t, c_ast.Struct) and t.decls is None:
+            if isinstance(ext.type, c_ast.PtrDecl) and isinstance(ext.type.type, c_ast.FuncDecl):
+                typedefs[ext.name] = "funcptr"
+            elif isinstance(t, c_ast.Struct) and t.decls is None:
                 typedefs[ext.name] = "opaque"
             elif isinstance(t, c_ast.Enum):
                 typedefs[ext.name] = "enum"

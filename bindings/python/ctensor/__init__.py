@@ -52,6 +52,8 @@ _std_norm.install()
 
 from . import _autograd  # noqa: E402
 _autograd.install()
+from . import _function  # noqa: E402
+_function.install()
 
 from . import _repeat_flip_roll  # noqa: E402
 _repeat_flip_roll.install()

@@ -1,10 +1,11 @@
 # Type stubs for ctensor (the public API; ctensor._C is the raw SWIG layer over ctensor.h).
-from typing import Any, Iterator, List, SupportsIndex, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Callable, Iterator, List, SupportsIndex, Optional, Sequence, Tuple, Union, overload
 
 from . import return_types as return_types
 from . import autograd as autograd
 from . import linalg as linalg
 from .autograd import Node as _Node
+from ._function import RemovableHandle as _RemovableHandle
 
 import builtins
 import enum
@@ -185,6 +186,8 @@ class Tensor:
     def backward(self, gradient: Optional[Tensor] = ..., retain_graph: Optional[_bool] = ...,
                  create_graph: _bool = ..., inputs: None = ...) -> None:
         """Accumulates d(self)/d(leaf) into every leaf's .grad; returns None."""
+    def register_hook(self, hook: Callable[[Tensor], Optional[Tensor]]) -> _RemovableHandle:
+        """Calls hook(grad) in backward with this tensor's gradient; a returned tensor replaces it. Returns a handle (remove())."""
     @property
     def _base(self) -> Optional[Tensor]: ...
     @property

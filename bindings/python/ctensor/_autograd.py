@@ -187,7 +187,13 @@ def _backward(t, gradient=None, retain_graph=None, create_graph=False, inputs=No
     if gradient is not None and not isinstance(gradient, _C.Tensor):
         from ._creation import tensor
         gradient = tensor(gradient, dtype=t.dtype)
-    _C._backward(t, gradient, bool(retain_graph))
+    from ._function import _state  # custom functions free their saved tensors unless retained
+    prev = getattr(_state, "retain_graph", True)
+    _state.retain_graph = bool(retain_graph)
+    try:
+        _C._backward(t, gradient, bool(retain_graph))
+    finally:
+        _state.retain_graph = prev
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None,

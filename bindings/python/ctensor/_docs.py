@@ -195,6 +195,8 @@ TENSOR = {
     "requires_grad_": (None, "In place, returns self: sets requires_grad."),
     "retain_grad": (None, "Keeps .grad for this non-leaf tensor in backward(); returns None."),
     "backward": (None, "Accumulates d(self)/d(leaf) into every leaf's .grad; returns None."),
+    "register_hook": (None, "Calls hook(grad) in backward with this tensor's gradient; a returned tensor "
+                            "replaces it. Returns a handle (remove())."),
     # ---- rearranging copies (_repeat_flip_roll.py) ----
     "repeat": (None, "A copy (new storage, C order): self tiled repeats[i] times along dim i."),
     "tile": (None, "A copy (new storage): repeat with dims padded by leading 1s."),

@@ -2,6 +2,8 @@
 from typing import Any, Callable, Optional, Sequence, Tuple, TypeVar, Union, overload
 
 from . import Tensor
+from . import _function as function
+from ._function import Function as Function, Variable as Variable
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 _Tensors = Union[Tensor, Sequence[Tensor]]
@@ -56,3 +58,13 @@ def grad(outputs: _Tensors, inputs: _Tensors, grad_outputs: Optional[_Tensors] =
          retain_graph: Optional[bool] = ..., create_graph: bool = ..., only_inputs: bool = ...,
          allow_unused: bool = ..., is_grads_batched: bool = ...) -> Tuple[Optional[Tensor], ...]:
     """ctensor.autograd.grad for leaf inputs: the gradients of outputs with respect to inputs,"""
+
+class GradcheckError(RuntimeError):
+    """Raised by gradcheck when a gradient check fails (torch.autograd.gradcheck.GradcheckError)."""
+
+def gradcheck(func: Callable[..., Any], inputs: Any, *, eps: float = ..., atol: float = ..., rtol: float = ...,
+              raise_exception: bool = ..., nondet_tol: float = ..., check_undefined_grad: bool = ...,
+              check_grad_dtypes: bool = ..., check_batched_grad: bool = ..., check_batched_forward_grad: bool = ...,
+              check_forward_ad: bool = ..., check_backward_ad: bool = ..., fast_mode: bool = ...,
+              masked: Optional[bool] = ...) -> bool:
+    """Checks the gradients of func at inputs (the tensors that require grad, float64) against"""

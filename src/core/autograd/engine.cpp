@@ -1,7 +1,8 @@
 // The backward engine: counts how many gradients each node of the graph reachable from
 // the root will receive, then runs nodes whose gradients are complete, latest-created
 // first (torch's order), summing the gradients that meet at a node.  Runs with grad mode
-// off, on the calling thread.
+// off, on the calling thread; tensor hooks (Note [Tensor hooks]) run there too, before a
+// node takes its gradients.
 #include <queue>
 #include <unordered_map>
 
@@ -66,8 +67,14 @@ void backward(const Tensor& root, const Tensor* grad, bool retain_graph) {
     }
   }
 
-  std::unordered_map<Node*, Ref<Tensor>> buffers;
-  buffers[root_edge.fn.get()] = std::move(g);
+  // One gradient slot per output of each node waiting to run.
+  std::unordered_map<Node*, std::vector<Ref<Tensor>>> buffers;
+  auto slots_of = [&buffers](Node* n) -> std::vector<Ref<Tensor>>& {
+    std::vector<Ref<Tensor>>& v = buffers[n];
+    if (v.empty()) v.resize(n->num_outputs());
+    return v;
+  };
+  slots_of(root_edge.fn.get())[root_edge.input_nr] = std::move(g);
   std::priority_queue<Node*, std::vector<Node*>, Later> ready;
   ready.push(root_edge.fn.get());
   // Keeps the root's node alive even if running it drops the last other owner.
@@ -75,18 +82,30 @@ void backward(const Tensor& root, const Tensor* grad, bool retain_graph) {
   while (!ready.empty()) {
     Node* n = ready.top();
     ready.pop();
-    Ref<Tensor> in = std::move(buffers[n]);
+    std::vector<Ref<Tensor>> in = std::move(slots_of(n));
     buffers.erase(n);
+    // torch's call_tensor_pre_hooks: the tensors' hooks (Note [Tensor hooks]) in registration
+    // order, each on its output's gradient, then retain_grad, which so stores their result
+    for (const auto& [nr, list] : n->pre_hooks)
+      if (nr < in.size() && in[nr]) in[nr] = run_hooks(*list, std::move(in[nr]));
+    bool any = false;
+    for (uint32_t k = 0; k < in.size(); ++k) {
+      if (!in[k]) continue;
+      any = true;
+      if (std::shared_ptr<HookList> leaf = n->leaf_hooks()) in[k] = run_hooks(*leaf, std::move(in[k]));
+      if (k < n->retained.size() && n->retained[k]) {  // the output's gradient, summed over backward calls
+        AutogradMeta& m = *n->retained[k];
+        m.grad = m.grad ? binary(BinaryOp::Add, Operand::of(*m.grad), Operand::of(*in[k]))
+                        : copy_to_new(*in[k], in[k]->dtype());
+      }
+      if (in[k]->math_bits() != 0 && !n->keeps_bits()) in[k] = resolve_math_bits(*in[k]);
+    }
     std::vector<Ref<Tensor>> outs;
-    if (in && n->retained) {  // retain_grad: the output's gradient, summed over backward calls
-      AutogradMeta& m = *n->retained;
-      m.grad = m.grad ? binary(BinaryOp::Add, Operand::of(*m.grad), Operand::of(*in)) : copy_to_new(*in, in->dtype());
-    }
-    if (in) {
+    if (any) {
       if (n->released && n->has_saved) fail_released();
-      if (in->math_bits() != 0 && !n->keeps_bits()) in = resolve_math_bits(*in);
-      outs = n->apply(*in);
+      outs = n->apply_all(in);
     }
+    in.clear();
     if (!retain_graph) n->release_saved();
     for (size_t i = 0; i < n->next.size(); ++i) {
       const Edge& e = n->next[i];
@@ -94,7 +113,7 @@ void backward(const Tensor& root, const Tensor* grad, bool retain_graph) {
       Node* child = e.fn.get();
       if (i < outs.size() && outs[i]) {
         Ref<Tensor> gi = fix_grad(std::move(outs[i]), n->inputs[i], child->keeps_bits());
-        Ref<Tensor>& slot = buffers[child];
+        Ref<Tensor>& slot = slots_of(child)[e.input_nr];
         if (slot) {  // a sum reads values: bits resolved
           if (slot->math_bits()) slot = resolve_math_bits(*slot);
           if (gi->math_bits()) gi = resolve_math_bits(*gi);

@@ -29,13 +29,15 @@ namespace {
 // Removes m's retain_grad registration from the node that holds it.
 void unregister_retained(AutogradMeta& m) {
   if (std::shared_ptr<Node> n = m.retained_at.lock())
-    if (n->retained == &m) n->retained = nullptr;
+    for (AutogradMeta*& r : n->retained)
+      if (r == &m) r = nullptr;
   m.retained_at.reset();
 }
 
 void register_retained(AutogradMeta& m, const std::shared_ptr<Node>& fn) {
   unregister_retained(m);
-  fn->retained = &m;
+  if (fn->retained.size() <= m.output_index) fn->retained.resize(m.output_index + 1, nullptr);
+  fn->retained[m.output_index] = &m;
   m.retained_at = fn;
 }
 
@@ -44,6 +46,8 @@ void register_retained(AutogradMeta& m, const std::shared_ptr<Node>& fn) {
 // [Retained grad and CopySlices]).
 void set_grad_fn(AutogradMeta& m, std::shared_ptr<Node> fn) {
   m.grad_fn = std::move(fn);
+  m.output_index = 0;
+  m.hooks.reset();  // the old grad_fn keeps the hooks registered so far (Note [Tensor hooks])
   if (m.retains_grad) {
     if (m.grad_fn)
       register_retained(m, m.grad_fn);
@@ -158,7 +162,7 @@ std::shared_ptr<Node> grad_fn(const Tensor& t) {
 bool is_leaf(const Tensor& t) { return grad_fn(t) == nullptr; }
 
 Edge gradient_edge(const Tensor& t) {
-  if (auto fn = grad_fn(t)) return {std::move(fn)};
+  if (auto fn = grad_fn(t)) return {std::move(fn), t.autograd() ? t.autograd()->output_index : 0};
   AutogradMeta* m = t.autograd();
   if (m && m->requires_grad) {
     std::shared_ptr<Node> acc = m->accumulator.lock();
@@ -230,6 +234,52 @@ void retain_grad(const Tensor& t) {
   AutogradMeta& m = meta_of(t);
   m.retains_grad = true;
   register_retained(m, fn);
+}
+
+uint64_t register_hook(const Tensor& t, std::shared_ptr<Hook> h, std::weak_ptr<HookList>* list) {
+  static std::atomic<uint64_t> next_id{0};
+  CT_CHECK(requires_grad(t), InvalidArgument, "cannot register a hook on a tensor that doesn't require gradient");
+  std::shared_ptr<Node> fn = grad_fn(t);  // first: a view may get its meta (and a new grad_fn) here
+  AutogradMeta& m = meta_of(t);
+  if (!m.hooks) {
+    m.hooks = std::make_shared<HookList>();
+    if (fn) fn->pre_hooks.emplace_back(m.output_index, m.hooks);
+  }
+  const uint64_t id = next_id.fetch_add(1, std::memory_order_relaxed);
+  m.hooks->hooks.emplace_back(id, std::move(h));
+  if (list) *list = m.hooks;
+  return id;
+}
+
+void remove_hook(const std::weak_ptr<HookList>& list, uint64_t id) {
+  std::shared_ptr<HookList> l = list.lock();
+  if (!l) return;
+  std::shared_ptr<Hook> gone;  // destroyed after the list is consistent again
+  for (auto it = l->hooks.begin(); it != l->hooks.end(); ++it) {
+    if (it->first == id) {
+      gone = std::move(it->second);
+      l->hooks.erase(it);
+      break;
+    }
+  }
+}
+
+Ref<Tensor> run_hooks(const HookList& list, Ref<Tensor> grad) {
+  // A copy: a hook may remove itself or others, or register more (which run next backward).
+  std::vector<std::shared_ptr<Hook>> hooks;
+  for (const auto& [id, h] : list.hooks) hooks.push_back(h);
+  for (const std::shared_ptr<Hook>& h : hooks) {
+    Ref<Tensor> r = h->call(*grad);
+    if (!r) continue;
+    CT_CHECK(std::equal(r->sizes().begin(), r->sizes().end(), grad->sizes().begin(), grad->sizes().end()),
+             InvalidArgument, "hook has changed the size of value (was " << list_str(grad->sizes()) << " got "
+                                                                          << list_str(r->sizes()) << ")");
+    CT_CHECK(r->dtype() == grad->dtype(), InvalidArgument,
+             "hook has changed the type of value (was ctensor." << legacy_type_name(grad->dtype()) << " got ctensor."
+                                                                << legacy_type_name(r->dtype()) << ")");
+    grad = std::move(r);
+  }
+  return grad;
 }
 
 bool retains_grad(const Tensor& t) { return t.autograd() && t.autograd()->retains_grad && !is_leaf(t); }
@@ -447,6 +497,8 @@ void set_inplace_view_history(const Tensor& self, std::shared_ptr<Node> fn) {
   // A retain_grad registration stays on the old grad_fn (now fn's input), so self.grad is the
   // gradient in self's geometry before the op, as torch 2.13 leaves it.
   m.grad_fn = std::move(fn);
+  m.output_index = 0;
+  m.hooks.reset();  // Note [Tensor hooks]
   sync_history(m);
   if (self.base()) {
     m.is_view = true;

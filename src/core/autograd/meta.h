@@ -59,7 +59,26 @@ struct Node;
 
 struct Edge {
   std::shared_ptr<Node> fn;
+  uint32_t input_nr = 0;  // which output of fn the gradient is for (custom ops have several)
   bool valid() const { return fn != nullptr; }
+};
+
+// Note [Tensor hooks]
+// torch's Tensor.register_hook.  A tensor's hooks form one list, shared (shared_ptr) by the
+// tensor's meta and, for a non-leaf, by the grad_fn it had when the first hook was
+// registered (Node::pre_hooks, with the tensor's output number).  When the tensor gets a new
+// grad_fn (an in-place op, a regenerated view) its meta drops the list: hooks registered
+// before keep firing for the old value's gradient, later ones go to a new list on the new
+// grad_fn (torch 2.x's update_tensor_hooks_on_new_gradfn).  A leaf's list stays in its meta
+// and its AccumulateGrad runs it.  So a hook lives as long as the tensor or the node that
+// can call it, or until it is removed; its destructor is the C API's release.
+struct Hook {
+  virtual ~Hook() = default;
+  // The gradient to use instead of grad, or an empty Ref to keep it; throws to fail backward.
+  virtual Ref<Tensor> call(const Tensor& grad) = 0;
+};
+struct HookList {
+  std::vector<std::pair<uint64_t, std::shared_ptr<Hook>>> hooks;  // (id, hook), registration order
 };
 
 // What a gradient flowing into an edge must look like: the input's sizes and dtype.
@@ -105,6 +124,10 @@ struct AutogradMeta {
   const char* view_fn_name = nullptr;
   // Shared with the tensors saved from this one (Note [Saved tensor names]); made by the first.
   std::shared_ptr<HistoryRecord> history;
+  // Which output of grad_fn this tensor is (a custom op's outputs share one node); 0 otherwise.
+  uint32_t output_index = 0;
+  // Tensor hooks (Note [Tensor hooks]); nullptr until the first is registered.
+  std::shared_ptr<HookList> hooks;
 };
 
 void destroy_meta(AutogradMeta* m);
@@ -160,6 +183,15 @@ struct Node {
   virtual std::vector<Ref<Tensor>> apply(const Tensor& grad) = 0;
   // Frees the saved values (backward without retain_graph).
   virtual void release_saved() { released = true; }
+  // Outputs of the node (gradients it takes): 1 but for custom ops.
+  virtual uint32_t num_outputs() const { return 1; }
+  // Gradients for the inputs from one gradient per output (empty Ref: none reached it; at
+  // least one did).  The default calls apply() with output 0's.
+  virtual std::vector<Ref<Tensor>> apply_all(std::vector<Ref<Tensor>>& grads) {
+    return grads[0] ? apply(*grads[0]) : std::vector<Ref<Tensor>>{};
+  }
+  // A leaf's hooks, run by its AccumulateGrad (Note [Tensor hooks]); nullptr for other nodes.
+  virtual std::shared_ptr<HookList> leaf_hooks() const { return nullptr; }
   // Whether apply() takes a gradient with math bits (AccumulateGrad); others get it resolved.
   virtual bool keeps_bits() const { return false; }
 
@@ -175,7 +207,10 @@ struct Node {
   // engine stores the gradient flowing into this node there.  Not owning: the tensor's
   // destruction (destroy_meta) or the registration moving to a new grad_fn clears it
   // (Note [Retained grad and CopySlices]).
-  AutogradMeta* retained = nullptr;
+  // One per output of a multi-output node (index = output number); empty or nullptr: none.
+  std::vector<AutogradMeta*> retained;
+  // The hooks of the tensors this node produced (Note [Tensor hooks]): (output number, list).
+  std::vector<std::pair<uint32_t, std::shared_ptr<HookList>>> pre_hooks;
   bool released = false;
 };
 
@@ -225,6 +260,15 @@ void set_view_history(const Tensor& input, const Tensor& view, MakeFn&& make_fn,
 // Refuses (InvalidArgument, naming the op) a node without a complex formula when one of its
 // inputs or its result is complex (Note [Complex autograd] in meta.cpp).
 void check_complex_formula(const char* name);
+
+// Registers h on t (Note [Tensor hooks]) and returns its id; the list it went to is *list.
+// InvalidArgument "cannot register a hook on a tensor that doesn't require gradient".
+uint64_t register_hook(const Tensor& t, std::shared_ptr<Hook> h, std::weak_ptr<HookList>* list);
+// Removes hook id from list if both still exist (the hook is destroyed when nothing runs it).
+void remove_hook(const std::weak_ptr<HookList>& list, uint64_t id);
+// Runs the hooks of list on grad in order, each seeing the previous one's result; a result
+// must keep the gradient's sizes and dtype (InvalidArgument otherwise).
+Ref<Tensor> run_hooks(const HookList& list, Ref<Tensor> grad);
 
 // Runs backward from root with gradient grad (nullptr: implicit 1 for one element).
 void backward(const Tensor& root, const Tensor* grad, bool retain_graph);

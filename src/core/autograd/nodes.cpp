@@ -147,6 +147,9 @@ class AccumulateGrad final : public Node {
   }
   const char* name() const override { return "torch::autograd::AccumulateGrad"; }
   bool keeps_bits() const override { return true; }
+  std::shared_ptr<HookList> leaf_hooks() const override {
+    return leaf_->autograd() ? leaf_->autograd()->hooks : nullptr;
+  }
   std::vector<Ref<Tensor>> apply(const Tensor& g) override {
     AutogradMeta& m = meta_of(*leaf_);
     if (!m.grad) {

@@ -102,6 +102,14 @@ handle; the objects of `CTensor` that own one convert to it in `ccall`.
 mutable struct ct_storage end
 
 """
+    ct_hook_handle
+
+The C type `ct_hook_handle`, opaque: only pointers to it exist.  A `Ptr{ct_hook_handle}` is a
+handle; the objects of `CTensor` that own one convert to it in `ccall`.
+"""
+mutable struct ct_hook_handle end
+
+"""
     ct_checkpoint
 
 The C type `ct_checkpoint`, opaque: only pointers to it exist.  A `Ptr{ct_checkpoint}` is a
@@ -200,6 +208,12 @@ const CT_CHANNELS_LAST = Cint(1)
 const CT_CHANNELS_LAST_3D = Cint(2)
 const CT_PRESERVE_FORMAT = Cint(3)
 
+# ---- enum ct_custom_output_flag ----------------------------------------------------------
+# Per-output flags of ct_custom_op_apply.  Values are ABI.
+const ct_custom_output_flag = Cint
+const CT_CUSTOM_NON_DIFFERENTIABLE = Cint(1)
+const CT_CUSTOM_DIRTY = Cint(2)
+
 # ---- enum ct_file_mode -------------------------------------------------------------------
 # How a file's bytes become a storage.  The numbers are ABI and never change.
 # CT_FILE_READ_ONLY      a shared read-only mapping: the storage is read-only (writers fail
@@ -263,6 +277,20 @@ Forgets the last error of this thread.
 """
 function ct_clear_error()
     ccall((:ct_clear_error, libctensor()), Cvoid, ())
+end
+
+"""
+    ct_set_error(status, message) -> Cvoid
+
+`void ct_set_error(ct_status status, const char *message);`
+
+Records status and message (copied; NULL is "") as this thread's last error, as a failing
+call does.  For callbacks that report a failure to ctensor (tensor hooks, custom op
+backward functions: see "Autograd"): the callback sets the error and returns the status.
+status CT_OK forgets the error, as ct_clear_error.
+"""
+function ct_set_error(status, message)
+    ccall((:ct_set_error, libctensor()), Cvoid, (Cint, Ptr{UInt8}), status, message)
 end
 
 """
@@ -4240,8 +4268,11 @@ end
 # complex either, refuses a complex tensor in a graph when it would record, with torch's
 # message (CT_ERR_INVALID_ARGUMENT, "scatter_reduce does not support automatic
 # differentiation for outputs with complex dtype."), before an in-place op writes anything.
+# - Tensor hooks (ct_tensor_register_hook) and custom ops with a backward written by the
+# caller (ct_custom_op_apply): torch's Tensor.register_hook and autograd.Function.
 # - Not supported: higher-order gradients (backward runs with grad mode off and records
-# nothing), hooks, anomaly detection.
+# nothing; create_graph), node hooks (grad_fn.register_hook), post-accumulate-grad hooks,
+# anomaly detection.
 # Errors that torch raises as RuntimeError are CT_ERR_INVALID_ARGUMENT unless stated.
 # Messages are torch's, with "ctensor." where torch prints "torch." (ctensor.FloatTensor,
 # ctensor.Size).
@@ -4399,8 +4430,8 @@ end
 
 `const char *ct_grad_fn_name(const ct_tensor *t);`
 
-The name of t's grad_fn as torch prints it ("AddBackward0", "CopySlices", ...): a static
-string, never freed.  NULL WITHOUT an error for a tensor without one (a leaf); NULL with an
+The name of t's grad_fn as torch prints it ("AddBackward0", "CopySlices", ...,
+"MyOpBackward" for a custom op): a static string, never freed.  NULL WITHOUT an error for a tensor without one (a leaf); NULL with an
 error on a bad handle or when t is a view taken in grad-mode-off whose base was modified
 in place since (torch's message).
 """
@@ -4430,6 +4461,95 @@ end
 """
 function ct_is_grad_enabled()
     ccall((:ct_is_grad_enabled, libctensor()), Cint, ())
+end
+
+# ---- Autograd: tensor hooks --------------------------------------------------------------
+
+"""
+    ct_tensor_register_hook(t, fn, user_data, release, handle) -> Cint
+
+`ct_status ct_tensor_register_hook(ct_tensor *t, ct_tensor_hook_fn fn, void *user_data, void (*release)(void *user_data), ct_hook_handle **handle);`
+
+Registers fn(user_data, ...) as a hook of t (borrowed).  release (may be NULL) is called
+exactly once with user_data when the hook can no longer run: when it is removed
+(ct_hook_remove), or when the tensor and the graph nodes that could call it are all freed
+(a non-leaf's hook lives on with its grad_fn while later nodes of the graph hold it, as
+torch's do), or at once if registration fails.  A user_data that owns t (or a tensor whose
+graph reaches t) makes a reference cycle: neither is ever freed.  *handle (handle may be NULL: no handle)
+receives a new handle, or NULL on failure.  Errors: a NULL t or fn
+(CT_ERR_INVALID_ARGUMENT), t does not require grad (CT_ERR_INVALID_ARGUMENT, torch's "cannot
+register a hook on a tensor that doesn't require gradient").
+"""
+function ct_tensor_register_hook(t, fn, user_data, release, handle)
+    ccall((:ct_tensor_register_hook, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Ptr{ct_hook_handle}}), t, fn, user_data, release, handle)
+end
+
+"""
+    ct_hook_remove(h) -> Cint
+
+`ct_status ct_hook_remove(ct_hook_handle *h);`
+
+Removes the hook (torch's RemovableHandle.remove()): it is not called again, and its
+release runs now, or once a call of it in progress returns.  Removing twice, or a hook
+whose tensor and nodes are gone, does nothing.  CT_ERR_INVALID_ARGUMENT for a NULL h.
+"""
+function ct_hook_remove(h)
+    ccall((:ct_hook_remove, libctensor()), Cint, (Ptr{ct_hook_handle},), h)
+end
+
+"""
+    ct_hook_id(h) -> Int64
+
+`int64_t ct_hook_id(const ct_hook_handle *h);`
+
+A process-unique number of the hook (torch's RemovableHandle.id is per process too);
+-1 (CT_ERR_INVALID_ARGUMENT) for a NULL h.
+"""
+function ct_hook_id(h)
+    ccall((:ct_hook_id, libctensor()), Int64, (Ptr{ct_hook_handle},), h)
+end
+
+"""
+    ct_hook_handle_release(h) -> Cvoid
+
+`void ct_hook_handle_release(ct_hook_handle *h);`
+
+Frees the handle; the hook stays registered (as a RemovableHandle going out of scope).
+NULL is a no-op.
+"""
+function ct_hook_handle_release(h)
+    ccall((:ct_hook_handle_release, libctensor()), Cvoid, (Ptr{ct_hook_handle},), h)
+end
+
+# ---- Autograd: custom ops ----------------------------------------------------------------
+
+"""
+    ct_custom_op_apply(name, n_inputs, inputs, n_outputs, outputs, output_flags, materialize_grads, backward, user_data, release) -> Cint
+
+`ct_status ct_custom_op_apply(const char *name, int n_inputs, ct_tensor *const *inputs, int n_outputs, ct_tensor *const *outputs, const int *output_flags, int materialize_grads, ct_custom_backward_fn backward, void *user_data, void (*release)(void *user_data));`
+
+Makes outputs (borrowed handles, kept: their autograd state changes) the results of a
+custom op of inputs: when grad mode is on and an input requires grad, every differentiable
+output (floating or complex, not flagged CT_CUSTOM_NON_DIFFERENTIABLE) gets one node named
+name + "Backward" ("MyOp" gives "MyOpBackward", as torch names a Python Function's) as
+grad_fn, which calls backward(user_data, ...) and sends its gradients to the inputs.  An
+output flagged CT_CUSTOM_DIRTY must be one of the inputs (forward modified it in place):
+its history is rebased on the node as an in-place op's (torch's in-place rules and
+messages apply: a leaf that requires grad is refused; a view must be input 0 and output
+0), and its version is bumped once more (torch's mark_dirty), recorded or not.  materialize_grads != 0 gives backward zeros for outputs no gradient reached (torch's
+default), 0 gives NULL (ctx.set_materialize_grads(False)).  output_flags may be NULL (all
+0).  With grad mode off or no input requiring grad nothing is recorded.  release (may be
+NULL) is called exactly once with user_data: when the node is freed (with the last output
+and later node that holds it), at once when nothing was recorded, or on failure.  user_data
+must not own an output (a reference cycle through the node: keep ct_detach(output) for
+backward instead, as torch's SavedVariable does); owning inputs is fine.
+Errors (CT_ERR_INVALID_ARGUMENT): NULL name, arrays or backward; n_inputs or n_outputs
+negative, n_outputs 0; an output that is an input but not flagged dirty ("custom op MyOp:
+output 0 is input 0 itself; return a view of it, or mark it dirty if forward modified it
+in place"), a dirty output that is not an input.
+"""
+function ct_custom_op_apply(name, n_inputs, inputs, n_outputs, outputs, output_flags, materialize_grads, backward, user_data, release)
+    ccall((:ct_custom_op_apply, libctensor()), Cint, (Ptr{UInt8}, Cint, Ptr{Ptr{ct_tensor}}, Cint, Ptr{Ptr{ct_tensor}}, Ptr{Cint}, Cint, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), name, n_inputs, inputs, n_outputs, outputs, output_flags, materialize_grads, backward, user_data, release)
 end
 
 # ---- Tensor identity and in-place metadata ops -------------------------------------------

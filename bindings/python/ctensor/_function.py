@@ -1,0 +1,306 @@
+"""Tensor hooks and custom autograd functions: Tensor.register_hook, ctensor.autograd.Function,
+ctensor.autograd.function.once_differentiable and Variable, over the C library's
+ct_tensor_register_hook and ct_custom_op_apply (through _C._register_hook and
+_C._custom_op_apply, autograd_callbacks.c).
+
+Hooks and backward functions run on the thread that called backward, with grad mode off; an
+exception they raise ends backward and reaches its caller unchanged.  Each is owned by the C
+library (the tensor or the graph node that can call it) and released when it can no longer
+run; a hook or ctx that refers to its own tensor makes a reference cycle through C that
+Python's collector cannot see (as a lambda closing over its tensor would in torch's C++ API)."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import threading
+
+from . import _C
+from ._autograd import no_grad, is_grad_enabled
+
+__all__ = ["RemovableHandle", "Function", "FunctionCtx", "once_differentiable", "Variable"]
+
+_EXPECTED_VERSION_HINT = ("Hint: enable anomaly detection to find the operation that failed to compute its "
+                          "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+_FREED = ("Trying to backward through the graph a second time (or directly access saved tensors after they have "
+          "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
+          "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if "
+          "you need to access saved tensors after calling backward.")
+
+# Whether the backward running on this thread retains the graph (set by _autograd._backward):
+# a custom function's saved tensors are freed after its backward otherwise, as torch's.
+_state = threading.local()
+
+
+def _retaining():
+    return getattr(_state, "retain_graph", True)
+
+
+class RemovableHandle:
+    """torch.utils.hooks.RemovableHandle for a tensor hook: remove() unregisters it (twice is
+    harmless); also a context manager that removes it on exit."""
+
+    __slots__ = ("id", "_cap")
+
+    def __init__(self, hook_id, cap):
+        self.id = hook_id
+        self._cap = cap
+
+    def remove(self):
+        _C._hook_remove(self._cap)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+def _hook_name(fn):
+    return getattr(fn, "__name__", None) or type(fn).__name__
+
+
+def register_hook(self, hook):
+    """Registers hook(grad) -> Tensor or None, called with this tensor's gradient in backward
+    (torch's Tensor.register_hook); a returned tensor replaces the gradient.  Returns a handle
+    whose remove() unregisters it."""
+    if not self.requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    name = _hook_name(hook)
+
+    def call(grad):
+        r = hook(grad)
+        if r is None:
+            return None
+        if not isinstance(r, _C.Tensor):
+            raise TypeError(f"expected Variable, but hook returned '{type(r).__name__}'")
+        if r.shape != grad.shape:
+            raise RuntimeError(f"hook '{name}' has changed the size of value")
+        if r.dtype != grad.dtype:
+            raise RuntimeError(f"hook '{name}' has changed the type of value (was {grad.type()} got {r.type()})")
+        return r
+
+    hook_id, cap = _C._register_hook(self, call)
+    return RemovableHandle(hook_id, cap)
+
+
+def _size_text(t):
+    return "[" + ", ".join(str(s) for s in t.shape) + "]"
+
+
+class _Saved:
+    """A tensor saved by ctx.save_for_backward and its version then.  An output is kept as a
+    detached alias (sharing its version counter), so that the node does not own its output."""
+
+    __slots__ = ("tensor", "version", "output_nr")
+
+    def __init__(self, tensor, output_nr):
+        self.tensor = tensor
+        self.version = tensor._version
+        self.output_nr = output_nr
+
+
+class FunctionCtx:
+    """The ctx of a custom Function: what forward leaves for backward."""
+
+    def save_for_backward(self, *tensors):
+        """Saves tensors (or None) for backward; read them back as ctx.saved_tensors.  (Checked
+        when forward returns, as torch.)"""
+        self.to_save = tensors
+
+    def save_for_forward(self, *tensors):
+        raise NotImplementedError("ctensor: forward-mode AD (save_for_forward) is not supported")
+
+    def mark_dirty(self, *args):
+        """Marks inputs that forward modified in place (and returns)."""
+        self.dirty_tensors = args
+
+    def mark_non_differentiable(self, *args):
+        """Marks outputs that get no gradient (requires_grad False)."""
+        self.non_differentiable = args
+
+    def set_materialize_grads(self, value):
+        """True (default): backward gets zeros for outputs no gradient reached; False: None."""
+        self.materialize_grads = bool(value)
+
+    @property
+    def saved_tensors(self):
+        """The tensors given to save_for_backward, checked against in-place writes since."""
+        saved = getattr(self, "_saved", None)
+        if saved is None:
+            return ()
+        if self._freed:
+            raise RuntimeError(_FREED)
+        out = []
+        for s in saved:
+            if s is None:
+                out.append(None)
+                continue
+            now = s.tensor._version
+            if now != s.version:
+                where = f", which is output {s.output_nr} of {self._name}," if s.output_nr is not None else ""
+                raise RuntimeError(
+                    "one of the variables needed for gradient computation has been modified by an inplace "
+                    f"operation: [{s.tensor.type()} {_size_text(s.tensor)}]{where} is at version {now}; expected "
+                    f"version {s.version} instead. {_EXPECTED_VERSION_HINT}")
+            out.append(s.tensor)
+        return tuple(out)
+
+
+class _FunctionMeta(type):
+    def __init__(cls, name, bases, attrs):
+        super().__init__(name, bases, attrs)
+        # torch's <Name>Backward, the class of grad_fn (here only its name)
+        cls._backward_name = name + "Backward"
+
+
+class Function(FunctionCtx, metaclass=_FunctionMeta):
+    """torch.autograd.Function: subclass it with staticmethods forward(ctx, *args) (or forward(*args)
+    plus setup_context(ctx, inputs, output)) and backward(ctx, *grad_outputs), and call
+    apply(*args).  The outputs' grad_fn is named <Name>Backward."""
+
+    @staticmethod
+    def forward(*args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for your custom "
+                                  "autograd.Function to use it with backward mode AD.")
+
+    vjp = backward
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        custom_setup = cls.setup_context is not Function.setup_context
+        if custom_setup:  # torch binds forward's defaults into the arguments (bind_default_args)
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = bound.args, {}
+        ctx = FunctionCtx()
+        ctx._name = cls.__name__
+        ctx._freed = False
+        ctx.materialize_grads = True
+        ctx.to_save = ()
+        ctx.dirty_tensors = ()
+        ctx.non_differentiable = ()
+        tensor_args = [(i, a) for i, a in enumerate(args) if isinstance(a, _C.Tensor)]
+        recording = is_grad_enabled() and any(a.requires_grad for _, a in tensor_args)
+        ctx.needs_input_grad = tuple(isinstance(a, _C.Tensor) and a.requires_grad for a in args)  # grad mode aside
+        with no_grad():
+            if custom_setup:
+                output = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, output)
+            else:
+                output = cls.forward(ctx, *args, **kwargs)
+        is_tuple = isinstance(output, tuple)
+        outputs = list(output) if is_tuple else [output]
+        dirty = {id(t) for t in ctx.dirty_tensors}
+        nondiff = {id(t) for t in ctx.non_differentiable}
+        inputs = [a for _, a in tensor_args]
+        c_outs, flags, out_index, positions = [], [], {}, []
+        for k, o in enumerate(outputs):
+            if not isinstance(o, _C.Tensor):
+                continue
+            flag = 1 if id(o) in nondiff else 0
+            if id(o) in dirty:
+                flag |= 2
+                if recording and o.is_leaf and o.requires_grad:
+                    raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+            elif any(o is a for a in inputs):
+                with no_grad():  # torch returns an input as a view of itself, which takes the node
+                    o = o.view_as(o)
+                outputs[k] = o
+            out_index[id(o)] = len(c_outs)
+            positions.append(k)
+            c_outs.append(o)
+            flags.append(flag)
+        for i, t in enumerate(ctx.to_save):
+            if t is not None and not isinstance(t, _C.Tensor):
+                raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
+                                f"{type(t).__name__}")
+        saved = []
+        for t in ctx.to_save:
+            if t is None:
+                saved.append(None)
+            elif id(t) in out_index and recording:
+                saved.append(_Saved(t.detach(), out_index[id(t)]))
+            else:
+                saved.append(_Saved(t, None))
+        ctx._saved = saved
+        del ctx.to_save
+        if recording and c_outs:
+            _C._custom_op_apply(cls.__name__, tuple(inputs), tuple(c_outs), tuple(flags), ctx.materialize_grads,
+                                _backward_runner(cls, ctx, args, positions, len(outputs)))
+        return tuple(outputs) if is_tuple else outputs[0]
+
+
+def _backward_runner(cls, ctx, args, positions, n_outputs):
+    """The callable the C node calls with the tensor outputs' gradients: backward gets one per
+    output of forward (None for a non-tensor output), as torch's."""
+    name = cls._backward_name
+    n = len(args)
+
+    def run(grads):
+        full = [None] * n_outputs
+        for k, g in zip(positions, grads):
+            full[k] = g
+        result = cls.backward(ctx, *full)
+        if not isinstance(result, tuple):
+            result = (result,)
+        if len(result) > n and all(g is None for g in result[n:]):
+            result = result[:n]  # torch drops trailing Nones
+        if len(result) != n:
+            raise RuntimeError(f"function {name} returned an incorrect number of gradients (expected {n}, "
+                               f"got {len(result)})")
+        out = []
+        for i, (a, g) in enumerate(zip(args, result)):
+            if not isinstance(a, _C.Tensor):
+                if g is not None:
+                    raise RuntimeError(f"function {name} returned a gradient different than None at position "
+                                       f"{i + 1}, but the corresponding forward input was not a Variable")
+                continue
+            if g is not None and not isinstance(g, _C.Tensor):
+                raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
+            out.append(g)
+        if not _retaining() and any(s is not None for s in ctx._saved):
+            ctx._freed = True
+        return out
+
+    return run
+
+
+def once_differentiable(fn):
+    """torch.autograd.function.once_differentiable: backward runs with grad mode off (ctensor's
+    backward always does: it has no double backward)."""
+    @functools.wraps(fn)
+    def wrapper(ctx, *args):
+        with no_grad():
+            return fn(ctx, *args)
+    return wrapper
+
+
+class _VariableMeta(type):
+    def __instancecheck__(cls, other):
+        return isinstance(other, _C.Tensor)
+
+
+class Variable(metaclass=_VariableMeta):
+    """torch.autograd.Variable, deprecated in torch: Variable(t, requires_grad=False) is
+    t.detach() with requires_grad set; every Tensor is an instance."""
+
+    def __new__(cls, data=None, requires_grad=False, volatile=False):
+        if data is None:
+            from ._creation import empty
+            data = empty(0)
+        if not isinstance(data, _C.Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
+        return data.detach().requires_grad_(requires_grad)
+
+
+def install():
+    _C._install(_C.Tensor, "register_hook", register_hook)

@@ -1,0 +1,180 @@
+"""ctensor.autograd.gradcheck: torch's slow (first-order, backward-mode) gradient check.
+
+The numerical Jacobian of every differentiable output with respect to every input that
+requires grad comes from central differences, (f(x + eps e_k) - f(x - eps e_k)) / (2 eps), each
+element of the input perturbed in turn through .data (so autograd's version checks do not see
+it); the analytical one from one backward per output element (a one-hot grad_output), twice, to
+check that backward is reentrant.  They must agree as torch.allclose(analytical, numerical,
+rtol, atol).  Messages are torch 2.13's; GradcheckError is a RuntimeError, as torch's.
+
+Not done: complex inputs or outputs (torch checks the Wirtinger derivatives; here a
+NotImplementedError), check_undefined_grad's and the zero-grad_output checks, batched and
+forward-mode checks (NotImplementedError when asked for); fast_mode=True runs the full check,
+whose verdict implies the fast one's."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from . import _C
+
+__all__ = ["gradcheck", "GradcheckError"]
+
+
+class GradcheckError(RuntimeError):
+    """Raised by gradcheck when a gradient check fails (torch.autograd.gradcheck.GradcheckError)."""
+
+
+GradcheckError.__module__ = "ctensor.autograd.gradcheck"
+
+
+_FAILED_NONDET = ("\n\nNOTE: If your op relies on non-deterministic operations i.e., it is listed here:\n"
+                  "https://pytorch.org/docs/stable/generated/torch.use_deterministic_algorithms.html\n"
+                  "this failure might be expected.\n\n"
+                  "If you are adding a new operator, please file an issue and then use one of the\n"
+                  "workarounds. The workaround depends on how your test invokes gradcheck/gradgradcheck.\n"
+                  "If the test\n"
+                  "- manually invokes gradcheck/gradgradcheck, then call gradcheck/gradgradcheck\n"
+                  "  with `nondet_tol=<tol>` as a keyword argument.\n"
+                  "- is OpInfo-based (e.g., in test_ops_gradients.py), then modify the OpInfo for the test\n"
+                  "  to have `gradcheck_nondet_tol=<tol>`.\n"
+                  "- is a Module test (e.g., in common_nn.py), then modify the corresponding\n"
+                  "  module_test entry to have `gradcheck_nondet_tol=<tol>`\n")
+
+
+def _as_tuple(x):
+    if isinstance(x, tuple):
+        return x
+    if isinstance(x, list):
+        return tuple(x)
+    return (x,)
+
+
+def _values(t):
+    """t's values as a flat float64 NumPy array (C order)."""
+    from ._creation import tensor  # noqa: F401  (the package is loaded)
+    return np.asarray(t.detach().double().contiguous().tolist(), dtype=np.float64).reshape(-1)
+
+
+def _check_inputs(inputs):
+    import ctensor
+    any_grad = False
+    for idx, inp in enumerate(inputs):
+        if isinstance(inp, _C.Tensor) and inp.requires_grad:
+            if inp.is_complex():
+                raise NotImplementedError("ctensor.autograd.gradcheck: complex inputs are not supported")
+            if inp.dtype != ctensor.float64:
+                warnings.warn(f"Input #{idx} requires gradient and is not a double precision floating point or "
+                              "complex. This check will likely fail if all the inputs are not of double precision "
+                              "floating point or complex. ", stacklevel=3)
+            if not all(st > 0 or sz <= 1 for st, sz in zip(inp.stride(), inp.shape)):
+                raise RuntimeError(f"The {idx}th input has a dimension with stride 0. gradcheck only supports "
+                                   "inputs that are non-overlapping to be able to compute the numerical gradients "
+                                   "correctly. You should call .contiguous on the input before passing it to "
+                                   "gradcheck.")
+            any_grad = True
+    if not any_grad:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, but none of them have "
+                         "requires_grad=True.")
+
+
+def _numerical(func, inputs, outputs_all, eps):
+    """[input][output] -> (input numel, output numel) float64 arrays, for every output."""
+    from ._autograd import no_grad
+    result = []
+    for inp in inputs:
+        if not (isinstance(inp, _C.Tensor) and inp.requires_grad):
+            continue
+        per_out = [np.zeros((inp.numel(), o.numel())) for o in outputs_all]
+        data = inp.data
+        shape = tuple(inp.shape)
+        for k in range(inp.numel()):
+            idx = np.unravel_index(k, shape) if shape else ()
+            idx = tuple(int(i) for i in idx)
+            orig = data[idx].item()
+            with no_grad():
+                data[idx] = orig - eps
+                lo = [_values(o) for o in _as_tuple(func(*inputs)) if isinstance(o, _C.Tensor)]
+                data[idx] = orig + eps
+                hi = [_values(o) for o in _as_tuple(func(*inputs)) if isinstance(o, _C.Tensor)]
+                data[idx] = orig
+            for j in range(len(outputs_all)):
+                per_out[j][k] = (hi[j] - lo[j]) / (2 * eps)
+        result.append(per_out)
+    return result
+
+
+def _analytical(inputs, output):
+    """[input] -> (input numel, output numel) float64 array: row k of input, column m of output."""
+    import ctensor
+    diff = [x for x in inputs if isinstance(x, _C.Tensor) and x.requires_grad]
+    jac = [np.zeros((x.numel(), output.numel())) for x in diff]
+    for m in range(output.numel()):
+        onehot = ctensor.zeros(output.numel(), dtype=output.dtype)
+        onehot[m] = 1
+        grads = ctensor.autograd.grad(output, diff, onehot.reshape(output.shape), retain_graph=True,
+                                      allow_unused=True)
+        for i, (x, g) in enumerate(zip(diff, grads)):
+            if g is not None:
+                if tuple(g.shape) != tuple(x.shape):
+                    raise GradcheckError("Analytical gradient has incorrect size")
+                jac[i][:, m] = _values(g)
+    return jac
+
+
+def _as_tensor(a, dtype):
+    import ctensor
+    return ctensor.tensor(a.tolist(), dtype=dtype).reshape(a.shape)
+
+
+def _slow_gradcheck(func, inputs, func_out, eps, atol, rtol, nondet_tol):
+    outputs_all = [o for o in func_out if isinstance(o, _C.Tensor)]
+    numerical = _numerical(func, inputs, outputs_all, eps)
+    differentiable = [j for j, o in enumerate(outputs_all) if o.requires_grad]
+    if not differentiable:
+        for per_out in numerical:
+            for n in per_out:
+                if np.count_nonzero(n) > 0:
+                    raise GradcheckError("Numerical gradient for function expected to be zero")
+        return True
+    for i, j in enumerate(differentiable):
+        o = outputs_all[j]
+        if o.is_complex():
+            raise NotImplementedError("ctensor.autograd.gradcheck: complex outputs are not supported")
+        a1 = _analytical(inputs, o)
+        a2 = _analytical(inputs, o)
+        for k, (a, n) in enumerate(zip(a1, (per_out[j] for per_out in numerical))):
+            if not np.allclose(a, n, rtol=rtol, atol=atol, equal_nan=False):
+                raise GradcheckError(f"Jacobian mismatch for output {i:d} with respect to input {k:d},\n"
+                                     f"numerical:{_as_tensor(n, o.dtype)}\nanalytical:{_as_tensor(a, o.dtype)}\n")
+        for a, b in zip(a1, a2):
+            if a.size and np.max(np.abs(a - b)) > nondet_tol:
+                raise GradcheckError("Backward is not reentrant, i.e., running backward with same input and "
+                                     "grad_output multiple times gives different values, although analytical "
+                                     f"gradient matches numerical gradient.The tolerance for nondeterminism was "
+                                     f"{nondet_tol}." + _FAILED_NONDET)
+    return True
+
+
+def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, nondet_tol=0.0,
+              check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
+              check_batched_forward_grad=False, check_forward_ad=False, check_backward_ad=True, fast_mode=False,
+              masked=None):
+    """Checks the gradients of func at inputs (the tensors that require grad, float64) against
+    central finite differences, as torch.autograd.gradcheck: True, or GradcheckError (False
+    with raise_exception=False)."""
+    if check_batched_grad or check_batched_forward_grad or check_forward_ad:
+        raise NotImplementedError("ctensor.autograd.gradcheck: batched and forward-mode checks are not supported")
+    tupled = _as_tuple(inputs)
+    _check_inputs(tupled)
+    try:
+        if check_backward_ad:
+            func_out = _as_tuple(func(*tupled))
+            _slow_gradcheck(func, tupled, func_out, eps, atol, rtol, nondet_tol)
+    except GradcheckError:
+        if raise_exception:
+            raise
+        return False
+    return True

@@ -1,0 +1,148 @@
+// Note [Custom ops]
+// torch.autograd.Function's node (PyNode / CppNode): one node with one output per forward
+// output (Node::num_outputs, the engine's per-output slots) and an edge per input.  Its
+// backward gets every output's gradient at once: zeros of the output's sizes and dtype for
+// an output no gradient reached, unless materialize_grads is off (then none, as torch's
+// ctx.set_materialize_grads(False)).  A returned gradient must be expandable to its input's
+// sizes (then summed to them, and converted to its dtype), as torch's validate_outputs.
+// The node owns the user's callback; it is destroyed with the node (the C API's release).
+#include "custom.h"
+
+#include <mutex>
+#include <unordered_set>
+
+#include "core/error.h"
+#include "core/factory.h"
+#include "core/shape.h"
+
+namespace ct::autograd {
+
+const char* intern_name(const std::string& name) {
+  static std::mutex mu;
+  static auto* names = new std::unordered_set<std::string>();  // never freed: names stay valid
+  std::lock_guard<std::mutex> lock(mu);
+  return names->insert(name).first->c_str();
+}
+
+namespace {
+
+bool expandable_to(IntList from, IntList to) {
+  if (from.size() > to.size()) return false;
+  const size_t lead = to.size() - from.size();
+  for (size_t i = 0; i < from.size(); ++i)
+    if (from[i] != 1 && from[i] != to[lead + i]) return false;
+  return true;
+}
+
+class CustomNode final : public Node {
+ public:
+  CustomNode(const char* name, std::vector<InputMeta> outs, bool materialize, std::shared_ptr<CustomBackward> fn)
+      : name_(name), outs_(std::move(outs)), materialize_(materialize), fn_(std::move(fn)) {}
+  const char* name() const override { return name_; }
+  uint32_t num_outputs() const override { return uint32_t(outs_.size()); }
+  // Output 0's gradient alone: CopySlices calls this for a dirty view (always output 0).
+  std::vector<Ref<Tensor>> apply(const Tensor& g) override {
+    std::vector<Ref<Tensor>> grads(outs_.size());
+    grads[0] = Ref<Tensor>::retain(const_cast<Tensor*>(&g));
+    return apply_all(grads);
+  }
+  std::vector<Ref<Tensor>> apply_all(std::vector<Ref<Tensor>>& grads) override {
+    if (materialize_)
+      for (size_t i = 0; i < grads.size(); ++i)
+        if (!grads[i]) grads[i] = full(outs_[i].sizes, 0.0, outs_[i].dtype, "backward");
+    std::vector<Ref<Tensor>> r = fn_->call(grads);
+    CT_CHECK(r.size() == inputs.size(), InvalidArgument,
+             "function " << name_ << " returned an incorrect number of gradients (expected " << inputs.size()
+                         << ", got " << r.size() << ")");
+    for (size_t i = 0; i < r.size(); ++i) {
+      if (!r[i] || !next[i].valid()) {
+        r[i] = Ref<Tensor>();  // an input that takes no gradient: ignored, as torch
+        continue;
+      }
+      CT_CHECK(expandable_to(r[i]->sizes(), inputs[i].sizes), InvalidArgument,
+               "Function " << name_ << " returned an invalid gradient at index " << i << " - got "
+                           << list_str(r[i]->sizes()) << " but expected shape compatible with "
+                           << list_str(inputs[i].sizes));
+    }
+    return r;
+  }
+
+ private:
+  const char* name_;
+  std::vector<InputMeta> outs_;
+  bool materialize_;
+  std::shared_ptr<CustomBackward> fn_;
+};
+
+}  // namespace
+
+void apply_custom_op(const std::string& name, const std::vector<const Tensor*>& inputs,
+                     const std::vector<CustomOutput>& outputs, bool materialize_grads,
+                     std::shared_ptr<CustomBackward> backward) {
+  // Checks first, so that a refused call changes nothing.
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    const CustomOutput& out = outputs[o];
+    CT_CHECK(out.tensor, InvalidArgument, "custom op " << name << ": output " << o << " is NULL");
+    CT_CHECK(out.dirty_input < int(inputs.size()), InvalidArgument,
+             "custom op " << name << ": output " << o << " is marked as input " << out.dirty_input << " of "
+                          << inputs.size());
+    if (out.dirty_input >= 0) {
+      CT_CHECK(inputs[size_t(out.dirty_input)] == out.tensor, InvalidArgument,
+               "custom op " << name << ": output " << o << " is marked dirty but is not input " << out.dirty_input);
+      // CopySlices passes the view's gradient to output 0 and takes input 0's back
+      CT_CHECK(!out.tensor->base() || (o == 0 && out.dirty_input == 0), InvalidArgument,
+               "custom op " << name << ": a view modified in place (marked dirty) must be input 0 and output 0");
+    } else {
+      for (size_t i = 0; i < inputs.size(); ++i)
+        CT_CHECK(inputs[i] != out.tensor, InvalidArgument,
+                 "custom op " << name << ": output " << o << " is input " << i
+                              << " itself; return a view of it, or mark it dirty if forward modified it in place");
+    }
+  }
+  bool any = false;
+  for (const Tensor* t : inputs) any = any || requires_grad(*t);
+  const bool recording = grad_enabled() && any;
+  if (recording)
+    for (const CustomOutput& out : outputs)
+      if (out.dirty_input >= 0 && !out.non_differentiable) check_inplace(*out.tensor);
+  // torch's mark_dirty bumps the version once more, recorded or not
+  for (const CustomOutput& out : outputs)
+    if (out.dirty_input >= 0) out.tensor->bump_version();
+  if (!recording) return;
+
+  std::vector<InputMeta> out_meta;
+  for (const CustomOutput& out : outputs)
+    out_meta.push_back({Shape(out.tensor->sizes().begin(), out.tensor->sizes().end()), out.tensor->dtype()});
+  auto node = std::make_shared<CustomNode>(intern_name(name + "Backward"), std::move(out_meta), materialize_grads,
+                                           std::move(backward));
+  for (const Tensor* t : inputs) {
+    if (requires_grad(*t))
+      node->add_input(*t);
+    else
+      node->add_input_meta_only(*t);
+  }
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    const CustomOutput& out = outputs[o];
+    const Tensor& t = *out.tensor;
+    const bool differentiable = !out.non_differentiable && (is_floating(t.dtype()) || is_complex(t.dtype()));
+    if (!differentiable) continue;
+    if (out.dirty_input >= 0) {
+      rebase_history(t, node);
+      if (!t.base()) meta_of(t).output_index = uint32_t(o);
+      continue;
+    }
+    AutogradMeta& m = meta_of(t);
+    m.grad_fn = node;
+    m.output_index = uint32_t(o);
+    m.hooks.reset();
+    if (t.base()) {  // a view made in forward: its history is the node now
+      m.is_view = true;
+      m.creation = CreationMeta::Default;
+      m.attr_version = t.version();
+      m.view_fn_name = nullptr;
+    }
+    sync_history(m);
+  }
+}
+
+}  // namespace ct::autograd

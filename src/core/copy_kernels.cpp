@@ -287,16 +287,6 @@ constexpr int kStripTiles = 16;
 // of L1 sets, and the prefetched lines evicted each other before use.
 constexpr int kGroupTiles = 4;
 
-inline void prefetch_step(const char* s, int64_t sx, int rows, int yt) {
-#if CT_COPY_X86
-  for (int i = 0; i < rows; ++i) {
-    for (int q = 0; q < yt; ++q) _mm_prefetch(s + i * sx + q * kLine, _MM_HINT_T1);
-  }
-#else
-  (void)s, (void)sx, (void)rows, (void)yt;
-#endif
-}
-
 // Prefetches lines [first, first + count) of a block of src rows yt lines long, numbered
 // row by row (so a block is fetched in address order, a run of yt lines per row).
 inline void prefetch_lines(const char* s, int64_t sx, int yt, int64_t first, int64_t count) {
@@ -307,12 +297,17 @@ inline void prefetch_lines(const char* s, int64_t sx, int yt, int64_t first, int
 #endif
 }
 
-// The loop shared by every strip: tile(src of tile, dst of tile) for each x step and each of
-// the yt tiles in y, with a prefetch of the next x step.  A strip of only one or two x steps
-// (NCHW -> NHWC with few channels: dst rows of one or two lines) prefetches at its last step
-// the first x step of the next strip in y (src + yt lines), which is what the caller's next
-// work unit usually reads; otherwise each such strip would start cold, on L src lines 2^k
-// bytes apart.  (A prefetch past the end of src is harmless: prefetches never fault.)
+// The loop shared by every strip: tile(src of tile, dst of tile) for each of the ntiles x
+// steps and each of the yt tiles in y, each tile prefetching L src lines of what comes next
+// (spread over the tiles rather than all at once: a burst of hundreds of prefetches stalls
+// the loads that the current tile needs), into L2 (kGroupTiles):
+//   more than kGroupTiles x steps: groups of kGroupTiles steps, y inside x-in-group, each
+//     group prefetching the next group;
+//   one or two x steps (NCHW -> NHWC with few channels: dst rows of one or two lines): the
+//     next strip in y (src + yt lines), which is what the caller's next work unit usually
+//     reads; otherwise each such strip would start cold, on L src lines 2^k bytes apart;
+//   otherwise: x step by x step, each prefetching the next one.
+// (A prefetch past the end of src is harmless: prefetches never fault.)
 #define CT_STRIP_LOOP(L, TILE)                                                          \
   if (ntiles > kGroupTiles) {                                                      \
     for (int64_t g = 0; g < ntiles; g += kGroupTiles) {                                 \
@@ -327,13 +322,21 @@ inline void prefetch_lines(const char* s, int64_t sx, int yt, int64_t first, int
         }                                                                               \
       }                                                                                 \
     }                                                                                   \
+  } else if (ntiles <= 2) {                                                             \
+    for (int64_t t = 0, k = 0; t < ntiles; ++t) {                                       \
+      for (int q = 0; q < yt; ++q, ++k) {                                               \
+        if (pf) prefetch_lines(s + yt * kLine, sx, yt, k * (L), (L));                   \
+        TILE(s + t * (L) * sx + q * kLine, d + t * kLine + q * (L) * dy);               \
+      }                                                                                 \
+    }                                                                                   \
   } else {                                                                              \
     for (int64_t t = 0; t < ntiles; ++t) {                                              \
       const char* st = s + t * (L) * sx;                                                \
       char* dt = d + t * kLine;                                                         \
-      if (pf && t + 1 < ntiles) prefetch_step(st + (L) * sx, sx, (L), yt);              \
-      else if (pf && ntiles <= 2) prefetch_step(s + yt * kLine, sx, (L), yt);           \
-      for (int q = 0; q < yt; ++q) TILE(st + q * kLine, dt + q * (L) * dy);             \
+      for (int q = 0; q < yt; ++q) {                                                    \
+        if (pf && t + 1 < ntiles) prefetch_lines(st + (L) * sx, sx, yt, q * (L), (L));  \
+        TILE(st + q * kLine, dt + q * (L) * dy);                                        \
+      }                                                                                 \
     }                                                                                   \
   }
 

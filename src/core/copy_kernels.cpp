@@ -276,7 +276,7 @@ using StripFn = void (*)(const char* s, int64_t sx, char* d, int64_t dy, int64_t
 // 1 thread, 1 -> 6.5 ms, 4 or 8 with the prefetch -> 4.3-5.1 ms.
 // Issue 26 (2026-11-27, docs/performance.md): 16 tiles, in groups of kGroupTiles x steps
 // with the prefetches into L2 rather than L1, took the worst 3-D/4-D permutation from 0.32
-// to 0.6-0.7 of memcpy on one thread, and the 2-D transposes from about 0.7 to 1.0.
+// to 0.74-0.78 of memcpy on one thread, and the 2-D transposes from about 0.7 to 1.0.
 constexpr int kStripTiles = 16;
 
 // x steps per group.  A strip walks its tiles group by group, y inside x-in-group, so each
@@ -309,7 +309,7 @@ inline void prefetch_lines(const char* s, int64_t sx, int yt, int64_t first, int
 //   otherwise: x step by x step, each prefetching the next one.
 // (A prefetch past the end of src is harmless: prefetches never fault.)
 #define CT_STRIP_LOOP(L, TILE)                                                          \
-  if (ntiles > kGroupTiles) {                                                      \
+  if (ntiles > kGroupTiles) {                                                           \
     for (int64_t g = 0; g < ntiles; g += kGroupTiles) {                                 \
       const int64_t gn = std::min<int64_t>(kGroupTiles, ntiles - g);                    \
       const int64_t nn = std::min<int64_t>(kGroupTiles, ntiles - g - gn);               \

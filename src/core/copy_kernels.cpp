@@ -302,7 +302,7 @@ inline void prefetch_lines(const char* s, int64_t sx, int yt, int64_t first, int
 // (spread over the tiles rather than all at once: a burst of hundreds of prefetches stalls
 // the loads that the current tile needs), into L2 (kGroupTiles):
 //   more than kGroupTiles x steps: groups of kGroupTiles steps, y inside x-in-group, each
-//     group prefetching the next group;
+//     group prefetching the next group, the last one the first group of the next strip in y;
 //   one or two x steps (NCHW -> NHWC with few channels: dst rows of one or two lines): the
 //     next strip in y (src + yt lines), which is what the caller's next work unit usually
 //     reads; otherwise each such strip would start cold, on L src lines 2^k bytes apart;
@@ -312,8 +312,10 @@ inline void prefetch_lines(const char* s, int64_t sx, int yt, int64_t first, int
   if (ntiles > kGroupTiles) {                                                           \
     for (int64_t g = 0; g < ntiles; g += kGroupTiles) {                                 \
       const int64_t gn = std::min<int64_t>(kGroupTiles, ntiles - g);                    \
-      const int64_t nn = std::min<int64_t>(kGroupTiles, ntiles - g - gn);               \
-      const char* next = s + (g + gn) * (L) * sx;                                       \
+      const bool last = g + gn == ntiles;                                               \
+      const int64_t nn = last ? std::min<int64_t>(kGroupTiles, ntiles)                  \
+                              : std::min<int64_t>(kGroupTiles, ntiles - g - gn);        \
+      const char* next = last ? s + yt * kLine : s + (g + gn) * (L) * sx;               \
       int64_t k = 0;                                                                    \
       for (int q = 0; q < yt; ++q) {                                                    \
         for (int64_t t = g; t < g + gn; ++t, ++k) {                                     \

@@ -75,9 +75,10 @@ def measure(build, repetitions):
                  if name.startswith("BM_ContiguousPermute") and f"/threads:{threads}/" in name}
         worst = min(perms, key=perms.get)
         label = "/".join(part for part in worst.split("/")[1:3])
+        # Issue 26: >= 0.80 with the default threads (2 here), >= 0.60 on one thread.
+        goal = 0.6 if threads == 1 else 0.8
         figures.append((f"3-D/4-D permutation -> contiguous, worst of 1/2/4/8-byte items{note}, vs memcpy",
-                        f"{perms[worst]:.2f} ({label})", ">= 0.50" if not threads else "",
-                        perms[worst] >= 0.5 if not threads else None))
+                        f"{perms[worst]:.2f} ({label})", f">= {goal:.2f}", perms[worst] >= goal))
         figures.append(("  (best of them)", f"{max(perms.values()):.2f}", "", None))
         if threads == 1:
             cpu = {name: row["vs_memcpy_cpu"] for name, row in copy.items()

@@ -274,31 +274,72 @@ using StripFn = void (*)(const char* s, int64_t sx, char* d, int64_t dy, int64_t
 // 4096 x 4096 float32 transposed into a reused buffer with streaming stores: 2 threads,
 // 1 -> 3.9 ms, 4 -> 3.8 ms, 8 -> 3.4 ms, 8 with the prefetch -> 2.5 ms (memcpy: 3.3 ms);
 // 1 thread, 1 -> 6.5 ms, 4 or 8 with the prefetch -> 4.3-5.1 ms.
-constexpr int kStripTiles = 8;
+// Issue 26 (2026-11-27, docs/performance.md): 16 tiles, in groups of kGroupTiles x steps
+// with the prefetches into L2 rather than L1, took the worst 3-D/4-D permutation from 0.32
+// to 0.74-0.78 of memcpy on one thread, and the 2-D transposes from about 0.7 to 1.0.
+constexpr int kStripTiles = 16;
 
-inline void prefetch_step(const char* s, int64_t sx, int rows, int yt) {
+// x steps per group.  A strip walks its tiles group by group, y inside x-in-group, so each
+// dst row receives kGroupTiles consecutive lines per visit instead of one (scattered single
+// lines 64 KiB apart were what kept the 3-D (n, 256, 256) copies at a third of memcpy), while
+// the next group's src lines are prefetched into L2 a few per tile, in address order.  L1 is
+// the wrong target: src rows a power of two apart (32 KiB in NCHW -> NHWC) share a handful
+// of L1 sets, and the prefetched lines evicted each other before use.
+constexpr int kGroupTiles = 4;
+
+// Prefetches lines [first, first + count) of a block of src rows yt lines long, numbered
+// row by row (so a block is fetched in address order, a run of yt lines per row).
+inline void prefetch_lines(const char* s, int64_t sx, int yt, int64_t first, int64_t count) {
 #if CT_COPY_X86
-  for (int i = 0; i < rows; ++i) {
-    for (int q = 0; q < yt; ++q) _mm_prefetch(s + i * sx + q * kLine, _MM_HINT_T0);
-  }
+  for (int64_t i = first; i < first + count; ++i) _mm_prefetch(s + (i / yt) * sx + (i % yt) * kLine, _MM_HINT_T1);
 #else
-  (void)s, (void)sx, (void)rows, (void)yt;
+  (void)s, (void)sx, (void)yt, (void)first, (void)count;
 #endif
 }
 
-// The loop shared by every strip: tile(src of tile, dst of tile) for each x step and each of
-// the yt tiles in y, with a prefetch of the next x step.  A strip of only one or two x steps
-// (NCHW -> NHWC with few channels: dst rows of one or two lines) prefetches at its last step
-// the first x step of the next strip in y (src + yt lines), which is what the caller's next
-// work unit usually reads; otherwise each such strip would start cold, on L src lines 2^k
-// bytes apart.  (A prefetch past the end of src is harmless: prefetches never fault.)
-#define CT_STRIP_LOOP(L, TILE)                                                      \
-  for (int64_t t = 0; t < ntiles; ++t) {                                            \
-    const char* st = s + t * (L) * sx;                                              \
-    char* dt = d + t * kLine;                                                       \
-    if (pf && t + 1 < ntiles) prefetch_step(st + (L) * sx, sx, (L), yt);            \
-    else if (pf && ntiles <= 2) prefetch_step(s + yt * kLine, sx, (L), yt);         \
-    for (int q = 0; q < yt; ++q) TILE(st + q * kLine, dt + q * (L) * dy);           \
+// The loop shared by every strip: tile(src of tile, dst of tile) for each of the ntiles x
+// steps and each of the yt tiles in y, each tile prefetching L src lines of what comes next
+// (spread over the tiles rather than all at once: a burst of hundreds of prefetches stalls
+// the loads that the current tile needs), into L2 (kGroupTiles):
+//   more than kGroupTiles x steps: groups of kGroupTiles steps, y inside x-in-group, each
+//     group prefetching the next group, the last one the first group of the next strip in y;
+//   one or two x steps (NCHW -> NHWC with few channels: dst rows of one or two lines): the
+//     next strip in y (src + yt lines), which is what the caller's next work unit usually
+//     reads; otherwise each such strip would start cold, on L src lines 2^k bytes apart;
+//   otherwise: x step by x step, each prefetching the next one.
+// (A prefetch past the end of src is harmless: prefetches never fault.)
+#define CT_STRIP_LOOP(L, TILE)                                                          \
+  if (ntiles > kGroupTiles) {                                                           \
+    for (int64_t g = 0; g < ntiles; g += kGroupTiles) {                                 \
+      const int64_t gn = std::min<int64_t>(kGroupTiles, ntiles - g);                    \
+      const bool last = g + gn == ntiles;                                               \
+      const int64_t nn = last ? std::min<int64_t>(kGroupTiles, ntiles)                  \
+                              : std::min<int64_t>(kGroupTiles, ntiles - g - gn);        \
+      const char* next = last ? s + yt * kLine : s + (g + gn) * (L) * sx;               \
+      int64_t k = 0;                                                                    \
+      for (int q = 0; q < yt; ++q) {                                                    \
+        for (int64_t t = g; t < g + gn; ++t, ++k) {                                     \
+          if (pf && nn > 0) prefetch_lines(next, sx, yt, k * nn * (L) / gn, nn * (L) / gn); \
+          TILE(s + t * (L) * sx + q * kLine, d + t * kLine + q * (L) * dy);             \
+        }                                                                               \
+      }                                                                                 \
+    }                                                                                   \
+  } else if (ntiles <= 2) {                                                             \
+    for (int64_t t = 0, k = 0; t < ntiles; ++t) {                                       \
+      for (int q = 0; q < yt; ++q, ++k) {                                               \
+        if (pf) prefetch_lines(s + yt * kLine, sx, yt, k * (L), (L));                   \
+        TILE(s + t * (L) * sx + q * kLine, d + t * kLine + q * (L) * dy);               \
+      }                                                                                 \
+    }                                                                                   \
+  } else {                                                                              \
+    for (int64_t t = 0; t < ntiles; ++t) {                                              \
+      const char* st = s + t * (L) * sx;                                                \
+      char* dt = d + t * kLine;                                                         \
+      for (int q = 0; q < yt; ++q) {                                                    \
+        if (pf && t + 1 < ntiles) prefetch_lines(st + (L) * sx, sx, yt, q * (L), (L));  \
+        TILE(st + q * kLine, dt + q * (L) * dy);                                        \
+      }                                                                                 \
+    }                                                                                   \
   }
 
 template <int W>
@@ -798,31 +839,53 @@ void run_transpose(const Context& c, int nthreads) {
   const int64_t tail_x0 = head + ntiles * L;
   const StripFn strip = strip_fn(c.isa, w);
   const InnerFn edge = move_fn(w);
-  // Rows per work unit: yt tiles stacked in y (Note [Transpose tiles]), fewer when that
-  // would leave threads without work.
+  // Work units: strips of yt tiles in y (fewer when y is short), cut in x as well when
+  // that leaves too few units for the threads (the 3-D (n, 256, 256) -> contiguous case:
+  // y is short, x is 64 Ki elements); with a single tile in x, fewer tiles in y instead.
   int yt = kStripTiles;
-  while (yt > 1 && nouter_count * ((ny + yt * L - 1) / (yt * L)) < kChunksPerThread * nthreads) yt /= 2;
+  while (yt > 1 && yt / 2 >= ny / L) yt /= 2;
+  const int64_t yblocks_full = (ny + yt * L - 1) / (yt * L);
+  const int64_t want = nthreads > 1 ? kChunksPerThread * nthreads : 1;  // one thread: no cuts
+  int64_t xblocks = 1;
+  if (nouter_count * yblocks_full < want && ntiles > 1) {
+    xblocks = std::min<int64_t>(ntiles, (want + nouter_count * yblocks_full - 1) / (nouter_count * yblocks_full));
+  } else {
+    while (yt > 1 && nouter_count * ((ny + yt * L - 1) / (yt * L)) < want) yt /= 2;
+  }
   const int64_t rows = yt * L;
   const int64_t yblocks = (ny + rows - 1) / rows;
-  const int64_t units = nouter_count * yblocks;
+  const int64_t units = nouter_count * yblocks * xblocks;
 
   parallel_chunks(nthreads, units, 1, [&](int64_t ub, int64_t ue) {
     for (int64_t u = ub; u < ue; ++u) {
+      const int64_t xb = u % xblocks, rest = u / xblocks;
       int64_t od, os;
-      outer_offsets(u / yblocks, nouter, dims, p, &od, &os);
-      const int64_t y0 = (u % yblocks) * rows;
+      outer_offsets(rest / yblocks, nouter, dims, p, &od, &os);
+      const int64_t y0 = (rest % yblocks) * rows;
       const int64_t ly = std::min(rows, ny - y0);
       char* d = c.d + od + y0 * dy;       // dst(0, y0)
       const char* s = c.s + os + y0 * w;  // src(0, y0)
+      // This unit's tiles [t0, t1) in x; the first unit of a row also takes the head, the
+      // last the tail.
+      const int64_t t0 = ntiles * xb / xblocks, t1 = ntiles * (xb + 1) / xblocks;
+      const int64_t xa = xb == 0 ? 0 : head + t0 * L;
+      const int64_t xe = xb == xblocks - 1 ? nx : head + t1 * L;
       const int64_t tiled_rows = ntiles > 0 ? ly / L * L : 0;
       if (tiled_rows > 0) {
-        for (int64_t y = 0; y < tiled_rows; ++y) edge(d + y * dy, w, s + y * w, sx, head);
-        strip(s + head * sx, sx, d + head * w, dy, ntiles, int(tiled_rows / L), nt);
-        for (int64_t y = 0; y < tiled_rows; ++y) {
-          edge(d + y * dy + tail_x0 * w, w, s + y * w + tail_x0 * sx, sx, nx - tail_x0);
+        // (The edges are skipped when empty: with dst rows of one line, NCHW -> NHWC with 64
+        // one-byte channels, two empty calls per row cost a third of the copy.)
+        if (xb == 0 && head > 0) {
+          for (int64_t y = 0; y < tiled_rows; ++y) edge(d + y * dy, w, s + y * w, sx, head);
+        }
+        const int64_t x0 = head + t0 * L;
+        strip(s + x0 * sx, sx, d + x0 * w, dy, t1 - t0, int(tiled_rows / L), nt);
+        if (xb == xblocks - 1 && tail_x0 < nx) {
+          for (int64_t y = 0; y < tiled_rows; ++y) {
+            edge(d + y * dy + tail_x0 * w, w, s + y * w + tail_x0 * sx, sx, nx - tail_x0);
+          }
         }
       }
-      for (int64_t y = tiled_rows; y < ly; ++y) edge(d + y * dy, w, s + y * w, sx, nx);
+      for (int64_t y = tiled_rows; y < ly; ++y) edge(d + y * dy + xa * w, w, s + y * w + xa * sx, sx, xe - xa);
     }
     if (nt) store_fence();
   });

@@ -489,6 +489,94 @@ TEST(CopyTranspose, BatchedAndPermuted3d) {
   }
 }
 
+// The permuted view of a fresh contiguous base of `base_sizes`: dims in `perm` order; dims in
+// `flip` walked backwards (negative strides), and the view starts `skip` elements into a
+// base with that many extra leading elements.
+Ref<Tensor> permuted(std::mt19937_64& rng, const Shape& base_sizes, const std::vector<int>& perm,
+                     const std::vector<int>& flip, DType dtype, int64_t skip) {
+  int64_t numel = 1;
+  for (int64_t s : base_sizes) numel *= s;
+  Ref<Tensor> flat = empty({numel + skip}, dtype);
+  fill_random(*flat, rng);
+  const Shape bs = contiguous_strides(base_sizes);
+  Shape sizes, strides;
+  int64_t offset = skip;
+  for (int d : perm) {
+    sizes.push_back(base_sizes[size_t(d)]);
+    const bool back = std::find(flip.begin(), flip.end(), d) != flip.end() && base_sizes[size_t(d)] > 0;
+    strides.push_back(back ? -bs[size_t(d)] : bs[size_t(d)]);
+    if (back) offset += (base_sizes[size_t(d)] - 1) * bs[size_t(d)];
+  }
+  return view(flat, sizes, strides, offset);
+}
+
+// 3-D, 4-D and 5-D permutations -> contiguous and into existing (misaligned) tensors, for every
+// element width on every SIMD level, with and without streaming stores, on 1 and 2 threads
+// with a tiny grain (so the transpose path cuts work units in x as well as in y).  Sizes are
+// chosen around the tile geometry of width w (L = 64 / w elements per line): 10 tiles and a
+// tail in x (two whole groups of 4 tiles and one short group), 16 tiles and a tail in y
+// (a whole strip), and sizes 1 and 0.  Every result is compared byte for byte against the
+// element-by-element reference, including the bytes around a destination view.
+TEST(CopyTranspose, PermutationsEveryWidthAgainstReference) {
+  KnobGuard guard;
+  std::mt19937_64 rng(26);
+  struct Case {
+    const char* name;
+    std::function<Shape(int64_t)> base;  // base sizes for L
+    std::vector<int> perm, flip;
+  };
+  const std::vector<Case> cases = {
+      {"3d (a,b,n)->(n,a,b)", [](int64_t L) { return Shape{2, 5 * L + 1, 16 * L + 5}; }, {2, 0, 1}, {}},
+      {"3d y short", [](int64_t L) { return Shape{5, 2 * L + 3, L + 1}; }, {2, 0, 1}, {}},
+      {"4d NCHW->NHWC", [](int64_t L) { return Shape{2, 9 * L + 3, 3, L + 3}; }, {0, 2, 3, 1}, {}},
+      {"4d NCHW->NHWC, one line of channels", [](int64_t L) { return Shape{2, L, 5, 2 * L + 1}; }, {0, 2, 3, 1}, {}},
+      {"4d NHWC->NCHW", [](int64_t L) { return Shape{2, 3, L + 3, 2 * L + 5}; }, {0, 3, 1, 2}, {}},
+      {"5d", [](int64_t L) { return Shape{2, 3, L + 1, 4, 2 * L + 1}; }, {0, 3, 4, 1, 2}, {}},
+      {"5d scrambled", [](int64_t L) { return Shape{3, 5, L + 2, 2, 7}; }, {4, 2, 0, 3, 1}, {}},
+      {"4d flipped outer", [](int64_t L) { return Shape{3, 2 * L + 1, 2, L + 2}; }, {0, 2, 3, 1}, {0}},
+      {"3d flipped x", [](int64_t L) { return Shape{3, 3 * L + 1, 4 * L + 5}; }, {2, 0, 1}, {0, 1}},
+      {"3d flipped y", [](int64_t L) { return Shape{2, 2 * L + 1, 2 * L + 5}; }, {2, 0, 1}, {2}},
+      {"size-1 dims", [](int64_t L) { return Shape{1, 4 * L + 3, 1, 2 * L + 1}; }, {0, 3, 2, 1}, {}},
+      {"size 0", [](int64_t L) { return Shape{3, 0, L + 1}; }, {2, 0, 1}, {}},
+      {"one row", [](int64_t L) { return Shape{1, 9 * L + 1}; }, {1, 0}, {}},
+  };
+  const DType widths[] = {DType::UInt8, DType::Int16, DType::Float32, DType::Float64};
+  int checked = 0;
+  for (kernels::Isa isa : isa_levels()) {
+    kernels::set_isa(isa);
+    for (DType dt : widths) {
+      const int64_t L = 64 / itemsize(dt);
+      for (const Case& c : cases) {
+        for (int threads : {1, 2}) {
+          set_num_threads(threads);
+          kernels::set_grain_bytes(threads > 1 ? 64 : 0);
+          for (int streaming = 0; streaming < 2; ++streaming) {
+            kernels::set_streaming_bytes(streaming ? 1 : 0);
+            const std::string what = std::string(c.name) + " " + dtype_name(dt) + " isa " + std::to_string(int(isa)) +
+                                     " threads " + std::to_string(threads) + " streaming " + std::to_string(streaming);
+            SCOPED_TRACE(what);
+            Ref<Tensor> p = permuted(rng, c.base(L), c.perm, c.flip, dt, streaming ? 3 : 0);
+            // A new tensor (contiguous) ...
+            Ref<Tensor> got = contiguous(*p);
+            ASSERT_TRUE(got->is_contiguous());
+            std::vector<char> expected = storage_bytes(*got);
+            reference_copy(expected, *got, *p);
+            ASSERT_EQ(storage_bytes(*got), expected);
+            // ... and an existing one whose rows start one element off a line boundary
+            // (the head and tail edges of the transpose path).
+            const Shape sizes(p->sizes().begin(), p->sizes().end());
+            Ref<Tensor> buf = empty({p->numel() + 2}, dt);
+            fill_random(*buf, rng);
+            expect_copy_matches(*view(buf, sizes, contiguous_strides(sizes), 1), *p, what + " into existing");
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
 TEST(CopyPlan, CoalescesAndChoosesPaths) {
   auto plan = [](Shape sizes, Shape ds, Shape ss, DType d = DType::Float32, DType s = DType::Float32) {
     kernels::CopyArgs a;

@@ -1633,8 +1633,11 @@ typedef enum ct_custom_output_flag {
    output flagged CT_CUSTOM_DIRTY must be one of the inputs (forward modified it in place):
    its history is rebased on the node as an in-place op's (torch's in-place rules and
    messages apply: a leaf that requires grad is refused; a view must be input 0 and output
-   0), and its version is bumped once more (torch's mark_dirty), recorded or not.  materialize_grads != 0 gives backward zeros for outputs no gradient reached (torch's
-   default), 0 gives NULL (ctx.set_materialize_grads(False)).  output_flags may be NULL (all
+   0), and its version is bumped once more (torch's mark_dirty), recorded or not.
+   materialize_grads != 0 gives backward zeros for outputs no gradient reached (torch's
+   default), 0 gives NULL (ctx.set_materialize_grads(False)).  Complex inputs and outputs are
+   accepted: backward's formula is the caller's (torch's conjugate Wirtinger convention is
+   what the built-in nodes around it expect).  output_flags may be NULL (all
    0).  With grad mode off or no input requiring grad nothing is recorded.  release (may be
    NULL) is called exactly once with user_data: when the node is freed (with the last output
    and later node that holds it), at once when nothing was recorded, or on failure.  user_data

@@ -40,6 +40,7 @@ class CustomNode final : public Node {
       : name_(name), outs_(std::move(outs)), materialize_(materialize), fn_(std::move(fn)) {}
   const char* name() const override { return name_; }
   uint32_t num_outputs() const override { return uint32_t(outs_.size()); }
+  bool user_formula() const override { return true; }
   // Output 0's gradient alone: CopySlices calls this for a dirty view (always output 0).
   std::vector<Ref<Tensor>> apply(const Tensor& g) override {
     std::vector<Ref<Tensor>> grads(outs_.size());

@@ -379,13 +379,13 @@ Node::~Node() {
 }
 
 void Node::add_input(const Tensor& t) {
-  if (is_complex(t.dtype())) check_complex_formula(name());
+  if (is_complex(t.dtype()) && !user_formula()) check_complex_formula(name());
   next.push_back(gradient_edge(t));
   inputs.push_back({Shape(t.sizes().begin(), t.sizes().end()), t.dtype()});
 }
 
 void Node::add_input_meta_only(const Tensor& t) {
-  if (is_complex(t.dtype())) check_complex_formula(name());
+  if (is_complex(t.dtype()) && !user_formula()) check_complex_formula(name());
   next.push_back({});
   inputs.push_back({Shape(t.sizes().begin(), t.sizes().end()), t.dtype()});
 }
@@ -508,7 +508,7 @@ void set_inplace_view_history(const Tensor& self, std::shared_ptr<Node> fn) {
 
 void set_history(const Tensor& result, std::shared_ptr<Node> fn) {
   // A real input can give a complex result (x * 1j): the node must have a complex formula.
-  if (is_complex(result.dtype())) check_complex_formula(fn->name());
+  if (is_complex(result.dtype()) && !fn->user_formula()) check_complex_formula(fn->name());
   meta_of(result).grad_fn = std::move(fn);
 }
 

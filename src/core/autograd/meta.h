@@ -194,6 +194,9 @@ struct Node {
   virtual std::shared_ptr<HookList> leaf_hooks() const { return nullptr; }
   // Whether apply() takes a gradient with math bits (AccumulateGrad); others get it resolved.
   virtual bool keeps_bits() const { return false; }
+  // Whether the formula is the user's (a custom op): complex values are theirs to handle, as
+  // torch lets a Function take them; every built-in node is checked (check_complex_formula).
+  virtual bool user_formula() const { return false; }
 
   // Adds an input: its gradient edge and metadata.
   void add_input(const Tensor& t);

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import warnings
 
-import numpy as np
-
 from . import _C
 
 __all__ = ["gradcheck", "GradcheckError"]
@@ -54,6 +52,7 @@ def _as_tuple(x):
 
 def _values(t):
     """t's values as a flat float64 NumPy array (C order)."""
+    import numpy as np  # gradcheck needs NumPy; importing ctensor does not
     from ._creation import tensor  # noqa: F401  (the package is loaded)
     return np.asarray(t.detach().double().contiguous().tolist(), dtype=np.float64).reshape(-1)
 
@@ -82,6 +81,7 @@ def _check_inputs(inputs):
 
 def _numerical(func, inputs, outputs_all, eps):
     """[input][output] -> (input numel, output numel) float64 arrays, for every output."""
+    import numpy as np  # gradcheck needs NumPy; importing ctensor does not
     from ._autograd import no_grad
     result = []
     for inp in inputs:
@@ -108,6 +108,7 @@ def _numerical(func, inputs, outputs_all, eps):
 
 def _analytical(inputs, output):
     """[input] -> (input numel, output numel) float64 array: row k of input, column m of output."""
+    import numpy as np  # gradcheck needs NumPy; importing ctensor does not
     import ctensor
     diff = [x for x in inputs if isinstance(x, _C.Tensor) and x.requires_grad]
     jac = [np.zeros((x.numel(), output.numel())) for x in diff]
@@ -130,6 +131,7 @@ def _as_tensor(a, dtype):
 
 
 def _slow_gradcheck(func, inputs, func_out, eps, atol, rtol, nondet_tol):
+    import numpy as np  # gradcheck needs NumPy; importing ctensor does not
     outputs_all = [o for o in func_out if isinstance(o, _C.Tensor)]
     numerical = _numerical(func, inputs, outputs_all, eps)
     differentiable = [j for j, o in enumerate(outputs_all) if o.requires_grad]

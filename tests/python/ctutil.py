@@ -119,3 +119,15 @@ def outcomes(cases):
         except Exception as e:  # noqa: BLE001 - the class is compared
             out.append((type(e).__name__, str(e)))
     return out
+
+
+def recorded_value(t):
+    """A tensor as the differential autograd tests record it: (shape, dtype name, values), or
+    None."""
+    return None if t is None else (tuple(t.shape), str(t.dtype).split(".")[1], t.tolist())
+
+
+def recorded_error(e):
+    """An exception as those tests record it: (class name, message with torch's module name
+    read as ctensor's)."""
+    return (type(e).__name__, str(e).replace("torch.", "ctensor."))

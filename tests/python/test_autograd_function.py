@@ -11,16 +11,10 @@ import pytest
 
 import ctensor
 from ctutil import live, torch
+from ctutil import recorded_error as _err
+from ctutil import recorded_value as _val
 
 pytestmark = pytest.mark.skipif(torch is None, reason="torch not installed")
-
-
-def _val(t):
-    return None if t is None else (tuple(t.shape), str(t.dtype).split(".")[1], t.tolist())
-
-
-def _err(e):
-    return (type(e).__name__, str(e).replace("torch.", "ctensor."))
 
 
 def _try(rec, f):

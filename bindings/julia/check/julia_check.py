@@ -719,8 +719,9 @@ class IssueChecks:
                 return None
             return text(n.named_child(0))
 
-        # 8a. direct writes into element memory: only where nobody else sees the memory yet
-        allowed_writers = {"_init_fresh!", "_foreign_deleter", "wrap_array"}
+        # 8a. direct writes into element memory: only where nobody else sees the memory yet (and
+        # the two writers of C-side words: a root node, a callback's out-array slot)
+        allowed_writers = {"_init_fresh!", "_foreign_deleter", "_root!", "_store_reference!"}
         writes = 0
         for path in self.src_files:
             t = functions_of(path)

@@ -35,6 +35,7 @@ include("memory.jl")
 include("foreign.jl")
 include("explain.jl")
 include("autograd.jl")
+include("autograd_callbacks.jl")
 include("identity.jl")
 include("dtype_views.jl")
 include("math.jl")
@@ -96,6 +97,7 @@ export explain
 # Autograd
 export requires_grad, requires_grad!, isleaf, grad!, backward!, retain_grad!, retains_grad,
        grad_fn_name, is_grad_enabled, set_grad_enabled!, no_grad, enable_grad
+export register_hook, remove!, hook_id, HookHandle, custom_op, live_callbacks
 # Identity: .data, version counters, in-place metadata ops (resize! is a method of Base's)
 export tensor_data, same_version_counter, detach!, set_data!, is_set_to, resize_as!,
        as_strided!, t!, swapdims!, squeeze!, unsqueeze!
@@ -117,6 +119,7 @@ end
 
 function __init__()
     _DELETER[] = @cfunction(_foreign_deleter, Cvoid, (Ptr{Cvoid}, Ptr{Cvoid}))
+    _init_callbacks()
     return nothing
 end
 

@@ -44,6 +44,23 @@ function _foreign_deleter(data::Ptr{Cvoid}, ctx::Ptr{Cvoid})::Cvoid
     return nothing
 end
 
+# Roots value under a fresh key and returns (node, key): node is the malloc'ed [next, key]
+# that the deleter (or a release callback) pushes onto _RELEASED when value may go.
+function _root!(value)
+    key = Threads.atomic_add!(_NEXT_KEY, UInt64(1)) + UInt64(1)
+    node = Ptr{UInt}(Libc.malloc(2 * sizeof(UInt)))
+    node == C_NULL && throw(OutOfMemoryError())
+    unsafe_store!(node, UInt(0), 1)
+    unsafe_store!(node, UInt(key), 2)
+    lock(_ROOTS_LOCK)
+    try
+        _ROOTS[key] = value
+    finally
+        unlock(_ROOTS_LOCK)
+    end
+    return node, key
+end
+
 """
     drain_foreign_roots!() -> Int
 
@@ -76,13 +93,14 @@ end
     foreign_roots() -> Int
 
 Julia arrays currently kept alive because a ctensor storage wraps their memory (after a
-drain).  0 once every tensor made by `wrap_array` is gone and collected.
+drain).  0 once every tensor made by `wrap_array` is gone and collected.  (The Julia
+callbacks of autograd_callbacks.jl share the roots table: `live_callbacks` counts those.)
 """
 function foreign_roots()
     drain_foreign_roots!()
     lock(_ROOTS_LOCK)
     try
-        return length(_ROOTS)
+        return count(v -> !(v isa _Callback), values(_ROOTS))
     finally
         unlock(_ROOTS_LOCK)
     end
@@ -111,17 +129,7 @@ function wrap_array(A::Array{T,N}) where {T,N}
     dt = dtype(T)
     drain_foreign_roots!()
     _DELETER[] == C_NULL && _julia_error(L.CT_ERR_INTERNAL, "CTensor.__init__ has not run")
-    key = Threads.atomic_add!(_NEXT_KEY, UInt64(1)) + UInt64(1)
-    node = Ptr{UInt}(Libc.malloc(2 * sizeof(UInt)))
-    node == C_NULL && throw(OutOfMemoryError())
-    unsafe_store!(node, UInt(0), 1)
-    unsafe_store!(node, UInt(key), 2)
-    lock(_ROOTS_LOCK)
-    try
-        _ROOTS[key] = _roots_of(A)
-    finally
-        unlock(_ROOTS_LOCK)
-    end
+    node, key = _root!(_roots_of(A))
     sizes = _csizes(size(A))
     strides = _csizes(Base.strides(A))
     h = GC.@preserve A L.ct_from_blob(pointer(A), N, sizes, strides, dt, _DELETER[], node)

@@ -802,6 +802,80 @@ end
 end
 
 
+# ---- Autograd callbacks written in Julia (issue 21): hooks and custom ops --------------------
+
+@testset "autograd: register_hook sees and replaces gradients, in registration order" begin
+    x = requires_grad!(tensor_ones(Float32, 3))
+    y = _mulk(x, 2)
+    seen = String[]
+    h1 = register_hook(g -> (push!(seen, "first"); _mulk(g, 10)), y)
+    h2 = register_hook(g -> (push!(seen, "second $(Array(g))"); nothing), y)
+    @test hook_id(h2) > hook_id(h1)
+    backward!(_sumall(y))
+    @test seen == ["first", "second Float32[10.0, 10.0, 10.0]"]
+    @test Array(grad(x)) == Float32[20, 20, 20]          # torch: the hook's gradient flows on
+    remove!(h1)
+    remove!(h1)                                          # twice: nothing
+    empty!(seen)
+    z = _mulk(x, 3)
+    hz = register_hook(g -> error("stop here"), z)
+    e = caught(() -> backward!(_sumall(z)))
+    @test e isa CTensorError && occursin("stop here", e.message)
+    e = caught(() -> register_hook(identity, tensor_ones(Float32, 2)))
+    @test e isa CTensorError && e.message == "cannot register a hook on a tensor that doesn't require gradient"
+    e = caught(() -> begin
+        w = _mulk(x, 1)
+        register_hook(g -> tensor_ones(Float32, 2), w)
+        backward!(_sumall(w))
+    end)
+    @test e isa CTensorError && occursin("hook has changed the size of value", e.message)
+end
+
+function cube(x)
+    return custom_op(t -> _mul(_mul(t, t), t), g -> _mul(_mul(_mulk(g, 3), x), x), "Cube", x)
+end
+
+@testset "autograd: custom_op takes part in a graph with its Julia backward" begin
+    x = requires_grad!(Tensor(Float32[0.5 -1.0 2.0; 1.5 0.0 -2.0]))
+    a = _mulk(x, 2)
+    y = cube(a)
+    @test grad_fn_name(y) == "CubeBackward"
+    @test Array(y) == Array(a) .^ 3
+    backward!(_sumall(y))
+    @test Array(grad(x)) == 24 .* Array(x) .^ 2        # torch: x.grad for (2x)^3
+    # several outputs, one not differentiable; a backward that returns nothing for an input
+    u = requires_grad!(tensor_ones(Float32, 2))
+    v = tensor_ones(Float32, 2)
+    p, q = custom_op((s, t) -> (_mulk(s, 2), _mulk(t, 1)), (gp, gq) -> (_mulk(gp, 2), nothing), "Two", u, v;
+                     non_differentiable = (2,))
+    @test grad_fn_name(p) == "TwoBackward" && !requires_grad(q)
+    backward!(_sumall(p))
+    @test Array(grad(u)) == Float32[2, 2]
+    # errors in backward, and wrong results, reach backward! as CTensorErrors
+    bad = custom_op(t -> _mulk(t, 1), g -> (g, g), "Bad", u)
+    e = caught(() -> backward!(_sumall(bad)))
+    @test e isa CTensorError && occursin("returned 2 gradients, expected 1", e.message)
+    e = caught(() -> custom_op(t -> 1.0, g -> g, "NotATensor", u))
+    @test e isa CTensorError && occursin("forward must return a Tensor", e.message)
+end
+
+function callback_scenario()
+    x = requires_grad!(tensor_ones(Float32, 4))
+    y = cube(_mulk(x, 2))
+    h = register_hook(g -> nothing, y)
+    backward!(_sumall(y))
+    return grad(x) !== nothing
+end
+
+@testset "autograd: Julia callbacks are released with their graph" begin
+    full_gc()
+    nt, nc = live_tensors(), live_callbacks()
+    @test callback_scenario()
+    full_gc()
+    @test live_callbacks() == nc
+    @test live_tensors() == nt
+end
+
 # ---- Issue 22: correct on first contact with a real Julia 1.10 / 1.11 ------------------------
 
 @testset "issue 22.1: no exported name clashes with Base, Core or a standard library" begin

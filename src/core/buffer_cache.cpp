@@ -74,7 +74,7 @@ void BufferCache::give(Buffer b) {
     st.bytes += b.capacity;
     return;
   }
-  if (b.capacity <= small_blocks::kMaxBytes && b.capacity % small_blocks::kAlignment == 0) {
+  if (small_blocks::is_block_size(b.capacity)) {
     small_blocks::give(b.data, b.capacity);
     return;
   }

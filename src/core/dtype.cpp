@@ -2,11 +2,6 @@
 
 namespace ct {
 
-int64_t itemsize(DType d) {
-  static const int64_t sizes[kNumDTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16};
-  return sizes[int(d)];
-}
-
 const char* dtype_name(DType d) {
   static const char* const names[kNumDTypes] = {"bool",    "uint8",   "int8",     "int16",   "int32",
                                                 "int64",   "float16", "bfloat16", "float32", "float64",

@@ -33,7 +33,9 @@ inline DType real_part_dtype(DType d) {
 // The complex dtype whose parts are d (float32 -> complex64, float64 -> complex128).
 inline DType complex_of(DType d) { return d == DType::Float64 ? DType::Complex128 : DType::Complex64; }
 
-int64_t itemsize(DType d);
+// Bytes per element.  Inline: read by every tensor made and every kernel set up.
+inline constexpr int64_t kItemSizes[kNumDTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16};
+inline int64_t itemsize(DType d) { return kItemSizes[int(d)]; }
 const char* dtype_name(DType d);  // "float32", ...
 // torch's ScalarType name, as its messages print it: "Float", "Long", "ComplexFloat", ...
 const char* torch_scalar_type_name(DType d);

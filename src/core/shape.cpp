@@ -38,8 +38,9 @@ int64_t checked_nbytes(int64_t numel, int64_t itemsize, const char* op) {
   return n;
 }
 
-Shape contiguous_strides(IntList sizes) {
-  Shape strides(sizes.size());
+DimBuf contiguous_strides_buf(IntList sizes) {
+  DimBuf strides;
+  strides.resize(sizes.size());
   int64_t s = 1;
   for (size_t i = sizes.size(); i-- > 0;) {
     strides[i] = s;
@@ -49,6 +50,11 @@ Shape contiguous_strides(IntList sizes) {
     if (__builtin_mul_overflow(s, m, &s)) s = INT64_MAX;
   }
   return strides;
+}
+
+Shape contiguous_strides(IntList sizes) {
+  const IntList s = contiguous_strides_buf(sizes);
+  return Shape(s.begin(), s.end());
 }
 
 std::vector<int> layout_permutation(IntList sizes, std::span<const IntList> operand_strides) {

@@ -32,6 +32,8 @@ int64_t checked_nbytes(int64_t numel, int64_t itemsize, const char* op);
 
 // C-order strides for sizes (size-0 and size-1 dims get the stride they would have with size 1).
 Shape contiguous_strides(IntList sizes);
+// The same on the stack (no allocation: for the paths that make a tensor per op).
+DimBuf contiguous_strides_buf(IntList sizes);
 
 // Dims ordered from innermost (fastest in memory) to outermost, by PyTorch's rule for
 // laying out a new tensor like existing ones (TensorIterator's reorder_dimensions): the

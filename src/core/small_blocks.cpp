@@ -9,7 +9,16 @@
 namespace ct::small_blocks {
 namespace {
 
-constexpr int kClasses = int(kMaxBytes / kAlignment);  // 64, 128, ..., 1024 bytes
+// 64, 128, ..., 1024 bytes, then 2, 4, ..., 64 KiB.
+constexpr int kLinearClasses = int(kLinearMax / kAlignment);
+constexpr int kClasses = kLinearClasses + (__builtin_ctzll(uint64_t(kMaxBytes)) - __builtin_ctzll(uint64_t(kLinearMax)));
+
+// The class index of a block size (is_block_size).
+inline int class_of(int64_t bytes) {
+  if (bytes <= kLinearMax) return int(bytes / kAlignment) - 1;
+  return kLinearClasses - 1 + (__builtin_ctzll(uint64_t(bytes)) - __builtin_ctzll(uint64_t(kLinearMax)));
+}
+inline int capacity_of(int64_t bytes) { return bytes <= 4096 ? kPerClass : kPerLargeClass; }
 
 struct Cache {
   char* blocks[kClasses][kPerClass] = {};
@@ -50,15 +59,15 @@ Cache* register_thread() noexcept {
 char* take(int64_t bytes) noexcept {
   Cache* c = t_cache;
   if (!kEnabled || !c || c == kExited) return nullptr;
-  const int k = int(bytes / kAlignment) - 1;
+  const int k = class_of(bytes);
   return c->count[k] > 0 ? c->blocks[k][--c->count[k]] : nullptr;
 }
 
 void give(char* block, int64_t bytes) noexcept {
   Cache* c = t_cache;
   if (kEnabled && !c) c = register_thread();
-  const int k = int(bytes / kAlignment) - 1;
-  if (kEnabled && c && c != kExited && c->count[k] < kPerClass) {
+  const int k = class_of(bytes);
+  if (kEnabled && c && c != kExited && c->count[k] < capacity_of(bytes)) {
     c->blocks[k][c->count[k]++] = block;
     return;
   }

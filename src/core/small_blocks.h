@@ -1,13 +1,18 @@
-// A per-thread cache of freed small storage buffers (64-byte aligned, 64 to 1024 bytes), so
-// that the small tensors of an eager loop (x + x on a 3 x 4 tensor) reuse a block instead of
-// going through glibc's memalign, which splits a larger chunk for every aligned request and
-// consolidates the fragments on free (about a quarter of such a loop, by perf).  NumPy keeps a
-// cache of small data blocks for the same reason (its GIL makes one cache enough; here each
-// thread has its own, so no lock is taken).
+// A per-thread cache of freed small storage buffers (64-byte aligned, 64 bytes to 64 KiB), so
+// that the small tensors of an eager loop (x + x on a 3 x 4 tensor, the 32 x 32 weight
+// gradients of a small training step) reuse a block instead of going through glibc's
+// memalign, which splits a larger chunk for every aligned request and consolidates the
+// fragments on free (about a quarter of such a loop, by perf).  NumPy keeps a cache of small
+// data blocks for the same reason (its GIL makes one cache enough; here each thread has its
+// own, so no lock is taken).
 //
+// Sizes come in classes (block_size): every multiple of 64 bytes up to 1 KiB, then powers of
+// two up to 64 KiB, so that a 1.1 KiB request takes a 2 KiB block (at most twice the bytes,
+// as any power-of-two allocator) and blocks of one class serve every request rounding to it.
 // A block may be freed on another thread than the one that took it: it goes to that thread's
 // cache, which is fine because every block is a plain aligned_alloc block.  Each thread keeps
-// at most kPerClass blocks of each size; a thread's blocks are freed when it exits.  Under
+// at most kPerClass blocks of each class up to 4 KiB and kPerLargeClass above (about 0.7 MiB
+// per thread when every class is full); a thread's blocks are freed when it exits.  Under
 // AddressSanitizer and ThreadSanitizer nothing is cached, so that they still see every free
 // and malloc (a use after free of a storage stays visible).
 #pragma once
@@ -17,8 +22,20 @@
 namespace ct::small_blocks {
 
 constexpr int64_t kAlignment = 64;
-constexpr int64_t kMaxBytes = 1024;
-constexpr int kPerClass = 16;
+constexpr int64_t kLinearMax = 1024;       // classes every 64 bytes up to here,
+constexpr int64_t kMaxBytes = 64 << 10;    // then powers of two up to here
+constexpr int kPerClass = 16;              // blocks kept per class up to 4 KiB
+constexpr int kPerLargeClass = 4;          // and above
+
+// The class (block size) serving a request of 1 to kMaxBytes bytes.
+inline int64_t block_size(int64_t bytes) {
+  if (bytes <= kLinearMax) return (bytes + kAlignment - 1) / kAlignment * kAlignment;
+  return int64_t(1) << (64 - __builtin_clzll(uint64_t(bytes - 1)));
+}
+// Whether `bytes` is a class, i.e. a block of that size may be given to the cache.
+inline bool is_block_size(int64_t bytes) {
+  return bytes > 0 && bytes <= kMaxBytes && block_size(bytes) == bytes;
+}
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 constexpr bool kEnabled = false;
@@ -32,9 +49,9 @@ constexpr bool kEnabled = true;
 constexpr bool kEnabled = true;
 #endif
 
-// A cached block of exactly `bytes` (a multiple of kAlignment, at most kMaxBytes), or nullptr.
+// A cached block of exactly `bytes` (a class: is_block_size), or nullptr.
 char* take(int64_t bytes) noexcept;
-// Keeps the block (of exactly `bytes`, as above) for reuse by this thread, or frees it.
+// Keeps the block (of exactly `bytes`, a class) for reuse by this thread, or frees it.
 void give(char* block, int64_t bytes) noexcept;
 
 }  // namespace ct::small_blocks

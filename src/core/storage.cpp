@@ -26,8 +26,9 @@ Buffer allocate_bytes(int64_t nbytes, const char* op) {
   if (nbytes > INT64_MAX - align) {
     CT_FAIL(OutOfMemory, op << ": cannot allocate " << nbytes << " bytes");
   }
-  const int64_t rounded = (nbytes + align - 1) / align * align;
-  if (rounded <= small_blocks::kMaxBytes) {
+  int64_t rounded = (nbytes + align - 1) / align * align;
+  if (rounded <= small_blocks::kMaxBytes) {  // a block of its class, so that it can be reused
+    rounded = small_blocks::block_size(rounded);
     if (char* block = small_blocks::take(rounded)) return {block, rounded, true};
   }
   Buffer cached = BufferCache::take(rounded);

@@ -128,7 +128,7 @@ Ref<Tensor> Tensor::empty(IntList sizes, DType dtype, const char* op) {
   const int64_t numel = checked_numel(sizes, op);
   const int64_t nbytes = checked_nbytes(numel, ct::itemsize(dtype), op);
   Ref<Storage> storage = Ref<Storage>::adopt(Storage::allocate(nbytes, op));
-  const Shape strides = contiguous_strides(sizes);
+  const DimBuf strides = contiguous_strides_buf(sizes);
   return make(storage.get(), dtype, sizes, strides, 0, nullptr);
 }
 

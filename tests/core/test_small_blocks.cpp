@@ -67,6 +67,59 @@ TEST(SmallBlocks, SmallStoragesReuseBlocksAndStayAligned) {
   }).join();
 }
 
+TEST(SmallBlocks, ClassesAreMultiplesOf64UpTo1KiBThenPowersOfTwoUpTo64KiB) {
+  EXPECT_EQ(small_blocks::block_size(1), 64);
+  EXPECT_EQ(small_blocks::block_size(64), 64);
+  EXPECT_EQ(small_blocks::block_size(65), 128);
+  EXPECT_EQ(small_blocks::block_size(1024), 1024);
+  EXPECT_EQ(small_blocks::block_size(1025), 2048);
+  EXPECT_EQ(small_blocks::block_size(4096), 4096);
+  EXPECT_EQ(small_blocks::block_size(4097), 8192);
+  EXPECT_EQ(small_blocks::block_size(65536), 65536);
+  EXPECT_TRUE(small_blocks::is_block_size(960));
+  EXPECT_TRUE(small_blocks::is_block_size(32768));
+  EXPECT_FALSE(small_blocks::is_block_size(1088));  // a multiple of 64 above 1 KiB is not a class
+  EXPECT_FALSE(small_blocks::is_block_size(3072));
+  EXPECT_FALSE(small_blocks::is_block_size(131072));
+  EXPECT_FALSE(small_blocks::is_block_size(0));
+}
+
+TEST(SmallBlocks, StoragesOfOneClassShareBlocksAboveOneKiB) {
+  std::thread([] {
+    const int64_t n1100[] = {275}, n2000[] = {500}, n4096[] = {1024};  // float32: 1100, 2000, 4096 bytes
+    const char* block = nullptr;
+    {
+      Ref<Tensor> t = Tensor::empty(n1100, DType::Float32, "test");
+      EXPECT_EQ(t->storage()->nbytes(), 1100);
+      block = t->storage()->data();
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(block) % 64, 0u);
+    }
+    Ref<Tensor> u = Tensor::empty(n2000, DType::Float32, "test");  // the same 2 KiB class
+    if (kCaching) EXPECT_EQ(u->storage()->data(), block);
+    u = Ref<Tensor>();
+    const char* four = nullptr;
+    for (int i = 0; i < 3; ++i) {  // a 32 x 32 float32 gradient, again and again
+      Ref<Tensor> g = Tensor::empty(n4096, DType::Float32, "test");
+      if (i == 0) four = g->storage()->data();
+      else if (kCaching) EXPECT_EQ(g->storage()->data(), four);
+    }
+  }).join();
+}
+
+TEST(SmallBlocks, KeepsFewerOfTheLargeClasses) {
+  std::thread([] {
+    std::vector<char*> blocks;
+    for (int i = 0; i < small_blocks::kPerLargeClass + 3; ++i) blocks.push_back(fresh(65536));
+    for (char* p : blocks) small_blocks::give(p, 65536);
+    int taken = 0;
+    while (char* p = small_blocks::take(65536)) {
+      std::free(p);
+      ++taken;
+    }
+    EXPECT_EQ(taken, kCaching ? small_blocks::kPerLargeClass : 0);
+  }).join();
+}
+
 TEST(SmallBlocks, BlocksFreedOnAnotherThreadGoToThatThreadsCache) {
   Ref<Tensor> t = Tensor::empty(kSixteen, DType::Float64, "test");  // 128 bytes
   const char* block = t->storage()->data();

@@ -233,7 +233,7 @@ bool same_sizes(IntList a, IntList b) { return std::equal(a.begin(), a.end(), b.
 //    dims is ambiguous; a size-1 dim of the output keeps the input's stride), then the
 //    output is dense in that order (contiguous when the order is C order).  x.t() + 1 is
 //    laid out like x.t(); zeros(4, 3) + x.t() like zeros(4, 3).
-Shape output_strides(IntList sizes, std::span<const Tensor* const> inputs) {
+DimBuf output_strides(IntList sizes, std::span<const Tensor* const> inputs) {
   const size_t n = sizes.size();
   bool same_shape = !inputs.empty();
   for (const Tensor* t : inputs) same_shape = same_shape && same_sizes(t->sizes(), sizes);
@@ -244,13 +244,13 @@ Shape output_strides(IntList sizes, std::span<const Tensor* const> inputs) {
       channels_last = channels_last && is_contiguous_as(t->sizes(), t->strides(), MemoryFormat::ChannelsLast);
       dense = dense && is_non_overlapping_and_dense(t->sizes(), t->strides());
     }
-    if (contiguous) return contiguous_strides(sizes);
-    if (channels_last) return format_strides(sizes, MemoryFormat::ChannelsLast);
+    if (contiguous) return contiguous_strides_buf(sizes);
+    if (channels_last) return DimBuf(format_strides(sizes, MemoryFormat::ChannelsLast));
     if (dense) {
       const Tensor* last = inputs.back();
       bool same_strides = true;
       for (const Tensor* t : inputs) same_strides = same_strides && same_sizes(t->strides(), last->strides());
-      if (same_strides) return Shape(last->strides().begin(), last->strides().end());
+      if (same_strides) return DimBuf(last->strides());
     }
   }
   std::vector<Shape> strides;
@@ -267,8 +267,9 @@ Shape output_strides(IntList sizes, std::span<const Tensor* const> inputs) {
   const std::vector<int> perm = layout_permutation(sizes, views);
   bool c_order = true;
   for (size_t j = 0; j < n; ++j) c_order = c_order && perm[j] == int(n - 1 - j);
-  if (c_order) return contiguous_strides(sizes);
-  Shape out(n);
+  if (c_order) return contiguous_strides_buf(sizes);
+  DimBuf out;
+  out.resize(n);
   int64_t stride = 1;
   for (int d : perm) {  // TensorIterator's compatible_stride: sizes 0 and 1 multiply too
     out[size_t(d)] = stride;

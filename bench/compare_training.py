@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""A training step from Python, ctensor vs PyTorch, and the same step in C (issue 26).
+
+    PYTHONPATH=<build>/python python3 bench/compare_training.py [--build DIR] [--quick]
+
+The step: a 3-layer MLP (three WIDTH x WIDTH float32 weights with biases, ReLU after the first
+two), MSE loss against a fixed target, backward, and an SGD update with in-place ops under
+no_grad, the gradients zeroed in place; one thread for every library.  The same function
+runs on ctensor and on torch (`lib` is the module).  Two sizes:
+  - batch 8, width 32: framework overhead dominates.  Targets: ctensor <= 0.25x torch, and
+    the step written in C against the header (bench/train_step.c) <= 0.5x ctensor's Python.
+  - batch 64, width 256: GEMM dominates.  Targets: ctensor <= 1.10x the time of the step's
+    GEMMs called directly through cblas (train_step --gemms: eight sgemm calls, three forward
+    and two per layer backward but none for the input, which needs no gradient), and <= 1.0x
+    torch.
+Each library is timed in alternation, several rounds, keeping the minimum mean per step
+(the machine's other load only ever adds time).
+"""
+
+import argparse
+import pathlib
+import subprocess
+import timeit
+
+import ctensor
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+LR = 1e-3
+
+
+def make_model(lib, batch, width):
+    lib.manual_seed(0)
+    params = []
+    for _ in range(3):
+        w = (lib.randn(width, width) * 0.1).requires_grad_()
+        b = lib.zeros(width).requires_grad_()
+        params += [w, b]
+    x = lib.randn(batch, width)
+    y = lib.randn(batch, width)
+    return params, x, y
+
+
+def make_step(lib, params, x, y):
+    w1, b1, w2, b2, w3, b3 = params
+
+    def step():
+        h = (x @ w1 + b1).relu()
+        h = (h @ w2 + b2).relu()
+        out = h @ w3 + b3
+        diff = out - y
+        loss = (diff * diff).mean()
+        loss.backward()
+        with lib.no_grad():
+            for p in params:
+                p.sub_(p.grad * LR)
+                p.grad.zero_()
+
+    for _ in range(20):  # warm up: the gradients exist, caches are filled
+        step()
+    return step
+
+
+def per_step_ns(step, seconds):
+    number = 1
+    while timeit.timeit(step, number=number) < seconds / 10:
+        number *= 2
+    return min(timeit.repeat(step, number=number, repeat=5)) / number * 1e9
+
+
+def c_figures(build, batch, width, seconds):
+    exe = pathlib.Path(build) / "bench" / "train_step"
+    if not exe.exists():
+        return {}
+    run = subprocess.run([str(exe), str(batch), str(width), str(seconds), "--gemms"], capture_output=True,
+                         text=True, check=True, timeout=600)
+    return {k: float(v) for k, v in (line.split() for line in run.stdout.splitlines())}
+
+
+def fmt(ns):
+    return f"{ns / 1e3:8.1f} us"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default=str(REPO / "build"), help="build directory holding bench/train_step")
+    ap.add_argument("--quick", action="store_true", help="short rounds (a smoke run)")
+    args = ap.parse_args()
+    seconds = 0.05 if args.quick else 1.0
+    ctensor.set_num_threads(1)
+    libs = [ctensor] + ([torch] if torch else [])
+    if torch:
+        torch.set_num_threads(1)
+    print(f"ctensor {ctensor.__version__}, PyTorch {torch.__version__ if torch else '(not installed)'}; "
+          "one thread each")
+    for batch, width in ((8, 32), (64, 256)):
+        steps = {lib.__name__: make_step(lib, *make_model(lib, batch, width)) for lib in libs}
+        best = {name: float("inf") for name in steps}
+        for _ in range(3):  # alternate the libraries
+            for name, step in steps.items():
+                best[name] = min(best[name], per_step_ns(step, seconds / 3))
+        c = c_figures(args.build, batch, width, seconds)
+        ct_ns = best["ctensor"]
+        print(f"\nbatch {batch}, width {width}: time per step")
+        print(f"  ctensor (Python)   {fmt(ct_ns)}")
+        if torch:
+            print(f"  torch (Python)     {fmt(best['torch'])}   ctensor/torch {ct_ns / best['torch']:.2f}")
+        if "step_ns" in c:
+            print(f"  ctensor (C)        {fmt(c['step_ns'])}   C/Python {c['step_ns'] / ct_ns:.2f}")
+        if "gemms_ns" in c:
+            print(f"  its GEMMs (cblas)  {fmt(c['gemms_ns'])}   ctensor/GEMMs {ct_ns / c['gemms_ns']:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,191 @@
+/* A training step written in C against the header, and the GEMMs it does called directly
+   through cblas: the C rows of bench/compare_training.py (issue 26).
+
+     train_step BATCH WIDTH SECONDS [--gemms]
+
+   The model is bench/compare_training.py's: a 3-layer MLP (three WIDTH x WIDTH float32
+   weights with biases, ReLU after the first two), an MSE loss against a fixed target, backward,
+   and an SGD update in place under no-grad with the gradients zeroed, one thread.  Prints one
+   line: "step_ns N" (the minimum over rounds of the mean time per step), and with --gemms a
+   second line "gemms_ns N": the time of the eight sgemm calls that step performs (three
+   forward; two per layer backward, but none for the input, which needs no gradient), on
+   buffers of the same sizes, through OpenBLAS's cblas with one thread. */
+#define _POSIX_C_SOURCE 199309L
+#include <cblas.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ctensor.h"
+
+extern void openblas_set_num_threads(int num_threads);
+
+enum { LAYERS = 3 };
+
+static ct_tensor *must(ct_tensor *t, const char *what) {
+  if (!t) {
+    fprintf(stderr, "train_step: %s failed: %s\n", what, ct_last_error());
+    exit(1);
+  }
+  return t;
+}
+
+static void must_ok(ct_status s, const char *what) {
+  if (s != CT_OK) {
+    fprintf(stderr, "train_step: %s failed: %s\n", what, ct_last_error());
+    exit(1);
+  }
+}
+
+static double now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+struct model {
+  ct_tensor *w[LAYERS], *b[LAYERS];
+  ct_tensor *x, *y;
+};
+
+/* Releases a and returns b: lets a chain of ops drop each intermediate as it goes. */
+static ct_tensor *then(ct_tensor *a, ct_tensor *b) {
+  ct_tensor_release(a);
+  return b;
+}
+
+static void step(struct model *m, double lr) {
+  ct_tensor *h = ct_tensor_retain(m->x);
+  for (int l = 0; l < LAYERS; ++l) {
+    ct_tensor *z = must(ct_matmul(h, m->w[l]), "matmul");
+    h = then(h, must(ct_add(z, m->b[l]), "add"));
+    ct_tensor_release(z);
+    if (l < LAYERS - 1) h = then(h, must(ct_relu(h), "relu"));
+  }
+  ct_tensor *diff = must(ct_sub(h, m->y), "sub");
+  ct_tensor *sq = must(ct_mul(diff, diff), "mul");
+  ct_tensor *loss = must(ct_mean(sq, 0, NULL, 0), "mean");
+  must_ok(ct_backward(loss, NULL, 0), "backward");
+  ct_tensor_release(loss);
+  ct_tensor_release(sq);
+  ct_tensor_release(diff);
+  ct_tensor_release(h);
+  const int prev = ct_set_grad_enabled(0);
+  for (int l = 0; l < LAYERS; ++l) {
+    ct_tensor *params[2] = {m->w[l], m->b[l]};
+    for (int k = 0; k < 2; ++k) {
+      ct_tensor *g = must(ct_grad(params[k]), "grad");
+      ct_tensor *scaled = must(ct_mul_scalar(g, lr), "mul_scalar");
+      must_ok(ct_sub_(params[k], scaled), "sub_");
+      must_ok(ct_zero_(g), "zero_");
+      ct_tensor_release(scaled);
+      ct_tensor_release(g);
+    }
+  }
+  ct_set_grad_enabled(prev);
+}
+
+/* Mean ns per call of fn over `seconds`, the best of 5 rounds (other load only adds time). */
+static double best_ns(void (*fn)(void *), void *arg, double seconds) {
+  double best = 1e300;
+  for (int round = 0; round < 5; ++round) {
+    long n = 0;
+    const double start = now_ns(), stop = start + seconds / 5 * 1e9;
+    double t;
+    do {
+      fn(arg);
+      ++n;
+    } while ((t = now_ns()) < stop);
+    if ((t - start) / n < best) best = (t - start) / n;
+  }
+  return best;
+}
+
+struct step_arg {
+  struct model *m;
+};
+static void run_step(void *p) { step(((struct step_arg *)p)->m, 1e-3); }
+
+/* The sgemm calls of one step, row-major as ctensor's tensors: forward Z = H W (three),
+   backward dW = H^T dZ (three) and dH = dZ W^T (two: the input takes no gradient). */
+struct gemm_arg {
+  int batch, width;
+  float *h[LAYERS + 1], *w[LAYERS], *dz[LAYERS], *dw[LAYERS], *dh[LAYERS];
+};
+static void run_gemms(void *p) {
+  struct gemm_arg *g = p;
+  const int B = g->batch, W = g->width;
+  for (int l = 0; l < LAYERS; ++l)
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, B, W, W, 1.f, g->h[l], W, g->w[l], W, 0.f, g->h[l + 1], W);
+  for (int l = LAYERS - 1; l >= 0; --l) {
+    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, W, W, B, 1.f, g->h[l], W, g->dz[l], W, 0.f, g->dw[l], W);
+    if (l > 0)
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, B, W, W, 1.f, g->dz[l], W, g->w[l], W, 0.f, g->dh[l], W);
+  }
+}
+
+static float *filled(size_t n) {
+  float *p = malloc(n * sizeof *p);
+  if (!p) exit(1);
+  for (size_t i = 0; i < n; ++i) p[i] = (float)((i * 2654435761u) % 1000) / 1000.f - 0.5f;
+  return p;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 4) {
+    fprintf(stderr, "usage: train_step BATCH WIDTH SECONDS [--gemms]\n");
+    return 2;
+  }
+  const int B = atoi(argv[1]), W = atoi(argv[2]);
+  const double seconds = atof(argv[3]);
+  const int gemms = argc > 4 && strcmp(argv[4], "--gemms") == 0;
+  if (B <= 0 || W <= 0 || seconds <= 0) {
+    fprintf(stderr, "train_step: BATCH, WIDTH and SECONDS must be positive\n");
+    return 2;
+  }
+  ct_set_num_threads(1);
+  openblas_set_num_threads(1);
+
+  struct model m;
+  const int64_t wsz[2] = {W, W}, bsz[1] = {W}, xsz[2] = {B, W};
+  for (int l = 0; l < LAYERS; ++l) {
+    m.w[l] = must(ct_randn(2, wsz, CT_FLOAT32), "randn");
+    must_ok(ct_mul_scalar_(m.w[l], 0.1), "mul_scalar_");
+    m.b[l] = must(ct_zeros(1, bsz, CT_FLOAT32), "zeros");
+    must_ok(ct_set_requires_grad(m.w[l], 1), "requires_grad");
+    must_ok(ct_set_requires_grad(m.b[l], 1), "requires_grad");
+  }
+  m.x = must(ct_randn(2, xsz, CT_FLOAT32), "randn");
+  m.y = must(ct_randn(2, xsz, CT_FLOAT32), "randn");
+  struct step_arg sa = {&m};
+  for (int i = 0; i < 20; ++i) run_step(&sa); /* warm up: grads allocated, caches filled */
+  printf("step_ns %.1f\n", best_ns(run_step, &sa, seconds));
+
+  if (gemms) {
+    struct gemm_arg g = {.batch = B, .width = W};
+    for (int l = 0; l <= LAYERS; ++l) g.h[l] = filled((size_t)B * W);
+    for (int l = 0; l < LAYERS; ++l) {
+      g.w[l] = filled((size_t)W * W);
+      g.dw[l] = filled((size_t)W * W);
+      g.dz[l] = filled((size_t)B * W);
+      g.dh[l] = filled((size_t)B * W);
+    }
+    run_gemms(&g);
+    printf("gemms_ns %.1f\n", best_ns(run_gemms, &g, seconds));
+    for (int l = 0; l <= LAYERS; ++l) free(g.h[l]);
+    for (int l = 0; l < LAYERS; ++l) {
+      free(g.w[l]);
+      free(g.dw[l]);
+      free(g.dz[l]);
+      free(g.dh[l]);
+    }
+  }
+  for (int l = 0; l < LAYERS; ++l) {
+    ct_tensor_release(m.w[l]);
+    ct_tensor_release(m.b[l]);
+  }
+  ct_tensor_release(m.x);
+  ct_tensor_release(m.y);
+  return 0;
+}

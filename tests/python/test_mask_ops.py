@@ -212,6 +212,28 @@ def test_where_three_arguments_still_work():
     check_same(ctensor.where(c > 0, c, 0.0), torch.where(t > 0, t, 0.0), c)
 
 
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int64", "float16", "float32", "float64", "complex64"])
+@pytest.mark.parametrize("other", ["tensor", "scalar", "strided"])
+def test_where_select_kernel(dtype, other):
+    """where's element loop: the contiguous (mask, tensor, tensor or scalar) path and the
+    strided one, on an irregular mask, against torch."""
+    n = 37
+    vals = [((i * 7) % 5) - 2 for i in range(2 * n)]
+    mask = [((i * 13) % 7) < 3 for i in range(n)]
+    cm, tm = ctensor.tensor(mask), torch.tensor(mask)
+    ca = ctensor.tensor(vals[:n]).to(getattr(ctensor, dtype))
+    ta = torch.tensor(vals[:n]).to(getattr(torch, dtype))
+    if other == "scalar":
+        cb, tb = ctensor.tensor(0).to(ca.dtype), torch.tensor(0).to(ta.dtype)
+    else:
+        cb = ctensor.tensor(vals[n:]).to(ca.dtype)
+        tb = torch.tensor(vals[n:]).to(ta.dtype)
+        if other == "strided":
+            cb = ctensor.tensor(vals).to(ca.dtype)[::2][:n]
+            tb = torch.tensor(vals).to(ta.dtype)[::2][:n]
+    check_same(ctensor.where(cm, ca, cb), torch.where(tm, ta, tb), ca)
+
+
 # ---- rot90 -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("shape, layout", cases([(2, 3), (3, 1, 4), (0, 3), (2, 3, 4, 5)], LAYOUTS + ["cl"]))

@@ -223,6 +223,21 @@ static PyTypeObject *ctpy_tensor_type(void) {
   return ((SwigPyClientData *)SWIGTYPE_p_ct_tensor->clientdata)->pytype;
 }
 
+/* A free list of Tensor objects, as CPython keeps for floats and tuples: a view from Python
+   makes and frees one object each time, and PyObject_New / tp_free were about a tenth of
+   `x.select(0, 1)` (perf).  Only objects of the exact type are kept (with the GIL held). */
+#define CTPY_FREE_TENSORS 64
+static PyObject *ctpy_free_tensors[CTPY_FREE_TENSORS];
+static int ctpy_num_free_tensors = 0;
+
+static SwigPyObject *ctpy_tensor_alloc(void) {
+  if (ctpy_num_free_tensors > 0) {
+    PyObject *o = ctpy_free_tensors[--ctpy_num_free_tensors];
+    return (SwigPyObject *)PyObject_Init(o, ctpy_tensor_type());
+  }
+  return PyObject_New(SwigPyObject, ctpy_tensor_type());
+}
+
 /* The Python object for a new reference h (stolen): the existing object of that tensor if it
    has one, else a new ctensor.Tensor.  NULL h gives None. */
 static PyObject *ctpy_wrap(ct_tensor *h) {
@@ -236,7 +251,7 @@ static PyObject *ctpy_wrap(ct_tensor *h) {
     ct_tensor_release(h); /* the object already holds a reference */
     return o;
   }
-  SwigPyObject *s = PyObject_New(SwigPyObject, ctpy_tensor_type());
+  SwigPyObject *s = ctpy_tensor_alloc();
   if (!s) {
     ct_tensor_release(h);
     return NULL;
@@ -268,6 +283,10 @@ static void ctpy_tensor_dealloc(PyObject *o) {
     s->ptr = NULL;
   }
   Py_CLEAR(s->dict);
+  if (Py_TYPE(o) == ctpy_tensor_type() && ctpy_num_free_tensors < CTPY_FREE_TENSORS) {
+    ctpy_free_tensors[ctpy_num_free_tensors++] = o;
+    return;
+  }
   Py_TYPE(o)->tp_free(o);
 }
 
@@ -682,6 +701,12 @@ static int ctpy_dim(int64_t d, int *out) {
 static PyObject *ctpy_m_t(PyObject *self, PyObject *unused) {
   (void)unused;
   CTPY_RETURN_TENSOR(ct_t(ctpy_handle(self)), "ct_t");
+}
+
+/* torch's detach(): the same memory and version counter, no graph, not a view. */
+static PyObject *ctpy_m_detach(PyObject *self, PyObject *unused) {
+  (void)unused;
+  CTPY_RETURN_TENSOR(ct_detach(ctpy_handle(self)), "ct_detach");
 }
 
 #define CTPY_DIMS2(fn, cname, n0, n1)                                                          \
@@ -2205,6 +2230,8 @@ static PyObject *ctpy_m___dlpack__(PyObject *self, PyObject *const *args, Py_ssi
 static PyObject *ctpy_m___dlpack_device__(PyObject *self, PyObject *unused);
 static PyMethodDef ctpy_fast_methods[] = {
     {"t", (PyCFunction)ctpy_m_t, METH_NOARGS, "t() -> Tensor: dims 0 and 1 swapped (a view); <= 2-D"},
+    {"detach", (PyCFunction)ctpy_m_detach, METH_NOARGS,
+     "detach() -> Tensor: the same memory and version counter, without a graph (not a view)"},
     CTPY_FAST(transpose, "transpose(dim0, dim1) -> Tensor: a view with two dims swapped"),
     CTPY_FAST(swapdims, "swapdims(dim0, dim1): transpose"),
     CTPY_FAST(swapaxes, "swapaxes(axis0, axis1): transpose"),

@@ -177,7 +177,16 @@ struct Export {
   // The storage exported: the tensor's may change later (set_), and while the export lives
   // the memory may not move (Storage::resizable).
   Ref<Storage> storage;
-  std::unique_ptr<int64_t[]> dims;
+  // sizes then strides: inline up to kInlineExportDims dims (one allocation per export, not
+  // two: np.from_dlpack of a small tensor is an allocation-bound round trip), else on the heap
+  static constexpr int kInlineExportDims = 6;
+  int64_t inline_dims[2 * kInlineExportDims + 1];  // never a zero-length array
+  std::unique_ptr<int64_t[]> heap_dims;
+  int64_t* dims(int ndim) {
+    if (ndim <= kInlineExportDims) return inline_dims;
+    if (!heap_dims) heap_dims = std::make_unique<int64_t[]>(size_t(2 * ndim));
+    return heap_dims.get();
+  }
 
   ~Export() {
     if (storage) storage->add_export(-1);
@@ -192,10 +201,10 @@ M* export_tensor(const Tensor& t) {
   CT_CHECK(!t.is_conj(), InvalidArgument, "to_dlpack: Can't export tensors with the conjugate bit set");
   auto e = std::make_unique<Export<M>>();
   const int ndim = t.ndim();
-  e->dims = std::make_unique<int64_t[]>(size_t(2 * ndim + 1));  // never a zero-length array
+  int64_t* dims = e->dims(ndim);
   for (int i = 0; i < ndim; ++i) {
-    e->dims[size_t(i)] = t.size(i);
-    e->dims[size_t(ndim + i)] = t.stride(i);
+    dims[i] = t.size(i);
+    dims[ndim + i] = t.stride(i);
   }
   DLTensor& dl = e->managed.dl_tensor;
   dl.data = t.data();  // element [0, ..., 0]; NULL when there are no elements (as the spec asks)
@@ -203,8 +212,8 @@ M* export_tensor(const Tensor& t) {
   dl.device.device_id = 0;
   dl.ndim = int32_t(ndim);
   dl.dtype = dtype_to_dl(t.dtype());
-  dl.shape = e->dims.get();
-  dl.strides = e->dims.get() + ndim;
+  dl.shape = dims;
+  dl.strides = dims + ndim;
   dl.byte_offset = 0;
   e->managed.manager_ctx = e.get();
   e->managed.deleter = &Export<M>::destroy;

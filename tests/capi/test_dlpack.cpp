@@ -481,6 +481,32 @@ TEST_F(DLPack, StridesAndShapes) {
   EXPECT_EQ(g_deleter_calls, 5);
 }
 
+// The export keeps sizes and strides inline up to 6 dims and on the heap beyond: both, at
+// the boundary, for the legacy and the versioned structs, permuted so strides are not C order.
+TEST_F(DLPack, ExportShapesInlineAndOnTheHeap) {
+  for (int ndim : {0, 1, 6, 7, 12}) {
+    std::vector<int64_t> sizes(size_t(ndim), 2);
+    if (ndim > 0) sizes[0] = 3;
+    CT_MAKE(base, ct_zeros(ndim, sizes.data(), CT_FLOAT32));
+    std::vector<int> perm(static_cast<size_t>(ndim));
+    for (int i = 0; i < ndim; ++i) perm[size_t(i)] = ndim - 1 - i;
+    CT_MAKE(t, ct_permute(base.get(), ndim, perm.data()));
+    for (int versioned = 0; versioned < 2; ++versioned) {
+      DLManagedTensor* legacy = versioned ? nullptr : ct_to_dlpack(t.get());
+      DLManagedTensorVersioned* v = versioned ? ct_to_dlpack_versioned(t.get()) : nullptr;
+      ASSERT_TRUE(legacy || v) << ctt::last_error_str();
+      const DLTensor& dl = legacy ? legacy->dl_tensor : v->dl_tensor;
+      ASSERT_EQ(dl.ndim, ndim);
+      for (int i = 0; i < ndim; ++i) {
+        EXPECT_EQ(dl.shape[i], ct_tensor_size(t.get(), i)) << ndim << " dims, dim " << i;
+        EXPECT_EQ(dl.strides[i], ct_tensor_stride(t.get(), i)) << ndim << " dims, dim " << i;
+      }
+      if (legacy) legacy->deleter(legacy);
+      else v->deleter(v);
+    }
+  }
+}
+
 TEST_F(DLPack, ImportDTypes) {
   for (const DTypeCase& c : kDTypes) {
     SCOPED_TRACE(ct_dtype_name(c.dtype));

@@ -145,7 +145,8 @@ def table(rows, markdown):
 
 
 def svg_chart(rows, path):
-    """Time per call against size, log-log, one polyline per row kind."""
+    """Time per call against size, log-log, one polyline per row kind.  Every text carries its
+    font-size and text-anchor (tests/python/test_explain.py measures the pictures of docs/img)."""
     series = [("view", "x.view(-1)", "#1f77b4"), ("clone", "x.clone()", "#d62728"),
               ("memcpy", "memcpy (touched buffer)", "#7f7f7f"), ("tcopy", "x.t().contiguous()", "#ff7f0e"),
               ("matmul", "x @ x", "#2ca02c"), ("cblas", "cblas_sgemm", "#98df8a")]
@@ -164,11 +165,11 @@ def svg_chart(rows, path):
            'font-size="11">', f'<rect width="{W}" height="{H}" fill="white"/>']
     for e in range(y0, y1 + 1):
         out.append(f'<line x1="{L}" x2="{W - R}" y1="{py(e):.1f}" y2="{py(e):.1f}" stroke="#ddd"/>')
-        out.append(f'<text x="{L - 6}" y="{py(e) + 4:.1f}" text-anchor="end">{fmt_time(10.0 ** e)}</text>')
+        out.append(f'<text x="{L - 6}" y="{py(e) + 4:.1f}" font-size="11" text-anchor="end">{fmt_time(10.0 ** e)}</text>')
     for r in rows:
         v = math.log2(r["bytes"])
-        out.append(f'<text x="{px(v):.1f}" y="{H - B + 16}" text-anchor="middle">{fmt_bytes(r["bytes"])}</text>')
-    out.append(f'<text x="{(L + W - R) / 2}" y="{H - 10}" text-anchor="middle">tensor size (float32)</text>')
+        out.append(f'<text x="{px(v):.1f}" y="{H - B + 16}" font-size="11" text-anchor="middle">{fmt_bytes(r["bytes"])}</text>')
+    out.append(f'<text x="{(L + W - R) / 2}" y="{H - 10}" font-size="11" text-anchor="middle">tensor size (float32)</text>')
     for i, (k, label, color) in enumerate(series):
         pts = [(px(math.log2(r["bytes"])), py(math.log10(r[k]))) for r in rows if k in r]
         if not pts:
@@ -177,7 +178,7 @@ def svg_chart(rows, path):
                    + " ".join(f"{a:.1f},{b:.1f}" for a, b in pts) + '"/>')
         out.append(f'<line x1="{W - R + 12}" x2="{W - R + 32}" y1="{T + 10 + 18 * i}" y2="{T + 10 + 18 * i}" '
                    f'stroke="{color}" stroke-width="2"/>')
-        out.append(f'<text x="{W - R + 38}" y="{T + 14 + 18 * i}">{label}</text>')
+        out.append(f'<text x="{W - R + 38}" y="{T + 14 + 18 * i}" font-size="11" text-anchor="start">{label}</text>')
     out.append("</svg>")
     with open(path, "w") as f:
         f.write("\n".join(out) + "\n")
@@ -192,6 +193,8 @@ def main():
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     ap.add_argument("--threads", type=int, help="threads for ctensor and OpenBLAS (default: the library's)")
     args = ap.parse_args()
+    if args.max_mib < 1:
+        ap.error("--max-mib must be at least 1")
     if args.threads:
         ctensor.set_num_threads(args.threads)  # OpenBLAS too: the library sets its thread count
     print(f"ctensor {ctensor.__version__}, NumPy {np.__version__}; ctensor threads {ctensor.get_num_threads()}")

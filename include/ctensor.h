@@ -1552,9 +1552,9 @@ CT_API ct_status ct_backward(ct_tensor *t, const ct_tensor *grad, int retain_gra
    (CT_ERR_INVALID_ARGUMENT unless stated; torch's messages): n_inputs == 0 ("`inputs` argument to
    `grad()` cannot be empty."); an output that does not require grad ("element 1 of tensors does
    not require grad and does not have a grad_fn"); an input that does not ("One of the
-   differentiated Tensors does not require grad"); an input not reached without allow_unused ("One
-   of the differentiated Tensors appears to not have been used in the graph. Set allow_unused=True
-   if this is the desired behavior."); grad_outputs as for ct_backward, naming the index
+   differentiated Tensors does not require grad"); an input not reached without allow_unused ("The
+   differentiated Tensor at index 1 appears to not have been used in the graph. Set
+   allow_unused=True if this is the desired behavior.", torch 2.13's); grad_outputs as for ct_backward, naming the index
    ("Mismatch in shape: grad_output[1] has a shape of ...", CT_ERR_SHAPE; dtype: CT_ERR_DTYPE);
    NULL outputs, inputs or results, or a NULL entry in outputs or inputs.  On error every
    results[j] is NULL. */

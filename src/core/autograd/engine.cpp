@@ -251,8 +251,9 @@ std::vector<Ref<Tensor>> run_backward(std::span<const Tensor* const> roots, std:
   if (!accumulate)
     for (size_t j = 0; j < captured.size(); ++j)
       CT_CHECK(allow_unused || captured[j], InvalidArgument,
-               "One of the differentiated Tensors appears to not have been used in the graph. Set allow_unused=True "
-               "if this is the desired behavior.");
+               "The differentiated Tensor at index " << j
+                                                     << " appears to not have been used in the graph. Set "
+                                                        "allow_unused=True if this is the desired behavior.");
   return captured;
 }
 

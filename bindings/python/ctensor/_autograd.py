@@ -219,6 +219,9 @@ def _backward(t, gradient=None, retain_graph=None, create_graph=False, inputs=No
     backward(t, gradient, retain_graph, create_graph, inputs=inputs)
 
 
+_warned_create_graph = False
+
+
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None,
              inputs=None):
     """ctensor.autograd.backward: one backward from every tensor (with its gradient),
@@ -242,7 +245,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     grads = _make_grads(tensors, tuple(grad_tensors))
     if retain_graph is None:
         retain_graph = create_graph
-    if create_graph:
+    global _warned_create_graph
+    if create_graph and not _warned_create_graph:  # once per process, as torch's TORCH_WARN_ONCE
+        _warned_create_graph = True
         warnings.warn("Using backward() with create_graph=True will create a reference cycle between the parameter "
                       "and its gradient which can cause a memory leak. We recommend using autograd.grad when "
                       "creating the graph to avoid this. If you have to use this function, make sure to reset the "

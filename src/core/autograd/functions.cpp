@@ -173,7 +173,7 @@ std::shared_ptr<Node> view_node(const char* name, const Tensor& input, Replay re
     // Under create_graph: the gradient's derivative is the view itself, replayed (copied).
     LinearFn f = [in_sizes, replay, cx](const Tensor& x) { return view_adjoint(x, in_sizes, replay, cx); };
     LinearFn v = [replay](const Tensor& h) { return copy_to_new(*replay(h), h.dtype()); };
-    return {with_linear_history(z, self.inputs[0], g, view_grad_name(name), name, f, v)};
+    return {with_linear_history(z, self.inputs[0], g, name, view_grad_name(name), f, v)};
   });
   n->hograd_ = true;
   return n;

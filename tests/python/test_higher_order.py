@@ -1,0 +1,279 @@
+"""Higher-order gradients (create_graph=True), against torch 2.13: second and third derivatives
+of every op with a differentiable formula, gradgradcheck, the grad_fn names of gradients, a
+leaf's .grad with create_graph, nodes that refuse a higher derivative, and no leaks."""
+
+import gc
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+import ctensor
+from ctensor.autograd import gradgradcheck
+
+LIBS = (ctensor, torch)
+
+
+def _rand(lib, shape, seed, positive=False):
+    v = np.random.default_rng(seed).uniform(0.5 if positive else -1.0, 1.5 if positive else 1.0, size=shape)
+    return lib.tensor(v.tolist(), dtype=lib.float64)
+
+
+def _copy_into_view(lib, x):
+    z = x * 1.0
+    z[1:, 0] = x[0, 1:] * x[1:, 1]
+    return z
+
+
+def _copy_whole(lib, x):
+    z = lib.zeros(3, 3, dtype=lib.float64)
+    z.copy_(x.exp())
+    return z * x
+
+
+# name -> (function of lib and the inputs, input shapes, inputs positive)
+OPS = {
+    "add": (lambda lib, x, w: x * x + w * x, [(3,), (3,)], False),
+    "sub": (lambda lib, x, w: x * w - w * w, [(3,), (3,)], False),
+    "mul": (lambda lib, x, w: x * w * x, [(3,), (3,)], False),
+    "div": (lambda lib, x, w: x / w, [(3,), (3,)], True),
+    "add_scalar": (lambda lib, x: (x + 2.0) * x, [(3,)], False),
+    "sub_scalar": (lambda lib, x: (x - 2.0) * x, [(3,)], False),
+    "rsub_scalar": (lambda lib, x: (2.0 - x) * x, [(3,)], False),
+    "mul_scalar": (lambda lib, x: (x * 3.0) * x, [(3,)], False),
+    "div_scalar": (lambda lib, x: (x / 3.0) * x, [(3,)], False),
+    "rdiv_scalar": (lambda lib, x: 2.0 / x, [(3,)], True),
+    "neg": (lambda lib, x: -x * x, [(3,)], False),
+    "exp": (lambda lib, x: x.exp(), [(3,)], False),
+    "log": (lambda lib, x: x.log(), [(3,)], True),
+    "sin": (lambda lib, x: x.sin(), [(3,)], False),
+    "cos": (lambda lib, x: x.cos(), [(3,)], False),
+    "tanh": (lambda lib, x: x.tanh(), [(3,)], False),
+    "sigmoid": (lambda lib, x: x.sigmoid(), [(3,)], False),
+    "sqrt": (lambda lib, x: x.sqrt(), [(3,)], True),
+    "reciprocal": (lambda lib, x: x.reciprocal(), [(3,)], True),
+    "pow_scalar": (lambda lib, x: x.pow(3), [(3,)], False),
+    "pow_fractional": (lambda lib, x: x ** 2.5, [(3,)], True),
+    "pow_tensor": (lambda lib, x, w: x.pow(w), [(3,), (3,)], True),
+    "rpow": (lambda lib, w: 2.0 ** w, [(3,)], False),
+    "abs": (lambda lib, x: x.abs() * x, [(3,)], False),
+    "relu": (lambda lib, x: x.relu() * x, [(3,)], False),
+    "sum": (lambda lib, x: x.sum() * x, [(2, 3)], False),
+    "sum_dim": (lambda lib, x: x.sum(1, keepdim=True) * x, [(2, 3)], False),
+    "mean": (lambda lib, x: x.mean() * x, [(2, 3)], False),
+    "mean_dim": (lambda lib, x: x.mean(0) * x, [(2, 3)], False),
+    "matmul": (lambda lib, x, w: (x @ w) * (x @ w), [(2, 3), (3, 4)], False),
+    "mm": (lambda lib, x, w: lib.mm(x, w).tanh(), [(2, 3), (3, 4)], False),
+    "mv": (lambda lib, x, w: x.mv(w).exp(), [(2, 3), (3,)], False),
+    "dot": (lambda lib, x, w: x.dot(w) * x, [(3,), (3,)], False),
+    "bmm_matmul": (lambda lib, x, w: (x @ w).sin(), [(2, 2, 3), (3, 2)], False),
+    "view": (lambda lib, x: x.view(6).exp().view(3, 2), [(2, 3)], False),
+    "reshape": (lambda lib, x: x.t().reshape(6).exp(), [(2, 3)], False),
+    "transpose": (lambda lib, x: x.transpose(0, 1).exp(), [(2, 3)], False),
+    "t": (lambda lib, x: x.t().sin() * x.t(), [(2, 3)], False),
+    "permute": (lambda lib, x: x.permute(2, 0, 1).exp(), [(2, 3, 2)], False),
+    "expand": (lambda lib, x: x.expand(4, 3).exp() * 2.0, [(1, 3)], False),
+    "expand_new_dim": (lambda lib, x: x.expand(2, 3).sin(), [(3,)], False),
+    "select": (lambda lib, x: x.select(1, 2).exp(), [(2, 3)], False),
+    "slice": (lambda lib, x: x[:, ::2].exp(), [(2, 3)], False),
+    "narrow": (lambda lib, x: x.narrow(1, 1, 2).exp(), [(2, 3)], False),
+    "squeeze": (lambda lib, x: x.squeeze(1).exp(), [(2, 1, 3)], False),
+    "squeeze_all": (lambda lib, x: x.squeeze().exp(), [(2, 1, 3)], False),
+    "unsqueeze": (lambda lib, x: x.unsqueeze(1).exp(), [(2, 3)], False),
+    "diagonal": (lambda lib, x: x.diagonal().exp(), [(3, 3)], False),
+    "unfold": (lambda lib, x: x.unfold(0, 2, 1).exp(), [(4,)], False),
+    "as_strided": (lambda lib, x: x.as_strided((2, 2), (1, 2), 1).exp(), [(6,)], False),
+    "as_strided_overlap": (lambda lib, x: x.as_strided((2, 2), (1, 1)).exp(), [(4,)], False),
+    "split": (lambda lib, x: x.split(2)[1].exp() * x.split(2)[0], [(4,)], False),
+    "unbind": (lambda lib, x: x.unbind(1)[0].exp() * x.unbind(1)[2], [(2, 3)], False),
+    "chunk": (lambda lib, x: x.chunk(3, 1)[1].sin(), [(2, 3)], False),
+    "clone": (lambda lib, x: x.clone().exp() * x, [(3,)], False),
+    "contiguous": (lambda lib, x: x.t().contiguous().exp(), [(2, 3)], False),
+    "to_float32": (lambda lib, x: x.to(lib.float32).exp().to(lib.float64), [(3,)], False),
+    "copy_into_view": (_copy_into_view, [(3, 3)], False),
+    "copy_whole": (_copy_whole, [(3, 3)], False),
+    "where": (lambda lib, x, w: lib.where(x > 0, x * w, w.exp()), [(4,), (4,)], False),
+    "cat": (lambda lib, x, w: lib.cat([x * x, w.exp()], 0), [(2,), (3,)], False),
+    "stack": (lambda lib, x, w: lib.stack([x * w, w.exp()], 1), [(3,), (3,)], False),
+}
+
+
+def _derivatives(lib, name):
+    """Outputs, first, second and third derivatives (None where a gradient does not exist)."""
+    f, shapes, positive = OPS[name]
+    xs = [_rand(lib, s, 10 + i, positive).requires_grad_() for i, s in enumerate(shapes)]
+    y = f(lib, *xs)
+    c = _rand(lib, tuple(y.shape), 1)
+    g1 = lib.autograd.grad((y * c).sum(), xs, create_graph=True)
+    out = [y.detach(), list(g1)]
+    level = g1
+    for k in (2, 3):
+        terms = [(g * _rand(lib, tuple(g.shape), 20 * k + i)).sum() for i, g in enumerate(level)
+                 if g is not None and g.requires_grad]
+        if not terms:
+            out.append(None)
+            break
+        level = lib.autograd.grad(sum(terms), xs, create_graph=k < 3, allow_unused=True)
+        out.append(list(level))
+    return out
+
+
+def _vals(t):
+    if isinstance(t, torch.Tensor) and t._is_zerotensor():  # torch's efficient zeros have no storage
+        return np.zeros(tuple(t.shape))
+    return np.array(t.detach().tolist())
+
+
+def _zero(t):
+    return t is None or not np.any(_vals(t))
+
+
+def _same(a, b):
+    """Equal values; a derivative that does not depend on the inputs may be None on one side and
+    zeros on the other (torch records sgn(x) in abs's gradient, whose own gradient is zeros; here
+    where(x > 0, g, -g) has no history through x)."""
+    if a is None or b is None:
+        other = b if a is None else a
+        assert other is None or all(_zero(t) for t in (other if isinstance(other, list) else [other]))
+        return
+    if isinstance(a, list):
+        assert len(a) == len(b)
+        for p, q in zip(a, b):
+            _same(p, q)
+        return
+    assert tuple(a.shape) == tuple(b.shape)
+    assert np.allclose(_vals(a), _vals(b), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_derivatives_against_torch(name):
+    _same(_derivatives(ctensor, name), _derivatives(torch, name))
+
+
+@pytest.mark.parametrize("name", sorted(set(OPS) - {"to_float32"}))  # float32 steps: no 1e-6 differences
+def test_gradgradcheck(name):
+    f, shapes, positive = OPS[name]
+    xs = tuple(_rand(ctensor, s, 30 + i, positive).requires_grad_() for i, s in enumerate(shapes))
+    assert gradgradcheck(lambda *a: f(ctensor, *a), xs)
+
+
+def _first_grad_names(lib, name):
+    f, shapes, positive = OPS[name]
+    xs = [_rand(lib, s, 40 + i, positive).requires_grad_() for i, s in enumerate(shapes)]
+    y = f(lib, *xs)
+    g = lib.autograd.grad(y, xs, lib.ones(tuple(y.shape), dtype=lib.float64).requires_grad_(), create_graph=True)
+    return [type(t.grad_fn).__name__ if t is not None and t.grad_fn is not None else None for t in g]
+
+
+# grad_fn names of the gradients that are torch's (the others record other nodes for the same
+# values: a view's gradient computed as its adjoint, a sum of per-output pieces for split/unbind)
+# (div's, cos's, tanh's, sigmoid's, mm's, dot's keep their first-order formulas, which compute the
+# same values in another order: NegBackward0, MulBackward0 or ViewBackward0 where torch has
+# MulBackward0, TanhBackwardBackward0, MmBackward0 ...)
+SAME_NAMES = ["add", "sub", "mul", "neg", "exp", "log", "sin", "sqrt",
+              "pow_scalar", "sum", "mean", "matmul", "view", "transpose", "t", "permute", "select",
+              "slice", "narrow", "diagonal", "unfold", "unsqueeze", "squeeze", "clone", "where", "cat", "stack",
+              "expand"]
+
+
+@pytest.mark.parametrize("name", SAME_NAMES)
+def test_gradient_grad_fn_names(name):
+    assert _first_grad_names(ctensor, name) == _first_grad_names(torch, name)
+
+
+def test_leaf_grad_with_create_graph():
+    """backward(create_graph=True): a first .grad is a recorded copy, a later one grad + new."""
+    res = []
+    for lib in LIBS:
+        x = lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64, requires_grad=True)
+        with warnings.catch_warnings():  # torch's "reference cycle" warning, once per process
+            warnings.simplefilter("ignore")
+            (x ** 3).sum().backward(create_graph=True)
+        first = (type(x.grad.grad_fn).__name__, x.grad.tolist(), x.grad.requires_grad)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            (x * x).sum().backward(create_graph=True)
+        second = (type(x.grad.grad_fn).__name__, x.grad.tolist())
+        (g2,) = lib.autograd.grad(x.grad.sum(), x)
+        res.append((first, second, g2.tolist()))
+        x.grad = None
+    assert res[0] == res[1]
+
+
+def test_backward_inputs_with_create_graph():
+    res = []
+    for lib in LIBS:
+        x = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        w = lib.tensor([3.0, -1.0], dtype=lib.float64, requires_grad=True)
+        y = (x * x * w).sum()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            lib.autograd.backward(y, inputs=[x], create_graph=True)
+        (gw,) = lib.autograd.grad(x.grad.sum(), w)
+        res.append((x.grad.tolist(), w.grad, gw.tolist()))
+        x.grad = None
+    assert res[0] == res[1]
+
+
+def test_grad_outputs_with_history():
+    """A grad_output that requires grad: the result depends on it (torch's vjp of a vjp)."""
+    res = []
+    for lib in LIBS:
+        x = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        v = lib.tensor([0.5, -2.0], dtype=lib.float64, requires_grad=True)
+        (g,) = lib.autograd.grad(x.exp(), x, v, create_graph=True)
+        gx, gv = lib.autograd.grad(g.sum(), [x, v])
+        res.append((g.tolist(), gx.tolist(), gv.tolist()))
+    assert res[0] == res[1]
+
+
+REFUSING = {
+    "ProdBackward0": lambda x: x.prod(),
+    "CumprodBackward0": lambda x: x.cumprod(0).sum(),
+    "AmaxBackward0": lambda x: x.amax(0).sum(),
+    "MulBackward0": lambda x: x.clone().mul_(x).sum(),  # in place: self's old values saved as a copy
+}
+
+
+@pytest.mark.parametrize("node", sorted(REFUSING))
+def test_refusing_nodes(node):
+    """A node without a differentiable formula never gives a silent wrong higher derivative: its
+    gradient has a grad_fn whose backward fails naming the node."""
+    x = ctensor.tensor([1.5, -2.0, 3.0], dtype=ctensor.float64, requires_grad=True)
+    (g,) = ctensor.autograd.grad(REFUSING[node](x), x, create_graph=True)
+    assert g.requires_grad
+    expected = torch.tensor(x.tolist(), dtype=torch.float64, requires_grad=True)
+    (tg,) = torch.autograd.grad(REFUSING[node](expected), expected)
+    assert g.tolist() == pytest.approx(tg.tolist())  # first order still right
+    with pytest.raises(RuntimeError, match=f"derivative for {node} is not implemented"):
+        ctensor.autograd.grad(g.sum(), x)
+
+
+def test_no_leak():
+    """Every graph a higher-order computation makes is freed with its tensors (live counts)."""
+    gc.collect()
+    start = ctensor.live_tensors()
+
+    def work():
+        x = _rand(ctensor, (3, 3), 1).requires_grad_()
+        w = _rand(ctensor, (3, 3), 2).requires_grad_()
+        y = (x @ w).tanh().t()[0].sum() + (x.exp() / w).mean() + x.transpose(0, 1).reshape(9)[1:].pow(3).sum()
+        g, gw = ctensor.autograd.grad(y, [x, w], create_graph=True)
+        (h,) = ctensor.autograd.grad((g * g).sum() + gw.sum(), x, create_graph=True)
+        ctensor.autograd.grad(h.sum(), w)
+        z = x * 1.0
+        z[0] = x[1] * w[1]
+        (g2,) = ctensor.autograd.grad(z.sum() * z.sum(), w, create_graph=True)
+        ctensor.autograd.grad(g2.sum(), x)
+        (p,) = ctensor.autograd.grad(x.prod(), x, create_graph=True)  # a refusing node
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            (x * x * w).sum().backward(create_graph=True)
+        x.grad.sum().backward()
+        x.grad = None  # the cycle torch warns about
+        w.grad = None
+
+    work()
+    gc.collect()
+    assert ctensor.live_tensors() == start

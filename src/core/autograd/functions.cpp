@@ -49,7 +49,7 @@ bool differentiable_formula(const char* name) {
       "MeanBackward1", "DotBackward0", "MvBackward0", "SqueezeBackward4", "MmBackward0", "UnsafeViewBackward0",
       "VdotBackward0", "ViewBackward0", "TransposeBackward0", "TBackward0", "PermuteBackward0", "CloneBackward0",
       "ToCopyBackward0", "PowBackward0", "PowBackward1", "PowBackward2", "ConjPhysicalBackward0", "ConjPhysicalBackward1", "NegViewBackward0",
-      "ConjBackward0"};
+      "ConjBackward0", "ViewAsRealBackward0", "ViewAsComplexBackward0"};
   return ok.count(name) > 0;
 }
 
@@ -1297,12 +1297,15 @@ Ref<Tensor> neg_view(const Tensor& t) {
 }
 Ref<Tensor> view_as_real(const Tensor& t) {
   // the gradient, float (..., 2), read as complex
-  return record_unary_view("ViewAsRealBackward0", t, ct::view_as_real,
-                           [](const Tensor& g) { return from_lanes(as_f64(g), true); });
+  // (under create_graph torch's formula, recorded: view_as_complex(grad.contiguous()))
+  return record_unary_view("ViewAsRealBackward0", t, ct::view_as_real, [](const Tensor& g) {
+    return cg() ? ag::view_as_complex(*ag::contiguous(g)) : from_lanes(as_f64(g), true);
+  });
 }
 Ref<Tensor> view_as_complex(const Tensor& t) {
-  return record_unary_view("ViewAsComplexBackward0", t, ct::view_as_complex,
-                           [](const Tensor& g) { return as_f64_lanes(g, true); });
+  return record_unary_view("ViewAsComplexBackward0", t, ct::view_as_complex, [](const Tensor& g) {
+    return cg() ? ag::view_as_real(*ag::resolve_conj(g)) : as_f64_lanes(g, true);
+  });
 }
 Ref<Tensor> conj_physical(const Tensor& t) {
   Ref<Tensor> r = ct::conj_physical(t);

@@ -1475,8 +1475,15 @@ CT_API int64_t ct_explain(const ct_tensor *a, const ct_tensor *b, char *buf, int
      differentiation for outputs with complex dtype."), before an in-place op writes anything.
    - Tensor hooks (ct_tensor_register_hook) and custom ops with a backward written by the
      caller (ct_custom_op_apply): torch's Tensor.register_hook and autograd.Function.
-   - Not supported: higher-order gradients (backward runs with grad mode off and records
-     nothing; create_graph), node hooks (grad_fn.register_hook), post-accumulate-grad hooks,
+   - ct_autograd_grad and ct_autograd_backward: torch's autograd.grad and backward with several
+     roots, inputs and create_graph (higher-order gradients).  create_graph records the backward
+     of: add, sub, mul, div, neg, abs, exp, log, sqrt, sin, cos, tanh, sigmoid, relu, reciprocal,
+     sgn, sign, angle, pow, where, fill_, zero_, copy_, cat, stack, sum, mean, matmul/mm/mv/dot,
+     vdot, every view (and writes through views: CopySlices), clone, contiguous, to, conj, neg view,
+     conj_physical, view_as_real/complex, real, imag.  Another node's gradient under create_graph
+     gets a node whose backward fails ("derivative for ProdBackward0 is not implemented"), as do an
+     in-place op's that saved a copy of self's old values, and custom ops'.
+   - Not supported: node hooks (grad_fn.register_hook), post-accumulate-grad hooks,
      anomaly detection.
    Errors that torch raises as RuntimeError are CT_ERR_INVALID_ARGUMENT unless stated.
    Messages are torch's, with "ctensor." where torch prints "torch." (ctensor.FloatTensor,

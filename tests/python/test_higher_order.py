@@ -313,3 +313,45 @@ def test_complex_second_derivatives_against_torch(name):
     """torch's conjugate Wirtinger convention, one level up."""
     for a, b in zip(_complex_derivatives(ctensor, name), _complex_derivatives(torch, name)):
         assert np.allclose(a, b, rtol=1e-10, atol=1e-12)
+
+
+# ---- ported from torch's test/test_view_ops.py (the tests that call gradgradcheck) ----------
+
+def _as_strided_case(x, prepro_fn, size, strides, offset=None):
+    x = x.to(ctensor.float64).detach().requires_grad_()
+
+    def closure(x):
+        if prepro_fn is not None:
+            x = prepro_fn(x)
+        return x.as_strided(size, strides, offset)
+
+    assert ctensor.autograd.gradcheck(closure, [x])
+    assert gradgradcheck(closure, [x])
+
+
+def test_as_strided_gradients():
+    """torch's TestViewOps.test_as_strided_gradients."""
+    _as_strided_case(ctensor.arange(0, 25), lambda x: x.view(5, 5), [3, 3], [6, 2], 2)
+    # crazy stride at a dim of size 1
+    _as_strided_case(ctensor.randn(12), None, [1, 2, 1, 5], [0, 5, 100, 1], 2)
+    # expand cases
+    _as_strided_case(ctensor.randn(5), None, [3, 3, 3], [0, 1, 0], 2)
+    _as_strided_case(ctensor.randn(5), None, [3, 3, 3], [0, 0, 0], 4)
+    _as_strided_case(ctensor.randn(5), lambda x: x.expand(5, 5), [5, 5], [0, 1], 0)
+    # non-expand overlapping
+    _as_strided_case(ctensor.randn(35), None, [6, 6], [5, 1], 2)
+    _as_strided_case(ctensor.randn(15), None, [3, 2], [3, 6], 2)
+    # transpose
+    _as_strided_case(ctensor.randn(3, 4), None, [4, 3], [1, 4])
+    # "getting things outside the input"
+    x = ctensor.randn(6, 2)
+    _as_strided_case(x[3:], None, [3, 2], [2, 1], 0)
+    # select on an expanded input
+    _as_strided_case(ctensor.randn(2, 3), lambda x: x.expand(10, 2, 3), [2, 3], [3, 1], 0)
+
+
+def test_unbind_gradgradcheck():
+    """torch's TestViewOps.test_unbind (its gradcheck / gradgradcheck part)."""
+    stacked = ctensor.randn(3, 10, 10, dtype=ctensor.float64, requires_grad=True)
+    assert ctensor.autograd.gradcheck(lambda x: x.unbind(), (stacked,))
+    assert gradgradcheck(lambda x: x.unbind(), (stacked,))

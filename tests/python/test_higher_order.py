@@ -355,3 +355,92 @@ def test_unbind_gradgradcheck():
     stacked = ctensor.randn(3, 10, 10, dtype=ctensor.float64, requires_grad=True)
     assert ctensor.autograd.gradcheck(lambda x: x.unbind(), (stacked,))
     assert gradgradcheck(lambda x: x.unbind(), (stacked,))
+
+
+# ---- ported from torch's test/test_autograd.py (second derivatives of ctensor's ops) ---------
+
+@pytest.mark.parametrize("lib", LIBS, ids=["ctensor", "torch"])
+def test_hessian_vector(lib):
+    x = lib.randn(2, 2, requires_grad=True)
+    y = lib.randn(2, 2, requires_grad=True)
+    z = x ** 2 + y * x + y ** 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        z.backward(lib.ones(2, 2), create_graph=True)
+    with lib.no_grad():
+        x_grad = 2 * x + y
+        y_grad = x + 2 * y
+    assert lib.allclose(x.grad, x_grad) and lib.allclose(y.grad, y_grad)
+    grad_sum = 2 * x.grad + y.grad
+    grad_sum.backward(lib.ones(2, 2))
+    assert lib.allclose(x.grad, x_grad + lib.ones(2, 2) * 5)
+    assert lib.allclose(y.grad, y_grad + lib.ones(2, 2) * 4)
+    x.grad = y.grad = None
+
+
+@pytest.mark.parametrize("lib", LIBS, ids=["ctensor", "torch"])
+def test_grad(lib):
+    x = lib.randn(2, 2, requires_grad=True)
+    y = lib.randn(2, 2, requires_grad=True)
+    z = x ** 2 + y * x + y ** 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        z.backward(lib.ones(2, 2), create_graph=True)
+    x_grad = 2 * x + y
+    y_grad = x + 2 * y
+    assert lib.allclose(x.grad, x_grad) and lib.allclose(y.grad, y_grad)
+    grad_sum = 2 * x.grad + y.grad
+    x_hv = lib.autograd.grad(outputs=[grad_sum], grad_outputs=[lib.ones(2, 2)], inputs=[x], create_graph=True)
+    assert lib.allclose(x_hv[0], lib.ones(2, 2) * 5)
+    assert lib.allclose(x.grad, x_grad) and lib.allclose(y.grad, y_grad)
+    grad_out = lib.ones(2)
+    with pytest.raises(RuntimeError) as e:
+        lib.autograd.grad(outputs=[grad_sum], grad_outputs=[grad_out], inputs=[x], create_graph=True)
+    assert str(e.value) == (f"Mismatch in shape: grad_output[0] has a shape of {grad_out.shape} and output[0] "
+                            f"has a shape of {grad_sum.shape}.")
+    x.grad = y.grad = None
+
+
+@pytest.mark.parametrize("lib", LIBS, ids=["ctensor", "torch"])
+def test_grad_nonleaf(lib):
+    x_init = lib.randn(2, 2, requires_grad=True)
+    x = x_init
+    y = lib.randn(2, 2, requires_grad=True)
+    grad_output = lib.ones(2, 2)
+
+    def fn(x):
+        return x ** 2 + y * x + y ** 2
+
+    for _ in range(5):
+        (grad_x,) = lib.autograd.grad(fn(x), x, grad_outputs=grad_output, create_graph=True)
+        assert y.grad is None and x.grad is None
+        assert lib.allclose(grad_x, 2 * x + y)
+        x = x + 0.05 * grad_x
+    assert fn(x).sum().item() > fn(x_init).sum().item()
+    x.backward(grad_output)
+    assert y.grad is not None and x_init.grad is not None
+
+
+@pytest.mark.parametrize("lib", LIBS, ids=["ctensor", "torch"])
+def test_grad_nonleaf_many_outputs(lib):
+    x = lib.randn(4, 2, requires_grad=True)
+    a, b = x.chunk(2)
+    hook_called = [False]
+    x.register_hook(lambda *grads: hook_called.__setitem__(0, True))
+    go = lib.randn(2, 2)
+    grad_a, grad_b = lib.autograd.grad((a + 2 * b), [a, b], grad_outputs=go, create_graph=True)
+    assert lib.equal(grad_a, go) and lib.allclose(grad_b, go * 2)
+    assert not hook_called[0] and x.grad is None
+
+
+@pytest.mark.parametrize("lib", LIBS, ids=["ctensor", "torch"])
+def test_grad_unreachable(lib):
+    x = lib.ones(1, requires_grad=True)
+    y = lib.ones(1, requires_grad=True)
+    grad_x, grad_y = lib.autograd.grad(x * 2, [x, y], allow_unused=True)
+    assert lib.equal(grad_x, x * 2) and grad_y is None
+    z = lib.ones(1, requires_grad=True)  # no grad accumulator allocated
+    grad_x, grad_z = lib.autograd.grad(x * 2, [x, z], allow_unused=True)
+    assert lib.equal(grad_x, x * 2) and grad_z is None
+    with pytest.raises(RuntimeError, match="Set allow_unused=True"):
+        lib.autograd.grad(x * 2, [x, y], allow_unused=False)

@@ -96,6 +96,21 @@ OPS = {
     "where": (lambda lib, x, w: lib.where(x > 0, x * w, w.exp()), [(4,), (4,)], False),
     "cat": (lambda lib, x, w: lib.cat([x * x, w.exp()], 0), [(2,), (3,)], False),
     "stack": (lambda lib, x, w: lib.stack([x * w, w.exp()], 1), [(3,), (3,)], False),
+    "maximum": (lambda lib, x, w: lib.maximum(x * x, w) * x, [(4,), (4,)], False),
+    "minimum": (lambda lib, x, w: lib.minimum(x, w.exp()) * w, [(4,), (4,)], False),
+    "amax": (lambda lib, x: x.amax(1) * x.sum(1), [(2, 3)], False),
+    "max_all": (lambda lib, x: x.max() * x, [(2, 3)], False),
+    "var": (lambda lib, x: x.var(1), [(2, 4)], False),
+    "std": (lambda lib, x: x.std(), [(2, 4)], False),
+    "var_mean": (lambda lib, x: lib.var_mean(x, 1)[0] * lib.var_mean(x, 1)[1], [(2, 4)], False),
+    "std_mean": (lambda lib, x: lib.std_mean(x)[0] + lib.std_mean(x)[1] ** 2, [(2, 4)], False),
+    "norm_2": (lambda lib, x: lib.linalg.vector_norm(x, 2, 1), [(2, 3)], False),
+    "norm_3": (lambda lib, x: lib.linalg.vector_norm(x, 3), [(2, 3)], False),
+    "norm_1": (lambda lib, x: lib.linalg.vector_norm(x, 1) * x, [(2, 3)], False),
+    "flip": (lambda lib, x: x.flip(1).exp(), [(2, 3)], False),
+    "roll": (lambda lib, x: x.roll(1, 1).exp(), [(2, 3)], False),
+    "repeat": (lambda lib, x: x.repeat(2, 1, 2).exp(), [(2, 3)], False),
+    "cumsum": (lambda lib, x: x.cumsum(1).exp(), [(2, 3)], False),
 }
 
 
@@ -231,7 +246,9 @@ def test_grad_outputs_with_history():
 REFUSING = {
     "ProdBackward0": lambda x: x.prod(),
     "CumprodBackward0": lambda x: x.cumprod(0).sum(),
-    "AmaxBackward0": lambda x: x.amax(0).sum(),
+    "SortBackward0": lambda x: (x.sort()[0] * x).sum(),
+    "GatherBackward0": lambda x: (x.gather(0, ctensor.tensor([2, 0]) if isinstance(x, ctensor.Tensor)
+                                  else torch.tensor([2, 0])) ** 2).sum(),
     "MulBackward0": lambda x: x.clone().mul_(x).sum(),  # in place: self's old values saved as a copy
 }
 

@@ -49,7 +49,10 @@ bool differentiable_formula(const char* name) {
       "MeanBackward1", "DotBackward0", "MvBackward0", "SqueezeBackward4", "MmBackward0", "UnsafeViewBackward0",
       "VdotBackward0", "ViewBackward0", "TransposeBackward0", "TBackward0", "PermuteBackward0", "CloneBackward0",
       "ToCopyBackward0", "PowBackward0", "PowBackward1", "PowBackward2", "ConjPhysicalBackward0", "ConjPhysicalBackward1", "NegViewBackward0",
-      "ConjBackward0", "ViewAsRealBackward0", "ViewAsComplexBackward0"};
+      "ConjBackward0", "ViewAsRealBackward0", "ViewAsComplexBackward0", "MaximumBackward0", "MinimumBackward0",
+      "AmaxBackward0", "AminBackward0", "MaxBackward1", "MinBackward1", "VarBackward0", "StdBackward0",
+      "VarMeanBackward0", "StdMeanBackward0", "LinalgVectorNormBackward0", "FlipBackward0", "RollBackward0",
+      "RepeatBackward0", "CumsumBackward0"};
   return ok.count(name) > 0;
 }
 
@@ -676,8 +679,8 @@ Ref<Tensor> extreme(bool max, const Tensor& t, std::span<const int64_t> dims, bo
       Ref<Tensor> res = ct::expand(*keepdim_grad(s.use(1), ri.kept), ri.in_sizes);
       Ref<Tensor> mask = ct::compare(CompareOp::Eq, Operand::of(x), Operand::of(*res));
       Ref<Tensor> count = ct::sum(*mask, rdims, true);  // ties share the gradient evenly
-      Ref<Tensor> share = div(*keepdim_grad(g, ri.kept), *ct::to_dtype(*count, g.dtype()));
-      return {ct::where(*mask, *ct::expand(*share, ri.in_sizes), *zero_like(g))};
+      Ref<Tensor> share = div(*keepdim_grad(g, ri.kept), *ag::to_dtype(*count, g.dtype()));
+      return {ag::where(*mask, *v_expand(*share, ri.in_sizes), *zero_like(g))};
     });
     n->save({&t}, r.get());
     set_history(*r, std::move(n));
@@ -701,8 +704,8 @@ Ref<Tensor> max_all(const Tensor& t, bool max) {
       Ref<Tensor> mask = nan ? ct::compare(CompareOp::Ne, Operand::of(x), Operand::of(x))
                              : ct::compare(CompareOp::Eq, Operand::of(x), Operand::of(res));
       Ref<Tensor> count = ct::sum(*mask, {}, false);
-      Ref<Tensor> share = div(g, *ct::to_dtype(*count, g.dtype()));
-      return {ct::where(*mask, *share, *zero_like(g))};
+      Ref<Tensor> share = div(g, *ag::to_dtype(*count, g.dtype()));
+      return {ag::where(*mask, *share, *zero_like(g))};
     });
     n->save({&t}, r.get());
     set_history(*r, std::move(n));
@@ -882,14 +885,14 @@ Ref<Tensor> maximum(const Tensor& a, const Tensor& b, bool max) {
       const Tensor& x = s.use(0);
       const Tensor& y = s.use(1);
       Ref<Tensor> eq = ct::compare(CompareOp::Eq, Operand::of(x), Operand::of(y));
-      Ref<Tensor> base = ct::where(*eq, *div(g, 2.0), g);
+      Ref<Tensor> base = ag::where(*eq, *div(g, 2.0), g);
       Ref<Tensor> z = zero_like(g);
       Ref<Tensor> lt = ct::compare(CompareOp::Lt, Operand::of(x), Operand::of(y));
       Ref<Tensor> gt = ct::compare(CompareOp::Gt, Operand::of(x), Operand::of(y));
       Grads out(2);
       // Each operand takes nothing where it lost (torch: masked_fill_ of the strict comparison).
-      if (s.wants(0)) out[0] = ct::where(max ? *lt : *gt, *z, *base);
-      if (s.wants(1)) out[1] = ct::where(max ? *gt : *lt, *z, *base);
+      if (s.wants(0)) out[0] = ag::where(max ? *lt : *gt, *z, *base);
+      if (s.wants(1)) out[1] = ag::where(max ? *gt : *lt, *z, *base);
       return out;
     });
     n->save({&a, &b});
@@ -1353,7 +1356,7 @@ std::vector<int64_t> reduced_list(const ReduceInfo& ri) {
 // grad shaped with the reduced dims kept.  N - correction = 0 gives inf (and nan), as torch.
 Ref<Tensor> var_backward(const Tensor& gk, const Tensor& x, const ReduceInfo& ri, double correction) {
   const std::vector<int64_t> rd = reduced_list(ri);
-  Ref<Tensor> centred = ct::binary(BinaryOp::Sub, Operand::of(x), Operand::of(*ct::mean(x, rd, true)));
+  Ref<Tensor> centred = ag::binary(BinaryOp::Sub, Operand::of(x), Operand::of(*ag::mean(x, rd, true)));
   return mul(*mul(gk, 2.0 / (double(ri.count) - correction)), *centred);
 }
 
@@ -1362,7 +1365,7 @@ Ref<Tensor> std_backward(const Tensor& gk, const Tensor& x, const Tensor& std_k,
                          double correction) {
   Ref<Tensor> gvar = div(gk, *mul(std_k, 2.0));
   Ref<Tensor> zero = ct::compare(CompareOp::Eq, Operand::of(std_k), Operand::of(0.0));
-  return var_backward(*ct::where(*zero, *zero_like(*gvar), *gvar), x, ri, correction);
+  return var_backward(*ag::where(*zero, *zero_like(*gvar), *gvar), x, ri, correction);
 }
 
 Ref<Tensor> var_node_grad(const Tensor& g, FnNode& s, const ReduceInfo& ri, double correction, bool take_sqrt) {
@@ -1373,15 +1376,15 @@ Ref<Tensor> var_node_grad(const Tensor& g, FnNode& s, const ReduceInfo& ri, doub
 
 // sgn(x): -1, 0 or 1 (nan for nan), in x's dtype.
 Ref<Tensor> sgn(const Tensor& x) {
-  Ref<Tensor> q = div(x, *ct::unary(UnaryOp::Abs, x));
+  Ref<Tensor> q = div(x, *ag::unary(UnaryOp::Abs, x));
   Ref<Tensor> zero = ct::compare(CompareOp::Eq, Operand::of(x), Operand::of(0.0));
-  return ct::where(*zero, *zero_like(*q), *q);
+  return ag::where(*zero, *zero_like(*q), *q);
 }
 
-Ref<Tensor> pow_scalar(const Tensor& x, double e) { return ct::math_binary(MathOp::Pow, Operand::of(x), Operand::of(e)); }
+Ref<Tensor> pow_scalar(const Tensor& x, double e) { return ag::math_binary(MathOp::Pow, Operand::of(x), Operand::of(e)); }
 
 // where(mask, 0, t)
-Ref<Tensor> zero_where(const Tensor& mask, const Tensor& t) { return ct::where(mask, *zero_like(t), t); }
+Ref<Tensor> zero_where(const Tensor& mask, const Tensor& t) { return ag::where(mask, *zero_like(t), t); }
 
 // torch's norm_backward (FunctionsManual.cpp) for the gradient gk and the norm nk, both
 // shaped with the reduced dims kept.
@@ -1390,14 +1393,14 @@ Ref<Tensor> norm_backward(const Tensor& gk, const Tensor& x, const Tensor& nk, d
   if (p == 0.0) return Ref<Tensor>();  // no gradient at all (x.grad stays None), as torch
   if (p == 1.0) return mul(*sgn(x), gk);
   if (p == 2.0) return mul(gk, *zero_where(*eq0(nk), *div(x, nk)));
-  Ref<Tensor> ax = ct::unary(UnaryOp::Abs, x);
+  Ref<Tensor> ax = ag::unary(UnaryOp::Abs, x);
   if (std::isinf(p)) {
     // the gradient shared evenly among the elements equal to the norm, or that are nan
     Ref<Tensor> hit = ct::compare(CompareOp::Eq, Operand::of(*ax), Operand::of(nk));
     Ref<Tensor> nan = ct::compare(CompareOp::Ne, Operand::of(*ax), Operand::of(*ax));
-    Ref<Tensor> mask = ct::where(*nan, *nan, *hit);
-    Ref<Tensor> count = ct::to_dtype(*ct::sum(*mask, reduced_list(ri), true), gk.dtype());
-    return mul(*sgn(x), *mul(*div(gk, *count), *ct::to_dtype(*mask, gk.dtype())));
+    Ref<Tensor> mask = ag::where(*nan, *nan, *hit);
+    Ref<Tensor> count = ag::to_dtype(*ag::sum(*mask, reduced_list(ri), true), gk.dtype());
+    return mul(*sgn(x), *mul(*div(gk, *count), *ag::to_dtype(*mask, gk.dtype())));
   }
   if (p < 1.0) {
     Ref<Tensor> scaled = zero_where(*eq0(x), *mul(*sgn(x), *pow_scalar(*ax, p - 1.0)));
@@ -1439,8 +1442,8 @@ Ref<Tensor> repeat_backward(const Tensor& g, const Shape& in_sizes, const Shape&
     if (i >= pad) split.push_back(s);
   }
   if (rdims.empty()) return retained(g);
-  Ref<Tensor> r = ct::sum(*ct::reshape(*ct::contiguous(g), split), rdims, false);
-  return ct::reshape(*r, in_sizes);
+  Ref<Tensor> r = ag::sum(*v_reshape(*v_contiguous(g), split), rdims, false);
+  return v_reshape(*r, in_sizes);
 }
 
 Ref<Tensor> record_repeat(const Tensor& t, IntList reps, Ref<Tensor> r) {
@@ -1463,7 +1466,7 @@ Ref<Tensor> flip(const Tensor& t, IntList dims) {
   if (__builtin_expect(needs_grad(t), 0)) {
     Shape d(dims.begin(), dims.end());
     set_history(*r, node("FlipBackward0", {&t},
-                         [d](const Tensor& g, FnNode&) -> Grads { return {ct::flip(g, d)}; }));
+                         [d](const Tensor& g, FnNode&) -> Grads { return {ag::flip(g, d)}; }));
   }
   return r;
 }
@@ -1513,7 +1516,7 @@ Ref<Tensor> roll(const Tensor& t, IntList shifts, IntList dims) {
       back.push_back(n == 0 ? 0 : n - ((shifts[k] % n) + n) % n);
     }
     set_history(*r, node("RollBackward0", {&t},
-                         [back, d](const Tensor& g, FnNode&) -> Grads { return {ct::roll(g, back, d)}; }));
+                         [back, d](const Tensor& g, FnNode&) -> Grads { return {ag::roll(g, back, d)}; }));
   }
   return r;
 }
@@ -1882,7 +1885,7 @@ namespace {
 Ref<Tensor> cumsum_backward(const Tensor& g, int64_t dim) {
   if (g.ndim() == 0) return retained(g);
   const int64_t d[1] = {dim};
-  return ct::flip(*ct::cumsum(*ct::flip(g, IntList(d, 1)), dim, std::nullopt), IntList(d, 1));
+  return ag::flip(*ag::cumsum(*ag::flip(g, IntList(d, 1)), dim, std::nullopt), IntList(d, 1));
 }
 
 std::shared_ptr<FnNode> scan_node(bool product, const Tensor& input, int64_t dim) {

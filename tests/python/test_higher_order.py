@@ -111,6 +111,9 @@ OPS = {
     "roll": (lambda lib, x: x.roll(1, 1).exp(), [(2, 3)], False),
     "repeat": (lambda lib, x: x.repeat(2, 1, 2).exp(), [(2, 3)], False),
     "cumsum": (lambda lib, x: x.cumsum(1).exp(), [(2, 3)], False),
+    "index_select": (lambda lib, x: x.index_select(1, lib.tensor([2, 0, 2])).exp(), [(2, 3)], False),
+    "gather": (lambda lib, x: x.gather(1, lib.tensor([[2, 0], [1, 1]])).exp(), [(2, 3)], False),
+    "index": (lambda lib, x: x[lib.tensor([1, 0, 1])].exp(), [(2, 3)], False),
 }
 
 
@@ -189,7 +192,7 @@ def _first_grad_names(lib, name):
 SAME_NAMES = ["add", "sub", "mul", "neg", "exp", "log", "sin", "sqrt",
               "pow_scalar", "sum", "mean", "matmul", "view", "transpose", "t", "permute", "select",
               "slice", "narrow", "diagonal", "unfold", "unsqueeze", "squeeze", "clone", "where", "cat", "stack",
-              "expand"]
+              "expand", "index_select", "gather", "index"]
 
 
 @pytest.mark.parametrize("name", SAME_NAMES)
@@ -247,8 +250,7 @@ REFUSING = {
     "ProdBackward0": lambda x: x.prod(),
     "CumprodBackward0": lambda x: x.cumprod(0).sum(),
     "SortBackward0": lambda x: (x.sort()[0] * x).sum(),
-    "GatherBackward0": lambda x: (x.gather(0, ctensor.tensor([2, 0]) if isinstance(x, ctensor.Tensor)
-                                  else torch.tensor([2, 0])) ** 2).sum(),
+    "ClampBackward1": lambda x: (x.clamp(-1.0, 2.0) ** 2).sum(),
     "MulBackward0": lambda x: x.clone().mul_(x).sum(),  # in place: self's old values saved as a copy
 }
 
@@ -313,6 +315,8 @@ COMPLEX_OPS = {
     "view_as_real": lambda lib, z: lib.view_as_real(z * z).exp(),
     "matmul": lambda lib, z: z.reshape(3, 1) @ z.reshape(1, 3),
     "copy_into_view": _copy_complex,
+    "index_select": lambda lib, z: z.index_select(0, lib.tensor([2, 0, 2])).exp(),
+    "index": lambda lib, z: z[lib.tensor([1, 1, 0])] * z,
 }
 
 

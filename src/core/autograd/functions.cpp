@@ -182,6 +182,14 @@ std::shared_ptr<Node> view_node(const char* name, const Tensor& input, Replay re
   return n;
 }
 
+// The gradient r = f(g) of an op linear in its input x, whose backward f is the adjoint of the
+// op itself (fwd): under create_graph its history is fwd's, named adj_name (Note [Higher-order
+// gradients] in meta.h); the same r otherwise.
+Ref<Tensor> linear_grad(Ref<Tensor> r, FnNode& self, const Tensor& g, const char* adj_name, LinearFn f, LinearFn fwd) {
+  if (!cg()) return r;
+  return with_linear_history(std::move(r), self.inputs[0], g, self.name(), adj_name, std::move(f), std::move(fwd));
+}
+
 // The conjugate of a complex tensor's values (a new tensor, no bits); t itself otherwise.
 // Complex formulas conjugate the local derivative (Note [Complex autograd] in meta.cpp).
 Ref<Tensor> cj(const Tensor& t) { return is_complex(t.dtype()) ? ag::conj_physical(t) : retained(t); }
@@ -1209,32 +1217,43 @@ Ref<Tensor> to_format(const Tensor& t, DType dtype, MemoryFormat f, bool copy) {
   return record_copy("ToCopyBackward0", t, ct::to_format(t, dtype, f, copy));
 }
 
+namespace {
+// index_select's backward: g added into zeros of the input's sizes at the indices.
+Ref<Tensor> index_select_adjoint(const Tensor& g, const Tensor& index, int64_t d, const Shape& in_sizes) {
+  const bool cx = is_complex(g.dtype());  // complex: two doubles per element (lanes)
+  Ref<Tensor> idx = ct::to_dtype(*ct::contiguous(index), DType::Int64);
+  idx = ct::contiguous(*idx);
+  const int64_t* iv = reinterpret_cast<const int64_t*>(idx->raw_data());
+  Ref<Tensor> z = full(in_sizes, 0.0, cx ? DType::Complex128 : DType::Float64, "backward");
+  Ref<Tensor> g64 = as_f64_lanes(g, cx);
+  if (in_sizes.empty()) {  // 0-dim input: every index is 0
+    const int64_t w = cx ? 2 : 1;
+    for (int64_t j = 0; j < idx->numel(); ++j)
+      for (int64_t k = 0; k < w; ++k) f64(*z)[k] += f64(*g64)[j * w + k];
+    return z;
+  }
+  Ref<Tensor> gv = from_lanes(g64, cx);  // g as contiguous float64 / complex128
+  for (int64_t j = 0; j < idx->numel(); ++j) {
+    Ref<Tensor> dst = ct::select(*z, d, iv[j]);
+    Ref<Tensor> src = as_f64_lanes(*ct::select(*gv, d, j), cx);
+    scatter_add(f64(*z), lanes(Geometry::of(*dst), cx), 0, f64(*src));
+  }
+  return z;
+}
+}  // namespace
+
 Ref<Tensor> index_select(const Tensor& t, int64_t dim, const Tensor& index) {
   Ref<Tensor> r = ct::index_select(t, dim, index);
   if (__builtin_expect(needs_grad(t), 0)) {
     const int64_t d = t.ndim() == 0 ? 0 : (dim < 0 ? dim + t.ndim() : dim);
     Shape in_sizes(t.sizes().begin(), t.sizes().end());
     auto n = node("IndexSelectBackward0", {&t}, [d, in_sizes](const Tensor& g, FnNode& s) -> Grads {
-      const bool cx = is_complex(g.dtype());  // complex: two doubles per element (lanes)
-      Ref<Tensor> idx = ct::to_dtype(*ct::contiguous(s.use(0)), DType::Int64);
-      idx = ct::contiguous(*idx);
-      const int64_t* iv = reinterpret_cast<const int64_t*>(idx->raw_data());
-      Ref<Tensor> z = full(in_sizes, 0.0, cx ? DType::Complex128 : DType::Float64, "backward");
-      Ref<Tensor> g64 = as_f64_lanes(g, cx);
-      if (in_sizes.empty()) {  // 0-dim input: every index is 0
-        const int64_t w = cx ? 2 : 1;
-        for (int64_t j = 0; j < idx->numel(); ++j)
-          for (int64_t k = 0; k < w; ++k) f64(*z)[k] += f64(*g64)[j * w + k];
-        return {z};
-      }
-      Ref<Tensor> gv = from_lanes(g64, cx);  // g as contiguous float64 / complex128
-      for (int64_t j = 0; j < idx->numel(); ++j) {
-        Ref<Tensor> dst = ct::select(*z, d, iv[j]);
-        Ref<Tensor> src = as_f64_lanes(*ct::select(*gv, d, j), cx);
-        scatter_add(f64(*z), lanes(Geometry::of(*dst), cx), 0, f64(*src));
-      }
-      return {z};
+      Ref<Tensor> index = retained(s.use(0));
+      LinearFn f = [d, in_sizes, index](const Tensor& x) { return index_select_adjoint(x, *index, d, in_sizes); };
+      LinearFn fwd = [d, index](const Tensor& h) { return ct::index_select(h, d, *index); };
+      return {linear_grad(f(g), s, g, "IndexAddBackward0", f, fwd)};
     });
+    n->hograd_ = true;
     n->save({&index});
     set_history(*r, std::move(n));
   }
@@ -1560,10 +1579,16 @@ Ref<Tensor> gather(const Tensor& self, int64_t dim, const Tensor& index) {
     const int64_t d = wrap_dim(dim, self.ndim());
     const Shape in_sizes = sizes_of(&self);
     auto n = node("GatherBackward0", {&self}, [d, in_sizes](const Tensor& g, FnNode& s) -> Grads {
-      Ref<Tensor> z = full(in_sizes, 0.0, g.dtype(), "backward");
-      ct::scatter_(*z, d, s.use(0), &g, 0.0, ScatterReduce::Add, "scatter_add");
-      return {z};
+      Ref<Tensor> index = retained(s.use(0));
+      LinearFn f = [d, in_sizes, index](const Tensor& x) {
+        Ref<Tensor> z = full(in_sizes, 0.0, x.dtype(), "backward");
+        ct::scatter_(*z, d, *index, &x, 0.0, ScatterReduce::Add, "scatter_add");
+        return z;
+      };
+      LinearFn fwd = [d, index](const Tensor& h) { return ct::gather(h, d, *index); };
+      return {linear_grad(f(g), s, g, "ScatterAddBackward0", f, fwd)};
     });
+    n->hograd_ = true;
     n->save({&index});
     set_history(*r, std::move(n));
   }
@@ -1862,12 +1887,17 @@ Ref<Tensor> index(const Tensor& self, std::span<const Tensor* const> indices) {
     auto defined = std::make_shared<std::vector<bool>>();
     // torch's index_backward: zeros of self's sizes with the gradient accumulated at the indices.
     auto n = node("IndexBackward0", {&self}, [in_sizes, defined](const Tensor& g, FnNode& s) -> Grads {
-      std::vector<Ref<Tensor>> keep;
-      const std::vector<const Tensor*> ix = use_index_list(s, *defined, keep);
-      Ref<Tensor> z = full(in_sizes, 0.0, g.dtype(), "backward");
-      ct::index_put_(*z, ix, g, true);
-      return {z};
+      auto keep = std::make_shared<std::vector<Ref<Tensor>>>();
+      auto ix = std::make_shared<std::vector<const Tensor*>>(use_index_list(s, *defined, *keep));
+      LinearFn f = [in_sizes, keep, ix](const Tensor& x) {
+        Ref<Tensor> z = full(in_sizes, 0.0, x.dtype(), "backward");
+        ct::index_put_(*z, *ix, x, true);
+        return z;
+      };
+      LinearFn fwd = [keep, ix](const Tensor& h) { return ct::index_get(h, *ix); };
+      return {linear_grad(f(g), s, g, "IndexPutImplBackward0", f, fwd)};
     });
+    n->hograd_ = true;
     *defined = save_index_list(*n, indices);
     set_history(*r, std::move(n));
   }

@@ -336,6 +336,7 @@ void check_complex_formula(const char* name) {
       // the gradients of views under create_graph (Note [Higher-order gradients] in meta.h)
       "SelectBackwardBackward0", "SliceBackwardBackward0", "DiagonalBackwardBackward0",
       "UnfoldBackwardBackward0", "ViewBackwardBackward0", "AsStridedBackwardBackward0",
+      "IndexAddBackward0", "ScatterAddBackward0", "IndexPutImplBackward0",
       "AbsBackward0", "ExpBackward0", "LogBackward0", "SqrtBackward0", "SinBackward0", "CosBackward0",
       "TanhBackward0", "SigmoidBackward0", "SumBackward0", "SumBackward1", "ProdBackward0", "ProdBackward1", "MeanBackward0", "MeanBackward1",
       "DotBackward0", "VdotBackward0", "MvBackward0", "SqueezeBackward4", "MmBackward0", "CloneBackward0", "UnsafeViewBackward0",

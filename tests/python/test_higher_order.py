@@ -114,6 +114,9 @@ OPS = {
     "index_select": (lambda lib, x: x.index_select(1, lib.tensor([2, 0, 2])).exp(), [(2, 3)], False),
     "gather": (lambda lib, x: x.gather(1, lib.tensor([[2, 0], [1, 1]])).exp(), [(2, 3)], False),
     "index": (lambda lib, x: x[lib.tensor([1, 0, 1])].exp(), [(2, 3)], False),
+    "clamp": (lambda lib, x: x.clamp(-0.5, 0.5) * x, [(2, 3)], False),
+    "clamp_min_tensor": (lambda lib, x, w: lib.clamp_min(x, w) * x, [(4,), (4,)], False),
+    "clamp_inplace": (lambda lib, x: (x * 1.0).clamp_(max=0.3) * x, [(2, 3)], False),
 }
 
 
@@ -250,7 +253,7 @@ REFUSING = {
     "ProdBackward0": lambda x: x.prod(),
     "CumprodBackward0": lambda x: x.cumprod(0).sum(),
     "SortBackward0": lambda x: (x.sort()[0] * x).sum(),
-    "ClampBackward1": lambda x: (x.clamp(-1.0, 2.0) ** 2).sum(),
+    "TopkBackward0": lambda x: (x.topk(2)[0] ** 2).sum(),
     "MulBackward0": lambda x: x.clone().mul_(x).sum(),  # in place: self's old values saved as a copy
 }
 

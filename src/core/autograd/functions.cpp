@@ -52,7 +52,8 @@ bool differentiable_formula(const char* name) {
       "ConjBackward0", "ViewAsRealBackward0", "ViewAsComplexBackward0", "MaximumBackward0", "MinimumBackward0",
       "AmaxBackward0", "AminBackward0", "MaxBackward1", "MinBackward1", "VarBackward0", "StdBackward0",
       "VarMeanBackward0", "StdMeanBackward0", "LinalgVectorNormBackward0", "FlipBackward0", "RollBackward0",
-      "RepeatBackward0", "CumsumBackward0"};
+      "RepeatBackward0", "CumsumBackward0", "ClampBackward0", "ClampBackward1", "ClampMinBackward0",
+      "ClampMinBackward1", "ClampMaxBackward0", "ClampMaxBackward1"};
   return ok.count(name) > 0;
 }
 
@@ -1982,23 +1983,23 @@ Grads clamp_grads(const Tensor& g, FnNode& s, bool has_lo, bool has_hi, bool lo_
   Grads out(1 + size_t(lo_is_input) + size_t(hi_is_input));
   if (s.wants(0)) {
     Ref<Tensor> gx = retained(g);
-    if (has_lo) gx = ct::where(*cmp(CompareOp::Ge, x, *lo), *gx, *z);
-    if (has_hi) gx = ct::where(*cmp(CompareOp::Le, x, *hi), *gx, *z);
+    if (has_lo) gx = ag::where(*cmp(CompareOp::Ge, x, *lo), *gx, *z);
+    if (has_hi) gx = ag::where(*cmp(CompareOp::Le, x, *hi), *gx, *z);
     out[0] = gx;
   }
   size_t slot = 1;
   if (lo_is_input) {
     if (s.wants(slot)) {
-      Ref<Tensor> gl = ct::where(*cmp(CompareOp::Lt, x, *lo), g, *z);
-      if (has_hi) gl = ct::where(*cmp(CompareOp::Lt, *lo, *hi), *gl, *z);
+      Ref<Tensor> gl = ag::where(*cmp(CompareOp::Lt, x, *lo), g, *z);
+      if (has_hi) gl = ag::where(*cmp(CompareOp::Lt, *lo, *hi), *gl, *z);
       out[slot] = gl;
     }
     ++slot;
   }
   if (hi_is_input && s.wants(slot)) {
     Ref<Tensor> above = cmp(CompareOp::Gt, x, *hi);
-    if (has_lo) above = ct::where(*cmp(CompareOp::Lt, *hi, *lo), *full({}, 1.0, DType::Bool), *above);
-    out[slot] = ct::where(*above, g, *z);
+    if (has_lo) above = ag::where(*cmp(CompareOp::Lt, *hi, *lo), *full({}, 1.0, DType::Bool), *above);
+    out[slot] = ag::where(*above, g, *z);
   }
   return out;
 }

@@ -1480,9 +1480,13 @@ CT_API int64_t ct_explain(const ct_tensor *a, const ct_tensor *b, char *buf, int
      of: add, sub, mul, div, neg, abs, exp, log, sqrt, sin, cos, tanh, sigmoid, relu, reciprocal,
      sgn, sign, angle, pow, where, fill_, zero_, copy_, cat, stack, sum, mean, matmul/mm/mv/dot,
      vdot, every view (and writes through views: CopySlices), clone, contiguous, to, conj, neg view,
-     conj_physical, view_as_real/complex, real, imag.  Another node's gradient under create_graph
-     gets a node whose backward fails ("derivative for ProdBackward0 is not implemented"), as do an
-     in-place op's that saved a copy of self's old values, and custom ops'.
+     conj_physical, view_as_real/complex, real, imag, maximum, minimum, amax, amin, max, min, var,
+     std, var_mean, std_mean, vector_norm, flip, roll, repeat, tile, cumsum, clamp (all forms),
+     index_select, gather and advanced indexing (index).  Another node's gradient under
+     create_graph gets a node whose backward fails ("derivative for ProdBackward0 is not
+     implemented"): prod, cumprod, sort, topk, max(dim), the scatter/index_put/mask family, an
+     in-place op's that saved a copy of self's old values (mul_, div_, pow_, exp_ ...), and custom
+     ops' (their saved tensors have no history).
    - Not supported: node hooks (grad_fn.register_hook), post-accumulate-grad hooks,
      anomaly detection.
    Errors that torch raises as RuntimeError are CT_ERR_INVALID_ARGUMENT unless stated.

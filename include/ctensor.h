@@ -1485,8 +1485,8 @@ CT_API int64_t ct_explain(const ct_tensor *a, const ct_tensor *b, char *buf, int
      index_select, gather and advanced indexing (index).  Another node's gradient under
      create_graph gets a node whose backward fails ("derivative for ProdBackward0 is not
      implemented"): prod, cumprod, sort, topk, max(dim), the scatter/index_put/mask family, an
-     in-place op's that saved a copy of self's old values (mul_, div_, pow_, exp_ ...), and custom
-     ops' (their saved tensors have no history).
+     in-place op's that saved a copy of self's old values (mul_ or div_ by a tensor, pow_, sin_,
+     log_ ...), and custom ops' (their saved tensors have no history).
    - Not supported: node hooks (grad_fn.register_hook), post-accumulate-grad hooks,
      anomaly detection.
    Errors that torch raises as RuntimeError are CT_ERR_INVALID_ARGUMENT unless stated.

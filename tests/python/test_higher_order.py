@@ -117,6 +117,9 @@ OPS = {
     "clamp": (lambda lib, x: x.clamp(-0.5, 0.5) * x, [(2, 3)], False),
     "clamp_min_tensor": (lambda lib, x, w: lib.clamp_min(x, w) * x, [(4,), (4,)], False),
     "clamp_inplace": (lambda lib, x: (x * 1.0).clamp_(max=0.3) * x, [(2, 3)], False),
+    "exp_inplace": (lambda lib, x: (x * 2.0).exp_() * x, [(3,)], False),  # saves its result: differentiable
+    "add_inplace": (lambda lib, x, w: (x * x).add_(w * x), [(3,), (3,)], False),
+    "mul_inplace_scalar": (lambda lib, x: (x * x).mul_(3.0), [(3,)], False),
 }
 
 

@@ -117,6 +117,8 @@ OPS = {
     "clamp": (lambda lib, x: x.clamp(-0.5, 0.5) * x, [(2, 3)], False),
     "clamp_min_tensor": (lambda lib, x, w: lib.clamp_min(x, w) * x, [(4,), (4,)], False),
     "clamp_inplace": (lambda lib, x: (x * 1.0).clamp_(max=0.3) * x, [(2, 3)], False),
+    "prod": (lambda lib, x: x.prod() * x, [(2, 3)], False),
+    "prod_dim": (lambda lib, x: x.prod(1, keepdim=True).exp(), [(2, 3)], False),
     "exp_inplace": (lambda lib, x: (x * 2.0).exp_() * x, [(3,)], False),  # saves its result: differentiable
     "add_inplace": (lambda lib, x, w: (x * x).add_(w * x), [(3,), (3,)], False),
     "mul_inplace_scalar": (lambda lib, x: (x * x).mul_(3.0), [(3,)], False),
@@ -198,7 +200,7 @@ def _first_grad_names(lib, name):
 SAME_NAMES = ["add", "sub", "mul", "neg", "exp", "log", "sin", "sqrt",
               "pow_scalar", "sum", "mean", "matmul", "view", "transpose", "t", "permute", "select",
               "slice", "narrow", "diagonal", "unfold", "unsqueeze", "squeeze", "clone", "where", "cat", "stack",
-              "expand", "index_select", "gather", "index"]
+              "expand", "index_select", "gather", "index", "prod"]
 
 
 @pytest.mark.parametrize("name", SAME_NAMES)
@@ -253,7 +255,7 @@ def test_grad_outputs_with_history():
 
 
 REFUSING = {
-    "ProdBackward0": lambda x: x.prod(),
+    "ProdBackward0": lambda x: (x - x[1].detach()).prod(),  # with a zero (none: differentiable)
     "CumprodBackward0": lambda x: x.cumprod(0).sum(),
     "SortBackward0": lambda x: (x.sort()[0] * x).sum(),
     "TopkBackward0": lambda x: (x.topk(2)[0] ** 2).sum(),
@@ -323,6 +325,7 @@ COMPLEX_OPS = {
     "copy_into_view": _copy_complex,
     "index_select": lambda lib, z: z.index_select(0, lib.tensor([2, 0, 2])).exp(),
     "index": lambda lib, z: z[lib.tensor([1, 1, 0])] * z,
+    "prod": lambda lib, z: z.prod() * z,
 }
 
 

@@ -54,10 +54,9 @@ void check_root_grad(size_t i, const Tensor& root, const Tensor* grad) {
                << "] has a dtype of torch." << dtype_name(root.dtype()) << ".");
 }
 
-// The gradients a node without a differentiable formula gave under create_graph, each made the
-// result of a node that refuses backward (Note [Higher-order gradients]): its edges are the
-// node's inputs' and the incoming gradients', so the gradient requires grad exactly when its
-// true derivative may be nonzero.
+
+}  // namespace
+
 void refuse_higher_order(Node& n, const std::vector<Ref<Tensor>>& in, std::vector<Ref<Tensor>>& outs) {
   std::vector<const Tensor*> with_history;
   for (const Ref<Tensor>& g : in)
@@ -76,7 +75,6 @@ void refuse_higher_order(Node& n, const std::vector<Ref<Tensor>>& in, std::vecto
     o = std::move(a);
   }
 }
-}  // namespace
 
 std::vector<Ref<Tensor>> run_backward(std::span<const Tensor* const> roots, std::span<const Tensor* const> grads,
                                       std::span<const Tensor* const> inputs, bool retain_graph, bool create_graph,

@@ -666,9 +666,22 @@ Ref<Tensor> prod(const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
   if (__builtin_expect(needs_grad(t), 0)) {
     ReduceInfo ri = reduce_info(t, dims);
     auto n = node(dims.empty() ? "ProdBackward0" : "ProdBackward1", {&t}, [ri](const Tensor& g, FnNode& s) -> Grads {
+      if (cg()) {  // Note [Higher-order gradients] in meta.h
+        const Tensor& x = s.use(0);
+        Ref<Tensor> zeros = ct::compare(CompareOp::Eq, Operand::of(x), Operand::of(0.0));
+        if (ct::item(*ct::sum(*zeros, {}, false)) == 0) {  // torch's prod_backward: grad * (result / x).conj()
+          Ref<Tensor> rk = v_expand(*keepdim_grad(s.use(1), ri.kept), ri.in_sizes);
+          return {mul(*v_expand(*keepdim_grad(g, ri.kept), ri.in_sizes), *cj(*div(*rk, x)))};
+        }
+        // a zero in x: the product of the others, whose own derivative is refused
+        Grads out{mul(*cj(*prod_of_others(x, ri)), *v_expand(*keepdim_grad(g, ri.kept), ri.in_sizes))};
+        refuse_higher_order(s, {retained(g)}, out);
+        return out;
+      }
       Ref<Tensor> others = prod_of_others(s.use(0), ri);  // conjugated for a complex input
       return {mul(*cj(*others), *ct::expand(*keepdim_grad(g, ri.kept), ri.in_sizes))};
     });
+    n->hograd_ = true;  // its formula refuses by itself where it has no differentiable form
     n->save({&t}, r.get());
     set_history(*r, std::move(n));
   }

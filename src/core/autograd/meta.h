@@ -161,6 +161,12 @@ struct NoGradGuard {
 //   in raw buffers, or saved a copy without history) gets its gradients wrapped by the engine
 //   in a node that refuses the next backward with "derivative for <node> is not implemented",
 //   never a silent zero second derivative.
+// The gradients outs a node without a differentiable formula gave under create_graph, each
+// made the result of a node that refuses backward ("derivative for <n> is not implemented"):
+// its edges are n's inputs' and those of the incoming gradients in that require grad, so the
+// gradient requires grad exactly when its true derivative may be nonzero.
+struct Node;
+void refuse_higher_order(Node& n, const std::vector<Ref<Tensor>>& in, std::vector<Ref<Tensor>>& outs);
 // Whether the engine runs with create_graph on this thread (read by SavedTensor::unpack).
 bool create_graph_active();
 struct CreateGraphGuard {

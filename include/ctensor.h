@@ -1482,9 +1482,10 @@ CT_API int64_t ct_explain(const ct_tensor *a, const ct_tensor *b, char *buf, int
      vdot, every view (and writes through views: CopySlices), clone, contiguous, to, conj, neg view,
      conj_physical, view_as_real/complex, real, imag, maximum, minimum, amax, amin, max, min, var,
      std, var_mean, std_mean, vector_norm, flip, roll, repeat, tile, cumsum, clamp (all forms),
-     index_select, gather and advanced indexing (index).  Another node's gradient under
-     create_graph gets a node whose backward fails ("derivative for ProdBackward0 is not
-     implemented"): prod, cumprod, sort, topk, max(dim), the scatter/index_put/mask family, an
+     index_select, gather, advanced indexing (index), prod of an input without zeros.  Another
+     node's gradient under create_graph gets a node whose backward fails ("derivative for
+     CumprodBackward0 is not implemented"): prod of an input with a zero, cumprod, sort, topk,
+     max(dim), the scatter/index_put/mask family, an
      in-place op's that saved a copy of self's old values (mul_ or div_ by a tensor, pow_, sin_,
      log_ ...), and custom ops' (their saved tensors have no history).
    - Not supported: node hooks (grad_fn.register_hook), post-accumulate-grad hooks,
@@ -1557,7 +1558,7 @@ CT_API ct_status ct_backward(ct_tensor *t, const ct_tensor *grad, int retain_gra
    the nodes that ran.  create_graph != 0 records the backward computation itself (torch's
    create_graph): the results have a grad_fn when they depend on a tensor that requires grad, so
    they can be differentiated again.  A node without a differentiable formula gives results whose
-   backward fails ("derivative for ProdBackward0 is not implemented"), never a silently wrong
+   backward fails ("derivative for CumprodBackward0 is not implemented"), never a silently wrong
    higher derivative.  The results may share memory with grad_outputs (torch returns the gradient
    tensor it computed, e.g. the grad_output itself through an add).  Errors
    (CT_ERR_INVALID_ARGUMENT unless stated; torch's messages): n_inputs == 0 ("`inputs` argument to

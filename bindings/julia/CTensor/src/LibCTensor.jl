@@ -4270,8 +4270,20 @@ end
 # differentiation for outputs with complex dtype."), before an in-place op writes anything.
 # - Tensor hooks (ct_tensor_register_hook) and custom ops with a backward written by the
 # caller (ct_custom_op_apply): torch's Tensor.register_hook and autograd.Function.
-# - Not supported: higher-order gradients (backward runs with grad mode off and records
-# nothing; create_graph), node hooks (grad_fn.register_hook), post-accumulate-grad hooks,
+# - ct_autograd_grad and ct_autograd_backward: torch's autograd.grad and backward with several
+# roots, inputs and create_graph (higher-order gradients).  create_graph records the backward
+# of: add, sub, mul, div, neg, abs, exp, log, sqrt, sin, cos, tanh, sigmoid, relu, reciprocal,
+# sgn, sign, angle, pow, where, fill_, zero_, copy_, cat, stack, sum, mean, matmul/mm/mv/dot,
+# vdot, every view (and writes through views: CopySlices), clone, contiguous, to, conj, neg view,
+# conj_physical, view_as_real/complex, real, imag, maximum, minimum, amax, amin, max, min, var,
+# std, var_mean, std_mean, vector_norm, flip, roll, repeat, tile, cumsum, clamp (all forms),
+# index_select, gather, advanced indexing (index), prod of an input without zeros.  Another
+# node's gradient under create_graph gets a node whose backward fails ("derivative for
+# CumprodBackward0 is not implemented"): prod of an input with a zero, cumprod, sort, topk,
+# max(dim), the scatter/index_put/mask family, an
+# in-place op's that saved a copy of self's old values (mul_ or div_ by a tensor, pow_, sin_,
+# log_ ...), and custom ops' (their saved tensors have no history).
+# - Not supported: node hooks (grad_fn.register_hook), post-accumulate-grad hooks,
 # anomaly detection.
 # Errors that torch raises as RuntimeError are CT_ERR_INVALID_ARGUMENT unless stated.
 # Messages are torch's, with "ctensor." where torch prints "torch." (ctensor.FloatTensor,
@@ -4400,7 +4412,7 @@ the part of the graph leading to the inputs runs.  retain_graph == 0 frees the s
 the nodes that ran.  create_graph != 0 records the backward computation itself (torch's
 create_graph): the results have a grad_fn when they depend on a tensor that requires grad, so
 they can be differentiated again.  A node without a differentiable formula gives results whose
-backward fails ("derivative for ProdBackward0 is not implemented"), never a silently wrong
+backward fails ("derivative for CumprodBackward0 is not implemented"), never a silently wrong
 higher derivative.  The results may share memory with grad_outputs (torch returns the gradient
 tensor it computed, e.g. the grad_output itself through an add).  Errors
 (CT_ERR_INVALID_ARGUMENT unless stated; torch's messages): n_inputs == 0 ("`inputs` argument to

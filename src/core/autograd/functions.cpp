@@ -47,13 +47,14 @@ bool differentiable_formula(const char* name) {
       "SignBackward0", "AngleBackward0", "WhereBackward0", "FillBackward2", "FillBackward3", "ZeroBackward0",
       "CopyBackwards", "CatBackward0", "StackBackward0", "SumBackward0", "SumBackward1", "MeanBackward0",
       "MeanBackward1", "DotBackward0", "MvBackward0", "SqueezeBackward4", "MmBackward0", "UnsafeViewBackward0",
-      "VdotBackward0", "ViewBackward0", "TransposeBackward0", "TBackward0", "PermuteBackward0", "CloneBackward0",
-      "ToCopyBackward0", "PowBackward0", "PowBackward1", "PowBackward2", "ConjPhysicalBackward0", "ConjPhysicalBackward1", "NegViewBackward0",
-      "ConjBackward0", "ViewAsRealBackward0", "ViewAsComplexBackward0", "MaximumBackward0", "MinimumBackward0",
-      "AmaxBackward0", "AminBackward0", "MaxBackward1", "MinBackward1", "VarBackward0", "StdBackward0",
-      "VarMeanBackward0", "StdMeanBackward0", "LinalgVectorNormBackward0", "FlipBackward0", "RollBackward0",
-      "RepeatBackward0", "CumsumBackward0", "ClampBackward0", "ClampBackward1", "ClampMinBackward0",
-      "ClampMinBackward1", "ClampMaxBackward0", "ClampMaxBackward1"};
+      "VdotBackward0", "ViewBackward0", "TransposeBackward0", "TBackward0", "PermuteBackward0",
+      "CloneBackward0", "ToCopyBackward0", "PowBackward0", "PowBackward1", "PowBackward2",
+      "ConjPhysicalBackward0", "ConjPhysicalBackward1", "NegViewBackward0", "ConjBackward0",
+      "ViewAsRealBackward0", "ViewAsComplexBackward0", "MaximumBackward0", "MinimumBackward0", "AmaxBackward0",
+      "AminBackward0", "MaxBackward1", "MinBackward1", "VarBackward0", "StdBackward0", "VarMeanBackward0",
+      "StdMeanBackward0", "LinalgVectorNormBackward0", "FlipBackward0", "RollBackward0", "RepeatBackward0",
+      "CumsumBackward0", "ClampBackward0", "ClampBackward1", "ClampMinBackward0", "ClampMinBackward1",
+      "ClampMaxBackward0", "ClampMaxBackward1"};
   return ok.count(name) > 0;
 }
 
@@ -1414,7 +1415,9 @@ Ref<Tensor> sgn(const Tensor& x) {
   return ag::where(*zero, *zero_like(*q), *q);
 }
 
-Ref<Tensor> pow_scalar(const Tensor& x, double e) { return ag::math_binary(MathOp::Pow, Operand::of(x), Operand::of(e)); }
+Ref<Tensor> pow_scalar(const Tensor& x, double e) {
+  return ag::math_binary(MathOp::Pow, Operand::of(x), Operand::of(e));
+}
 
 // where(mask, 0, t)
 Ref<Tensor> zero_where(const Tensor& mask, const Tensor& t) { return ag::where(mask, *zero_like(t), t); }

@@ -122,6 +122,12 @@ OPS = {
     "exp_inplace": (lambda lib, x: (x * 2.0).exp_() * x, [(3,)], False),  # saves its result: differentiable
     "add_inplace": (lambda lib, x, w: (x * x).add_(w * x), [(3,), (3,)], False),
     "mul_inplace_scalar": (lambda lib, x: (x * x).mul_(3.0), [(3,)], False),
+    "mul_inplace_tensor": (lambda lib, x, w: (x * 1.0).mul_(w * x) * x, [(3,), (3,)], False),
+    "div_inplace_tensor": (lambda lib, x, w: (x * 1.0).div_(w) * x, [(3,), (3,)], True),
+    "sin_inplace": (lambda lib, x: (x * 1.0).sin_() * x, [(3,)], False),
+    "pow_inplace": (lambda lib, x: (x * 1.0).pow_(3) * x, [(3,)], False),
+    "copy_slices_mul": (lambda lib, x: (lambda c: (c.view(2, 2).t()[0].mul_(x[:2]), c * c)[1])(x * 2.0),
+                        [(4,)], False),
 }
 
 
@@ -259,7 +265,6 @@ REFUSING = {
     "CumprodBackward0": lambda x: x.cumprod(0).sum(),
     "SortBackward0": lambda x: (x.sort()[0] * x).sum(),
     "TopkBackward0": lambda x: (x.topk(2)[0] ** 2).sum(),
-    "MulBackward0": lambda x: x.clone().mul_(x).sum(),  # in place: self's old values saved as a copy
 }
 
 

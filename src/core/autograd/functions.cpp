@@ -374,9 +374,10 @@ void binary_(BinaryOp op, const Tensor& self, Operand other) {
     // Saved before the write, as torch does: when other is self (or shares its memory), the
     // write moves its version and backward refuses instead of using the new values.  self's
     // old values only when other's gradient needs them.
-    Ref<Tensor> original = requires_grad(*to) ? ct::clone(self) : Ref<Tensor>();
+    // (a recorded clone: under create_graph the old values keep their history, Note
+    // [Higher-order gradients] in meta.h; a first-order backward never goes through it)
+    Ref<Tensor> original = requires_grad(*to) ? ag::clone(self) : Ref<Tensor>();
     n->save({original.get(), to});
-    if (original) n->hograd_ = false;  // self's old values saved without their history
   }
   ct::binary_(op, self, other);
   rebase_history(self, std::move(n));
@@ -501,8 +502,7 @@ void unary_(UnaryOp op, const Tensor& self) {
   Ref<Tensor> original;
   const bool saves = op != UnaryOp::Neg && op != UnaryOp::Sign;  // their gradients need no values
   if (saves && !unary_saves_result(op)) {
-    original = ct::clone(self);
-    n->hograd_ = false;  // self's old values saved without their history
+    original = ag::clone(self);  // recorded: see binary_
   }
   ct::unary_(op, self);
   if (saves) {
@@ -882,9 +882,8 @@ void math_binary_(MathOp op, const Tensor& self, Operand other) {
   if (__builtin_expect(!any_needs({&self, to}), 1)) return ct::math_binary_(op, self, other);
   check_inplace(self);
   // The formulas read self's values from before the write: a copy of them.
-  Ref<Tensor> original = ct::clone(self);
+  Ref<Tensor> original = ag::clone(self);  // recorded: see binary_
   std::shared_ptr<FnNode> n = math_node(op, &self, original.get(), to, 0.0, {other.scalar, other.imag});
-  n->hograd_ = false;  // self's old values saved without their history
   ct::math_binary_(op, self, other);
   rebase_history(self, std::move(n));
 }

@@ -126,6 +126,9 @@ OPS = {
     "div_inplace_tensor": (lambda lib, x, w: (x * 1.0).div_(w) * x, [(3,), (3,)], True),
     "sin_inplace": (lambda lib, x: (x * 1.0).sin_() * x, [(3,)], False),
     "pow_inplace": (lambda lib, x: (x * 1.0).pow_(3) * x, [(3,)], False),
+    "exp_inplace_on_view": (lambda lib, x: (lambda b: (b[1:].exp_(), b * b * x)[1])(x * 1.0), [(4,)], False),
+    "sigmoid_inplace_on_view": (lambda lib, x: (lambda b: (b.view(2, 2)[:, 0].sigmoid_(), b * x)[1])(x * 1.0),
+                                [(4,)], False),
     "copy_slices_mul": (lambda lib, x: (lambda c: (c.view(2, 2).t()[0].mul_(x[:2]), c * c)[1])(x * 2.0),
                         [(4,)], False),
 }

@@ -496,7 +496,8 @@ const Tensor& SavedTensor::unpack(const Node& owner) const {
     if (!live) {
       if (is_output) {
         live = alias(*data);
-        meta_of(*live).grad_fn = std::const_pointer_cast<Node>(owner.shared_from_this());
+        std::shared_ptr<Node> cs = owner.copy_slices.lock();
+        meta_of(*live).grad_fn = cs ? cs->view_grad_fn() : std::const_pointer_cast<Node>(owner.shared_from_this());
       } else if (const Tensor* leaf = edge.fn->variable()) {
         live = Ref<Tensor>::retain(const_cast<Tensor*>(leaf));
       } else {

@@ -234,6 +234,11 @@ struct Node : std::enable_shared_from_this<Node> {
   virtual bool differentiable() const { return false; }
   // A leaf's AccumulateGrad: the leaf; nullptr for other nodes.
   virtual const Tensor* variable() const { return nullptr; }
+  // For the write of a CopySlices (its fn): the CopySlices, whose view_grad_fn() is the grad_fn
+  // of the written view after the write (a saved output's identity, as torch's SavedVariable of
+  // an in-place op on a view keeps the view's grad_fn); empty for other nodes.
+  std::weak_ptr<Node> copy_slices;
+  virtual std::shared_ptr<Node> view_grad_fn() { return nullptr; }
 
   // Adds an input: its gradient edge and metadata.
   void add_input(const Tensor& t);

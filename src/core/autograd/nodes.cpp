@@ -212,6 +212,10 @@ class AdjointNode final : public Node {
   LinearFn f_, adj_;
 };
 
+std::shared_ptr<Node> make_adjoint_node(const char* name, const char* adj_name, LinearFn f, LinearFn adj) {
+  return std::make_shared<AdjointNode>(name, adj_name, std::move(f), std::move(adj));
+}
+
 // Scatters the output's gradient into the positions the output reaches, then gathers
 // through the input's positions; a position the input reaches several times shares its
 // gradient evenly among them (torch's as_strided_backward).
@@ -332,6 +336,17 @@ class CopySlices final : public Node {
     fn_->release_saved();
     released = true;
   }
+  // The written view's grad_fn: its positions of the base's gradient (Note [Higher-order
+  // gradients] in meta.h).
+  std::shared_ptr<Node> view_grad_fn() override {
+    auto self = std::static_pointer_cast<CopySlices>(shared_from_this());
+    LinearFn pt = [self](const Tensor& x) { return self->positions(x, false, 1); };
+    LinearFn p = [self](const Tensor& x) { return self->positions(x, true, 0); };
+    auto n = make_adjoint_node("AsStridedBackward0", "AsStridedBackwardBackward0", pt, p);
+    n->next.push_back(Edge{self, 0});
+    n->inputs.push_back(inputs[0]);
+    return n;
+  }
   // The write's formula must be differentiable, and the view's conj bit the base's.
   bool differentiable() const override { return fn_->differentiable() && (bits_ & Tensor::kConjBit) == 0; }
   std::vector<Ref<Tensor>> apply(const Tensor& grad) override {
@@ -449,7 +464,10 @@ std::shared_ptr<Node> make_not_implemented(const char* op, std::initializer_list
 }
 
 std::shared_ptr<Node> make_copy_slices(const Tensor& base, const Tensor& view, std::shared_ptr<Node> fn) {
-  return std::make_shared<CopySlices>(base, view, std::move(fn));
+  Node* write = fn.get();
+  auto cs = std::make_shared<CopySlices>(base, view, std::move(fn));
+  write->copy_slices = cs;
+  return cs;
 }
 
 }  // namespace ct::autograd

@@ -1485,9 +1485,9 @@ CT_API int64_t ct_explain(const ct_tensor *a, const ct_tensor *b, char *buf, int
      index_select, gather, advanced indexing (index), prod of an input without zeros.  Another
      node's gradient under create_graph gets a node whose backward fails ("derivative for
      CumprodBackward0 is not implemented"): prod of an input with a zero, cumprod, sort, topk,
-     max(dim), the scatter/index_put/mask family, an
-     in-place op's that saved a copy of self's old values (mul_ or div_ by a tensor, pow_, sin_,
-     log_ ...), and custom ops' (their saved tensors have no history).
+     max(dim), the scatter/index_put/mask family, and custom ops (their saved tensors have no
+     history).  In-place forms are covered as the ops (they save a recorded copy of self's old
+     values when the formula reads them).
    - Not supported: node hooks (grad_fn.register_hook), post-accumulate-grad hooks,
      anomaly detection.
    Errors that torch raises as RuntimeError are CT_ERR_INVALID_ARGUMENT unless stated.

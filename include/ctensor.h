@@ -1475,8 +1475,20 @@ CT_API int64_t ct_explain(const ct_tensor *a, const ct_tensor *b, char *buf, int
      differentiation for outputs with complex dtype."), before an in-place op writes anything.
    - Tensor hooks (ct_tensor_register_hook) and custom ops with a backward written by the
      caller (ct_custom_op_apply): torch's Tensor.register_hook and autograd.Function.
-   - Not supported: higher-order gradients (backward runs with grad mode off and records
-     nothing; create_graph), node hooks (grad_fn.register_hook), post-accumulate-grad hooks,
+   - ct_autograd_grad and ct_autograd_backward: torch's autograd.grad and backward with several
+     roots, inputs and create_graph (higher-order gradients).  create_graph records the backward
+     of: add, sub, mul, div, neg, abs, exp, log, sqrt, sin, cos, tanh, sigmoid, relu, reciprocal,
+     sgn, sign, angle, pow, where, fill_, zero_, copy_, cat, stack, sum, mean, matmul/mm/mv/dot,
+     vdot, every view (and writes through views: CopySlices), clone, contiguous, to, conj, neg view,
+     conj_physical, view_as_real/complex, real, imag, maximum, minimum, amax, amin, max, min, var,
+     std, var_mean, std_mean, vector_norm, flip, roll, repeat, tile, cumsum, clamp (all forms),
+     index_select, gather, advanced indexing (index), prod of an input without zeros.  Another
+     node's gradient under create_graph gets a node whose backward fails ("derivative for
+     CumprodBackward0 is not implemented"): prod of an input with a zero, cumprod, sort, topk,
+     max(dim), the scatter/index_put/mask family, and custom ops (their saved tensors have no
+     history).  In-place forms are covered as the ops (they save a recorded copy of self's old
+     values when the formula reads them).
+   - Not supported: node hooks (grad_fn.register_hook), post-accumulate-grad hooks,
      anomaly detection.
    Errors that torch raises as RuntimeError are CT_ERR_INVALID_ARGUMENT unless stated.
    Messages are torch's, with "ctensor." where torch prints "torch." (ctensor.FloatTensor,
@@ -1536,6 +1548,44 @@ CT_API ct_status ct_set_grad(ct_tensor *t, const ct_tensor *grad);
    ("Trying to backward through the graph a second time ...").  Gradients accumulated
    before an error stay. */
 CT_API ct_status ct_backward(ct_tensor *t, const ct_tensor *grad, int retain_graph);
+/* torch.autograd.grad: the gradients of outputs[0..n_outputs) with respect to
+   inputs[0..n_inputs), written to results[j] (a new reference, or NULL for an input no
+   gradient reached when allow_unused != 0).  grad_outputs may be NULL, and any entry may be
+   NULL: an implicit 1 for a one-element real output (torch's rules), else each has its output's
+   sizes.  Inputs may be leaves or not: the gradient is the one reaching the input (its grad_fn's
+   output, or its leaf's accumulator), captured there; no tensor's grad (ct_grad) changes, and only
+   the part of the graph leading to the inputs runs.  retain_graph == 0 frees the saved tensors of
+   the nodes that ran.  create_graph != 0 records the backward computation itself (torch's
+   create_graph): the results have a grad_fn when they depend on a tensor that requires grad, so
+   they can be differentiated again.  A node without a differentiable formula gives results whose
+   backward fails ("derivative for CumprodBackward0 is not implemented"), never a silently wrong
+   higher derivative.  The results may share memory with grad_outputs (torch returns the gradient
+   tensor it computed, e.g. the grad_output itself through an add).  Errors
+   (CT_ERR_INVALID_ARGUMENT unless stated; torch's messages): n_inputs == 0 ("`inputs` argument to
+   `grad()` cannot be empty."); an output that does not require grad ("element 1 of tensors does
+   not require grad and does not have a grad_fn"); an input that does not ("One of the
+   differentiated Tensors does not require grad"); an input not reached without allow_unused ("The
+   differentiated Tensor at index 1 appears to not have been used in the graph. Set
+   allow_unused=True if this is the desired behavior.", torch 2.13's); grad_outputs as for ct_backward, naming the index
+   ("Mismatch in shape: grad_output[1] has a shape of ...", CT_ERR_SHAPE; dtype: CT_ERR_DTYPE);
+   NULL outputs, inputs or results, or a NULL entry in outputs or inputs.  On error every
+   results[j] is NULL. */
+CT_API ct_status ct_autograd_grad(const ct_tensor *const *outputs, int64_t n_outputs,
+                                  const ct_tensor *const *grad_outputs, const ct_tensor *const *inputs,
+                                  int64_t n_inputs, int retain_graph, int create_graph, int allow_unused,
+                                  ct_tensor **results);
+/* torch.autograd.backward: one backward from tensors[0..n_tensors) with grad_tensors (NULL, or
+   NULL entries: as ct_autograd_grad's grad_outputs).  n_inputs == 0 (inputs may be NULL): every
+   leaf accumulates into its grad, as ct_backward.  Else only inputs accumulate (torch's
+   backward(inputs=...)): a leaf into its grad, a non-leaf input is made to retain its grad
+   (ct_retain_grad) and takes the gradient that reaches it; only the part of the graph leading to
+   them runs.  create_graph != 0 records the backward computation (see ct_autograd_grad): a leaf's
+   grad is then a result with a grad_fn (torch's: a first grad is a copy, "CopyBackwards", a
+   later one grad + new, "AddBackward0"), which holds the graph, and so the leaf, alive until the
+   grad is cleared (torch's reference cycle).  Errors: as ct_backward and ct_autograd_grad. */
+CT_API ct_status ct_autograd_backward(const ct_tensor *const *tensors, int64_t n_tensors,
+                                      const ct_tensor *const *grad_tensors, const ct_tensor *const *inputs,
+                                      int64_t n_inputs, int retain_graph, int create_graph);
 /* torch's t.retain_grad(): a non-leaf t keeps the gradient that reaches it in backward, as
    its grad (ct_grad), summed over backward calls (out of place: each backward gives t a new
    grad tensor).  An in-place op that rebases t's history keeps the registration, also a

@@ -1373,6 +1373,7 @@ ct_tensor *ctpy_movedim(const ct_tensor *t, PyObject *source, PyObject *destinat
 %native(_drop_swig_base) PyObject *ctpy_drop_swig_base(PyObject *self, PyObject *args);
 %native(_copy_to) PyObject *ctpy_copy_to_py(PyObject *self, PyObject *args);
 %native(_backward) PyObject *ctpy_backward_py(PyObject *self, PyObject *args);
+%native(_run_backward) PyObject *ctpy_run_backward_py(PyObject *self, PyObject *args);
 %native(_register_hook) PyObject *ctpy_register_hook_py(PyObject *self, PyObject *args);
 %native(_hook_remove) PyObject *ctpy_hook_remove_py(PyObject *self, PyObject *args);
 %native(_custom_op_apply) PyObject *ctpy_custom_op_apply_py(PyObject *self, PyObject *args);

@@ -1441,6 +1441,90 @@ static PyObject *ctpy_backward_py(PyObject *self, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/* Handles of a tuple's tensors (None -> NULL when allow_none); -1 with a TypeError. */
+static int ctpy_handles(PyObject *tup, const ct_tensor **out, int allow_none, const char *what) {
+  Py_ssize_t n = PyTuple_GET_SIZE(tup);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject *o = PyTuple_GET_ITEM(tup, i);
+    if (o == Py_None && allow_none) {
+      out[i] = NULL;
+      continue;
+    }
+    out[i] = ctpy_handle(o);
+    if (!out[i]) {
+      PyErr_Format(PyExc_TypeError, "%s must be Tensors%s, not %s", what, allow_none ? " or None" : "",
+                   Py_TYPE(o)->tp_name);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* _C._run_backward(outputs, grads, inputs, retain, create, allow_unused, accumulate): tuples of
+   tensors (grads may hold None); ct_autograd_grad (accumulate false: a tuple of results, None
+   where no gradient) or ct_autograd_backward (None).  Runs without the GIL, as _backward. */
+static PyObject *ctpy_run_backward_py(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *outs, *grads, *ins;
+  int retain, create, allow_unused, accumulate;
+  if (!PyArg_ParseTuple(args, "O!O!O!pppp:_run_backward", &PyTuple_Type, &outs, &PyTuple_Type, &grads, &PyTuple_Type,
+                        &ins, &retain, &create, &allow_unused, &accumulate))
+    return NULL;
+  Py_ssize_t no = PyTuple_GET_SIZE(outs), ni = PyTuple_GET_SIZE(ins);
+  if (PyTuple_GET_SIZE(grads) != no) {
+    PyErr_Format(PyExc_RuntimeError, "got %zd tensors and %zd gradients", no, PyTuple_GET_SIZE(grads));
+    return NULL;
+  }
+  const ct_tensor **oh = PyMem_Calloc((size_t)no + 1, sizeof *oh);
+  const ct_tensor **gh = PyMem_Calloc((size_t)no + 1, sizeof *gh);
+  const ct_tensor **ih = PyMem_Calloc((size_t)ni + 1, sizeof *ih);
+  ct_tensor **res = PyMem_Calloc((size_t)ni + 1, sizeof *res);
+  PyObject *result = NULL;
+  if (!oh || !gh || !ih || !res) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  if (ctpy_handles(outs, oh, 0, "outputs") < 0 || ctpy_handles(grads, gh, 1, "gradients") < 0 ||
+      ctpy_handles(ins, ih, 0, "inputs") < 0)
+    goto done;
+  ct_status st;
+  ct_clear_error();
+  Py_BEGIN_ALLOW_THREADS
+  if (accumulate)
+    st = ct_autograd_backward(oh, no, gh, ih, ni, retain, create);
+  else
+    st = ct_autograd_grad(oh, no, gh, ih, ni, retain, create, allow_unused, res);
+  Py_END_ALLOW_THREADS
+  if (st != CT_OK) {
+    if (!ctpy_cb_reraise()) ctpy_raise_last(accumulate ? "ct_autograd_backward" : "ct_autograd_grad");
+    goto done;
+  }
+  if (accumulate) {
+    result = Py_NewRef(Py_None);
+    goto done;
+  }
+  result = PyTuple_New(ni);
+  if (!result) goto done;
+  for (Py_ssize_t j = 0; j < ni; ++j) {
+    PyObject *r = res[j] ? ctpy_wrap(res[j]) : Py_NewRef(Py_None);
+    res[j] = NULL;
+    if (!r) {
+      Py_CLEAR(result);
+      goto done;
+    }
+    PyTuple_SET_ITEM(result, j, r);
+  }
+done:
+  if (res)
+    for (Py_ssize_t j = 0; j < ni; ++j)
+      if (res[j]) ct_tensor_release(res[j]);
+  PyMem_Free(oh);
+  PyMem_Free(gh);
+  PyMem_Free(ih);
+  PyMem_Free(res);
+  return result;
+}
+
 /* _C._copy_to(dst, src, fill=False): the same, for the Python setitem path and fill_. */
 static PyObject *ctpy_copy_to_py(PyObject *self, PyObject *args) {
   (void)self;

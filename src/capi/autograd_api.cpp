@@ -42,6 +42,62 @@ ct_status ct_backward(ct_tensor* t, const ct_tensor* grad, int retain_graph) {
   });
 }
 
+}  // extern "C"
+
+namespace {
+// n tensors of a list argument; a NULL entry is refused unless may_be_null (then nullptr).
+std::vector<const Tensor*> list_arg(const ct_tensor* const* p, int64_t n, const char* op, const char* what,
+                                    bool may_be_null) {
+  CT_CHECK(n >= 0, InvalidArgument, op << ": " << what << " count must be >= 0, got " << n);
+  std::vector<const Tensor*> out(size_t(n), nullptr);
+  if (n == 0) return out;
+  if (!p) {
+    CT_CHECK(may_be_null, InvalidArgument, op << ": " << what << " is NULL");
+    return out;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    if (!p[i]) {
+      CT_CHECK(may_be_null, InvalidArgument, op << ": " << what << "[" << i << "] is NULL");
+      continue;
+    }
+    out[size_t(i)] = &tensor_arg(p[i], op, what);
+  }
+  return out;
+}
+}  // namespace
+
+extern "C" {
+
+ct_status ct_autograd_grad(const ct_tensor* const* outputs, int64_t n_outputs, const ct_tensor* const* grad_outputs,
+                           const ct_tensor* const* inputs, int64_t n_inputs, int retain_graph, int create_graph,
+                           int allow_unused, ct_tensor** results) {
+  return guard_status([&] {
+    const char* op = "ct_autograd_grad";
+    std::vector<const Tensor*> outs = list_arg(outputs, n_outputs, op, "outputs", false);
+    std::vector<const Tensor*> grads = list_arg(grad_outputs, n_outputs, op, "grad_outputs", true);
+    std::vector<const Tensor*> ins = list_arg(inputs, n_inputs, op, "inputs", false);
+    CT_CHECK(n_outputs > 0, InvalidArgument, op << ": outputs must not be empty");
+    CT_CHECK(n_inputs > 0, InvalidArgument, "`inputs` argument to `grad()` cannot be empty.");
+    CT_CHECK(results != nullptr, InvalidArgument, op << ": results is NULL");
+    for (int64_t j = 0; j < n_inputs; ++j) results[j] = nullptr;
+    std::vector<Ref<Tensor>> r =
+        autograd::run_backward(outs, grads, ins, retain_graph != 0, create_graph != 0, false, allow_unused != 0);
+    for (int64_t j = 0; j < n_inputs; ++j) results[j] = r[size_t(j)] ? to_handle(std::move(r[size_t(j)])) : nullptr;
+  });
+}
+
+ct_status ct_autograd_backward(const ct_tensor* const* tensors, int64_t n_tensors, const ct_tensor* const* grad_tensors,
+                               const ct_tensor* const* inputs, int64_t n_inputs, int retain_graph, int create_graph) {
+  return guard_status([&] {
+    const char* op = "ct_autograd_backward";
+    std::vector<const Tensor*> outs = list_arg(tensors, n_tensors, op, "tensors", false);
+    std::vector<const Tensor*> grads = list_arg(grad_tensors, n_tensors, op, "grad_tensors", true);
+    std::vector<const Tensor*> ins = list_arg(inputs, n_inputs, op, "inputs", false);
+    CT_CHECK(n_tensors > 0, InvalidArgument, op << ": tensors must not be empty");
+    autograd::run_backward(outs, grads, ins, retain_graph != 0, create_graph != 0, true, true);
+  });
+}
+
 ct_status ct_retain_grad(ct_tensor* t) {
   return guard_status([&] { autograd::retain_grad(tensor_arg(t, "ct_retain_grad")); });
 }

@@ -177,81 +177,122 @@ def grad_fn(t):
     return None if name is None else _node(name)
 
 
-def _backward(t, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-    if create_graph:
-        raise NotImplementedError("ctensor: create_graph=True (higher-order gradients) is not supported")
-    if inputs is not None:
-        raise NotImplementedError("ctensor: backward(inputs=...) is not supported")
-    if retain_graph is None:
-        retain_graph = create_graph
-    if gradient is not None and not isinstance(gradient, _C.Tensor):
-        from ._creation import tensor
-        gradient = tensor(gradient, dtype=t.dtype)
+def _as_tuple(x, what):
+    if isinstance(x, _C.Tensor):
+        return (x,)
+    if type(x) is dict:
+        return tuple(x.values())
+    from collections.abc import Mapping
+    if isinstance(x, Mapping):
+        raise TypeError(f"`inputs` argument to `{what}()` must be a dict, not {type(x).__name__}. "
+                        "Other Mapping types are not supported.")
+    return tuple(x)
+
+
+def _make_grads(outputs, grads):
+    """torch's _make_grads: each given gradient checked against its output (shape, complexness;
+    messages from the C library, which checks them), None kept for the library to make ones."""
+    out = []
+    for g in grads:
+        if g is None or isinstance(g, _C.Tensor):
+            out.append(g)
+        else:
+            raise TypeError("gradients can be either Tensors or None, but got " + type(g).__name__)
+    return tuple(out)
+
+
+def _run(outputs, grads, inputs, retain_graph, create_graph, allow_unused, accumulate):
     from ._function import _state  # custom functions free their saved tensors unless retained
     prev = getattr(_state, "retain_graph", True)
     _state.retain_graph = bool(retain_graph)
     try:
-        _C._backward(t, gradient, bool(retain_graph))
+        return _C._run_backward(outputs, grads, inputs, bool(retain_graph), bool(create_graph), bool(allow_unused),
+                                bool(accumulate))
     finally:
         _state.retain_graph = prev
 
 
+def _backward(t, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    if gradient is not None and not isinstance(gradient, _C.Tensor):
+        from ._creation import tensor
+        gradient = tensor(gradient, dtype=t.dtype)
+    backward(t, gradient, retain_graph, create_graph, inputs=inputs)
+
+
+_warned_create_graph = False
+
+
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None,
              inputs=None):
-    """ctensor.autograd.backward: backward from each tensor (with its gradient), accumulating
-    into the leaves' .grad, as torch.autograd.backward."""
+    """ctensor.autograd.backward: one backward from every tensor (with its gradient),
+    accumulating into the leaves' .grad (only into inputs when given), as torch.autograd.backward.
+    create_graph=True records the backward itself, so .grad can be differentiated again."""
     if grad_variables is not None:
-        grad_tensors = grad_variables
-    if isinstance(tensors, _C.Tensor):
-        tensors = (tensors,)
-    tensors = tuple(tensors)
+        warnings.warn("`grad_variables` is deprecated. Use `grad_tensors` instead.", FutureWarning, stacklevel=2)
+        if grad_tensors is None:
+            grad_tensors = grad_variables
+        else:
+            raise RuntimeError("`grad_tensors` and `grad_variables` (deprecated) arguments both passed to "
+                               "`backward()`. Please only use `grad_tensors`.")
+    inputs_tuple = () if inputs is None else _as_tuple(inputs, "backward")
+    if inputs is not None and len(inputs_tuple) == 0:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    tensors = _as_tuple(tensors, "backward") if not isinstance(tensors, _C.Tensor) else (tensors,)
     if grad_tensors is None:
         grad_tensors = (None,) * len(tensors)
     elif isinstance(grad_tensors, _C.Tensor):
         grad_tensors = (grad_tensors,)
-    grad_tensors = tuple(grad_tensors)
-    if len(grad_tensors) != len(tensors):
-        raise RuntimeError(f"grad can be implicitly created only for scalar outputs" if not grad_tensors else
-                           f"Mismatch in number of gradients: got {len(grad_tensors)} but expected "
-                           f"{len(tensors)}")
+    grads = _make_grads(tensors, tuple(grad_tensors))
     if retain_graph is None:
         retain_graph = create_graph
-    # torch runs one backward over all roots; one C call per root gives the same sums when the
-    # graph is retained between them
-    for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
-        last = i == len(tensors) - 1
-        _backward(t, g, retain_graph=retain_graph or not last, create_graph=create_graph, inputs=inputs)
+    global _warned_create_graph
+    if create_graph and not _warned_create_graph:  # once per process, as torch's TORCH_WARN_ONCE
+        _warned_create_graph = True
+        warnings.warn("Using backward() with create_graph=True will create a reference cycle between the parameter "
+                      "and its gradient which can cause a memory leak. We recommend using autograd.grad when "
+                      "creating the graph to avoid this. If you have to use this function, make sure to reset the "
+                      ".grad fields of your parameters to None after use to break the cycle and avoid the leak.",
+                      UserWarning, stacklevel=3)
+    _run(tensors, grads, inputs_tuple, retain_graph, create_graph, True, True)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
-         allow_unused=False, is_grads_batched=False):
-    """ctensor.autograd.grad for leaf inputs: the gradients of outputs with respect to inputs,
-    returned as a tuple, without touching the inputs' .grad.  Non-leaf inputs are not supported
-    (the C library keeps grads of leaves only).  Unlike torch's, it runs a whole backward: other
-    leaves of the graph that require grad (not in inputs) accumulate into their .grad."""
-    if create_graph:
-        raise NotImplementedError("ctensor: create_graph=True (higher-order gradients) is not supported")
-    single = isinstance(inputs, _C.Tensor)
-    inputs = (inputs,) if single else tuple(inputs)
-    for i, x in enumerate(inputs):
-        if not x.requires_grad:
-            raise RuntimeError("One of the differentiated Tensors does not require grad")
-        if not x.is_leaf:
-            raise NotImplementedError("ctensor.autograd.grad: only leaf tensors are supported as inputs")
-    saved = [x.grad for x in inputs]
-    try:
-        for x in inputs:
-            x.grad = None
-        backward(outputs, grad_outputs, retain_graph=retain_graph)
-        result = [x.grad for x in inputs]
-    finally:
-        for x, g in zip(inputs, saved):
-            x.grad = g
-    for i, g in enumerate(result):
-        if g is None and not allow_unused:
-            raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in the "
-                               "graph. Set allow_unused=True if this is the desired behavior.")
-    return tuple(result)
+         allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """ctensor.autograd.grad: the gradients of outputs with respect to inputs (leaves or not),
+    as a tuple, touching no .grad and running only the part of the graph that leads to the
+    inputs, as torch.autograd.grad.  create_graph=True records the computation, so the results
+    can be differentiated again (higher-order gradients)."""
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
+                         "but got: allow_unused=False.")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    outputs = (outputs,) if isinstance(outputs, _C.Tensor) else tuple(outputs)
+    inputs_tuple = _as_tuple(inputs, "grad")
+    if len(inputs_tuple) == 0:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
+                      "gradient for other parts of the graph, please use torch.autograd.backward.",
+                      FutureWarning, stacklevel=2)
+    if is_grads_batched:
+        raise NotImplementedError("ctensor.autograd.grad: is_grads_batched=True (vmap over grad_outputs) is not "
+                                  "supported; call grad once per batch element")
+    if grad_outputs is None:
+        grad_outputs = (None,) * len(outputs)
+    elif isinstance(grad_outputs, _C.Tensor):
+        grad_outputs = (grad_outputs,)
+    grads = _make_grads(outputs, tuple(grad_outputs))
+    if retain_graph is None:
+        retain_graph = create_graph
+    result = _run(outputs, grads, inputs_tuple, retain_graph, create_graph, allow_unused, False)
+    if materialize_grads:
+        from ._creation import zeros_like
+        result = tuple(r if r is not None else zeros_like(x).requires_grad_(bool(create_graph))
+                       for r, x in zip(result, inputs_tuple))
+    if type(inputs) is dict:
+        return dict(zip(inputs.keys(), result))
+    return result
 
 
 _NUMPY_ERROR = "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."

@@ -1,4 +1,5 @@
-"""ctensor.autograd.gradcheck: torch's slow (first-order, backward-mode) gradient check.
+"""ctensor.autograd.gradcheck: torch's slow (first-order, backward-mode) gradient check, and
+gradgradcheck, torch's second-order one (gradcheck of the function's create_graph gradients).
 
 The numerical Jacobian of every differentiable output with respect to every input that
 requires grad comes from central differences, (f(x + eps e_k) - f(x - eps e_k)) / (2 eps), each
@@ -18,7 +19,7 @@ import warnings
 
 from . import _C
 
-__all__ = ["gradcheck", "GradcheckError"]
+__all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
 
 class GradcheckError(RuntimeError):
@@ -94,11 +95,14 @@ def _numerical(func, inputs, outputs_all, eps):
             idx = np.unravel_index(k, shape) if shape else ()
             idx = tuple(int(i) for i in idx)
             orig = data[idx].item()
+            # func runs with grad mode on, as torch's (gradgradcheck's differentiates inside)
             with no_grad():
                 data[idx] = orig - eps
-                lo = [_values(o) for o in _as_tuple(func(*inputs)) if isinstance(o, _C.Tensor)]
+            lo = [_values(o) for o in _as_tuple(func(*inputs)) if isinstance(o, _C.Tensor)]
+            with no_grad():
                 data[idx] = orig + eps
-                hi = [_values(o) for o in _as_tuple(func(*inputs)) if isinstance(o, _C.Tensor)]
+            hi = [_values(o) for o in _as_tuple(func(*inputs)) if isinstance(o, _C.Tensor)]
+            with no_grad():
                 data[idx] = orig
             for j in range(len(outputs_all)):
                 per_out[j][k] = (hi[j] - lo[j]) / (2 * eps)
@@ -180,3 +184,63 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             raise
         return False
     return True
+
+
+def _random_grad_output(shape, dtype, noncontiguous):
+    """torch.testing.make_tensor(shape, low=-1, high=1, requires_grad=True): uniform in [-1, 1),
+    non-contiguous (every other element of a tensor twice as wide) when asked."""
+    import ctensor
+    if noncontiguous and len(shape) > 0:
+        wide = ctensor.rand(*shape[:-1], shape[-1] * 2, dtype=dtype) * 2 - 1
+        t = wide[..., ::2].detach()
+    else:
+        t = (ctensor.rand(*shape, dtype=dtype) * 2 - 1).detach()
+    return t.requires_grad_()
+
+
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
+                  gen_non_contig_grad_outputs=False, raise_exception=True, nondet_tol=0.0,
+                  check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
+                  check_fwd_over_rev=False, check_rev_over_rev=True, fast_mode=False, masked=False):
+    """Checks the second derivatives of func at inputs, as torch.autograd.gradgradcheck: gradcheck
+    of the function (inputs, grad_outputs) -> autograd.grad(func(inputs), inputs, grad_outputs,
+    create_graph=True), with random grad_outputs in [-1, 1) unless given.  True, or
+    GradcheckError (False with raise_exception=False)."""
+    import ctensor
+    if not (check_fwd_over_rev or check_rev_over_rev):
+        raise AssertionError("Expected at least one of check_fwd_over_rev or check_rev_over_rev to be True")
+    if check_fwd_over_rev:
+        raise NotImplementedError("ctensor.autograd.gradgradcheck: forward-over-reverse checks are not supported")
+    tupled_inputs = _as_tuple(inputs)
+
+    def differentiable(outs):
+        return tuple(o for o in _as_tuple(outs) if isinstance(o, _C.Tensor) and o.requires_grad)
+
+    if grad_outputs is None:
+        outputs = differentiable(func(*tupled_inputs))
+        tupled_grad_outputs = tuple(
+            _random_grad_output(tuple(x.shape), x.dtype if (x.is_floating_point() or x.is_complex())
+                                else ctensor.float64, gen_non_contig_grad_outputs) for x in outputs)
+    else:
+        tupled_grad_outputs = _as_tuple(grad_outputs)
+    num_outputs = len(tupled_grad_outputs)
+    diff_input_args_indices = {i for i, x in enumerate(tupled_inputs)
+                               if isinstance(x, _C.Tensor) and x.requires_grad}
+    diff_grad_output_indices = {i for i, x in enumerate(tupled_grad_outputs) if x.requires_grad}
+
+    def new_func(*args):
+        input_args = tuple(x.requires_grad_() if i in diff_input_args_indices else x
+                           for i, x in enumerate(args[:-num_outputs]))
+        outputs = differentiable(func(*input_args))
+        grad_outputs = tuple(x.requires_grad_() if i in diff_grad_output_indices else x
+                             for i, x in enumerate(args[-num_outputs:]))
+        diff_input_args = tuple(x for i, x in enumerate(input_args) if i in diff_input_args_indices)
+        grad_inputs = ctensor.autograd.grad(outputs, diff_input_args, grad_outputs, create_graph=True,
+                                            allow_unused=True)
+        return tuple(g for g in grad_inputs if g is not None)
+
+    return gradcheck(new_func, tupled_inputs + tupled_grad_outputs, eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception, nondet_tol=nondet_tol,
+                     check_undefined_grad=check_undefined_grad, check_grad_dtypes=check_grad_dtypes,
+                     check_batched_grad=check_batched_grad, fast_mode=fast_mode,
+                     check_backward_ad=check_rev_over_rev, masked=masked)

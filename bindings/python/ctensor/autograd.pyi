@@ -51,13 +51,14 @@ class set_grad_enabled:
 def is_grad_enabled() -> bool:
     """True if grad mode is on for this thread (new threads start with it on)."""
 def backward(tensors: _Tensors, grad_tensors: Optional[_Tensors] = ..., retain_graph: Optional[bool] = ...,
-             create_graph: bool = ..., grad_variables: Optional[_Tensors] = ..., inputs: None = ...) -> None:
-    """ctensor.autograd.backward: backward from each tensor (with its gradient), accumulating"""
-# leaf inputs only
+             create_graph: bool = ..., grad_variables: Optional[_Tensors] = ...,
+             inputs: Optional[_Tensors] = ...) -> None:
+    """ctensor.autograd.backward: one backward from every tensor (with its gradient),"""
 def grad(outputs: _Tensors, inputs: _Tensors, grad_outputs: Optional[_Tensors] = ...,
          retain_graph: Optional[bool] = ..., create_graph: bool = ..., only_inputs: bool = ...,
-         allow_unused: bool = ..., is_grads_batched: bool = ...) -> Tuple[Optional[Tensor], ...]:
-    """ctensor.autograd.grad for leaf inputs: the gradients of outputs with respect to inputs,"""
+         allow_unused: Optional[bool] = ..., is_grads_batched: bool = ...,
+         materialize_grads: bool = ...) -> Tuple[Optional[Tensor], ...]:
+    """ctensor.autograd.grad: the gradients of outputs with respect to inputs (leaves or not),"""
 
 class GradcheckError(RuntimeError):
     """Raised by gradcheck when a gradient check fails (torch.autograd.gradcheck.GradcheckError)."""
@@ -68,3 +69,9 @@ def gradcheck(func: Callable[..., Any], inputs: Any, *, eps: float = ..., atol: 
               check_forward_ad: bool = ..., check_backward_ad: bool = ..., fast_mode: bool = ...,
               masked: Optional[bool] = ...) -> bool:
     """Checks the gradients of func at inputs (the tensors that require grad, float64) against"""
+def gradgradcheck(func: Callable[..., Any], inputs: Any, grad_outputs: Any = ..., *, eps: float = ...,
+                  atol: float = ..., rtol: float = ..., gen_non_contig_grad_outputs: bool = ...,
+                  raise_exception: bool = ..., nondet_tol: float = ..., check_undefined_grad: bool = ...,
+                  check_grad_dtypes: bool = ..., check_batched_grad: bool = ..., check_fwd_over_rev: bool = ...,
+                  check_rev_over_rev: bool = ..., fast_mode: bool = ..., masked: bool = ...) -> bool:
+    """Checks the second derivatives of func at inputs, as torch.autograd.gradgradcheck: gradcheck"""

@@ -1,8 +1,11 @@
 // The backward engine: counts how many gradients each node of the graph reachable from
-// the root will receive, then runs nodes whose gradients are complete, latest-created
+// the roots will receive, then runs nodes whose gradients are complete, latest-created
 // first (torch's order), summing the gradients that meet at a node.  Runs with grad mode
-// off, on the calling thread; tensor hooks (Note [Tensor hooks]) run there too, before a
-// node takes its gradients.
+// off (on with create_graph: Note [Higher-order gradients] in meta.h), on the calling
+// thread; tensor hooks (Note [Tensor hooks]) run there too, before a node takes its
+// gradients.  With inputs (torch's autograd.grad, backward(inputs=)) only the nodes on a
+// path to an input's gradient edge run (torch's exec_info), and autograd.grad captures the
+// gradient arriving at each such edge instead of running it (torch's captures).
 #include <queue>
 #include <unordered_map>
 
@@ -11,7 +14,10 @@
 #include "core/factory.h"
 #include "core/math_bits.h"
 #include "core/ops/elementwise.h"
+#include "core/views.h"
+#include "functions.h"
 #include "meta.h"
+#include "nodes.h"
 
 namespace ct::autograd {
 
@@ -27,35 +33,88 @@ std::string torch_size(IntList s) {
 }
 }  // namespace
 
-void backward(const Tensor& root, const Tensor* grad, bool retain_graph) {
-  Edge root_edge = requires_grad(root) ? gradient_edge(root) : Edge{};
-  CT_CHECK(root_edge.valid(), InvalidArgument, "element 0 of tensors does not require grad and does not have a grad_fn");
-  Ref<Tensor> g;
+
+namespace {
+void check_root_grad(size_t i, const Tensor& root, const Tensor* grad) {
   if (!grad) {
+    if (!requires_grad(root)) return;  // torch gives it no gradient; the root check names it
     CT_CHECK(root.numel() == 1, InvalidArgument, "grad can be implicitly created only for scalar outputs");
     CT_CHECK(!is_complex(root.dtype()), InvalidArgument,
              "grad can be implicitly created only for real scalar outputs but got torch."
                  << dtype_name(root.dtype()));
-    g = full(root.sizes(), 1.0, root.dtype(), "backward");
-  } else {
-    CT_CHECK(std::equal(grad->sizes().begin(), grad->sizes().end(), root.sizes().begin(), root.sizes().end()), Shape,
-             "Mismatch in shape: grad_output[0] has a shape of " << torch_size(grad->sizes())
-                                                                 << " and output[0] has a shape of "
-                                                                 << torch_size(root.sizes()) << ".");
-    CT_CHECK(is_complex(grad->dtype()) == is_complex(root.dtype()), DType,
-             "For complex Tensors, both grad_output and output are required to have the same dtype. Mismatch in "
-             "dtype: grad_output[0] has a dtype of torch."
-                 << dtype_name(grad->dtype()) << " and output[0] has a dtype of torch." << dtype_name(root.dtype())
-                 << ".");
-    g = to_dtype(*grad, root.dtype());
-    if (g->math_bits() != 0) g = resolve_math_bits(*g);
+    return;
   }
-  NoGradGuard no_grad;
+  CT_CHECK(std::equal(grad->sizes().begin(), grad->sizes().end(), root.sizes().begin(), root.sizes().end()), Shape,
+           "Mismatch in shape: grad_output[" << i << "] has a shape of " << torch_size(grad->sizes()) << " and output["
+                                             << i << "] has a shape of " << torch_size(root.sizes()) << ".");
+  CT_CHECK(is_complex(grad->dtype()) == is_complex(root.dtype()), DType,
+           "For complex Tensors, both grad_output and output are required to have the same dtype. Mismatch in "
+           "dtype: grad_output["
+               << i << "] has a dtype of torch." << dtype_name(grad->dtype()) << " and output[" << i
+               << "] has a dtype of torch." << dtype_name(root.dtype()) << ".");
+}
+
+
+}  // namespace
+
+void refuse_higher_order(Node& n, const std::vector<Ref<Tensor>>& in, std::vector<Ref<Tensor>>& outs) {
+  std::vector<const Tensor*> with_history;
+  for (const Ref<Tensor>& g : in)
+    if (g && requires_grad(*g)) with_history.push_back(g.get());
+  for (Ref<Tensor>& o : outs) {
+    if (!o) continue;
+    std::shared_ptr<Node> r = make_not_implemented(n.name(), {});
+    for (size_t i = 0; i < n.next.size(); ++i)
+      if (n.next[i].valid()) {
+        r->next.push_back(n.next[i]);
+        r->inputs.push_back(n.inputs[i]);
+      }
+    for (const Tensor* g : with_history) r->add_input(*g);
+    Ref<Tensor> a = alias(*o);  // o may be a tensor of the graph (an incoming gradient)
+    meta_of(*a).grad_fn = std::move(r);
+    o = std::move(a);
+  }
+}
+
+std::vector<Ref<Tensor>> run_backward(std::span<const Tensor* const> roots, std::span<const Tensor* const> grads,
+                                      std::span<const Tensor* const> inputs, bool retain_graph, bool create_graph,
+                                      bool accumulate, bool allow_unused) {
+  CT_CHECK(roots.size() == grads.size(), InvalidArgument,
+           "got " << roots.size() << " tensors and " << grads.size() << " gradients");
+  for (size_t i = 0; i < roots.size(); ++i) check_root_grad(i, *roots[i], grads[i]);
+  std::vector<Edge> root_edges(roots.size());
+  for (size_t i = 0; i < roots.size(); ++i) {
+    root_edges[i] = requires_grad(*roots[i]) ? gradient_edge(*roots[i]) : Edge{};
+    CT_CHECK(root_edges[i].valid(), InvalidArgument,
+             "element " << i << " of tensors does not require grad and does not have a grad_fn");
+  }
+  std::vector<Edge> input_edges(inputs.size());
+  for (size_t j = 0; j < inputs.size(); ++j) {
+    CT_CHECK(requires_grad(*inputs[j]), InvalidArgument, "One of the differentiated Tensors does not require grad");
+    input_edges[j] = gradient_edge(*inputs[j]);
+  }
+  if (accumulate)  // torch's backward(inputs=): a non-leaf input keeps its grad
+    for (const Tensor* t : inputs)
+      if (!is_leaf(*t)) retain_grad(*t);
+
+  CreateGraphGuard mode(create_graph);
+  // The roots' gradients, with their history under create_graph (torch uses grad_outputs as given).
+  std::vector<Ref<Tensor>> root_grads(roots.size());
+  for (size_t i = 0; i < roots.size(); ++i) {
+    const Tensor& root = *roots[i];
+    if (!grads[i]) {
+      root_grads[i] = full(root.sizes(), 1.0, root.dtype(), "backward");
+    } else {
+      root_grads[i] = ag::to_dtype(*grads[i], root.dtype());
+      if (root_grads[i]->math_bits() != 0) root_grads[i] = resolve_bits(std::move(root_grads[i]));
+    }
+  }
 
   // Dependencies: how many edges of the reachable graph lead to each node.
   std::unordered_map<Node*, int64_t> deps;
-  std::vector<Node*> stack{root_edge.fn.get()};
-  deps[root_edge.fn.get()] = 0;
+  std::vector<Node*> stack;
+  for (const Edge& e : root_edges)
+    if (deps.try_emplace(e.fn.get(), 0).second) stack.push_back(e.fn.get());
   while (!stack.empty()) {
     Node* n = stack.back();
     stack.pop_back();
@@ -67,6 +126,50 @@ void backward(const Tensor& root, const Tensor* grad, bool retain_graph) {
     }
   }
 
+  // With inputs: which nodes run (needed: a child should execute), and the captures
+  // (autograd.grad: input j's gradient is slot input_nr of its edge's node).
+  const bool targeted = !inputs.empty();
+  std::unordered_map<Node*, std::vector<std::pair<uint32_t, size_t>>> captures;
+  std::unordered_map<Node*, bool> needed;
+  if (targeted) {
+    std::unordered_map<Node*, bool> target;
+    for (size_t j = 0; j < input_edges.size(); ++j) {
+      Node* f = input_edges[j].fn.get();
+      if (!deps.count(f)) continue;  // not in the graph: no gradient
+      if (accumulate) {
+        target[f] = true;
+      } else {
+        captures[f].emplace_back(input_edges[j].input_nr, j);
+      }
+    }
+    // Post-order over the reachable graph: needed[n] = some child is needed or captured.
+    std::unordered_map<Node*, bool> done;
+    std::vector<std::pair<Node*, size_t>> walk;
+    for (const Edge& e : root_edges)
+      if (!done.count(e.fn.get())) {
+        done[e.fn.get()] = false;
+        walk.emplace_back(e.fn.get(), 0);
+      }
+    while (!walk.empty()) {
+      auto& [n, k] = walk.back();
+      if (k < n->next.size()) {
+        Node* c = n->next[k++].fn.get();
+        if (c && !done.count(c)) {
+          done[c] = false;
+          walk.emplace_back(c, 0);
+        }
+        continue;
+      }
+      bool need = target.count(n) > 0;
+      for (const Edge& e : n->next)
+        if (e.valid() && (needed[e.fn.get()] || captures.count(e.fn.get()))) need = true;
+      needed[n] = need;
+      done[n] = true;
+      walk.pop_back();
+    }
+  }
+  std::vector<Ref<Tensor>> captured(accumulate ? 0 : inputs.size());
+
   // One gradient slot per output of each node waiting to run.
   std::unordered_map<Node*, std::vector<Ref<Tensor>>> buffers;
   auto slots_of = [&buffers](Node* n) -> std::vector<Ref<Tensor>>& {
@@ -74,11 +177,29 @@ void backward(const Tensor& root, const Tensor* grad, bool retain_graph) {
     if (v.empty()) v.resize(n->num_outputs());
     return v;
   };
-  slots_of(root_edge.fn.get())[root_edge.input_nr] = std::move(g);
+  auto add_to_slot = [](Ref<Tensor>& slot, Ref<Tensor> gi) {
+    if (slot) {  // a sum reads values: bits resolved
+      slot = resolve_bits(std::move(slot));
+      gi = resolve_bits(std::move(gi));
+      slot = ag::binary(BinaryOp::Add, Operand::of(*slot), Operand::of(*gi));
+    } else {
+      slot = std::move(gi);
+    }
+  };
   std::priority_queue<Node*, std::vector<Node*>, Later> ready;
-  ready.push(root_edge.fn.get());
-  // Keeps the root's node alive even if running it drops the last other owner.
-  const std::shared_ptr<Node> keep = root_edge.fn;
+  // Keeps the roots' nodes alive even if running one drops the last other owner.
+  std::vector<std::shared_ptr<Node>> keep;
+  for (size_t i = 0; i < roots.size(); ++i) {
+    Node* f = root_edges[i].fn.get();
+    add_to_slot(slots_of(f)[root_edges[i].input_nr], std::move(root_grads[i]));
+    keep.push_back(root_edges[i].fn);
+  }
+  std::unordered_map<Node*, bool> pushed;
+  for (const std::shared_ptr<Node>& f : keep)
+    if (deps[f.get()] == 0 && !pushed[f.get()]) {
+      pushed[f.get()] = true;
+      ready.push(f.get());
+    }
   while (!ready.empty()) {
     Node* n = ready.top();
     ready.pop();
@@ -95,15 +216,24 @@ void backward(const Tensor& root, const Tensor* grad, bool retain_graph) {
       if (std::shared_ptr<HookList> leaf = n->leaf_hooks()) in[k] = run_hooks(*leaf, std::move(in[k]));
       if (k < n->retained.size() && n->retained[k]) {  // the output's gradient, summed over backward calls
         AutogradMeta& m = *n->retained[k];
-        m.grad = m.grad ? binary(BinaryOp::Add, Operand::of(*m.grad), Operand::of(*in[k]))
-                        : copy_to_new(*in[k], in[k]->dtype());
+        m.grad = m.grad ? ag::binary(BinaryOp::Add, Operand::of(*m.grad), Operand::of(*in[k]))
+                 : create_graph ? ag::clone(*in[k])
+                                : copy_to_new(*in[k], in[k]->dtype());
       }
-      if (in[k]->math_bits() != 0 && !n->keeps_bits()) in[k] = resolve_math_bits(*in[k]);
+      if (in[k]->math_bits() != 0 && !n->keeps_bits()) in[k] = resolve_bits(std::move(in[k]));
+    }
+    if (targeted) {
+      auto c = captures.find(n);
+      if (c != captures.end())
+        for (const auto& [nr, j] : c->second)
+          if (nr < in.size()) captured[j] = in[nr];
+      if (!needed[n]) continue;  // captured only, or off every path to an input
     }
     std::vector<Ref<Tensor>> outs;
     if (any) {
       if (n->released && n->has_saved) fail_released();
       outs = n->apply_all(in);
+      if (create_graph && !n->differentiable()) refuse_higher_order(*n, in, outs);
     }
     in.clear();
     if (!retain_graph) n->release_saved();
@@ -111,20 +241,24 @@ void backward(const Tensor& root, const Tensor* grad, bool retain_graph) {
       const Edge& e = n->next[i];
       if (!e.valid()) continue;
       Node* child = e.fn.get();
-      if (i < outs.size() && outs[i]) {
-        Ref<Tensor> gi = fix_grad(std::move(outs[i]), n->inputs[i], child->keeps_bits());
-        Ref<Tensor>& slot = slots_of(child)[e.input_nr];
-        if (slot) {  // a sum reads values: bits resolved
-          if (slot->math_bits()) slot = resolve_math_bits(*slot);
-          if (gi->math_bits()) gi = resolve_math_bits(*gi);
-          slot = binary(BinaryOp::Add, Operand::of(*slot), Operand::of(*gi));
-        } else {
-          slot = std::move(gi);
-        }
-      }
-      if (--deps[child] == 0) ready.push(child);
+      if (i < outs.size() && outs[i])
+        add_to_slot(slots_of(child)[e.input_nr], fix_grad(std::move(outs[i]), n->inputs[i], child->keeps_bits()));
+      if (--deps[child] == 0 && (!targeted || needed[child] || captures.count(child))) ready.push(child);
     }
   }
+  if (!accumulate)
+    for (size_t j = 0; j < captured.size(); ++j)
+      CT_CHECK(allow_unused || captured[j], InvalidArgument,
+               "The differentiated Tensor at index " << j
+                                                     << " appears to not have been used in the graph. Set "
+                                                        "allow_unused=True if this is the desired behavior.");
+  return captured;
+}
+
+void backward(const Tensor& root, const Tensor* grad, bool retain_graph) {
+  const Tensor* r[1] = {&root};
+  const Tensor* g[1] = {grad};
+  run_backward(r, g, {}, retain_graph, false, true, false);
 }
 
 }  // namespace ct::autograd

@@ -9,6 +9,8 @@
 #include <cmath>
 #include <functional>
 #include <numeric>
+#include <string_view>
+#include <unordered_set>
 
 #include "core/complex_views.h"
 #include "core/copy.h"
@@ -35,12 +37,45 @@ using Grads = std::vector<Ref<Tensor>>;
 
 namespace {
 
+// Whether a node's formula is written with recording ops only, reading saved tensors through
+// use() (Note [Higher-order gradients] in meta.h): every formula of a node of that name.
+bool differentiable_formula(const char* name) {
+  static const std::unordered_set<std::string_view> ok = {
+      "AddBackward0", "SubBackward0", "RsubBackward1", "MulBackward0", "DivBackward0", "NegBackward0",
+      "AbsBackward0", "ExpBackward0", "LogBackward0", "SqrtBackward0", "SinBackward0", "CosBackward0",
+      "TanhBackward0", "SigmoidBackward0", "ReluBackward0", "ReciprocalBackward0", "SgnBackward0",
+      "SignBackward0", "AngleBackward0", "WhereBackward0", "FillBackward2", "FillBackward3", "ZeroBackward0",
+      "CopyBackwards", "CatBackward0", "StackBackward0", "SumBackward0", "SumBackward1", "MeanBackward0",
+      "MeanBackward1", "DotBackward0", "MvBackward0", "SqueezeBackward4", "MmBackward0", "UnsafeViewBackward0",
+      "VdotBackward0", "ViewBackward0", "TransposeBackward0", "TBackward0", "PermuteBackward0",
+      "CloneBackward0", "ToCopyBackward0", "PowBackward0", "PowBackward1", "PowBackward2",
+      "ConjPhysicalBackward0", "ConjPhysicalBackward1", "NegViewBackward0", "ConjBackward0",
+      "ViewAsRealBackward0", "ViewAsComplexBackward0", "MaximumBackward0", "MinimumBackward0", "AmaxBackward0",
+      "AminBackward0", "MaxBackward1", "MinBackward1", "VarBackward0", "StdBackward0", "VarMeanBackward0",
+      "StdMeanBackward0", "LinalgVectorNormBackward0", "FlipBackward0", "RollBackward0", "RepeatBackward0",
+      "CumsumBackward0", "ClampBackward0", "ClampBackward1", "ClampMinBackward0", "ClampMinBackward1",
+      "ClampMaxBackward0", "ClampMaxBackward1"};
+  return ok.count(name) > 0;
+}
+
 class FnNode final : public Node {
  public:
   using Fn = std::function<Grads(const Tensor& grad, FnNode& self)>;
-  FnNode(const char* name, Fn fn) : name_(name), fn_(std::move(fn)) {}
+  FnNode(const char* name, Fn fn) : hograd_(differentiable_formula(name)), name_(name), fn_(std::move(fn)) {}
   const char* name() const override { return name_; }
-  Grads apply(const Tensor& g) override { return fn_(g, *this); }
+  Grads apply(const Tensor& g) override {
+    // the tensors with identity that use() made under create_graph live only while it runs
+    struct Drop {
+      FnNode& n;
+      ~Drop() {
+        for (const SavedTensor& s : n.saved) s.drop_live();
+      }
+    } drop{*this};
+    return fn_(g, *this);
+  }
+  bool differentiable() const override { return hograd_; }
+  // a formula that reads a copy without history (an in-place op's old values) is not
+  bool hograd_;
   bool keeps_bits() const override { return keeps_bits_; }
   bool keeps_bits_ = false;  // the formula reads g's bits itself (ConjBackward0)
   void release_saved() override {
@@ -78,12 +113,23 @@ std::shared_ptr<FnNode> node(const char* name, std::initializer_list<const Tenso
 }
 
 // Short forms of the core ops used by backward formulas.
-Ref<Tensor> mul(const Tensor& a, const Tensor& b) { return ct::binary(BinaryOp::Mul, Operand::of(a), Operand::of(b)); }
-Ref<Tensor> mul(const Tensor& a, double s) { return ct::binary(BinaryOp::Mul, Operand::of(a), Operand::of(s)); }
-Ref<Tensor> div(const Tensor& a, const Tensor& b) { return ct::binary(BinaryOp::Div, Operand::of(a), Operand::of(b)); }
-Ref<Tensor> div(const Tensor& a, double s) { return ct::binary(BinaryOp::Div, Operand::of(a), Operand::of(s)); }
-Ref<Tensor> sub(double s, const Tensor& a) { return ct::binary(BinaryOp::Sub, Operand::of(s), Operand::of(a)); }
-Ref<Tensor> neg(const Tensor& a) { return ct::unary(UnaryOp::Neg, a); }
+// They are the recording ops (Note [Higher-order gradients] in meta.h): with grad mode off, as
+// in a first-order backward, those compute exactly what the core ops do and record nothing.
+Ref<Tensor> mul(const Tensor& a, const Tensor& b) { return ag::binary(BinaryOp::Mul, Operand::of(a), Operand::of(b)); }
+Ref<Tensor> mul(const Tensor& a, double s) { return ag::binary(BinaryOp::Mul, Operand::of(a), Operand::of(s)); }
+Ref<Tensor> div(const Tensor& a, const Tensor& b) { return ag::binary(BinaryOp::Div, Operand::of(a), Operand::of(b)); }
+Ref<Tensor> div(const Tensor& a, double s) { return ag::binary(BinaryOp::Div, Operand::of(a), Operand::of(s)); }
+Ref<Tensor> sub(double s, const Tensor& a) { return ag::binary(BinaryOp::Sub, Operand::of(s), Operand::of(a)); }
+Ref<Tensor> neg(const Tensor& a) { return ag::unary(UnaryOp::Neg, a); }
+// Views in formulas: the recording view under create_graph, else the core view (a recording
+// view made with grad mode off would carry a no-grad creation meta the core one has not).
+bool cg() { return create_graph_active(); }
+Ref<Tensor> v_reshape(const Tensor& t, IntList s) { return cg() ? ag::reshape(t, s) : ct::reshape(t, s); }
+Ref<Tensor> v_expand(const Tensor& t, IntList s) { return cg() ? ag::expand(t, s) : ct::expand(t, s); }
+Ref<Tensor> v_contiguous(const Tensor& t) { return cg() ? ag::contiguous(t) : ct::contiguous(t); }
+Ref<Tensor> v_transpose(const Tensor& t, int64_t a, int64_t b) {
+  return cg() ? ag::transpose(t, a, b) : ct::transpose(t, a, b);
+}
 Ref<Tensor> zero_like(const Tensor& a) { return full({}, 0.0, a.dtype(), "backward"); }
 Ref<Tensor> zeros_like(const Tensor& a) { return full(a.sizes(), 0.0, a.dtype(), "backward"); }
 Ref<Tensor> retained(const Tensor& t) { return Ref<Tensor>::retain(const_cast<Tensor*>(&t)); }
@@ -98,21 +144,57 @@ bool any_needs(std::initializer_list<const Tensor*> ts) {
 // gradient through it (overlapping views, such as expand or unfold, accumulate).
 using Replay = std::function<Ref<Tensor>(const Tensor&)>;
 
+// The name torch gives the gradient of a view's input under create_graph (the node its
+// backward formula records), and so the adjoint's: torch's formula for the view of name.
+const char* view_grad_name(const char* name) {
+  static const std::pair<const char*, const char*> table[] = {
+      {"ViewBackward0", "ViewBackward0"},           {"ExpandBackward0", "SumBackward1"},
+      {"SelectBackward0", "SelectBackwardBackward0"}, {"SliceBackward0", "SliceBackwardBackward0"},
+      {"DiagonalBackward0", "DiagonalBackwardBackward0"}, {"UnfoldBackward0", "UnfoldBackwardBackward0"},
+      {"SqueezeBackward0", "UnsqueezeBackward0"},   {"SqueezeBackward1", "UnsqueezeBackward0"},
+      {"SqueezeBackward2", "UnsqueezeBackward0"},   {"UnsqueezeBackward0", "SqueezeBackward1"},
+      {"UnbindBackward0", "StackBackward0"},        {"SplitBackward0", "CatBackward0"},
+      {"SplitWithSizesBackward0", "CatBackward0"},  {"AliasBackward0", "AliasBackward0"}};
+  for (const auto& [v, g] : table)
+    if (std::string_view(v) == name) return g;
+  return "ViewBackwardBackward0";
+}
+
+// V^T g for the view V: g scattered (added) into zeros of the input's shape through the view.
+Ref<Tensor> view_adjoint(const Tensor& g, const Shape& in_sizes, const Replay& replay, bool cx) {
+  Ref<Tensor> z = full(in_sizes, 0.0, cx ? DType::Complex128 : DType::Float64, "backward");
+  Ref<Tensor> v = replay(*z);
+  Ref<Tensor> g64 = as_f64_lanes(g, cx);
+  scatter_add(f64(*z), lanes(Geometry::of(*v), cx), 0, f64(*g64));
+  return z;
+}
+
 std::shared_ptr<Node> view_node(const char* name, const Tensor& input, Replay replay) {
   Shape in_sizes(input.sizes().begin(), input.sizes().end());
   const bool cx = is_complex(input.dtype());  // complex: two doubles per element (lanes)
-  return node(name, {&input}, [in_sizes, replay, cx](const Tensor& g, FnNode&) -> Grads {
-    Ref<Tensor> z = full(in_sizes, 0.0, cx ? DType::Complex128 : DType::Float64, "backward");
-    Ref<Tensor> v = replay(*z);
-    Ref<Tensor> g64 = as_f64_lanes(g, cx);
-    scatter_add(f64(*z), lanes(Geometry::of(*v), cx), 0, f64(*g64));
-    return {z};
+  auto n = node(name, {&input}, [in_sizes, replay, cx, name](const Tensor& g, FnNode& self) -> Grads {
+    Ref<Tensor> z = view_adjoint(g, in_sizes, replay, cx);
+    if (!cg()) return {z};
+    // Under create_graph: the gradient's derivative is the view itself, replayed (copied).
+    LinearFn f = [in_sizes, replay, cx](const Tensor& x) { return view_adjoint(x, in_sizes, replay, cx); };
+    LinearFn v = [replay](const Tensor& h) { return copy_to_new(*replay(h), h.dtype()); };
+    return {with_linear_history(z, self.inputs[0], g, name, view_grad_name(name), f, v)};
   });
+  n->hograd_ = true;
+  return n;
+}
+
+// The gradient r = f(g) of an op linear in its input x, whose backward f is the adjoint of the
+// op itself (fwd): under create_graph its history is fwd's, named adj_name (Note [Higher-order
+// gradients] in meta.h); the same r otherwise.
+Ref<Tensor> linear_grad(Ref<Tensor> r, FnNode& self, const Tensor& g, const char* adj_name, LinearFn f, LinearFn fwd) {
+  if (!cg()) return r;
+  return with_linear_history(std::move(r), self.inputs[0], g, self.name(), adj_name, std::move(f), std::move(fwd));
 }
 
 // The conjugate of a complex tensor's values (a new tensor, no bits); t itself otherwise.
 // Complex formulas conjugate the local derivative (Note [Complex autograd] in meta.cpp).
-Ref<Tensor> cj(const Tensor& t) { return is_complex(t.dtype()) ? ct::conj_physical(t) : retained(t); }
+Ref<Tensor> cj(const Tensor& t) { return is_complex(t.dtype()) ? ag::conj_physical(t) : retained(t); }
 
 template <class ViewFn>
 Ref<Tensor> record_view(const char* name, const Tensor& t, ViewFn&& f) {
@@ -122,7 +204,7 @@ Ref<Tensor> record_view(const char* name, const Tensor& t, ViewFn&& f) {
 }
 
 // A gradient of a reduction's output, shaped with the reduced dims kept as size 1.
-Ref<Tensor> keepdim_grad(const Tensor& g, const Shape& kept) { return ct::reshape(*ct::contiguous(g), kept); }
+Ref<Tensor> keepdim_grad(const Tensor& g, const Shape& kept) { return v_reshape(*v_contiguous(g), kept); }
 
 struct ReduceInfo {
   Shape in_sizes, kept;     // kept: reduced dims as 1
@@ -239,12 +321,12 @@ std::shared_ptr<FnNode> binary_node(BinaryOp op, const Tensor& x, const Tensor* 
       return node("SubBackward0", {&x}, [](const Tensor& g, FnNode&) -> Grads { return {retained(g)}; });
     case BinaryOp::Mul:
       n = node("MulBackward0", {&x}, [s](const Tensor& g, FnNode&) -> Grads {
-        return {ct::binary(BinaryOp::Mul, Operand::of(g), s)};
+        return {ag::binary(BinaryOp::Mul, Operand::of(g), s)};
       });
       break;
     case BinaryOp::Div:
       n = node("DivBackward0", {&x}, [s](const Tensor& g, FnNode&) -> Grads {
-        return {ct::binary(BinaryOp::Div, Operand::of(g), s)};
+        return {ag::binary(BinaryOp::Div, Operand::of(g), s)};
       });
       break;
   }
@@ -271,7 +353,7 @@ Ref<Tensor> binary(BinaryOp op, Operand a, Operand b) {
       n = node("MulBackward0", {tb}, [s](const Tensor& g, FnNode& self) -> Grads {
         const Tensor& x = self.use(0);
         if (s.is_complex || is_complex(x.dtype()))  // -grad * (s / x^2).conj()
-          return {neg(*mul(g, *cj(*ct::binary(BinaryOp::Div, s, Operand::of(*mul(x, x))))))};
+          return {neg(*mul(g, *cj(*ag::binary(BinaryOp::Div, s, Operand::of(*mul(x, x))))))};
         return {neg(*div(*mul(g, s.scalar), *mul(x, x)))};
       });
       n->save({tb});
@@ -292,7 +374,9 @@ void binary_(BinaryOp op, const Tensor& self, Operand other) {
     // Saved before the write, as torch does: when other is self (or shares its memory), the
     // write moves its version and backward refuses instead of using the new values.  self's
     // old values only when other's gradient needs them.
-    Ref<Tensor> original = requires_grad(*to) ? ct::clone(self) : Ref<Tensor>();
+    // (a recorded clone: under create_graph the old values keep their history, Note
+    // [Higher-order gradients] in meta.h; a first-order backward never goes through it)
+    Ref<Tensor> original = requires_grad(*to) ? ag::clone(self) : Ref<Tensor>();
     n->save({original.get(), to});
   }
   ct::binary_(op, self, other);
@@ -328,7 +412,7 @@ bool unary_saves_result(UnaryOp op) {
 // where(x == 0, 0, t)
 Ref<Tensor> zero_at_zero(const Tensor& x, const Tensor& t) {
   Ref<Tensor> zero = ct::compare(CompareOp::Eq, Operand::of(x), Operand::of(0.0));
-  return ct::where(*zero, *zero_like(t), t);
+  return ag::where(*zero, *zero_like(t), t);
 }
 
 std::shared_ptr<FnNode> unary_node(UnaryOp op, const Tensor& input) {
@@ -340,28 +424,28 @@ std::shared_ptr<FnNode> unary_node(UnaryOp op, const Tensor& input) {
       Ref<Tensor> d;
       switch (op) {
         case UnaryOp::Abs: {
-          Ref<Tensor> q = div(v, *ct::to_dtype(*ct::unary(UnaryOp::Abs, v), v.dtype()));
+          Ref<Tensor> q = div(v, *ag::to_dtype(*ag::unary(UnaryOp::Abs, v), v.dtype()));
           Ref<Tensor> zero = ct::compare(CompareOp::Eq, Operand::of(v), Operand::of(0.0));
-          return {mul(g, *ct::where(*zero, *zero_like(*q), *q))};
+          return {mul(g, *ag::where(*zero, *zero_like(*q), *q))};
         }
         case UnaryOp::Exp: d = retained(v); break;
         case UnaryOp::Log: return {div(g, *cj(v))};
         case UnaryOp::Sqrt: return {div(g, *cj(*mul(v, 2.0)))};
-        case UnaryOp::Sin: d = ct::unary(UnaryOp::Cos, v); break;
-        case UnaryOp::Cos: d = neg(*ct::unary(UnaryOp::Sin, v)); break;
+        case UnaryOp::Sin: d = ag::unary(UnaryOp::Cos, v); break;
+        case UnaryOp::Cos: d = neg(*ag::unary(UnaryOp::Sin, v)); break;
         case UnaryOp::Tanh: d = sub(1.0, *mul(v, v)); break;
         case UnaryOp::Sigmoid: d = mul(v, *sub(1.0, v)); break;
         case UnaryOp::Reciprocal: d = neg(*mul(v, v)); break;
         case UnaryOp::Sgn: {  // torch's sgn_backward: (g - s^2 conj(g)) / (2 |z|), 0 at z = 0
-          Ref<Tensor> sg = ct::unary(UnaryOp::Sgn, v);
-          Ref<Tensor> num = ct::binary(BinaryOp::Sub, Operand::of(g), Operand::of(*mul(*mul(*sg, *sg), *cj(g))));
-          Ref<Tensor> den = ct::to_dtype(*mul(*ct::unary(UnaryOp::Abs, v), 2.0), v.dtype());
+          Ref<Tensor> sg = ag::unary(UnaryOp::Sgn, v);
+          Ref<Tensor> num = ag::binary(BinaryOp::Sub, Operand::of(g), Operand::of(*mul(*mul(*sg, *sg), *cj(g))));
+          Ref<Tensor> den = ag::to_dtype(*mul(*ag::unary(UnaryOp::Abs, v), 2.0), v.dtype());
           return {zero_at_zero(v, *div(*num, *den))};
         }
         case UnaryOp::Angle: {  // torch's angle_backward: g * z / |z|^2 * i, 0 at z = 0
-          Ref<Tensor> a = ct::unary(UnaryOp::Abs, v);
-          Ref<Tensor> q = div(v, *ct::to_dtype(*mul(*a, *a), v.dtype()));
-          Ref<Tensor> qi = ct::binary(BinaryOp::Mul, Operand::of(*q), Operand::of(std::complex<double>(0, 1)));
+          Ref<Tensor> a = ag::unary(UnaryOp::Abs, v);
+          Ref<Tensor> q = div(v, *ag::to_dtype(*mul(*a, *a), v.dtype()));
+          Ref<Tensor> qi = ag::binary(BinaryOp::Mul, Operand::of(*q), Operand::of(std::complex<double>(0, 1)));
           return {zero_at_zero(v, *mul(g, *qi))};
         }
         default: CT_FAIL(InvalidArgument, unary_name(op) << ": no complex formula");
@@ -373,18 +457,18 @@ std::shared_ptr<FnNode> unary_node(UnaryOp op, const Tensor& input) {
         Ref<Tensor> pos = ct::compare(CompareOp::Gt, Operand::of(v), Operand::of(0.0));
         Ref<Tensor> negm = ct::compare(CompareOp::Lt, Operand::of(v), Operand::of(0.0));
         Ref<Tensor> z = zero_like(g);
-        return {ct::where(*pos, g, *ct::where(*negm, *neg(g), *z))};
+        return {ag::where(*pos, g, *ag::where(*negm, *neg(g), *z))};
       }
       case UnaryOp::Exp: return {mul(g, v)};
       case UnaryOp::Log: return {div(g, v)};
       case UnaryOp::Sqrt: return {div(g, *mul(v, 2.0))};
-      case UnaryOp::Sin: return {mul(g, *ct::unary(UnaryOp::Cos, v))};
-      case UnaryOp::Cos: return {neg(*mul(g, *ct::unary(UnaryOp::Sin, v)))};
+      case UnaryOp::Sin: return {mul(g, *ag::unary(UnaryOp::Cos, v))};
+      case UnaryOp::Cos: return {neg(*mul(g, *ag::unary(UnaryOp::Sin, v)))};
       case UnaryOp::Tanh: return {mul(g, *sub(1.0, *mul(v, v)))};
       case UnaryOp::Sigmoid: return {mul(g, *mul(v, *sub(1.0, v)))};
       case UnaryOp::Relu: {
         Ref<Tensor> pos = ct::compare(CompareOp::Gt, Operand::of(v), Operand::of(0.0));
-        return {ct::where(*pos, g, *zero_like(g))};
+        return {ag::where(*pos, g, *zero_like(g))};
       }
       case UnaryOp::Reciprocal: return {neg(*mul(g, *mul(v, v)))};
       case UnaryOp::Sgn:
@@ -417,7 +501,9 @@ void unary_(UnaryOp op, const Tensor& self) {
   std::shared_ptr<FnNode> n = unary_node(op, self);
   Ref<Tensor> original;
   const bool saves = op != UnaryOp::Neg && op != UnaryOp::Sign;  // their gradients need no values
-  if (saves && !unary_saves_result(op)) original = ct::clone(self);
+  if (saves && !unary_saves_result(op)) {
+    original = ag::clone(self);  // recorded: see binary_
+  }
   ct::unary_(op, self);
   if (saves) {
     if (original) {
@@ -436,8 +522,8 @@ Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b) {
       const Tensor& c = s.use(0);
       Grads out(2);
       Ref<Tensor> z = zero_like(g);
-      if (s.wants(0)) out[0] = ct::where(c, g, *z);
-      if (s.wants(1)) out[1] = ct::where(c, *z, g);
+      if (s.wants(0)) out[0] = ag::where(c, g, *z);
+      if (s.wants(1)) out[1] = ag::where(c, *z, g);
       return out;
     });
     n->save({&cond});
@@ -455,7 +541,7 @@ void record_overwrite(const char* name, const Tensor& self, const Tensor* value,
   std::shared_ptr<FnNode> n;
   if (value) {
     n = node(name, {&self, value}, [](const Tensor& g, FnNode& s) -> Grads {
-      return {s.wants(0) ? zeros_like(g) : Ref<Tensor>(), ct::sum(g, {}, false)};
+      return {s.wants(0) ? zeros_like(g) : Ref<Tensor>(), ag::sum(g, {}, false)};
     });
   } else {
     n = node(name, {&self}, [](const Tensor& g, FnNode&) -> Grads { return {zeros_like(g)}; });
@@ -522,7 +608,7 @@ Ref<Tensor> cat(std::span<const Tensor* const> tensors, int64_t dim) {
           if (s.wants(i)) out[i] = Tensor::empty(IntList(&zero, 1), g.dtype(), "backward");
           continue;
         }
-        if (s.wants(i)) out[i] = ct::narrow(g, d, at, lengths[i]);
+        if (s.wants(i)) out[i] = cg() ? ag::narrow(g, d, at, lengths[i]) : ct::narrow(g, d, at, lengths[i]);
         at += lengths[i];
       }
       return out;
@@ -543,7 +629,7 @@ Ref<Tensor> stack(std::span<const Tensor* const> tensors, int64_t dim) {
     auto n = std::make_shared<FnNode>("StackBackward0", [d, count](const Tensor& g, FnNode& s) -> Grads {
       Grads out(count);
       for (size_t i = 0; i < count; ++i)
-        if (s.wants(i)) out[i] = ct::select(g, d, int64_t(i));
+        if (s.wants(i)) out[i] = cg() ? ag::select(g, d, int64_t(i)) : ct::select(g, d, int64_t(i));
       return out;
     });
     for (const Tensor* t : tensors) n->add_input(*t);
@@ -559,7 +645,7 @@ Ref<Tensor> sum(const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
   if (__builtin_expect(needs_grad(t), 0)) {
     ReduceInfo ri = reduce_info(t, dims);
     set_history(*r, node(dims.empty() ? "SumBackward0" : "SumBackward1", {&t}, [ri](const Tensor& g, FnNode&) -> Grads {
-                  return {ct::expand(*keepdim_grad(g, ri.kept), ri.in_sizes)};
+                  return {v_expand(*keepdim_grad(g, ri.kept), ri.in_sizes)};
                 }));
   }
   return r;
@@ -570,7 +656,7 @@ Ref<Tensor> mean(const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
   if (__builtin_expect(needs_grad(t), 0)) {
     ReduceInfo ri = reduce_info(t, dims);
     set_history(*r, node(dims.empty() ? "MeanBackward0" : "MeanBackward1", {&t}, [ri](const Tensor& g, FnNode&) -> Grads {
-                  return {ct::expand(*div(*keepdim_grad(g, ri.kept), double(ri.count)), ri.in_sizes)};
+                  return {v_expand(*div(*keepdim_grad(g, ri.kept), double(ri.count)), ri.in_sizes)};
                 }));
   }
   return r;
@@ -581,9 +667,22 @@ Ref<Tensor> prod(const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
   if (__builtin_expect(needs_grad(t), 0)) {
     ReduceInfo ri = reduce_info(t, dims);
     auto n = node(dims.empty() ? "ProdBackward0" : "ProdBackward1", {&t}, [ri](const Tensor& g, FnNode& s) -> Grads {
+      if (cg()) {  // Note [Higher-order gradients] in meta.h
+        const Tensor& x = s.use(0);
+        Ref<Tensor> zeros = ct::compare(CompareOp::Eq, Operand::of(x), Operand::of(0.0));
+        if (ct::item(*ct::sum(*zeros, {}, false)) == 0) {  // torch's prod_backward: grad * (result / x).conj()
+          Ref<Tensor> rk = v_expand(*keepdim_grad(s.use(1), ri.kept), ri.in_sizes);
+          return {mul(*v_expand(*keepdim_grad(g, ri.kept), ri.in_sizes), *cj(*div(*rk, x)))};
+        }
+        // a zero in x: the product of the others, whose own derivative is refused
+        Grads out{mul(*cj(*prod_of_others(x, ri)), *v_expand(*keepdim_grad(g, ri.kept), ri.in_sizes))};
+        refuse_higher_order(s, {retained(g)}, out);
+        return out;
+      }
       Ref<Tensor> others = prod_of_others(s.use(0), ri);  // conjugated for a complex input
       return {mul(*cj(*others), *ct::expand(*keepdim_grad(g, ri.kept), ri.in_sizes))};
     });
+    n->hograd_ = true;  // its formula refuses by itself where it has no differentiable form
     n->save({&t}, r.get());
     set_history(*r, std::move(n));
   }
@@ -603,8 +702,8 @@ Ref<Tensor> extreme(bool max, const Tensor& t, std::span<const int64_t> dims, bo
       Ref<Tensor> res = ct::expand(*keepdim_grad(s.use(1), ri.kept), ri.in_sizes);
       Ref<Tensor> mask = ct::compare(CompareOp::Eq, Operand::of(x), Operand::of(*res));
       Ref<Tensor> count = ct::sum(*mask, rdims, true);  // ties share the gradient evenly
-      Ref<Tensor> share = div(*keepdim_grad(g, ri.kept), *ct::to_dtype(*count, g.dtype()));
-      return {ct::where(*mask, *ct::expand(*share, ri.in_sizes), *zero_like(g))};
+      Ref<Tensor> share = div(*keepdim_grad(g, ri.kept), *ag::to_dtype(*count, g.dtype()));
+      return {ag::where(*mask, *v_expand(*share, ri.in_sizes), *zero_like(g))};
     });
     n->save({&t}, r.get());
     set_history(*r, std::move(n));
@@ -628,8 +727,8 @@ Ref<Tensor> max_all(const Tensor& t, bool max) {
       Ref<Tensor> mask = nan ? ct::compare(CompareOp::Ne, Operand::of(x), Operand::of(x))
                              : ct::compare(CompareOp::Eq, Operand::of(x), Operand::of(res));
       Ref<Tensor> count = ct::sum(*mask, {}, false);
-      Ref<Tensor> share = div(g, *ct::to_dtype(*count, g.dtype()));
-      return {ct::where(*mask, *share, *zero_like(g))};
+      Ref<Tensor> share = div(g, *ag::to_dtype(*count, g.dtype()));
+      return {ag::where(*mask, *share, *zero_like(g))};
     });
     n->save({&t}, r.get());
     set_history(*r, std::move(n));
@@ -730,36 +829,36 @@ std::shared_ptr<FnNode> math_node(MathOp op, const Tensor* a, const Tensor* a_va
     // a Python float stays a float operand (the complex form would promote a real tensor)
     auto scalar = [](std::complex<double> v) { return v.imag() == 0 ? Operand::of(v.real()) : Operand::of(v); };
     auto times = [&](const Tensor& t, std::complex<double> v) {
-      return ct::binary(BinaryOp::Mul, Operand::of(t), scalar(v));
+      return ag::binary(BinaryOp::Mul, Operand::of(t), scalar(v));
     };
     if (!b_t) {  // x ** e: e == 0 gives zeros, else grad * conj(e * x ** (e - 1))
       if (sb == 0.0) return {zeros_like(g)};
       const Tensor& x = s.use(0);
-      return {mul(g, *cj(*times(*ct::math_binary(MathOp::Pow, Operand::of(x), scalar(sb - 1.0)), sb)))};
+      return {mul(g, *cj(*times(*ag::math_binary(MathOp::Pow, Operand::of(x), scalar(sb - 1.0)), sb)))};
     }
     const Tensor& y = s.use(1);
     Ref<Tensor> z = zero_like(g);
     if (!a_t) {  // s ** y: grad * conj(result * log(s)), zero where s == 0 and y is real >= 0
       // log of a negative s is complex when y is (torch takes the base as complex then)
       const bool complex_log = is_complex(y.dtype()) || sa.imag() != 0;
-      Ref<Tensor> r = ct::math_binary(MathOp::Pow, scalar(sa), Operand::of(y));
+      Ref<Tensor> r = ag::math_binary(MathOp::Pow, scalar(sa), Operand::of(y));
       Ref<Tensor> gr = complex_log ? times(*r, std::log(sa)) : mul(*r, std::log(sa.real()));
-      if (sa == 0.0) gr = ct::where(*real_nonnegative(y), *z, *gr);
+      if (sa == 0.0) gr = ag::where(*real_nonnegative(y), *z, *gr);
       return {mul(g, *cj(*gr))};
     }
     const Tensor& x = s.use(0);
     Grads out(2);
     if (s.wants(0)) {  // where(y == 0, 0, grad * conj(y * x ** (y - 1)))
-      Ref<Tensor> ym1 = ct::binary(BinaryOp::Sub, Operand::of(y), Operand::of(1.0));
-      Ref<Tensor> d = mul(g, *cj(*mul(y, *math(MathOp::Pow, x, *ym1))));
-      out[0] = ct::where(*compare_scalar(CompareOp::Eq, y, 0.0), *z, *d);
+      Ref<Tensor> ym1 = ag::binary(BinaryOp::Sub, Operand::of(y), Operand::of(1.0));
+      Ref<Tensor> d = mul(g, *cj(*mul(y, *ag::math_binary(MathOp::Pow, Operand::of(x), Operand::of(*ym1)))));
+      out[0] = ag::where(*compare_scalar(CompareOp::Eq, y, 0.0), *z, *d);
     }
     if (s.wants(1)) {  // grad * where((x == 0) & (y real >= 0), 0, conj(result * log(x)))
       Ref<Tensor> cond = mul(*compare_scalar(CompareOp::Eq, x, 0.0), *real_nonnegative(y));
       const OperandType types[2] = {{x.dtype(), OperandKind::Dimensioned}, {y.dtype(), OperandKind::Dimensioned}};
-      Ref<Tensor> xp = ct::to_dtype(x, result_type(types));  // torch's self.to(promoted dtype)
-      Ref<Tensor> d = mul(*math(MathOp::Pow, x, y), *ct::unary(UnaryOp::Log, *xp));
-      out[1] = mul(g, *ct::where(*cond, *z, *cj(*d)));
+      Ref<Tensor> xp = ag::to_dtype(x, result_type(types));  // torch's self.to(promoted dtype)
+      Ref<Tensor> d = mul(*ag::math_binary(MathOp::Pow, Operand::of(x), Operand::of(y)), *ag::unary(UnaryOp::Log, *xp));
+      out[1] = mul(g, *ag::where(*cond, *z, *cj(*d)));
     }
     return out;
   });
@@ -783,7 +882,7 @@ void math_binary_(MathOp op, const Tensor& self, Operand other) {
   if (__builtin_expect(!any_needs({&self, to}), 1)) return ct::math_binary_(op, self, other);
   check_inplace(self);
   // The formulas read self's values from before the write: a copy of them.
-  Ref<Tensor> original = ct::clone(self);
+  Ref<Tensor> original = ag::clone(self);  // recorded: see binary_
   std::shared_ptr<FnNode> n = math_node(op, &self, original.get(), to, 0.0, {other.scalar, other.imag});
   ct::math_binary_(op, self, other);
   rebase_history(self, std::move(n));
@@ -808,14 +907,14 @@ Ref<Tensor> maximum(const Tensor& a, const Tensor& b, bool max) {
       const Tensor& x = s.use(0);
       const Tensor& y = s.use(1);
       Ref<Tensor> eq = ct::compare(CompareOp::Eq, Operand::of(x), Operand::of(y));
-      Ref<Tensor> base = ct::where(*eq, *div(g, 2.0), g);
+      Ref<Tensor> base = ag::where(*eq, *div(g, 2.0), g);
       Ref<Tensor> z = zero_like(g);
       Ref<Tensor> lt = ct::compare(CompareOp::Lt, Operand::of(x), Operand::of(y));
       Ref<Tensor> gt = ct::compare(CompareOp::Gt, Operand::of(x), Operand::of(y));
       Grads out(2);
       // Each operand takes nothing where it lost (torch: masked_fill_ of the strict comparison).
-      if (s.wants(0)) out[0] = ct::where(max ? *lt : *gt, *z, *base);
-      if (s.wants(1)) out[1] = ct::where(max ? *gt : *lt, *z, *base);
+      if (s.wants(0)) out[0] = ag::where(max ? *lt : *gt, *z, *base);
+      if (s.wants(1)) out[1] = ag::where(max ? *gt : *lt, *z, *base);
       return out;
     });
     n->save({&a, &b});
@@ -845,24 +944,24 @@ Ref<Tensor> matmul(const Tensor& a, const Tensor& b) {
     auto n = node(matmul_name(a.ndim(), b.ndim()), {&a, &b}, [](const Tensor& g, FnNode& s) -> Grads {
       const Tensor& x = s.use(0);
       const Tensor& y = s.use(1);
-      Ref<Tensor> x2 = x.ndim() == 1 ? ct::unsqueeze(x, 0) : retained(x);
-      Ref<Tensor> y2 = y.ndim() == 1 ? ct::unsqueeze(y, 1) : retained(y);
+      Ref<Tensor> x2 = x.ndim() == 1 ? (cg() ? ag::unsqueeze(x, 0) : ct::unsqueeze(x, 0)) : retained(x);
+      Ref<Tensor> y2 = y.ndim() == 1 ? (cg() ? ag::unsqueeze(y, 1) : ct::unsqueeze(y, 1)) : retained(y);
       // The gradient in the shape of matmul(x2, y2): batch dims broadcast, then (n, m).
       Shape bx(x2->sizes().begin(), x2->sizes().end() - 2), by(y2->sizes().begin(), y2->sizes().end() - 2);
       Shape out = broadcast_shapes(bx, by, "matmul");
       out.push_back(x2->size(x2->ndim() - 2));
       out.push_back(y2->size(y2->ndim() - 1));
-      Ref<Tensor> g2 = ct::reshape(*ct::contiguous(g), out);
+      Ref<Tensor> g2 = v_reshape(*v_contiguous(g), out);
       Grads res(2);
       if (s.wants(0)) {
-        Ref<Tensor> gx = ct::matmul(*g2, *cj(*ct::transpose(*y2, -1, -2)));  // grad @ y^H
+        Ref<Tensor> gx = ag::matmul(*g2, *cj(*v_transpose(*y2, -1, -2)));  // grad @ y^H
         res[0] = fix_grad(gx, {Shape(x2->sizes().begin(), x2->sizes().end()), gx->dtype()});
-        res[0] = ct::reshape(*res[0], x.sizes());
+        res[0] = v_reshape(*res[0], x.sizes());
       }
       if (s.wants(1)) {
-        Ref<Tensor> gy = ct::matmul(*cj(*ct::transpose(*x2, -1, -2)), *g2);  // x^H @ grad
+        Ref<Tensor> gy = ag::matmul(*cj(*v_transpose(*x2, -1, -2)), *g2);  // x^H @ grad
         res[1] = fix_grad(gy, {Shape(y2->sizes().begin(), y2->sizes().end()), gy->dtype()});
-        res[1] = ct::reshape(*res[1], y.sizes());
+        res[1] = v_reshape(*res[1], y.sizes());
       }
       return res;
     });
@@ -916,12 +1015,12 @@ void record_permutation(const char* name, const Tensor& t, const Tensor& r, Back
 
 Ref<Tensor> transpose(const Tensor& t, int64_t d0, int64_t d1) {
   Ref<Tensor> r = ct::transpose(t, d0, d1);
-  record_permutation("TransposeBackward0", t, *r, [d0, d1](const Tensor& g) { return ct::transpose(g, d0, d1); });
+  record_permutation("TransposeBackward0", t, *r, [d0, d1](const Tensor& g) { return v_transpose(g, d0, d1); });
   return r;
 }
 Ref<Tensor> t(const Tensor& self) {
   Ref<Tensor> r = ct::t(self);
-  record_permutation("TBackward0", self, *r, [](const Tensor& g) { return ct::t(g); });
+  record_permutation("TBackward0", self, *r, [](const Tensor& g) { return cg() ? ag::t(g) : ct::t(g); });
   return r;
 }
 Ref<Tensor> permute(const Tensor& t, std::span<const int> dims) {
@@ -933,7 +1032,8 @@ Ref<Tensor> permute(const Tensor& t, std::span<const int> dims) {
   const int nd = int(t.ndim());
   std::vector<int> inv(size_t(nd), 0);
   for (int i = 0; i < nd; ++i) inv[size_t(dims[size_t(i)] < 0 ? dims[size_t(i)] + nd : dims[size_t(i)])] = i;
-  record_permutation("PermuteBackward0", t, *r, [inv](const Tensor& g) { return ct::permute(g, inv); });
+  record_permutation("PermuteBackward0", t, *r,
+                     [inv](const Tensor& g) { return cg() ? ag::permute(g, inv) : ct::permute(g, inv); });
   return r;
 }
 Ref<Tensor> slice(const Tensor& t, int64_t dim, int64_t start, int64_t stop, int64_t step) {
@@ -1095,7 +1195,7 @@ Ref<Tensor> record_reshape(const Tensor& t, Ref<Tensor> r) {
   const bool is_view = r->base() != nullptr && r->storage() == t.storage();
   set_view_history(t, *r, [&] {
     return node(is_view ? "ViewBackward0" : "UnsafeViewBackward0", {&t},
-                [in_sizes](const Tensor& g, FnNode&) -> Grads { return {ct::reshape(*ct::contiguous(g), in_sizes)}; });
+                [in_sizes](const Tensor& g, FnNode&) -> Grads { return {v_reshape(*v_contiguous(g), in_sizes)}; });
   });
   return r;
 }
@@ -1131,32 +1231,43 @@ Ref<Tensor> to_format(const Tensor& t, DType dtype, MemoryFormat f, bool copy) {
   return record_copy("ToCopyBackward0", t, ct::to_format(t, dtype, f, copy));
 }
 
+namespace {
+// index_select's backward: g added into zeros of the input's sizes at the indices.
+Ref<Tensor> index_select_adjoint(const Tensor& g, const Tensor& index, int64_t d, const Shape& in_sizes) {
+  const bool cx = is_complex(g.dtype());  // complex: two doubles per element (lanes)
+  Ref<Tensor> idx = ct::to_dtype(*ct::contiguous(index), DType::Int64);
+  idx = ct::contiguous(*idx);
+  const int64_t* iv = reinterpret_cast<const int64_t*>(idx->raw_data());
+  Ref<Tensor> z = full(in_sizes, 0.0, cx ? DType::Complex128 : DType::Float64, "backward");
+  Ref<Tensor> g64 = as_f64_lanes(g, cx);
+  if (in_sizes.empty()) {  // 0-dim input: every index is 0
+    const int64_t w = cx ? 2 : 1;
+    for (int64_t j = 0; j < idx->numel(); ++j)
+      for (int64_t k = 0; k < w; ++k) f64(*z)[k] += f64(*g64)[j * w + k];
+    return z;
+  }
+  Ref<Tensor> gv = from_lanes(g64, cx);  // g as contiguous float64 / complex128
+  for (int64_t j = 0; j < idx->numel(); ++j) {
+    Ref<Tensor> dst = ct::select(*z, d, iv[j]);
+    Ref<Tensor> src = as_f64_lanes(*ct::select(*gv, d, j), cx);
+    scatter_add(f64(*z), lanes(Geometry::of(*dst), cx), 0, f64(*src));
+  }
+  return z;
+}
+}  // namespace
+
 Ref<Tensor> index_select(const Tensor& t, int64_t dim, const Tensor& index) {
   Ref<Tensor> r = ct::index_select(t, dim, index);
   if (__builtin_expect(needs_grad(t), 0)) {
     const int64_t d = t.ndim() == 0 ? 0 : (dim < 0 ? dim + t.ndim() : dim);
     Shape in_sizes(t.sizes().begin(), t.sizes().end());
     auto n = node("IndexSelectBackward0", {&t}, [d, in_sizes](const Tensor& g, FnNode& s) -> Grads {
-      const bool cx = is_complex(g.dtype());  // complex: two doubles per element (lanes)
-      Ref<Tensor> idx = ct::to_dtype(*ct::contiguous(s.use(0)), DType::Int64);
-      idx = ct::contiguous(*idx);
-      const int64_t* iv = reinterpret_cast<const int64_t*>(idx->raw_data());
-      Ref<Tensor> z = full(in_sizes, 0.0, cx ? DType::Complex128 : DType::Float64, "backward");
-      Ref<Tensor> g64 = as_f64_lanes(g, cx);
-      if (in_sizes.empty()) {  // 0-dim input: every index is 0
-        const int64_t w = cx ? 2 : 1;
-        for (int64_t j = 0; j < idx->numel(); ++j)
-          for (int64_t k = 0; k < w; ++k) f64(*z)[k] += f64(*g64)[j * w + k];
-        return {z};
-      }
-      Ref<Tensor> gv = from_lanes(g64, cx);  // g as contiguous float64 / complex128
-      for (int64_t j = 0; j < idx->numel(); ++j) {
-        Ref<Tensor> dst = ct::select(*z, d, iv[j]);
-        Ref<Tensor> src = as_f64_lanes(*ct::select(*gv, d, j), cx);
-        scatter_add(f64(*z), lanes(Geometry::of(*dst), cx), 0, f64(*src));
-      }
-      return {z};
+      Ref<Tensor> index = retained(s.use(0));
+      LinearFn f = [d, in_sizes, index](const Tensor& x) { return index_select_adjoint(x, *index, d, in_sizes); };
+      LinearFn fwd = [d, index](const Tensor& h) { return ct::index_select(h, d, *index); };
+      return {linear_grad(f(g), s, g, "IndexAddBackward0", f, fwd)};
     });
+    n->hograd_ = true;
     n->save({&index});
     set_history(*r, std::move(n));
   }
@@ -1209,7 +1320,9 @@ Ref<Tensor> conj(const Tensor& t) {
   Ref<Tensor> r = ct::conj_view(t);
   if (r.get() == &t) return r;
   set_view_history(t, *r, [&] {
-    auto n = node("ConjBackward0", {&t}, [](const Tensor& g, FnNode&) -> Grads { return {ct::conj_view(g)}; });
+    auto n = node("ConjBackward0", {&t}, [](const Tensor& g, FnNode&) -> Grads {
+      return {cg() ? ag::conj(g) : ct::conj_view(g)};
+    });
     n->keeps_bits_ = true;
     return n;
   });
@@ -1220,12 +1333,15 @@ Ref<Tensor> neg_view(const Tensor& t) {
 }
 Ref<Tensor> view_as_real(const Tensor& t) {
   // the gradient, float (..., 2), read as complex
-  return record_unary_view("ViewAsRealBackward0", t, ct::view_as_real,
-                           [](const Tensor& g) { return from_lanes(as_f64(g), true); });
+  // (under create_graph torch's formula, recorded: view_as_complex(grad.contiguous()))
+  return record_unary_view("ViewAsRealBackward0", t, ct::view_as_real, [](const Tensor& g) {
+    return cg() ? ag::view_as_complex(*ag::contiguous(g)) : from_lanes(as_f64(g), true);
+  });
 }
 Ref<Tensor> view_as_complex(const Tensor& t) {
-  return record_unary_view("ViewAsComplexBackward0", t, ct::view_as_complex,
-                           [](const Tensor& g) { return as_f64_lanes(g, true); });
+  return record_unary_view("ViewAsComplexBackward0", t, ct::view_as_complex, [](const Tensor& g) {
+    return cg() ? ag::view_as_real(*ag::resolve_conj(g)) : as_f64_lanes(g, true);
+  });
 }
 Ref<Tensor> conj_physical(const Tensor& t) {
   Ref<Tensor> r = ct::conj_physical(t);
@@ -1273,7 +1389,7 @@ std::vector<int64_t> reduced_list(const ReduceInfo& ri) {
 // grad shaped with the reduced dims kept.  N - correction = 0 gives inf (and nan), as torch.
 Ref<Tensor> var_backward(const Tensor& gk, const Tensor& x, const ReduceInfo& ri, double correction) {
   const std::vector<int64_t> rd = reduced_list(ri);
-  Ref<Tensor> centred = ct::binary(BinaryOp::Sub, Operand::of(x), Operand::of(*ct::mean(x, rd, true)));
+  Ref<Tensor> centred = ag::binary(BinaryOp::Sub, Operand::of(x), Operand::of(*ag::mean(x, rd, true)));
   return mul(*mul(gk, 2.0 / (double(ri.count) - correction)), *centred);
 }
 
@@ -1282,7 +1398,7 @@ Ref<Tensor> std_backward(const Tensor& gk, const Tensor& x, const Tensor& std_k,
                          double correction) {
   Ref<Tensor> gvar = div(gk, *mul(std_k, 2.0));
   Ref<Tensor> zero = ct::compare(CompareOp::Eq, Operand::of(std_k), Operand::of(0.0));
-  return var_backward(*ct::where(*zero, *zero_like(*gvar), *gvar), x, ri, correction);
+  return var_backward(*ag::where(*zero, *zero_like(*gvar), *gvar), x, ri, correction);
 }
 
 Ref<Tensor> var_node_grad(const Tensor& g, FnNode& s, const ReduceInfo& ri, double correction, bool take_sqrt) {
@@ -1293,15 +1409,17 @@ Ref<Tensor> var_node_grad(const Tensor& g, FnNode& s, const ReduceInfo& ri, doub
 
 // sgn(x): -1, 0 or 1 (nan for nan), in x's dtype.
 Ref<Tensor> sgn(const Tensor& x) {
-  Ref<Tensor> q = div(x, *ct::unary(UnaryOp::Abs, x));
+  Ref<Tensor> q = div(x, *ag::unary(UnaryOp::Abs, x));
   Ref<Tensor> zero = ct::compare(CompareOp::Eq, Operand::of(x), Operand::of(0.0));
-  return ct::where(*zero, *zero_like(*q), *q);
+  return ag::where(*zero, *zero_like(*q), *q);
 }
 
-Ref<Tensor> pow_scalar(const Tensor& x, double e) { return ct::math_binary(MathOp::Pow, Operand::of(x), Operand::of(e)); }
+Ref<Tensor> pow_scalar(const Tensor& x, double e) {
+  return ag::math_binary(MathOp::Pow, Operand::of(x), Operand::of(e));
+}
 
 // where(mask, 0, t)
-Ref<Tensor> zero_where(const Tensor& mask, const Tensor& t) { return ct::where(mask, *zero_like(t), t); }
+Ref<Tensor> zero_where(const Tensor& mask, const Tensor& t) { return ag::where(mask, *zero_like(t), t); }
 
 // torch's norm_backward (FunctionsManual.cpp) for the gradient gk and the norm nk, both
 // shaped with the reduced dims kept.
@@ -1310,14 +1428,14 @@ Ref<Tensor> norm_backward(const Tensor& gk, const Tensor& x, const Tensor& nk, d
   if (p == 0.0) return Ref<Tensor>();  // no gradient at all (x.grad stays None), as torch
   if (p == 1.0) return mul(*sgn(x), gk);
   if (p == 2.0) return mul(gk, *zero_where(*eq0(nk), *div(x, nk)));
-  Ref<Tensor> ax = ct::unary(UnaryOp::Abs, x);
+  Ref<Tensor> ax = ag::unary(UnaryOp::Abs, x);
   if (std::isinf(p)) {
     // the gradient shared evenly among the elements equal to the norm, or that are nan
     Ref<Tensor> hit = ct::compare(CompareOp::Eq, Operand::of(*ax), Operand::of(nk));
     Ref<Tensor> nan = ct::compare(CompareOp::Ne, Operand::of(*ax), Operand::of(*ax));
-    Ref<Tensor> mask = ct::where(*nan, *nan, *hit);
-    Ref<Tensor> count = ct::to_dtype(*ct::sum(*mask, reduced_list(ri), true), gk.dtype());
-    return mul(*sgn(x), *mul(*div(gk, *count), *ct::to_dtype(*mask, gk.dtype())));
+    Ref<Tensor> mask = ag::where(*nan, *nan, *hit);
+    Ref<Tensor> count = ag::to_dtype(*ag::sum(*mask, reduced_list(ri), true), gk.dtype());
+    return mul(*sgn(x), *mul(*div(gk, *count), *ag::to_dtype(*mask, gk.dtype())));
   }
   if (p < 1.0) {
     Ref<Tensor> scaled = zero_where(*eq0(x), *mul(*sgn(x), *pow_scalar(*ax, p - 1.0)));
@@ -1359,8 +1477,8 @@ Ref<Tensor> repeat_backward(const Tensor& g, const Shape& in_sizes, const Shape&
     if (i >= pad) split.push_back(s);
   }
   if (rdims.empty()) return retained(g);
-  Ref<Tensor> r = ct::sum(*ct::reshape(*ct::contiguous(g), split), rdims, false);
-  return ct::reshape(*r, in_sizes);
+  Ref<Tensor> r = ag::sum(*v_reshape(*v_contiguous(g), split), rdims, false);
+  return v_reshape(*r, in_sizes);
 }
 
 Ref<Tensor> record_repeat(const Tensor& t, IntList reps, Ref<Tensor> r) {
@@ -1383,7 +1501,7 @@ Ref<Tensor> flip(const Tensor& t, IntList dims) {
   if (__builtin_expect(needs_grad(t), 0)) {
     Shape d(dims.begin(), dims.end());
     set_history(*r, node("FlipBackward0", {&t},
-                         [d](const Tensor& g, FnNode&) -> Grads { return {ct::flip(g, d)}; }));
+                         [d](const Tensor& g, FnNode&) -> Grads { return {ag::flip(g, d)}; }));
   }
   return r;
 }
@@ -1402,7 +1520,7 @@ std::pair<Ref<Tensor>, Ref<Tensor>> var_mean(const Tensor& t, std::span<const in
     nv->save({&t}, take_sqrt ? v.get() : nullptr);
     set_history(*v, std::move(nv));
     set_history(*m, node(node_name, {&t}, [ri](const Tensor& g, FnNode&) -> Grads {
-                  return {ct::expand(*div(*keepdim_grad(g, ri.kept), double(ri.count)), ri.in_sizes)};
+                  return {v_expand(*div(*keepdim_grad(g, ri.kept), double(ri.count)), ri.in_sizes)};
                 }));
   }
   return {std::move(v), std::move(m)};
@@ -1433,7 +1551,7 @@ Ref<Tensor> roll(const Tensor& t, IntList shifts, IntList dims) {
       back.push_back(n == 0 ? 0 : n - ((shifts[k] % n) + n) % n);
     }
     set_history(*r, node("RollBackward0", {&t},
-                         [back, d](const Tensor& g, FnNode&) -> Grads { return {ct::roll(g, back, d)}; }));
+                         [back, d](const Tensor& g, FnNode&) -> Grads { return {ag::roll(g, back, d)}; }));
   }
   return r;
 }
@@ -1477,10 +1595,16 @@ Ref<Tensor> gather(const Tensor& self, int64_t dim, const Tensor& index) {
     const int64_t d = wrap_dim(dim, self.ndim());
     const Shape in_sizes = sizes_of(&self);
     auto n = node("GatherBackward0", {&self}, [d, in_sizes](const Tensor& g, FnNode& s) -> Grads {
-      Ref<Tensor> z = full(in_sizes, 0.0, g.dtype(), "backward");
-      ct::scatter_(*z, d, s.use(0), &g, 0.0, ScatterReduce::Add, "scatter_add");
-      return {z};
+      Ref<Tensor> index = retained(s.use(0));
+      LinearFn f = [d, in_sizes, index](const Tensor& x) {
+        Ref<Tensor> z = full(in_sizes, 0.0, x.dtype(), "backward");
+        ct::scatter_(*z, d, *index, &x, 0.0, ScatterReduce::Add, "scatter_add");
+        return z;
+      };
+      LinearFn fwd = [d, index](const Tensor& h) { return ct::gather(h, d, *index); };
+      return {linear_grad(f(g), s, g, "ScatterAddBackward0", f, fwd)};
     });
+    n->hograd_ = true;
     n->save({&index});
     set_history(*r, std::move(n));
   }
@@ -1779,12 +1903,17 @@ Ref<Tensor> index(const Tensor& self, std::span<const Tensor* const> indices) {
     auto defined = std::make_shared<std::vector<bool>>();
     // torch's index_backward: zeros of self's sizes with the gradient accumulated at the indices.
     auto n = node("IndexBackward0", {&self}, [in_sizes, defined](const Tensor& g, FnNode& s) -> Grads {
-      std::vector<Ref<Tensor>> keep;
-      const std::vector<const Tensor*> ix = use_index_list(s, *defined, keep);
-      Ref<Tensor> z = full(in_sizes, 0.0, g.dtype(), "backward");
-      ct::index_put_(*z, ix, g, true);
-      return {z};
+      auto keep = std::make_shared<std::vector<Ref<Tensor>>>();
+      auto ix = std::make_shared<std::vector<const Tensor*>>(use_index_list(s, *defined, *keep));
+      LinearFn f = [in_sizes, keep, ix](const Tensor& x) {
+        Ref<Tensor> z = full(in_sizes, 0.0, x.dtype(), "backward");
+        ct::index_put_(*z, *ix, x, true);
+        return z;
+      };
+      LinearFn fwd = [keep, ix](const Tensor& h) { return ct::index_get(h, *ix); };
+      return {linear_grad(f(g), s, g, "IndexPutImplBackward0", f, fwd)};
     });
+    n->hograd_ = true;
     *defined = save_index_list(*n, indices);
     set_history(*r, std::move(n));
   }
@@ -1802,7 +1931,7 @@ namespace {
 Ref<Tensor> cumsum_backward(const Tensor& g, int64_t dim) {
   if (g.ndim() == 0) return retained(g);
   const int64_t d[1] = {dim};
-  return ct::flip(*ct::cumsum(*ct::flip(g, IntList(d, 1)), dim, std::nullopt), IntList(d, 1));
+  return ag::flip(*ag::cumsum(*ag::flip(g, IntList(d, 1)), dim, std::nullopt), IntList(d, 1));
 }
 
 std::shared_ptr<FnNode> scan_node(bool product, const Tensor& input, int64_t dim) {
@@ -1869,23 +1998,23 @@ Grads clamp_grads(const Tensor& g, FnNode& s, bool has_lo, bool has_hi, bool lo_
   Grads out(1 + size_t(lo_is_input) + size_t(hi_is_input));
   if (s.wants(0)) {
     Ref<Tensor> gx = retained(g);
-    if (has_lo) gx = ct::where(*cmp(CompareOp::Ge, x, *lo), *gx, *z);
-    if (has_hi) gx = ct::where(*cmp(CompareOp::Le, x, *hi), *gx, *z);
+    if (has_lo) gx = ag::where(*cmp(CompareOp::Ge, x, *lo), *gx, *z);
+    if (has_hi) gx = ag::where(*cmp(CompareOp::Le, x, *hi), *gx, *z);
     out[0] = gx;
   }
   size_t slot = 1;
   if (lo_is_input) {
     if (s.wants(slot)) {
-      Ref<Tensor> gl = ct::where(*cmp(CompareOp::Lt, x, *lo), g, *z);
-      if (has_hi) gl = ct::where(*cmp(CompareOp::Lt, *lo, *hi), *gl, *z);
+      Ref<Tensor> gl = ag::where(*cmp(CompareOp::Lt, x, *lo), g, *z);
+      if (has_hi) gl = ag::where(*cmp(CompareOp::Lt, *lo, *hi), *gl, *z);
       out[slot] = gl;
     }
     ++slot;
   }
   if (hi_is_input && s.wants(slot)) {
     Ref<Tensor> above = cmp(CompareOp::Gt, x, *hi);
-    if (has_lo) above = ct::where(*cmp(CompareOp::Lt, *hi, *lo), *full({}, 1.0, DType::Bool), *above);
-    out[slot] = ct::where(*above, g, *z);
+    if (has_lo) above = ag::where(*cmp(CompareOp::Lt, *hi, *lo), *full({}, 1.0, DType::Bool), *above);
+    out[slot] = ag::where(*above, g, *z);
   }
   return out;
 }

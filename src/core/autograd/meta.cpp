@@ -13,6 +13,7 @@
 #include "core/ops/promote.h"
 #include "core/ops/reduce.h"
 #include "core/views.h"
+#include "functions.h"
 #include "nodes.h"
 
 namespace ct::autograd {
@@ -284,10 +285,16 @@ Ref<Tensor> run_hooks(const HookList& list, Ref<Tensor> grad) {
 
 bool retains_grad(const Tensor& t) { return t.autograd() && t.autograd()->retains_grad && !is_leaf(t); }
 
+Ref<Tensor> resolve_bits(Ref<Tensor> g) {
+  if (g->math_bits() == 0) return g;
+  if (!create_graph_active()) return resolve_math_bits(*g);
+  return ag::resolve_neg(*ag::resolve_conj(*g));
+}
+
 Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m, bool keep_bits) {
   const IntList have = g->sizes();
   if (!std::equal(have.begin(), have.end(), m.sizes.begin(), m.sizes.end())) {
-    if (g->math_bits() != 0) g = resolve_math_bits(*g);  // sum reads values
+    if (g->math_bits() != 0) g = resolve_bits(std::move(g));  // sum reads values
     const int64_t lead = int64_t(have.size()) - int64_t(m.sizes.size());
     CT_CHECK(lead >= 0, Internal, "autograd: gradient of shape " << list_str(have) << " for an input of shape "
                                                                   << list_str(m.sizes));
@@ -302,14 +309,17 @@ Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m, bool keep_bits) {
                  "autograd: gradient of shape " << list_str(have) << " for an input of shape " << list_str(m.sizes));
       }
     }
-    if (!dims.empty()) g = sum(*g, dims, true);
-    g = reshape(*g, m.sizes);
+    // the recording ops under create_graph (a gradient with history keeps it); the core
+    // ops otherwise (no view meta for the reshape made in backward)
+    const bool cg = create_graph_active();
+    if (!dims.empty()) g = cg ? ag::sum(*g, dims, true) : sum(*g, dims, true);
+    g = cg ? ag::reshape(*g, m.sizes) : reshape(*g, m.sizes);
   }
   // A real input of a complex op takes the real part (torch's handle_r_to_c); a real
   // gradient of a complex input becomes complex.  Gradients carry no math bits (Note [Math
   // bits]): a conj or neg view made by a formula is resolved here.
-  if (g->dtype() != m.dtype) g = to_dtype(*g, m.dtype);
-  if (g->math_bits() != 0 && !keep_bits) g = resolve_math_bits(*g);
+  if (g->dtype() != m.dtype) g = ag::to_dtype(*g, m.dtype);
+  if (g->math_bits() != 0 && !keep_bits) g = resolve_bits(std::move(g));
   return g;
 }
 
@@ -323,6 +333,10 @@ Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m, bool keep_bits) {
 void check_complex_formula(const char* name) {
   static const std::unordered_set<std::string_view> ok = {
       "AddBackward0", "SubBackward0", "RsubBackward1", "MulBackward0", "DivBackward0", "NegBackward0",
+      // the gradients of views under create_graph (Note [Higher-order gradients] in meta.h)
+      "SelectBackwardBackward0", "SliceBackwardBackward0", "DiagonalBackwardBackward0",
+      "UnfoldBackwardBackward0", "ViewBackwardBackward0", "AsStridedBackwardBackward0",
+      "IndexAddBackward0", "ScatterAddBackward0", "IndexPutImplBackward0",
       "AbsBackward0", "ExpBackward0", "LogBackward0", "SqrtBackward0", "SinBackward0", "CosBackward0",
       "TanhBackward0", "SigmoidBackward0", "SumBackward0", "SumBackward1", "ProdBackward0", "ProdBackward1", "MeanBackward0", "MeanBackward1",
       "DotBackward0", "VdotBackward0", "MvBackward0", "SqueezeBackward4", "MmBackward0", "CloneBackward0", "UnsafeViewBackward0",
@@ -408,10 +422,25 @@ void SavedTensor::save(const Tensor& t, const Node* output_of) {
   version = t.version();
   if (output_of) {
     fn_name = output_of->name();
+    is_output = true;
   } else {
     grad_fn(t);  // a view taken before its base had autograd state gets its meta
     history = history_of(t);
+    if (has_autograd(t) && requires_grad(t)) edge = gradient_edge(t);
   }
+}
+
+namespace {
+thread_local bool t_create_graph = false;
+}
+bool create_graph_active() { return t_create_graph; }
+CreateGraphGuard::CreateGraphGuard(bool on) : prev_cg(t_create_graph), prev_grad(grad_enabled()) {
+  t_create_graph = on;
+  set_grad_enabled(on);
+}
+CreateGraphGuard::~CreateGraphGuard() {
+  t_create_graph = prev_cg;
+  set_grad_enabled(prev_grad);
 }
 
 void fail_released() {
@@ -462,6 +491,23 @@ const Tensor& SavedTensor::unpack(const Node& owner) const {
        << " instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
           "with torch.autograd.set_detect_anomaly(True, check_nan=False).";
     raise(ErrorKind::InvalidArgument, os.str());
+  }
+  if (t_create_graph && (is_output || edge.valid())) {  // Note [Higher-order gradients]
+    if (!live) {
+      if (is_output) {
+        live = alias(*data);
+        std::shared_ptr<Node> cs = owner.copy_slices.lock();
+        meta_of(*live).grad_fn = cs ? cs->view_grad_fn() : std::const_pointer_cast<Node>(owner.shared_from_this());
+      } else if (const Tensor* leaf = edge.fn->variable()) {
+        live = Ref<Tensor>::retain(const_cast<Tensor*>(leaf));
+      } else {
+        live = alias(*data);
+        AutogradMeta& m = meta_of(*live);
+        m.grad_fn = edge.fn;
+        m.output_index = edge.input_nr;
+      }
+    }
+    return *live;
   }
   return *data;
 }

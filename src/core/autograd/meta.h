@@ -48,6 +48,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -145,6 +146,35 @@ struct NoGradGuard {
   ~NoGradGuard() { set_grad_enabled(prev); }
 };
 
+// Note [Higher-order gradients]
+// backward / grad with create_graph run the formulas with grad mode on, so the gradients they
+// compute are recorded like any other result (torch's create_graph).  Three pieces make that
+// exact:
+// - Formulas call the recording ops (ct::ag); with grad mode off, as in a first-order
+//   backward, those record nothing and compute what the core ops compute, bit for bit.
+// - A saved tensor unpacks, while the engine runs with create_graph, to a tensor with its
+//   autograd identity (torch's SavedVariable): a leaf input is the leaf itself, another input
+//   a fresh alias whose grad_fn is the input's gradient edge at save time, an output a fresh
+//   alias whose grad_fn is the node itself.  The alias lives only while the node runs, so no
+//   node owns a tensor that owns it (Note [Graph ownership]).
+// - A node whose formula has no differentiable form (Node::differentiable() false: it computes
+//   in raw buffers, or saved a copy without history) gets its gradients wrapped by the engine
+//   in a node that refuses the next backward with "derivative for <node> is not implemented",
+//   never a silent zero second derivative.
+// The gradients outs a node without a differentiable formula gave under create_graph, each
+// made the result of a node that refuses backward ("derivative for <n> is not implemented"):
+// its edges are n's inputs' and those of the incoming gradients in that require grad, so the
+// gradient requires grad exactly when its true derivative may be nonzero.
+struct Node;
+void refuse_higher_order(Node& n, const std::vector<Ref<Tensor>>& in, std::vector<Ref<Tensor>>& outs);
+// Whether the engine runs with create_graph on this thread (read by SavedTensor::unpack).
+bool create_graph_active();
+struct CreateGraphGuard {
+  bool prev_cg, prev_grad;
+  explicit CreateGraphGuard(bool on);
+  ~CreateGraphGuard();
+};
+
 // Copies m's history into the record it shares with saved tensors, if it has one (Note
 // [Saved tensor names]).
 void sync_history(AutogradMeta& m);
@@ -168,9 +198,11 @@ bool retains_grad(const Tensor& t);
 // Math bits are resolved unless keep_bits and nothing else had to change (Note [Complex
 // autograd] in meta.cpp: only AccumulateGrad takes a gradient with bits).
 Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m, bool keep_bits = false);
+// g with its math bits applied to its values (recorded under create_graph).
+Ref<Tensor> resolve_bits(Ref<Tensor> g);
 
 // A node of the backward graph: one output (the tensor it produced), one edge per input.
-struct Node {
+struct Node : std::enable_shared_from_this<Node> {
   Node();
   // Frees a long chain of nodes iteratively, not recursively (a graph of a million ops
   // would otherwise overflow the stack when its last tensor goes).
@@ -197,6 +229,16 @@ struct Node {
   // Whether the formula is the user's (a custom op): complex values are theirs to handle, as
   // torch lets a Function take them; every built-in node is checked (check_complex_formula).
   virtual bool user_formula() const { return false; }
+  // Whether apply() gives gradients with history when run with create_graph (Note
+  // [Higher-order gradients]); the engine wraps the others' in a refusing node.
+  virtual bool differentiable() const { return false; }
+  // A leaf's AccumulateGrad: the leaf; nullptr for other nodes.
+  virtual const Tensor* variable() const { return nullptr; }
+  // For the write of a CopySlices (its fn): the CopySlices, whose view_grad_fn() is the grad_fn
+  // of the written view after the write (a saved output's identity, as torch's SavedVariable of
+  // an in-place op on a view keeps the view's grad_fn); empty for other nodes.
+  std::weak_ptr<Node> copy_slices;
+  virtual std::shared_ptr<Node> view_grad_fn() { return nullptr; }
 
   // Adds an input: its gradient edge and metadata.
   void add_input(const Tensor& t);
@@ -226,12 +268,22 @@ struct SavedTensor {
   // the record of the tensor an input was saved from.
   const char* fn_name = nullptr;
   std::shared_ptr<const HistoryRecord> history;
+  // For create_graph (Note [Higher-order gradients]): an input's gradient edge when saved (if
+  // it required grad), whether this is the owner's output, and the tensor with identity that
+  // unpack made (only while the owner runs: drop_live).
+  Edge edge;
+  bool is_output = false;
+  mutable Ref<Tensor> live;
   void save(const Tensor& t, const Node* output_of = nullptr);
-  // The saved tensor; throws torch's errors when it was freed or modified in place.
+  // The saved tensor; throws torch's errors when it was freed or modified in place.  Under
+  // create_graph, the tensor with its autograd identity.
   const Tensor& unpack(const Node& owner) const;
+  void drop_live() const { live = Ref<Tensor>(); }
   void reset() {
     data = Ref<Tensor>();
     history.reset();
+    edge = Edge{};
+    live = Ref<Tensor>();
   }
 };
 
@@ -275,6 +327,16 @@ Ref<Tensor> run_hooks(const HookList& list, Ref<Tensor> grad);
 
 // Runs backward from root with gradient grad (nullptr: implicit 1 for one element).
 void backward(const Tensor& root, const Tensor* grad, bool retain_graph);
+// torch's engine run: backward from roots with their gradients (nullptr: implicit 1 for a
+// one-element root; validated with torch's messages and index).  inputs empty: every leaf
+// accumulates (backward).  With inputs and accumulate: only those accumulate (a non-leaf
+// input retains its grad, as torch's backward(inputs=)).  With inputs and !accumulate
+// (torch's autograd.grad): the gradients reaching the inputs' gradient edges are returned
+// (empty Ref: not reached; an error unless allow_unused) and no .grad is touched; only the
+// part of the graph leading to the inputs runs.  create_graph: Note [Higher-order gradients].
+std::vector<Ref<Tensor>> run_backward(std::span<const Tensor* const> roots, std::span<const Tensor* const> grads,
+                                      std::span<const Tensor* const> inputs, bool retain_graph, bool create_graph,
+                                      bool accumulate, bool allow_unused);
 
 // Name of the Python-side tensor type of a dtype, as torch prints it ("FloatTensor").
 const char* legacy_type_name(DType d);

@@ -11,6 +11,8 @@
 #include "core/error.h"
 #include "core/factory.h"
 #include "core/ops/elementwise.h"
+#include "core/views.h"
+#include "functions.h"
 
 namespace ct::autograd {
 
@@ -147,11 +149,29 @@ class AccumulateGrad final : public Node {
   }
   const char* name() const override { return "torch::autograd::AccumulateGrad"; }
   bool keeps_bits() const override { return true; }
+  bool differentiable() const override { return true; }
+  const Tensor* variable() const override { return leaf_.get(); }
   std::shared_ptr<HookList> leaf_hooks() const override {
     return leaf_->autograd() ? leaf_->autograd()->hooks : nullptr;
   }
   std::vector<Ref<Tensor>> apply(const Tensor& g) override {
     AutogradMeta& m = meta_of(*leaf_);
+    if (create_graph_active()) {
+      // torch's rules with grad mode on: a first grad is a copy with the leaf's layout made by
+      // recorded ops (new_empty_strided + copy_: CopyBackwards), a later one grad + new_grad
+      // out of place, so .grad keeps its graph
+      Ref<Tensor> gv = resolve_bits(Ref<Tensor>::retain(const_cast<Tensor*>(&g)));
+      if (!m.grad) {
+        Ref<Tensor> fresh = is_non_overlapping_and_dense(leaf_->sizes(), leaf_->strides())
+                                ? Tensor::empty_strided(leaf_->sizes(), leaf_->strides(), leaf_->dtype(), "backward")
+                                : Tensor::empty(leaf_->sizes(), leaf_->dtype(), "backward");
+        ag::copy_into(*fresh, *gv);
+        m.grad = std::move(fresh);
+      } else {
+        m.grad = ag::binary(BinaryOp::Add, Operand::of(*resolve_bits(m.grad)), Operand::of(*gv));
+      }
+      return {};
+    }
     if (!m.grad) {
       // torch steals a gradient that obeys the layout contract, math bits and all (the conj
       // view ConjBackward0 makes); any other it copies, which resolves them
@@ -173,6 +193,28 @@ class AccumulateGrad final : public Node {
  private:
   Ref<Tensor> leaf_;
 };
+
+// The gradient a fixed linear map of the incoming one (Note [Higher-order gradients]): its
+// derivative is the map's adjoint, and the adjoint's the map again.
+class AdjointNode final : public Node {
+ public:
+  AdjointNode(const char* name, const char* adj_name, LinearFn f, LinearFn adj)
+      : name_(name), adj_name_(adj_name), f_(std::move(f)), adj_(std::move(adj)) {}
+  const char* name() const override { return name_; }
+  bool differentiable() const override { return true; }
+  std::vector<Ref<Tensor>> apply(const Tensor& h) override {
+    return {with_linear_history(f_(h), inputs[0], h, name_, adj_name_, f_, adj_)};
+  }
+
+ private:
+  const char* name_;
+  const char* adj_name_;
+  LinearFn f_, adj_;
+};
+
+std::shared_ptr<Node> make_adjoint_node(const char* name, const char* adj_name, LinearFn f, LinearFn adj) {
+  return std::make_shared<AdjointNode>(name, adj_name, std::move(f), std::move(adj));
+}
 
 // Scatters the output's gradient into the positions the output reaches, then gathers
 // through the input's positions; a position the input reaches several times shares its
@@ -214,9 +256,40 @@ class StridedBackward final : public Node {
     add_input(input);
   }
   const char* name() const override { return name_; }
+  // linear in g unless conj bits differ (conjugation is not complex-linear)
+  bool differentiable() const override { return (bits_ & Tensor::kConjBit) == 0; }
   std::vector<Ref<Tensor>> apply(const Tensor& g) override {
+    Ref<Tensor> r = map(g);
+    if (!create_graph_active()) return {r};
+    // adjoint of M = D^-1 G_in S_out (D: how often an input position is reached): G_out S_in D^-1
+    auto self = std::static_pointer_cast<StridedBackward>(shared_from_this());
+    LinearFn f = [self](const Tensor& x) { return self->map(x); };
+    LinearFn adj = [self](const Tensor& h) { return self->adjoint(h); };
+    return {with_linear_history(r, inputs[0], g, name_, "AsStridedBackwardBackward0", f, adj)};
+  }
+  Ref<Tensor> map(const Tensor& g) const {
     Ref<Tensor> g64 = as_f64_lanes(*apply_bits(Ref<Tensor>::retain(const_cast<Tensor*>(&g)), bits_), out_complex_);
-    return {from_lanes(strided_backward(*g64, in_, out_), in_complex_)};
+    return from_lanes(strided_backward(*g64, in_, out_), in_complex_);
+  }
+  Ref<Tensor> adjoint(const Tensor& h) const {
+    Ref<Tensor> h64 = as_f64_lanes(h, in_complex_);
+    Ref<Tensor> out;
+    if (in_.numel() == 0 || out_.numel() == 0) {
+      out = zeros_f64(out_.sizes);
+    } else {
+      const int64_t lo = std::min(in_.lo(), out_.lo()), hi = std::max(in_.hi(), out_.hi());
+      Ref<Tensor> count = zeros_f64(std::vector<int64_t>{hi - lo + 1});
+      Ref<Tensor> ones = full(in_.sizes, 1.0, DType::Float64, "backward");
+      scatter_add(f64(*count), in_, lo, f64(*ones));
+      Ref<Tensor> c = gather(f64(*count), in_, lo);
+      double* hv = f64(*h64);
+      for (int64_t i = 0, n = in_.numel(); i < n; ++i)
+        if (f64(*c)[i] > 1) hv[i] /= f64(*c)[i];
+      Ref<Tensor> buf = zeros_f64(std::vector<int64_t>{hi - lo + 1});
+      scatter_add(f64(*buf), in_, lo, hv);
+      out = gather(f64(*buf), out_, lo);
+    }
+    return apply_bits(from_lanes(out, out_complex_), bits_);
   }
 
  private:
@@ -263,7 +336,21 @@ class CopySlices final : public Node {
     fn_->release_saved();
     released = true;
   }
+  // The written view's grad_fn: its positions of the base's gradient (Note [Higher-order
+  // gradients] in meta.h).
+  std::shared_ptr<Node> view_grad_fn() override {
+    auto self = std::static_pointer_cast<CopySlices>(shared_from_this());
+    LinearFn pt = [self](const Tensor& x) { return self->positions(x, false, 1); };
+    LinearFn p = [self](const Tensor& x) { return self->positions(x, true, 0); };
+    auto n = make_adjoint_node("AsStridedBackward0", "AsStridedBackwardBackward0", pt, p);
+    n->next.push_back(Edge{self, 0});
+    n->inputs.push_back(inputs[0]);
+    return n;
+  }
+  // The write's formula must be differentiable, and the view's conj bit the base's.
+  bool differentiable() const override { return fn_->differentiable() && (bits_ & Tensor::kConjBit) == 0; }
   std::vector<Ref<Tensor>> apply(const Tensor& grad) override {
+    if (create_graph_active()) return apply_differentiable(grad);
     const int64_t lo = std::min(base_.lo(), view_.lo());
     const int64_t hi = std::max(base_.hi(), view_.hi());
     Ref<Tensor> buf = zeros_f64(std::vector<int64_t>{std::max<int64_t>(hi - lo + 1, 0)});
@@ -284,6 +371,54 @@ class CopySlices final : public Node {
   }
 
  private:
+  // The same gradients from differentiable pieces (Note [Higher-order gradients]):
+  // base's = Q(g) + P^T(r0), where P takes the view's positions of a base-shaped gradient
+  // (P^T puts a view-shaped one there, zeros elsewhere), Q zeroes the view's positions, and
+  // r0 is the write's gradient for its destination from P(g).  P, P^T and Q are fixed
+  // linear maps (with_linear_history); Q is its own adjoint.
+  Ref<Tensor> positions(const Tensor& x, bool from_base, int mode) const {
+    // mode 0: P (base -> view), 1: P^T (view -> base), 2: Q (base -> base)
+    const int64_t lo = std::min(base_.lo(), view_.lo());
+    const int64_t hi = std::max(base_.hi(), view_.hi());
+    Ref<Tensor> buf = zeros_f64(std::vector<int64_t>{std::max<int64_t>(hi - lo + 1, 0)});
+    const bool xc = from_base ? base_complex_ : view_complex_;
+    Ref<Tensor> x64 = as_f64_lanes(*apply_bits(Ref<Tensor>::retain(const_cast<Tensor*>(&x)), mode == 1 ? bits_ : 0), xc);
+    if (mode == 1) {
+      scatter_add(f64(*buf), view_, lo, f64(*x64));
+      return from_lanes(gather(f64(*buf), base_, lo), base_complex_);
+    }
+    scatter_set(f64(*buf), base_, lo, f64(*x64));
+    if (mode == 0) return apply_bits(from_lanes(gather(f64(*buf), view_, lo), view_complex_), bits_);
+    Ref<Tensor> z = zeros_f64(view_.sizes);
+    scatter_set(f64(*buf), view_, lo, f64(*z));
+    return from_lanes(gather(f64(*buf), base_, lo), base_complex_);
+  }
+  std::vector<Ref<Tensor>> apply_differentiable(const Tensor& grad) {
+    auto self = std::static_pointer_cast<CopySlices>(shared_from_this());
+    LinearFn p = [self](const Tensor& x) { return self->positions(x, true, 0); };
+    LinearFn pt = [self](const Tensor& x) { return self->positions(x, false, 1); };
+    LinearFn q = [self](const Tensor& x) { return self->positions(x, true, 2); };
+    const InputMeta view_meta{view_.sizes, view_dtype_}, base_meta = inputs[0];
+    InputMeta vm = view_meta;
+    if (view_complex_) vm.sizes.pop_back();  // lanes: the view's own sizes
+    Ref<Tensor> slice = with_linear_history(p(grad), vm, grad, "CopySlices", "CopySlices", p, pt);
+    slice = ag::to_dtype(*slice, view_dtype_);
+    std::vector<Ref<Tensor>> res = fn_->apply(*slice);
+    Ref<Tensor> kept = with_linear_history(q(grad), base_meta, grad, "CopySlices", "CopySlices", q, q);
+    kept = fix_grad(kept, base_meta);
+    std::vector<Ref<Tensor>> out;
+    if (res.empty() || !res[0]) {
+      out.push_back(kept);
+    } else {
+      Ref<Tensor> r0 = fix_grad(res[0], fn_->inputs[0]);
+      Ref<Tensor> put = with_linear_history(pt(*r0), base_meta, *r0, "CopySlices", "CopySlices", pt, p);
+      out.push_back(ag::binary(BinaryOp::Add, Operand::of(*kept), Operand::of(*fix_grad(put, base_meta))));
+    }
+    for (size_t i = 1; i < res.size(); ++i) out.push_back(std::move(res[i]));
+    out.resize(next.size());
+    return out;
+  }
+
   bool base_complex_, view_complex_;
   uint8_t bits_;  // the math bits view has and base has not, or the reverse
   Geometry base_, view_;
@@ -292,6 +427,17 @@ class CopySlices final : public Node {
 };
 
 }  // namespace
+
+Ref<Tensor> with_linear_history(Ref<Tensor> r, const InputMeta& r_meta, const Tensor& g, const char* name,
+                                const char* adj_name, LinearFn f, LinearFn adj) {
+  if (!create_graph_active() || !requires_grad(g)) return r;
+  r = fix_grad(std::move(r), r_meta);
+  if (r.get() == &g || r->autograd()) r = alias(*r);  // a fresh tensor takes the history
+  auto n = std::make_shared<AdjointNode>(adj_name, name, std::move(adj), std::move(f));
+  n->add_input(g);
+  meta_of(*r).grad_fn = std::move(n);
+  return r;
+}
 
 std::shared_ptr<Node> make_accumulate_grad(const Tensor& leaf) { return std::make_shared<AccumulateGrad>(leaf); }
 
@@ -318,7 +464,10 @@ std::shared_ptr<Node> make_not_implemented(const char* op, std::initializer_list
 }
 
 std::shared_ptr<Node> make_copy_slices(const Tensor& base, const Tensor& view, std::shared_ptr<Node> fn) {
-  return std::make_shared<CopySlices>(base, view, std::move(fn));
+  Node* write = fn.get();
+  auto cs = std::make_shared<CopySlices>(base, view, std::move(fn));
+  write->copy_slices = cs;
+  return cs;
 }
 
 }  // namespace ct::autograd

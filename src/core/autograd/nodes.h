@@ -4,6 +4,7 @@
 // (storage offsets) a view reaches, then gathered back through the input's positions.
 #pragma once
 
+#include <functional>
 #include <initializer_list>
 #include <memory>
 
@@ -12,6 +13,12 @@
 namespace ct::autograd {
 
 std::shared_ptr<Node> make_accumulate_grad(const Tensor& leaf);
+// Under create_graph, when g requires grad: r (= f(g), f a fixed linear map, the gradient a
+// node `name` computed) converted to r_meta and given the history of f's adjoint (a node
+// named adj_name, whose own gradient is f again).  r unchanged otherwise.
+using LinearFn = std::function<Ref<Tensor>(const Tensor&)>;
+Ref<Tensor> with_linear_history(Ref<Tensor> r, const InputMeta& r_meta, const Tensor& g, const char* name,
+                                const char* adj_name, LinearFn f, LinearFn adj);
 // grad_fn of a view whose base was modified in place: from base's geometry to view's.
 std::shared_ptr<Node> make_as_strided_backward(const Tensor& base, const Tensor& view,
                                                const char* name = "AsStridedBackward0");

@@ -1005,7 +1005,9 @@ CT_API ct_tensor *ct_tensor_base(const ct_tensor *t);
 /* In-place writes through t's family so far: torch's t._version.  The counter belongs to a
    tensor, not to its storage: t, every view of t (and views of those), ct_alias/ct_detach
    share one; ct_data, ct_from_blob, DLPack imports and every new tensor get a fresh one (0),
-   even on a shared storage; ct_set_ and ct_set_data keep t's own.  See "Tensor identity". */
+   even on a shared storage; ct_set_ and ct_set_data keep t's own.  See "Tensor identity".
+   -1 with CT_ERR_INVALID_ARGUMENT "Inference tensors do not track version counter." for an
+   inference tensor without a counter (see "Autograd: inference mode"). */
 CT_API int64_t ct_tensor_version(const ct_tensor *t);
 /* References to this tensor object (handles, plus views whose base it is). */
 CT_API int64_t ct_tensor_refcount(const ct_tensor *t);
@@ -1560,6 +1562,53 @@ CT_API const char *ct_grad_fn_name(const ct_tensor *t);
 CT_API int ct_set_grad_enabled(int enabled);
 /* 1 if grad mode is on for the calling thread, else 0. */
 CT_API int ct_is_grad_enabled(void);
+
+/* ---- Autograd: inference mode ----------------------------------------------------------- */
+/* torch's inference_mode (c10::InferenceMode), thread-local, off in new threads.
+   - ct_set_inference_mode(enabled) sets inference mode to enabled AND grad mode to !enabled,
+     as torch's guard: ct_set_inference_mode(0) (torch.inference_mode(False)) turns grad mode
+     ON.  It returns the previous state of both, bit 0 (1) inference mode, bit 1 (2) grad
+     mode; ct_restore_inference_mode(state) puts both back, so nesting works like torch's:
+       int prev = ct_set_inference_mode(1);  ...  ct_restore_inference_mode(prev);
+     ct_set_grad_enabled inside inference mode changes only grad mode (torch's enable_grad).
+   - A tensor created in inference mode is an INFERENCE tensor (ct_tensor_is_inference).  It
+     has no version counter: ct_tensor_version fails with "Inference tensors do not track
+     version counter.".  Views of it (ct_view ... ct_alias_view, complex and real views,
+     taken inside or outside) are inference tensors without a counter and are NOT views:
+     ct_tensor_is_view 0, base NULL, no autograd view tracking.  ct_alias/ct_detach and
+     ct_data of it are inference tensors, with a fresh counter (0) outside inference mode and
+     none inside; ct_view_dtype of it outside is a normal tensor with a fresh counter.
+   - Outside inference mode, an in-place write (every op that bumps a version, metadata ops
+     such as ct_t_ and ct_set_ included) to an inference tensor without a counter fails with
+     "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a
+     clone to get a normal tensor before doing inplace update.See
+     https://github.com/pytorch/rfcs/pull/17 for more details." AFTER writing, as torch does
+     (the data or metadata has changed).  Inside, writes to inference tensors bump nothing.
+   - ct_set_requires_grad(t, 1) on an inference tensor outside inference mode fails with
+     "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
+     (after the dtype check).  An op that must save an inference tensor for backward fails
+     with "Inference tensors cannot be saved for backward. Please do not use Tensors created
+     in inference mode in computation tracked by autograd. To work around this, you can make
+     a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead
+     of `torch.inference_mode()`.".
+   - ct_clone, ct_contiguous (when it copies) and ct_to (another dtype) of an inference tensor
+     outside inference mode give a normal tensor at version 1 (torch fills it with copy_).
+     Other ops on inference tensors outside give normal tensors at version 0.
+   - Tensors created outside stay normal: their views, ct_alias and ct_data taken inside are
+     normal, share (views, alias) their counter, and in-place writes there bump it.  A view
+     of a floating normal tensor taken inside may not be written in place outside once the
+     write would be recorded: "A view was created in inference mode and is being modified
+     inplace in normal mode. ..." (torch's message, like the no_grad one).
+   Every failure is CT_ERR_INVALID_ARGUMENT (torch: RuntimeError). */
+/* See above; returns the previous state (0..3). */
+CT_API int ct_set_inference_mode(int enabled);
+/* Restores both modes from a state returned by ct_set_inference_mode.  CT_ERR_INVALID_ARGUMENT
+   if state is not in 0..3. */
+CT_API ct_status ct_restore_inference_mode(int state);
+/* 1 if inference mode is on for the calling thread, else 0 (torch.is_inference_mode_enabled). */
+CT_API int ct_is_inference_mode_enabled(void);
+/* 1 if t is an inference tensor (torch's t.is_inference()), 0 if not, -1 on a bad handle. */
+CT_API int ct_tensor_is_inference(const ct_tensor *t);
 
 /* ---- Autograd: tensor hooks ------------------------------------------------------------ */
 /* torch's Tensor.register_hook.  A hook is called during backward with the gradient computed

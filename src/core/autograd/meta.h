@@ -91,7 +91,8 @@ struct InputMeta {
 // CreationMeta): with grad mode on (Default), off (NoGradMode), or as one output of an op
 // returning several views (MultiOutputNode: unbind, split, split_with_sizes, chunk).  A view
 // of a view inherits a non-Default creation (torch's propagate_creation_meta).
-enum class CreationMeta : uint8_t { Default, NoGradMode, MultiOutputNode };
+// A view taken in inference mode of a normal tensor is InferenceMode (Note [Inference tensors]).
+enum class CreationMeta : uint8_t { Default, NoGradMode, MultiOutputNode, InferenceMode };
 
 // What a saved tensor's message needs of the tensor it was saved from (Note [Saved tensor
 // names]); the view fields mirror AutogradMeta's.

@@ -1733,7 +1733,8 @@ CT_API ct_status ct_set_data(ct_tensor *self, const ct_tensor *new_data);
 /* torch's t.detach_(): t loses its grad_fn and requires_grad (no bump).  A view is refused
    (CT_ERR_INVALID_ARGUMENT, "Can't detach views in-place. Use detach() instead. ..."). */
 CT_API ct_status ct_detach_(ct_tensor *t);
-/* 1 if a and b share one version counter, 0 if not, -1 on error. */
+/* 1 if a and b share one version counter, 0 if not (an inference tensor without a counter
+   shares none), -1 on error. */
 CT_API int ct_same_version_counter(const ct_tensor *a, const ct_tensor *b);
 /* 1 if s may be reallocated by a growing ct_resize_/ct_set_storage_*: memory owned by
    ctensor, not read-only, never handed to NumPy (ct_storage_disable_resize) and with no live

@@ -872,7 +872,7 @@ from .autograd import inference_mode as inference_mode
 def is_inference_mode_enabled() -> _bool:
     """True if inference mode is on for this thread (torch.is_inference_mode_enabled)."""
 def is_inference(input: Tensor) -> _bool:
-    """True if input is an inference tensor (torch.is_inference)."""
+    """True if input is an inference tensor: made in inference_mode, or a view, detach() or .data of one."""
 def from_dlpack(ext_tensor: Any, *, device: Any = ..., copy: Optional[_bool] = ...) -> Tensor:
     """A tensor on the memory of any DLPack producer: an object with __dlpack__ (a NumPy array, a"""
 

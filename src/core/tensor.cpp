@@ -109,8 +109,11 @@ Ref<Tensor> Tensor::make_checked(Storage* storage, DType dtype, IntList sizes, I
 VersionCounter Tensor::disabled_counter_;
 
 void Tensor::bump_inference_version() const {
+  if (!tracks_version()) {  // no counter: nothing to bump inside inference mode, refused outside
+    CT_CHECK(inference_mode_enabled(), InvalidArgument, kInplaceMessage);
+    return;
+  }
   if (inference_mode_enabled()) return;  // inference tensors bump nothing in inference mode
-  CT_CHECK(tracks_version(), InvalidArgument, kInplaceMessage);
   version_counter()->bump();  // detach()/.data of one, taken outside: its own counter
 }
 

@@ -135,6 +135,9 @@ class Tensor {
   void set_math_bits(uint8_t bits) { math_bits_ = uint8_t((math_bits_ & kInferenceBit) | bits); }
   // Note [Inference tensors]: made in inference mode, or derived from such a tensor.
   bool is_inference() const { return math_bits_ & kInferenceBit; }
+  // Only for `x.data = y`, which takes y's inference state and keeps x's counter (torch copies
+  // the dispatch keys): x may then be a normal tensor without a counter, or the reverse.
+  void set_inference(bool on) { math_bits_ = uint8_t((math_bits_ & ~kInferenceBit) | (on ? kInferenceBit : 0)); }
   // Whether the tensor has a version counter (false: an inference tensor without one).
   bool tracks_version() const { return base_ || version_.load(std::memory_order_relaxed) != disabled_counter(); }
   // The counter of tensors that have none (Note [Inference tensors]): never counts, never freed.
@@ -154,11 +157,12 @@ class Tensor {
     const VersionCounter* v = version_.load(std::memory_order_acquire);
     return v ? v->value() : 0;
   }
-  // Called after an in-place write.  An inference tensor bumps nothing inside inference mode
-  // and, without a counter, refuses outside (after the write, as torch's bump).
+  // Called after an in-place write.  An inference tensor bumps nothing inside inference mode;
+  // a tensor without a counter refuses outside (after the write, as torch's bump).
   void bump_version() const {
-    if (__builtin_expect(is_inference(), 0)) return bump_inference_version();
-    version_counter()->bump();
+    VersionCounter* const v = version_counter();
+    if (__builtin_expect(is_inference() || v == disabled_counter(), 0)) return bump_inference_version();
+    v->bump();
   }
   // This tensor's counter, created on first use (thread-safe: the first to publish one wins).
   VersionCounter* version_counter() const;

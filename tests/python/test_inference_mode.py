@@ -367,3 +367,34 @@ def test_math_bit_inputs_written_inside():
             return x.tolist(), a.tolist(), version(x), version(a)
     c, t = both(scenario)
     assert c == t
+
+
+def test_nothing_is_recorded_inside_even_with_enable_grad():
+    def scenario(lib):
+        x = lib.ones(3, requires_grad=True)
+        out = []
+        with lib.inference_mode():
+            with lib.enable_grad():
+                y = x * 2
+                out.append((y.requires_grad, y.grad_fn is None, y.is_inference(), lib.is_grad_enabled()))
+                out.append(attempt(lambda: x.add_(1)))  # no leaf check: autograd is not involved
+            out.append(version(x))
+        return out
+    c, t = both(scenario)
+    assert c == t
+
+
+def test_set_data_takes_the_inference_state_and_keeps_the_counter():
+    def scenario(lib):
+        with lib.inference_mode():
+            a = lib.zeros(3)
+            b = lib.zeros(3)
+        n = lib.ones(3)
+        n.add_(1)
+        n.data = a  # inference now, with its own counter still
+        out = [n.is_inference(), version(n), attempt(lambda: n.add_(1)), version(n)]
+        b.data = lib.ones(3)  # normal now, still without a counter
+        out += [b.is_inference(), version(b), attempt(lambda: b.add_(1)), b.tolist()]
+        return out
+    c, t = both(scenario)
+    assert c == t

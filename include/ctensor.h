@@ -1570,7 +1570,9 @@ CT_API int ct_is_grad_enabled(void);
      ON.  It returns the previous state of both, bit 0 (1) inference mode, bit 1 (2) grad
      mode; ct_restore_inference_mode(state) puts both back, so nesting works like torch's:
        int prev = ct_set_inference_mode(1);  ...  ct_restore_inference_mode(prev);
-     ct_set_grad_enabled inside inference mode changes only grad mode (torch's enable_grad).
+     ct_set_grad_enabled inside inference mode changes only grad mode (torch's enable_grad),
+     and no op records a graph in inference mode even with grad mode on (torch leaves
+     autograd out entirely there): no grad_fn, no in-place checks.
    - A tensor created in inference mode is an INFERENCE tensor (ct_tensor_is_inference).  It
      has no version counter: ct_tensor_version fails with "Inference tensors do not track
      version counter.".  Views of it (ct_view ... ct_alias_view, complex and real views,

@@ -1594,8 +1594,13 @@ CT_API int ct_is_grad_enabled(void);
      a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead
      of `torch.inference_mode()`.".
    - ct_clone, ct_contiguous (when it copies) and ct_to (another dtype) of an inference tensor
-     outside inference mode give a normal tensor at version 1 (torch fills it with copy_).
-     Other ops on inference tensors outside give normal tensors at version 0.
+     outside inference mode give a normal tensor at version 1 (torch fills it with copy_), as
+     do ct_clone_format, ct_contiguous_format and ct_to_format.  Other ops on inference
+     tensors outside give normal tensors at version 0.
+   - ct_set_data(self, new_data) gives self new_data's inference state and keeps self's
+     counter, as torch's `self.data = new_data`: self can become an inference tensor with a
+     counter, or a normal tensor without one (whose version and in-place writes outside
+     inference mode then fail as above).
    - Tensors created outside stay normal: their views, ct_alias and ct_data taken inside are
      normal, share (views, alias) their counter, and in-place writes there bump it.  A view
      of a floating normal tensor taken inside may not be written in place outside once the

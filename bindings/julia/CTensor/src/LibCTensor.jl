@@ -4478,7 +4478,9 @@ as torch's guard: ct_set_inference_mode(0) (torch.inference_mode(False)) turns g
 ON.  It returns the previous state of both, bit 0 (1) inference mode, bit 1 (2) grad
 mode; ct_restore_inference_mode(state) puts both back, so nesting works like torch's:
 int prev = ct_set_inference_mode(1);  ...  ct_restore_inference_mode(prev);
-ct_set_grad_enabled inside inference mode changes only grad mode (torch's enable_grad).
+ct_set_grad_enabled inside inference mode changes only grad mode (torch's enable_grad),
+and no op records a graph in inference mode even with grad mode on (torch leaves
+autograd out entirely there): no grad_fn, no in-place checks.
 - A tensor created in inference mode is an INFERENCE tensor (ct_tensor_is_inference).  It
 has no version counter: ct_tensor_version fails with "Inference tensors do not track
 version counter.".  Views of it (ct_view ... ct_alias_view, complex and real views,
@@ -4500,8 +4502,13 @@ in inference mode in computation tracked by autograd. To work around this, you c
 a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead
 of `torch.inference_mode()`.".
 - ct_clone, ct_contiguous (when it copies) and ct_to (another dtype) of an inference tensor
-outside inference mode give a normal tensor at version 1 (torch fills it with copy_).
-Other ops on inference tensors outside give normal tensors at version 0.
+outside inference mode give a normal tensor at version 1 (torch fills it with copy_), as
+do ct_clone_format, ct_contiguous_format and ct_to_format.  Other ops on inference
+tensors outside give normal tensors at version 0.
+- ct_set_data(self, new_data) gives self new_data's inference state and keeps self's
+counter, as torch's `self.data = new_data`: self can become an inference tensor with a
+counter, or a normal tensor without one (whose version and in-place writes outside
+inference mode then fail as above).
 - Tensors created outside stay normal: their views, ct_alias and ct_data taken inside are
 normal, share (views, alias) their counter, and in-place writes there bump it.  A view
 of a floating normal tensor taken inside may not be written in place outside once the

@@ -18,8 +18,10 @@
 //   inference mode (kRequiresGradMessage);
 // - inside inference mode an in-place write to any inference tensor bumps nothing.
 // Tensors created outside, and views, detach() and .data of them taken inside, stay normal:
-// views share their base's counter, in-place writes bump it, inside or outside.  What a
-// tensor is never changes after it is made.
+// views share their base's counter, in-place writes bump it, inside or outside.  Nothing is
+// recorded in inference mode, even with grad mode on (autograd::grad_recording).  What a
+// tensor is changes only by `x.data = y`, which takes y's state and keeps x's counter (so a
+// normal tensor may have no counter: it refuses writes outside as an inference tensor does).
 //
 // Representation: one bit of the Tensor (kInferenceBit, next to the math bits) and, for
 // "no counter", Tensor::version_ pointing at disabled_counter() (never counted, never

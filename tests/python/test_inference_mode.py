@@ -398,3 +398,31 @@ def test_set_data_takes_the_inference_state_and_keeps_the_counter():
         return out
     c, t = both(scenario)
     assert c == t
+
+
+def test_custom_function():
+    def scenario(lib):
+        class Mul(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, y):
+                ctx.save_for_backward(x, y)
+                return x * y
+
+            @staticmethod
+            def backward(ctx, g):
+                x, y = ctx.saved_tensors
+                return y * g, x * g
+        w = lib.ones(3, requires_grad=True)
+        with lib.inference_mode():
+            a = lib.full((3,), 2.)
+            r = Mul.apply(a, a)  # records nothing: nothing to save
+            rw = Mul.apply(w, w)  # not even with an input that requires grad
+            out = [(r.is_inference(), r.requires_grad), (rw.is_inference(), rw.requires_grad, rw.grad_fn is None)]
+        out.append(attempt(lambda: Mul.apply(w, a)))  # recorded outside: a may not be saved
+        out.append(attempt(lambda: Mul.apply(a, a)))  # nothing requires grad: nothing saved
+        s = Mul.apply(w, a.clone()).sum()
+        s.backward()
+        out.append(w.grad.tolist())
+        return out
+    c, t = both(scenario)
+    assert c == t

@@ -426,3 +426,20 @@ def test_custom_function():
         return out
     c, t = both(scenario)
     assert c == t
+
+
+def test_explain_says_there_is_no_counter():
+    with ctensor.inference_mode():
+        a = ctensor.ones(2)
+    text = _explain_text(a)
+    assert "version: none (an inference tensor: made in inference mode, it tracks no in-place writes)" in text
+    assert "version: 0 " in _explain_text(ctensor.ones(2))
+
+
+def _explain_text(t):
+    import contextlib
+    import io
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        r = ctensor.explain(t)
+    return r if isinstance(r, str) else buf.getvalue()

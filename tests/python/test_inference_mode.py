@@ -90,7 +90,8 @@ def test_tensors_made_inside():
         with lib.inference_mode():
             a = lib.ones(3, 4)
             made = {"new": lambda: lib.zeros(2), "arange": lambda: lib.arange(4.), "clone(normal)": lambda: x.clone(),
-                    "add(normal)": lambda: x + 1, "view(inference)": lambda: a[1:], "detach(inference)": lambda: a.detach(),
+                    "add(normal)": lambda: x + 1, "view(inference)": lambda: a[1:],
+                    "detach(inference)": lambda: a.detach(),
                     "data(inference)": lambda: a.data, "t(inference)": lambda: a.t(),
                     "view dtype(inference)": lambda: a.view(lib.int32), "view dtype(normal)": lambda: x.view(lib.int32),
                     "view(normal)": lambda: x[1:], "t(normal)": lambda: x.t(), "detach(normal)": lambda: x.detach(),

@@ -444,3 +444,19 @@ def _explain_text(t):
     with contextlib.redirect_stdout(buf):
         r = ctensor.explain(t)
     return r if isinstance(r, str) else buf.getvalue()
+
+
+def test_views_of_an_inference_tensor_that_requires_grad():
+    def scenario(lib):
+        with lib.inference_mode():
+            b = lib.ones(3)
+            b.requires_grad_()
+        w = lib.ones(3, requires_grad=True)
+        out = []
+        for v in (b[0], b.t(), b.view(3), b.unsqueeze(0), b.detach()):
+            out.append((v.requires_grad, v.grad_fn is None, v.is_leaf, v._is_view(), v.is_inference()))
+        (b + w).sum().backward()  # a normal argument: recorded, b's gradient accumulates
+        out.append(b.grad.tolist())
+        return out
+    c, t = both(scenario)
+    assert c == t

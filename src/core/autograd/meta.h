@@ -317,6 +317,9 @@ void set_view_history(const Tensor& input, const Tensor& view, MakeFn&& make_fn,
       set_view_meta(input, view, nullptr, creation, output_nr);
     return;
   }
+  // A view of an inference tensor (made to require grad in inference mode): torch's view ops
+  // then have no normal tensor argument and never reach autograd (Note [Inference tensors]).
+  if (input.is_inference()) return;
   std::shared_ptr<Node> fn;
   if (grad_recording() && requires_grad(input)) fn = make_fn();
   set_view_meta(input, view, std::move(fn), creation, output_nr);

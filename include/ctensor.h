@@ -1005,7 +1005,9 @@ CT_API ct_tensor *ct_tensor_base(const ct_tensor *t);
 /* In-place writes through t's family so far: torch's t._version.  The counter belongs to a
    tensor, not to its storage: t, every view of t (and views of those), ct_alias/ct_detach
    share one; ct_data, ct_from_blob, DLPack imports and every new tensor get a fresh one (0),
-   even on a shared storage; ct_set_ and ct_set_data keep t's own.  See "Tensor identity". */
+   even on a shared storage; ct_set_ and ct_set_data keep t's own.  See "Tensor identity".
+   -1 with CT_ERR_INVALID_ARGUMENT "Inference tensors do not track version counter." for an
+   inference tensor without a counter (see "Autograd: inference mode"). */
 CT_API int64_t ct_tensor_version(const ct_tensor *t);
 /* References to this tensor object (handles, plus views whose base it is). */
 CT_API int64_t ct_tensor_refcount(const ct_tensor *t);
@@ -1611,6 +1613,60 @@ CT_API int ct_set_grad_enabled(int enabled);
 /* 1 if grad mode is on for the calling thread, else 0. */
 CT_API int ct_is_grad_enabled(void);
 
+/* ---- Autograd: inference mode ----------------------------------------------------------- */
+/* torch's inference_mode (c10::InferenceMode), thread-local, off in new threads.
+   - ct_set_inference_mode(enabled) sets inference mode to enabled AND grad mode to !enabled,
+     as torch's guard: ct_set_inference_mode(0) (torch.inference_mode(False)) turns grad mode
+     ON.  It returns the previous state of both, bit 0 (1) inference mode, bit 1 (2) grad
+     mode; ct_restore_inference_mode(state) puts both back, so nesting works like torch's:
+       int prev = ct_set_inference_mode(1);  ...  ct_restore_inference_mode(prev);
+     ct_set_grad_enabled inside inference mode changes only grad mode (torch's enable_grad),
+     and no op records a graph in inference mode even with grad mode on (torch leaves
+     autograd out entirely there): no grad_fn, no in-place checks.
+   - A tensor created in inference mode is an INFERENCE tensor (ct_tensor_is_inference).  It
+     has no version counter: ct_tensor_version fails with "Inference tensors do not track
+     version counter.".  Views of it (ct_view ... ct_alias_view, complex and real views,
+     taken inside or outside) are inference tensors without a counter and are NOT views:
+     ct_tensor_is_view 0, base NULL, no autograd view tracking.  ct_alias/ct_detach and
+     ct_data of it are inference tensors, with a fresh counter (0) outside inference mode and
+     none inside; ct_view_dtype of it outside is a normal tensor with a fresh counter.
+   - Outside inference mode, an in-place write (every op that bumps a version, metadata ops
+     such as ct_t_ and ct_set_ included) to an inference tensor without a counter fails with
+     "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a
+     clone to get a normal tensor before doing inplace update.See
+     https://github.com/pytorch/rfcs/pull/17 for more details." AFTER writing, as torch does
+     (the data or metadata has changed).  Inside, writes to inference tensors bump nothing.
+   - ct_set_requires_grad(t, 1) on an inference tensor outside inference mode fails with
+     "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
+     (after the dtype check).  An op that must save an inference tensor for backward fails
+     with "Inference tensors cannot be saved for backward. Please do not use Tensors created
+     in inference mode in computation tracked by autograd. To work around this, you can make
+     a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead
+     of `torch.inference_mode()`.".
+   - ct_clone, ct_contiguous (when it copies) and ct_to (another dtype) of an inference tensor
+     outside inference mode give a normal tensor at version 1 (torch fills it with copy_), as
+     do ct_clone_format, ct_contiguous_format and ct_to_format.  Other ops on inference
+     tensors outside give normal tensors at version 0.
+   - ct_set_data(self, new_data) gives self new_data's inference state and keeps self's
+     counter, as torch's `self.data = new_data`: self can become an inference tensor with a
+     counter, or a normal tensor without one (whose version and in-place writes outside
+     inference mode then fail as above).
+   - Tensors created outside stay normal: their views, ct_alias and ct_data taken inside are
+     normal, share (views, alias) their counter, and in-place writes there bump it.  A view
+     of a floating normal tensor taken inside may not be written in place outside once the
+     write would be recorded: "A view was created in inference mode and is being modified
+     inplace in normal mode. ..." (torch's message, like the no_grad one).
+   Every failure is CT_ERR_INVALID_ARGUMENT (torch: RuntimeError). */
+/* See above; returns the previous state (0..3). */
+CT_API int ct_set_inference_mode(int enabled);
+/* Restores both modes from a state returned by ct_set_inference_mode.  CT_ERR_INVALID_ARGUMENT
+   if state is not in 0..3. */
+CT_API ct_status ct_restore_inference_mode(int state);
+/* 1 if inference mode is on for the calling thread, else 0 (torch.is_inference_mode_enabled). */
+CT_API int ct_is_inference_mode_enabled(void);
+/* 1 if t is an inference tensor (torch's t.is_inference()), 0 if not, -1 on a bad handle. */
+CT_API int ct_tensor_is_inference(const ct_tensor *t);
+
 /* ---- Autograd: tensor hooks ------------------------------------------------------------ */
 /* torch's Tensor.register_hook.  A hook is called during backward with the gradient computed
    for its tensor: for a non-leaf when the gradient of the tensor is complete (before its
@@ -1734,7 +1790,8 @@ CT_API ct_status ct_set_data(ct_tensor *self, const ct_tensor *new_data);
 /* torch's t.detach_(): t loses its grad_fn and requires_grad (no bump).  A view is refused
    (CT_ERR_INVALID_ARGUMENT, "Can't detach views in-place. Use detach() instead. ..."). */
 CT_API ct_status ct_detach_(ct_tensor *t);
-/* 1 if a and b share one version counter, 0 if not, -1 on error. */
+/* 1 if a and b share one version counter, 0 if not (an inference tensor without a counter
+   shares none), -1 on error. */
 CT_API int ct_same_version_counter(const ct_tensor *a, const ct_tensor *b);
 /* 1 if s may be reallocated by a growing ct_resize_/ct_set_storage_*: memory owned by
    ctensor, not read-only, never handed to NumPy (ct_storage_disable_resize) and with no live

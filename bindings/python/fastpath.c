@@ -914,7 +914,10 @@ static PyObject *ctpy_get_base(PyObject *self, void *closure) {
 
 static PyObject *ctpy_get_version(PyObject *self, void *closure) {
   (void)closure;
-  return PyLong_FromLongLong(ct_tensor_version(ctpy_handle(self)));
+  const int64_t v = ct_tensor_version(ctpy_handle(self));
+  /* an inference tensor: "Inference tensors do not track version counter." (RuntimeError) */
+  if (v < 0) return ctpy_raise_last("ct_tensor_version");
+  return PyLong_FromLongLong(v);
 }
 
 /* torch's .data: the same memory as a new tensor that is not a view, has no graph and has

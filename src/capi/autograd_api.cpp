@@ -125,4 +125,21 @@ int ct_set_grad_enabled(int enabled) {
 
 int ct_is_grad_enabled(void) { return int(autograd::grad_enabled()); }
 
+int ct_set_inference_mode(int enabled) { return enter_inference_mode(enabled != 0); }
+
+ct_status ct_restore_inference_mode(int state) {
+  return guard_status([&] {
+    CT_CHECK(state >= 0 && state <= 3, InvalidArgument,
+             "ct_restore_inference_mode: state must be a value returned by ct_set_inference_mode (0 to 3), got "
+                 << state);
+    restore_inference_mode(state);
+  });
+}
+
+int ct_is_inference_mode_enabled(void) { return int(inference_mode_enabled()); }
+
+int ct_tensor_is_inference(const ct_tensor* t) {
+  return guard<int>(-1, [&] { return int(tensor_arg(t, "ct_tensor_is_inference").is_inference()); });
+}
+
 }  // extern "C"

@@ -11,7 +11,10 @@ using namespace ct::capi;
 extern "C" {
 
 ct_tensor* ct_clone(const ct_tensor* t) {
-  return guard<ct_tensor*>(nullptr, [&] { return to_handle(ag::clone(tensor_arg(t, "ct_clone"))); });
+  return guard<ct_tensor*>(nullptr, [&] {
+    const Tensor& x = tensor_arg(t, "ct_clone");
+    return to_handle(copied_from(x, ag::clone(x)));
+  });
 }
 
 ct_tensor* ct_index_select(const ct_tensor* t, int dim, const ct_tensor* index) {
@@ -25,7 +28,7 @@ ct_tensor* ct_index_select(const ct_tensor* t, int dim, const ct_tensor* index) 
 ct_tensor* ct_to(const ct_tensor* t, ct_dtype dtype) {
   return guard<ct_tensor*>(nullptr, [&] {
     const Tensor& x = tensor_arg(t, "ct_to");
-    return to_handle(ag::to_dtype(x, dtype_arg(dtype, "ct_to")));
+    return to_handle(copied_from(x, ag::to_dtype(x, dtype_arg(dtype, "ct_to"))));
   });
 }
 

@@ -35,7 +35,12 @@ const Tensor& resolve_for_call(const Tensor& t) {
   std::vector<Resolution>& r = resolutions();
   // resolves both bits (Note [Math bits]); a tensor in a graph is cloned in the graph
   // (CloneBackward0), so the op's gradient reaches t through its conj/neg view's node
-  Ref<Tensor> c = autograd::needs_grad(t) ? ag::clone(t) : clone(t);
+  // The copy keeps a version counter even in inference mode: its version tells whether the
+  // op wrote it (Note [Inference tensors]: an inference copy would never bump).
+  Ref<Tensor> c = [&] {
+    const InferenceFlagOff normal_copy;
+    return autograd::needs_grad(t) ? ag::clone(t) : clone(t);
+  }();
   const int64_t version = c->version();
   r.push_back({&t, std::move(c), version});
   g_resolutions_pending.fetch_add(1, std::memory_order_relaxed);

@@ -3,6 +3,7 @@
 
 #include "capi/guard.h"
 #include "core/autograd/functions.h"
+#include "core/copy.h"
 #include "core/memory_format.h"
 #include "core/shape.h"
 
@@ -29,14 +30,14 @@ int ct_suggest_memory_format(const ct_tensor* t) {
 ct_tensor* ct_contiguous_format(const ct_tensor* t, ct_memory_format fmt) {
   return guard<ct_tensor*>(nullptr, [&] {
     const Tensor& x = tensor_arg(t, "ct_contiguous_format");
-    return to_handle(ag::contiguous_format(x, format_arg(fmt, "ct_contiguous_format")));
+    return to_handle(copied_from(x, ag::contiguous_format(x, format_arg(fmt, "ct_contiguous_format"))));
   });
 }
 
 ct_tensor* ct_clone_format(const ct_tensor* t, ct_memory_format fmt) {
   return guard<ct_tensor*>(nullptr, [&] {
     const Tensor& x = tensor_arg(t, "ct_clone_format");
-    return to_handle(ag::clone_format(x, format_arg(fmt, "ct_clone_format")));
+    return to_handle(copied_from(x, ag::clone_format(x, format_arg(fmt, "ct_clone_format"))));
   });
 }
 
@@ -44,7 +45,7 @@ ct_tensor* ct_to_format(const ct_tensor* t, ct_dtype dtype, ct_memory_format fmt
   return guard<ct_tensor*>(nullptr, [&] {
     const Tensor& x = tensor_arg(t, "ct_to_format");
     const DType d = dtype_arg(dtype, "ct_to_format");
-    return to_handle(ag::to_format(x, d, format_arg(fmt, "ct_to_format"), copy != 0));
+    return to_handle(copied_from(x, ag::to_format(x, d, format_arg(fmt, "ct_to_format"), copy != 0)));
   });
 }
 

@@ -99,7 +99,11 @@ ct_tensor* ct_tensor_base(const ct_tensor* t) {
 }
 
 int64_t ct_tensor_version(const ct_tensor* t) {
-  return guard<int64_t>(-1, [&] { return tensor_arg(t, "ct_tensor_version").version(); });
+  return guard<int64_t>(-1, [&] {
+    const Tensor& x = tensor_arg(t, "ct_tensor_version");
+    CT_CHECK(x.tracks_version(), InvalidArgument, kNoVersionMessage);  // Note [Inference tensors]
+    return x.version();
+  });
 }
 
 int64_t ct_tensor_refcount(const ct_tensor* t) {

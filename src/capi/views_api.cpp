@@ -163,7 +163,7 @@ ct_tensor* ct_flatten(const ct_tensor* t, int start_dim, int end_dim) {
 }
 
 ct_tensor* ct_contiguous(const ct_tensor* t) {
-  return view_call(t, "ct_contiguous", [&](const Tensor& x) { return ag::contiguous(x); });
+  return view_call(t, "ct_contiguous", [&](const Tensor& x) { return copied_from(x, ag::contiguous(x)); });
 }
 
 int ct_reshape_is_view(const ct_tensor* t, int ndim, const int64_t* shape) {

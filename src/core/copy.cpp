@@ -139,6 +139,11 @@ Ref<Tensor> copy_preserving_layout(const Tensor& t, DType dtype, const char* op)
   return out;
 }
 
+Ref<Tensor> copied_from(const Tensor& src, Ref<Tensor> out) {
+  if (__builtin_expect(src.is_inference(), 0) && out.get() != &src && !out->is_inference()) out->bump_version();
+  return out;
+}
+
 Ref<Tensor> clone(const Tensor& t) { return copy_preserving_layout(t, t.dtype(), "clone"); }
 
 Ref<Tensor> contiguous(const Tensor& t) {

@@ -30,6 +30,9 @@ Ref<Tensor> copy_to_new(const Tensor& t, DType dtype);
 Ref<Tensor> clone(const Tensor& t);
 Ref<Tensor> contiguous(const Tensor& t);  // t itself (retained) when already contiguous
 Ref<Tensor> to_dtype(const Tensor& t, DType dtype);  // t itself when dtype matches
+// out, a copy of src made by clone/contiguous/to: torch makes these for an inference src
+// outside inference mode with a copy_ into a normal result, which bumps it (version 1).
+Ref<Tensor> copied_from(const Tensor& src, Ref<Tensor> out);
 
 // Threads used by large copies (and later by compute): n <= 0 restores the default.
 void set_num_threads(int n);

@@ -77,7 +77,11 @@ Ref<Tensor> view_dtype(const Tensor& t, DType dtype) {
     }
     strides[last] = 1;
   }
-  return Tensor::make(t.storage(), dtype, sizes, strides, offset, nullptr, &t);
+  // torch makes it a new tensor that keeps t's counter, except (Note [Inference tensors]) in
+  // inference mode, where it is an inference tensor, and for an inference t outside, where
+  // it is a normal tensor with a fresh counter.
+  const bool fresh = inference_mode_enabled() || t.is_inference();
+  return Tensor::make(t.storage(), dtype, sizes, strides, offset, nullptr, fresh ? nullptr : &t);
 }
 
 bool check_matrix_transpose(const Tensor& t) {

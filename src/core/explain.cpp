@@ -176,7 +176,11 @@ void describe(std::ostringstream& os, const char* name, const Tensor& t) {
   }
   os << (s.read_only() ? ", read-only" : "") << "\n";
   os << "  storage refcount: " << s.refcount() << " (tensors and storage handles on it)\n";
-  os << "  version: " << t.version() << " (in-place writes through this tensor, its views and detach())\n";
+  if (t.tracks_version()) {
+    os << "  version: " << t.version() << " (in-place writes through this tensor, its views and detach())\n";
+  } else {
+    os << "  version: none (an inference tensor: made in inference mode, it tracks no in-place writes)\n";
+  }
   // bytes as a wide product: an empty tensor's offset may be any int64 (its bytes overflow)
   const __int128 offset_bytes = static_cast<__int128>(t.offset()) * isz;
   os << "  storage offset: " << t.offset() << " elements (" << int128_str(offset_bytes) << " bytes)\n";

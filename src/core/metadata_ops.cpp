@@ -188,6 +188,7 @@ void unsqueeze_(Tensor& self, int64_t dim) {
 void set_data(Tensor& self, const Tensor& src) {
   if (&self == &src) return;
   self.set_geometry(src.storage(), src.dtype(), src.sizes(), src.strides(), src.offset());
+  self.set_inference(src.is_inference());  // Note [Inference tensors]
 }
 
 void detach_(Tensor& self) {

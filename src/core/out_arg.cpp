@@ -124,7 +124,7 @@ void resize_out(Tensor& out, const Tensor& result, const char* op) {
 void check_out_before(const char* op, OutRule rule, const Tensor& out, std::span<const Tensor* const> inputs) {
   CT_CHECK(static_cast<int>(rule) >= 0 && static_cast<int>(rule) < kNumOutRules, InvalidArgument,
            op << ": unknown out rule " << int(rule));
-  if (autograd::grad_enabled()) {
+  if (autograd::grad_recording()) {
     bool any = autograd::requires_grad(out);
     for (const Tensor* t : inputs) any = any || autograd::requires_grad(*t);
     CT_CHECK(!any, InvalidArgument,

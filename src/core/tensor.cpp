@@ -2,6 +2,7 @@
 
 #include <new>
 
+#include "error.h"
 #include "live_count.h"
 #include "shape.h"
 
@@ -46,6 +47,22 @@ Ref<Tensor> Tensor::make_rearranged(const Tensor& of, IntList sizes, IntList str
 Ref<Tensor> Tensor::make_checked(Storage* storage, DType dtype, IntList sizes, IntList strides, int64_t offset,
                                  Tensor* base, const Tensor* counter_from, int64_t numel) {
   const int ndim = int(sizes.size());
+  // Note [Inference tensors]: whether the result is one, and whether it has no counter.
+  bool inference = false, no_counter = false;
+  if (base) {
+    if (__builtin_expect(base->is_inference(), 0)) {
+      inference = no_counter = true;
+      base = nullptr;  // a view of an inference tensor is not a view (torch's as_view)
+    }
+  } else if (counter_from) {
+    if (__builtin_expect(counter_from->is_inference(), 0)) {
+      inference = true;
+      no_counter = inference_mode_enabled();
+      counter_from = nullptr;
+    }
+  } else {
+    inference = no_counter = inference_mode_enabled();
+  }
   // The shared counter first: creating it lazily may throw, and nothing is allocated yet.
   // A view reads its base's counter (Tensor::version_counter); only a non-view that shares
   // one (ct_alias) holds a reference.
@@ -81,8 +98,34 @@ Ref<Tensor> Tensor::make_checked(Storage* storage, DType dtype, IntList sizes, I
     counter->retain();
     t->version_.store(counter, std::memory_order_relaxed);
   }
+  if (__builtin_expect(inference, 0)) {
+    t->math_bits_ = kInferenceBit;
+    if (no_counter) t->version_.store(disabled_counter(), std::memory_order_relaxed);
+  }
   live_add(LiveKind::Tensor, 1);
   return Ref<Tensor>::adopt(t);
+}
+
+VersionCounter Tensor::disabled_counter_;
+
+void Tensor::bump_inference_version() const {
+  if (!tracks_version()) {  // no counter: nothing to bump inside inference mode, refused outside
+    CT_CHECK(inference_mode_enabled(), InvalidArgument, kInplaceMessage);
+    return;
+  }
+  if (inference_mode_enabled()) return;  // inference tensors bump nothing in inference mode
+  version_counter()->bump();  // detach()/.data of one, taken outside: its own counter
+}
+
+Ref<Tensor> Tensor::make_data_of(const Tensor& t) {
+  if (t.is_inference())  // detach()'s rule (Note [Inference tensors])
+    return make(t.storage(), t.dtype(), t.sizes(), t.strides(), t.offset(), nullptr, &t);
+  Ref<Tensor> d = make(t.storage(), t.dtype(), t.sizes(), t.strides(), t.offset(), nullptr);
+  if (d->is_inference()) {  // made in inference mode, but .data of a normal tensor is normal
+    d->math_bits_ = 0;
+    d->version_.store(nullptr, std::memory_order_relaxed);
+  }
+  return d;
 }
 
 VersionCounter* Tensor::version_counter() const {
@@ -154,7 +197,8 @@ Tensor::~Tensor() {
   }
   if (autograd_) autograd::destroy_meta(autograd_);
   if (base_) base_->release();
-  if (VersionCounter* v = version_.load(std::memory_order_relaxed)) v->release();
+  VersionCounter* const v = version_.load(std::memory_order_relaxed);
+  if (v && v != disabled_counter()) v->release();
   if (ndim_ > kInlineDims) delete[] heap_;
   magic_ = 0;
 }

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "dtype.h"
+#include "inference_mode.h"
 #include "ref.h"
 #include "storage.h"
 #include "version_counter.h"
@@ -87,7 +88,10 @@ class Tensor {
  public:
   // A new tensor on `storage` (takes its own reference to storage and base).  Checks
   // nothing: callers (shape.h, views.h) validate the geometry first.  It shares the version
-  // counter of counter_from, or else of base (a view), or else gets a fresh one.
+  // counter of counter_from, or else of base (a view), or else gets a fresh one.  Inference
+  // tensors (Note [Inference tensors]): a base that is one is dropped and the result is one,
+  // without a counter; a counter_from that is one makes the result one, with a fresh counter
+  // outside inference mode and none inside; with neither, inference mode decides.
   static Ref<Tensor> make(Storage* storage, DType dtype, IntList sizes, IntList strides,
                           int64_t offset, Tensor* base, const Tensor* counter_from = nullptr);
   // A view of `of` over the same elements, rearranged: (sizes, strides) are of's own pairs
@@ -123,16 +127,29 @@ class Tensor {
   bool is_contiguous() const { return contiguous_; }
   // Note [Math bits]: kConjBit | kNegBit, or 0.
   static constexpr uint8_t kConjBit = 1, kNegBit = 2;
-  uint8_t math_bits() const { return math_bits_; }
+  uint8_t math_bits() const { return math_bits_ & (kConjBit | kNegBit); }
   bool is_conj() const { return math_bits_ & kConjBit; }
   bool is_neg() const { return math_bits_ & kNegBit; }
   // Only on a tensor nobody else has seen yet (a view just made), or by the in-place ops
-  // that torch lets change them (none today beyond those).
-  void set_math_bits(uint8_t bits) { math_bits_ = bits; }
+  // that torch lets change them (none today beyond those).  Keeps the inference bit.
+  void set_math_bits(uint8_t bits) { math_bits_ = uint8_t((math_bits_ & kInferenceBit) | bits); }
+  // Note [Inference tensors]: made in inference mode, or derived from such a tensor.
+  bool is_inference() const { return math_bits_ & kInferenceBit; }
+  // Only for `x.data = y`, which takes y's inference state and keeps x's counter (torch copies
+  // the dispatch keys): x may then be a normal tensor without a counter, or the reverse.
+  void set_inference(bool on) { math_bits_ = uint8_t((math_bits_ & ~kInferenceBit) | (on ? kInferenceBit : 0)); }
+  // Whether the tensor has a version counter (false: an inference tensor without one).
+  bool tracks_version() const { return base_ || version_.load(std::memory_order_relaxed) != disabled_counter(); }
+  // The counter of tensors that have none (Note [Inference tensors]): never counts, never freed.
+  static VersionCounter* disabled_counter() { return &disabled_counter_; }
+  // .data of this tensor (torch's variable_data): its storage and geometry, no base, a fresh
+  // counter; an inference tensor's follows detach()'s rule instead (Note [Inference tensors]).
+  static Ref<Tensor> make_data_of(const Tensor& t);
 
   Storage* storage() const { return storage_; }
 
-  // The version of this tensor's family (Note [Version counters]); 0 before any write.
+  // The version of this tensor's family (Note [Version counters]); 0 before any write, and
+  // for a tensor without a counter (check tracks_version() where torch refuses to read it).
   // A view uses its base's counter (Note [Version counters]): it holds no reference of its
   // own, so taking a view costs no atomic operation on the counter.
   int64_t version() const {
@@ -140,12 +157,18 @@ class Tensor {
     const VersionCounter* v = version_.load(std::memory_order_acquire);
     return v ? v->value() : 0;
   }
-  void bump_version() const { version_counter()->bump(); }
+  // Called after an in-place write.  An inference tensor bumps nothing inside inference mode;
+  // a tensor without a counter refuses outside (after the write, as torch's bump).
+  void bump_version() const {
+    VersionCounter* const v = version_counter();
+    if (__builtin_expect(is_inference() || v == disabled_counter(), 0)) return bump_inference_version();
+    v->bump();
+  }
   // This tensor's counter, created on first use (thread-safe: the first to publish one wins).
   VersionCounter* version_counter() const;
-  // Whether a and b share one version counter.
+  // Whether a and b share one version counter (tensors without one share none).
   static bool same_version_counter(const Tensor& a, const Tensor& b) {
-    return a.version_counter() == b.version_counter();
+    return a.tracks_version() && b.tracks_version() && a.version_counter() == b.version_counter();
   }
 
   // Note [Mutable metadata]: replaces storage, dtype and geometry, keeping identity, base,
@@ -183,6 +206,8 @@ class Tensor {
  private:
   Tensor() = default;
   ~Tensor();
+  void bump_inference_version() const;
+  static VersionCounter disabled_counter_;
   static Ref<Tensor> make_checked(Storage* storage, DType dtype, IntList sizes, IntList strides, int64_t offset,
                                   Tensor* base, const Tensor* counter_from, int64_t numel);
 
@@ -196,7 +221,8 @@ class Tensor {
   mutable std::atomic<VersionCounter*> version_{nullptr};  // owned reference, made lazily
   uint32_t magic_ = kMagic;
   int8_t ndim_ = 0;  // at most kMaxDims (64): one byte, so that the bits below fit the 128
-  uint8_t math_bits_ = 0;  // Note [Math bits]
+  uint8_t math_bits_ = 0;  // Note [Math bits], and kInferenceBit (Note [Inference tensors])
+  static constexpr uint8_t kInferenceBit = 0x80;
   DType dtype_ = DType::Float32;
   bool contiguous_ = true;
   // sizes [0, ndim), strides [ndim, 2 ndim): inline_ up to kInlineDims dims, else heap_

@@ -14,6 +14,8 @@
 // place (Tensor::version_counter()): out-of-place results never pay for it, and taking a
 // view costs nothing (it uses its base's counter), not even an atomic increment.  A
 // tensor without one reads version 0.  A view holds no reference: it reads its base's.
+// An inference tensor may have no counter at all (Tensor::disabled_counter(): Note
+// [Inference tensors] in inference_mode.h).
 #pragma once
 
 #include <atomic>

@@ -388,7 +388,7 @@ Ref<Tensor> alias(const Tensor& t) {
 }
 
 Ref<Tensor> data_of(const Tensor& t) {
-  Ref<Tensor> d = Tensor::make(t.storage(), t.dtype(), t.sizes(), t.strides(), t.offset(), nullptr);
+  Ref<Tensor> d = Tensor::make_data_of(t);
   d->set_math_bits(t.math_bits());
   return d;
 }

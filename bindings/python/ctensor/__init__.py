@@ -70,7 +70,8 @@ _scan_sort.install()
 from ._scan_sort import (cumsum, cumprod, sort, argsort, msort, topk, clamp, clip, clamp_, clip_,  # noqa: E402
                          clamp_min, clamp_max, clamp_min_, clamp_max_)
 from . import autograd  # noqa: E402
-from ._autograd import no_grad, enable_grad, set_grad_enabled, is_grad_enabled  # noqa: E402
+from ._autograd import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode,  # noqa: E402
+                        is_inference_mode_enabled, is_inference)
 
 from ._device import device, set_default_device, get_default_device  # noqa: E402
 from . import _tensor_device  # noqa: E402

@@ -180,6 +180,8 @@ class Tensor:
         """In place, returns self: sets requires_grad."""
     def retain_grad(self) -> None:
         """Keeps .grad for this non-leaf tensor in backward(); returns None."""
+    def is_inference(self) -> _bool:
+        """True if self is an inference tensor: made in inference_mode, or a view, detach() or .data of one."""
     @property
     def retains_grad(self) -> _bool:
         """True if retain_grad() was called on this non-leaf tensor."""
@@ -866,6 +868,11 @@ def from_numpy(ndarray: Any) -> Tensor:
 from .autograd import no_grad as no_grad, enable_grad as enable_grad, set_grad_enabled as set_grad_enabled
 def is_grad_enabled() -> _bool:
     """True if grad mode is on for this thread (new threads start with it on)."""
+from .autograd import inference_mode as inference_mode
+def is_inference_mode_enabled() -> _bool:
+    """True if inference mode is on for this thread (torch.is_inference_mode_enabled)."""
+def is_inference(input: Tensor) -> _bool:
+    """True if input is an inference tensor: made in inference_mode, or a view, detach() or .data of one."""
 def from_dlpack(ext_tensor: Any, *, device: Any = ..., copy: Optional[_bool] = ...) -> Tensor:
     """A tensor on the memory of any DLPack producer: an object with __dlpack__ (a NumPy array, a"""
 

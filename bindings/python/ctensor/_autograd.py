@@ -15,7 +15,8 @@ import warnings
 
 from . import _C
 
-__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "backward", "grad",
+__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
+           "is_inference_mode_enabled", "is_inference", "backward", "grad",
            "Node", "install"]
 
 
@@ -135,6 +136,43 @@ class set_grad_enabled(_DecoratorContextManager):
 
     def clone(self):
         """A new context manager setting the same mode."""
+        return self.__class__(self.mode)
+
+
+def is_inference(input):
+    """True if input is an inference tensor (torch.is_inference)."""
+    return _C.ct_tensor_is_inference(input) == 1
+
+
+def is_inference_mode_enabled():
+    """True if inference mode is on for this thread (torch.is_inference_mode_enabled)."""
+    return _C.ct_is_inference_mode_enabled() == 1
+
+
+class inference_mode(_DecoratorContextManager):
+    """Context manager and decorator for inference mode, as torch.inference_mode(mode=True):
+    inside, grad mode is off and new tensors are inference tensors (no version counter, their
+    views are not views, they may not be used in recorded computations afterwards); on exit
+    both modes are restored.  inference_mode(False) turns inference mode off and grad mode
+    on.  Also a decorator, with or without parentheses (@inference_mode, @inference_mode(),
+    @inference_mode(False)).  Thread-local.  See the header's "Autograd: inference mode"."""
+
+    def __init__(self, mode=True):
+        self.mode = mode
+
+    def __new__(cls, mode=True):
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)
+
+    def __enter__(self):
+        self._prev = _C.ct_set_inference_mode(1 if self.mode else 0)
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        _C.ct_restore_inference_mode(self._prev)
+
+    def clone(self):
+        """A new context manager with the same mode."""
         return self.__class__(self.mode)
 
 
@@ -310,6 +348,11 @@ class _AutogradMethods:
         """Marks this (leaf) tensor as requiring grad or not; returns self."""
         _C.ct_set_requires_grad(self, 1 if requires_grad else 0)
         return self
+
+    def is_inference(self):
+        """True if this is an inference tensor: made in inference mode, or a view, detach() or
+        .data of one (torch's Tensor.is_inference)."""
+        return _C.ct_tensor_is_inference(self) == 1
 
     def retain_grad(self):
         """Makes this non-leaf tensor keep the gradient that reaches it in backward, as its .grad

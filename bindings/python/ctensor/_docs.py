@@ -29,6 +29,7 @@ TENSOR = {
     "is_leaf": (None, "True if the tensor has no grad_fn."),
     "requires_grad": (None, "True if gradients are computed for this tensor (settable on leaves)."),
     "retains_grad": (None, "True if retain_grad() was called on this non-leaf tensor."),
+    "is_inference": (None, "True if self is an inference tensor: made in inference_mode, or a view, detach() or .data of one."),
     "size": ("($self, dim=None, /)", "The sizes as a ctensor.Size, or the size of one dim (no tensor result)."),
     "stride": ("($self, dim=None, /)", "The strides (in elements) as a tuple, or the stride of one dim."),
     "dim": ("($self, /)", "The number of dimensions."),

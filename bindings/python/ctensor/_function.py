@@ -22,6 +22,10 @@ __all__ = ["RemovableHandle", "Function", "FunctionCtx", "once_differentiable", 
 
 _EXPECTED_VERSION_HINT = ("Hint: enable anomaly detection to find the operation that failed to compute its "
                           "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+_INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "
+                    "mode in computation tracked by autograd. To work around this, you can make a clone to get a "
+                    "normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+                    "`torch.inference_mode()`.")
 _FREED = ("Trying to backward through the graph a second time (or directly access saved tensors after they have "
           "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
           "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if "
@@ -94,9 +98,14 @@ class _Saved:
 
     __slots__ = ("tensor", "version", "output_nr")
 
-    def __init__(self, tensor, output_nr):
+    def __init__(self, tensor, output_nr, recording=True):
+        if recording and tensor.is_inference():
+            raise RuntimeError(_INFERENCE_SAVED)
         self.tensor = tensor
-        self.version = tensor._version
+        try:
+            self.version = tensor._version
+        except RuntimeError:  # an inference tensor, kept by a forward that records nothing
+            self.version = None
         self.output_nr = output_nr
 
 
@@ -136,7 +145,7 @@ class FunctionCtx:
             if s is None:
                 out.append(None)
                 continue
-            now = s.tensor._version
+            now = s.tensor._version if s.version is not None else None
             if now != s.version:
                 where = f", which is output {s.output_nr} of {self._name}," if s.output_nr is not None else ""
                 raise RuntimeError(
@@ -189,7 +198,8 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
         ctx.dirty_tensors = ()
         ctx.non_differentiable = ()
         tensor_args = [(i, a) for i, a in enumerate(args) if isinstance(a, _C.Tensor)]
-        recording = is_grad_enabled() and any(a.requires_grad for _, a in tensor_args)
+        recording = (is_grad_enabled() and not _C.ct_is_inference_mode_enabled()  # torch: none in inference mode
+                     and any(a.requires_grad for _, a in tensor_args))
         ctx.needs_input_grad = tuple(isinstance(a, _C.Tensor) and a.requires_grad for a in args)  # grad mode aside
         with no_grad():
             if custom_setup:
@@ -230,7 +240,7 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
             elif id(t) in out_index and recording:
                 saved.append(_Saved(t.detach(), out_index[id(t)]))
             else:
-                saved.append(_Saved(t, None))
+                saved.append(_Saved(t, None, recording))
         ctx._saved = saved
         del ctx.to_save
         if recording and c_outs:

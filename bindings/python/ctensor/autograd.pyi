@@ -48,6 +48,19 @@ class set_grad_enabled:
     def clone(self) -> "set_grad_enabled":
         """A new context manager setting the same mode."""
 
+class inference_mode:
+    """Context manager and decorator for inference mode, as torch.inference_mode(mode=True):"""
+    @overload
+    def __new__(cls, mode: _F) -> _F: ...  # type: ignore[misc]
+    @overload
+    def __new__(cls, mode: bool = ...) -> "inference_mode": ...
+    def __init__(self, mode: bool = ...) -> None: ...
+    def __enter__(self) -> None: ...
+    def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None: ...
+    def __call__(self, func: _F) -> _F: ...
+    def clone(self) -> "inference_mode":
+        """A new context manager with the same mode."""
+
 def is_grad_enabled() -> bool:
     """True if grad mode is on for this thread (new threads start with it on)."""
 def backward(tensors: _Tensors, grad_tensors: Optional[_Tensors] = ..., retain_graph: Optional[bool] = ...,

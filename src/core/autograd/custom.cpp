@@ -102,7 +102,7 @@ void apply_custom_op(const std::string& name, const std::vector<const Tensor*>& 
   }
   bool any = false;
   for (const Tensor* t : inputs) any = any || requires_grad(*t);
-  const bool recording = grad_enabled() && any;
+  const bool recording = grad_recording() && any;  // nothing is recorded in inference mode
   if (recording)
     for (const CustomOutput& out : outputs)
       if (out.dirty_input >= 0 && !out.non_differentiable) check_inplace(*out.tensor);

@@ -108,13 +108,18 @@ void check_view_rebase(CreationMeta creation, int64_t output_nr, const char* fn_
   if (creation == CreationMeta::Default) return;
   std::ostringstream os;
   const char* what = indirect ? "its base or another view of its base has been" : "is being";
-  if (creation == CreationMeta::NoGradMode || !fn_name) {
+  const bool inference = creation == CreationMeta::InferenceMode;
+  if (creation == CreationMeta::NoGradMode || inference || !fn_name) {
     if (fn_name) {  // a view, taken with grad mode on, of a view taken in no_grad mode
       os << "Output " << output_nr << " of " << forward_op_name(fn_name) << " is a view of a view which was created in";
     } else {
       os << "A view was created in";
     }
-    os << " no_grad mode and " << what << " modified inplace with grad mode enabled.";
+    if (inference) {
+      os << " inference mode and " << what << " modified inplace in normal mode.";
+    } else {
+      os << " no_grad mode and " << what << " modified inplace with grad mode enabled.";
+    }
   } else {
     os << "Output " << output_nr << " of " << forward_op_name(fn_name) << " is a view and " << what
        << " modified inplace.";
@@ -124,7 +129,9 @@ void check_view_rebase(CreationMeta creation, int64_t output_nr, const char* fn_
           "output views to be modified inplace. You should replace the inplace operation by an out-of-place one.";
   } else {
     os << " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by "
-          "moving both the view and the inplace either both inside the no_grad block (if you don't want the "
+          "moving both the view and the inplace either both inside the "
+       << (inference ? "inference_mode" : "no_grad")
+       << " block (if you don't want the "
           "inplace to be tracked) or both outside (if you want the inplace to be tracked).";
   }
   raise(ErrorKind::InvalidArgument, os.str());
@@ -179,6 +186,7 @@ Edge gradient_edge(const Tensor& t) {
 void set_requires_grad(const Tensor& t, bool on) {
   CT_CHECK(!on || is_floating(t.dtype()) || is_complex(t.dtype()), DType,
            "only Tensors of floating point dtype can require gradients");
+  CT_CHECK(!on || !t.is_inference() || inference_mode_enabled(), InvalidArgument, kRequiresGradMessage);
   if (!is_leaf(t)) {
     CT_CHECK(on, InvalidArgument,
              "you can only change requires_grad flags of leaf variables. If you want to use a computed variable "
@@ -418,6 +426,7 @@ std::shared_ptr<const HistoryRecord> history_of(const Tensor& t) {
 }  // namespace
 
 void SavedTensor::save(const Tensor& t, const Node* output_of) {
+  CT_CHECK(!t.is_inference(), InvalidArgument, kSavedMessage);  // Note [Inference tensors]
   data = alias(t);
   version = t.version();
   if (output_of) {
@@ -564,7 +573,11 @@ void set_view_meta(const Tensor& input, const Tensor& view, std::shared_ptr<Node
     if (fn) set_history(view, std::move(fn));
     return;
   }
-  if (!grad_enabled()) creation = CreationMeta::NoGradMode;
+  if (inference_mode_enabled()) {
+    creation = CreationMeta::InferenceMode;  // torch: inference mode wins over every other
+  } else if (!grad_enabled()) {
+    creation = CreationMeta::NoGradMode;
+  }
   // torch's propagate_creation_meta: a view of a view that may not be written in place
   // (made in no_grad mode, or an output of unbind/split) may not be written either.
   const AutogradMeta* im = input.autograd();

@@ -92,7 +92,8 @@ struct InputMeta {
 // CreationMeta): with grad mode on (Default), off (NoGradMode), or as one output of an op
 // returning several views (MultiOutputNode: unbind, split, split_with_sizes, chunk).  A view
 // of a view inherits a non-Default creation (torch's propagate_creation_meta).
-enum class CreationMeta : uint8_t { Default, NoGradMode, MultiOutputNode };
+// A view taken in inference mode of a normal tensor is InferenceMode (Note [Inference tensors]).
+enum class CreationMeta : uint8_t { Default, NoGradMode, MultiOutputNode, InferenceMode };
 
 // What a saved tensor's message needs of the tensor it was saved from (Note [Saved tensor
 // names]); the view fields mirror AutogradMeta's.
@@ -140,6 +141,9 @@ AutogradMeta& meta_of(const Tensor& t);
 extern constinit thread_local bool t_grad_enabled __attribute__((tls_model("initial-exec")));
 inline bool grad_enabled() { return t_grad_enabled; }
 inline void set_grad_enabled(bool on) { t_grad_enabled = on; }
+// Whether ops record a graph: grad mode on and not in inference mode (torch excludes the
+// autograd dispatch keys there, so even enable_grad inside inference_mode records nothing).
+inline bool grad_recording() { return t_grad_enabled && !inference_mode_enabled(); }
 struct NoGradGuard {
   bool prev;
   NoGradGuard() : prev(grad_enabled()) { set_grad_enabled(false); }
@@ -357,7 +361,7 @@ inline bool has_autograd(const Tensor& t) {
 
 // Whether an op on t must be recorded: one well-predicted test when t has no state.
 inline bool needs_grad(const Tensor& t) {
-  return __builtin_expect(has_autograd(t), 0) && grad_enabled() && requires_grad(t);
+  return __builtin_expect(has_autograd(t), 0) && grad_recording() && requires_grad(t);
 }
 
 void set_view_meta(const Tensor& input, const Tensor& view, std::shared_ptr<Node> fn,
@@ -371,12 +375,15 @@ void set_view_history(const Tensor& input, const Tensor& view, MakeFn&& make_fn,
     // torch gives every view of a floating tensor a creation mode, autograd or not: a view
     // taken in no_grad mode may not later be written in place by an op that records a graph.
     // Only those views pay for a meta (one branch on grad mode for the others).
-    if (__builtin_expect(!grad_enabled(), 0) && view.base() && is_floating(view.dtype()))
+    if (__builtin_expect(!grad_recording(), 0) && view.base() && is_floating(view.dtype()))
       set_view_meta(input, view, nullptr, creation, output_nr);
     return;
   }
+  // A view of an inference tensor (made to require grad in inference mode): torch's view ops
+  // then have no normal tensor argument and never reach autograd (Note [Inference tensors]).
+  if (input.is_inference()) return;
   std::shared_ptr<Node> fn;
-  if (grad_enabled() && requires_grad(input)) fn = make_fn();
+  if (grad_recording() && requires_grad(input)) fn = make_fn();
   set_view_meta(input, view, std::move(fn), creation, output_nr);
 }
 

@@ -2619,6 +2619,8 @@ In-place writes through t's family so far: torch's t._version.  The counter belo
 tensor, not to its storage: t, every view of t (and views of those), ct_alias/ct_detach
 share one; ct_data, ct_from_blob, DLPack imports and every new tensor get a fresh one (0),
 even on a shared storage; ct_set_ and ct_set_data keep t's own.  See "Tensor identity".
+-1 with CT_ERR_INVALID_ARGUMENT "Inference tensors do not track version counter." for an
+inference tensor without a counter (see "Autograd: inference mode").
 """
 function ct_tensor_version(t)
     ccall((:ct_tensor_version, libctensor()), Int64, (Ptr{ct_tensor},), t)
@@ -4526,6 +4528,96 @@ function ct_is_grad_enabled()
     ccall((:ct_is_grad_enabled, libctensor()), Cint, ())
 end
 
+# ---- Autograd: inference mode ------------------------------------------------------------
+
+"""
+    ct_set_inference_mode(enabled) -> Cint
+
+`int ct_set_inference_mode(int enabled);`
+
+torch's inference_mode (c10::InferenceMode), thread-local, off in new threads.
+- ct_set_inference_mode(enabled) sets inference mode to enabled AND grad mode to !enabled,
+as torch's guard: ct_set_inference_mode(0) (torch.inference_mode(False)) turns grad mode
+ON.  It returns the previous state of both, bit 0 (1) inference mode, bit 1 (2) grad
+mode; ct_restore_inference_mode(state) puts both back, so nesting works like torch's:
+int prev = ct_set_inference_mode(1);  ...  ct_restore_inference_mode(prev);
+ct_set_grad_enabled inside inference mode changes only grad mode (torch's enable_grad),
+and no op records a graph in inference mode even with grad mode on (torch leaves
+autograd out entirely there): no grad_fn, no in-place checks.
+- A tensor created in inference mode is an INFERENCE tensor (ct_tensor_is_inference).  It
+has no version counter: ct_tensor_version fails with "Inference tensors do not track
+version counter.".  Views of it (ct_view ... ct_alias_view, complex and real views,
+taken inside or outside) are inference tensors without a counter and are NOT views:
+ct_tensor_is_view 0, base NULL, no autograd view tracking.  ct_alias/ct_detach and
+ct_data of it are inference tensors, with a fresh counter (0) outside inference mode and
+none inside; ct_view_dtype of it outside is a normal tensor with a fresh counter.
+- Outside inference mode, an in-place write (every op that bumps a version, metadata ops
+such as ct_t_ and ct_set_ included) to an inference tensor without a counter fails with
+"Inplace update to inference tensor outside InferenceMode is not allowed.You can make a
+clone to get a normal tensor before doing inplace update.See
+https://github.com/pytorch/rfcs/pull/17 for more details." AFTER writing, as torch does
+(the data or metadata has changed).  Inside, writes to inference tensors bump nothing.
+- ct_set_requires_grad(t, 1) on an inference tensor outside inference mode fails with
+"Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
+(after the dtype check).  An op that must save an inference tensor for backward fails
+with "Inference tensors cannot be saved for backward. Please do not use Tensors created
+in inference mode in computation tracked by autograd. To work around this, you can make
+a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead
+of `torch.inference_mode()`.".
+- ct_clone, ct_contiguous (when it copies) and ct_to (another dtype) of an inference tensor
+outside inference mode give a normal tensor at version 1 (torch fills it with copy_), as
+do ct_clone_format, ct_contiguous_format and ct_to_format.  Other ops on inference
+tensors outside give normal tensors at version 0.
+- ct_set_data(self, new_data) gives self new_data's inference state and keeps self's
+counter, as torch's `self.data = new_data`: self can become an inference tensor with a
+counter, or a normal tensor without one (whose version and in-place writes outside
+inference mode then fail as above).
+- Tensors created outside stay normal: their views, ct_alias and ct_data taken inside are
+normal, share (views, alias) their counter, and in-place writes there bump it.  A view
+of a floating normal tensor taken inside may not be written in place outside once the
+write would be recorded: "A view was created in inference mode and is being modified
+inplace in normal mode. ..." (torch's message, like the no_grad one).
+Every failure is CT_ERR_INVALID_ARGUMENT (torch: RuntimeError).
+See above; returns the previous state (0..3).
+"""
+function ct_set_inference_mode(enabled)
+    ccall((:ct_set_inference_mode, libctensor()), Cint, (Cint,), enabled)
+end
+
+"""
+    ct_restore_inference_mode(state) -> Cint
+
+`ct_status ct_restore_inference_mode(int state);`
+
+Restores both modes from a state returned by ct_set_inference_mode.  CT_ERR_INVALID_ARGUMENT
+if state is not in 0..3.
+"""
+function ct_restore_inference_mode(state)
+    ccall((:ct_restore_inference_mode, libctensor()), Cint, (Cint,), state)
+end
+
+"""
+    ct_is_inference_mode_enabled() -> Cint
+
+`int ct_is_inference_mode_enabled(void);`
+
+1 if inference mode is on for the calling thread, else 0 (torch.is_inference_mode_enabled).
+"""
+function ct_is_inference_mode_enabled()
+    ccall((:ct_is_inference_mode_enabled, libctensor()), Cint, ())
+end
+
+"""
+    ct_tensor_is_inference(t) -> Cint
+
+`int ct_tensor_is_inference(const ct_tensor *t);`
+
+1 if t is an inference tensor (torch's t.is_inference()), 0 if not, -1 on a bad handle.
+"""
+function ct_tensor_is_inference(t)
+    ccall((:ct_tensor_is_inference, libctensor()), Cint, (Ptr{ct_tensor},), t)
+end
+
 # ---- Autograd: tensor hooks --------------------------------------------------------------
 
 """
@@ -4682,7 +4774,8 @@ end
 
 `int ct_same_version_counter(const ct_tensor *a, const ct_tensor *b);`
 
-1 if a and b share one version counter, 0 if not, -1 on error.
+1 if a and b share one version counter, 0 if not (an inference tensor without a counter
+shares none), -1 on error.
 """
 function ct_same_version_counter(a, b)
     ccall((:ct_same_version_counter, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)

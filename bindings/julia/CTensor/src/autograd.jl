@@ -172,3 +172,41 @@ no_grad(f) = _with_grad_mode(f, false)
 Calls `f()` with grad mode on (inside `no_grad`), restoring the previous mode afterwards.
 """
 enable_grad(f) = _with_grad_mode(f, true)
+
+"""
+    is_inference_mode_enabled() -> Bool          (torch.is_inference_mode_enabled())
+
+Inference mode of the calling OS thread (off unless turned on).
+"""
+is_inference_mode_enabled() = L.ct_is_inference_mode_enabled() == 1
+
+"""
+    inference_mode(f, mode::Bool = true)          (torch: with torch.inference_mode(mode): ...)
+    inference_mode() do ... end
+    inference_mode(false) do ... end
+
+Calls `f()` in inference mode (`mode` true: grad mode off too) or out of it (`mode` false:
+inference mode off and grad mode ON, as torch's), and restores both modes afterwards, also
+when `f` throws; returns `f()`.  Tensors created inside are inference tensors
+(`is_inference`): `version` throws for them ("Inference tensors do not track version
+counter."), their views are not views (`is_view` false), and outside the block they may not be
+written in place, set to require grad, or saved by an op that records a graph (torch's
+messages, `CTensorError(CT_ERR_INVALID_ARGUMENT)`).  The mode belongs to the OS thread: keep
+`f` free of yields, as for `no_grad`.
+"""
+function inference_mode(f, mode::Bool = true)
+    prev = L.ct_set_inference_mode(mode ? Cint(1) : Cint(0))
+    try
+        return f()
+    finally
+        check_status(L.ct_restore_inference_mode(prev))
+    end
+end
+
+"""
+    is_inference(t) -> Bool          (torch: t.is_inference())
+
+True if `t` was created in inference mode, or is a view, `detach` or `tensor_data` of such a
+tensor.
+"""
+is_inference(t::Tensor) = check_bool(L.ct_tensor_is_inference(t))

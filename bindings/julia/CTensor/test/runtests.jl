@@ -782,6 +782,41 @@ end
     @test requires_grad(_mulk(x, 2))
 end
 
+@testset "autograd: inference_mode do-blocks, inference tensors" begin
+    x = tensor_ones(Float32, 3)
+    @test !is_inference_mode_enabled()
+    a, v = inference_mode() do
+        @test is_inference_mode_enabled() && !is_grad_enabled()
+        inference_mode(false) do                        # torch: grad mode on inside
+            @test !is_inference_mode_enabled() && is_grad_enabled()
+        end
+        @test is_inference_mode_enabled() && !is_grad_enabled()
+        t = tensor_ones(Float32, 3)
+        t[1] = 5                                        # allowed inside
+        (t, select_view(x, 1, 2))
+    end
+    @test !is_inference_mode_enabled() && is_grad_enabled()
+    @test is_inference(a) && !is_inference(x) && !is_inference(v)
+    @test is_view(v) && version(x) == 0                 # a view of a normal tensor stays one
+    e = caught(() -> version(a))
+    @test e isa CTensorError && occursin("Inference tensors do not track version counter.", e.message)
+    av = select_view(a, 1, 1)
+    @test is_inference(av) && !is_view(av) && base(av) === nothing
+    e = caught(() -> (a[2] = 7))
+    @test e isa CTensorError && occursin("Inplace update to inference tensor outside InferenceMode", e.message)
+    @test a[2] == 7                                     # torch writes, then refuses
+    e = caught(() -> requires_grad!(a))
+    @test e isa CTensorError && occursin("Setting requires_grad=True on inference tensor", e.message)
+    w = requires_grad!(tensor_ones(Float32, 3))
+    e = caught(() -> _mul(w, a))
+    @test e isa CTensorError && occursin("Inference tensors cannot be saved for backward", e.message)
+    c = clone(a)
+    @test !is_inference(c) && version(c) == 1
+    e = caught(() -> inference_mode(() -> error("inside")))
+    @test e isa ErrorException && !is_inference_mode_enabled() && is_grad_enabled()
+    @test inference_mode(() -> 42) == 42
+end
+
 function autograd_leak_scenario()
     x = requires_grad!(tensor_ones(Float32, 3, 4))
     y = _mul(x, x)

@@ -770,13 +770,14 @@ void op_view_family(FuzzedDataProvider& in, Pool& p) {
 
 // Autograd on the pool: requires_grad (refused for non-floating dtypes and non-leaves),
 // retain_grad, backward with or without a gradient (shapes and dtypes from the pool: mostly
-// wrong), grad / set_grad, detach, node names, grad mode.  Compute and view steps after
+// wrong), grad / set_grad, detach, node names, grad mode, autograd.grad (with create_graph),
+// backward restricted to some inputs, inference mode (scoped to one step).  Compute and view steps after
 // these record graphs; the live counts at the end of the input check that graphs, retained
 // gradients and saved tensors are all freed with their tensors.
 void op_autograd(FuzzedDataProvider& in, Pool& p) {
   ct_tensor* t = p.pick(in);
   ct_tensor* u = p.pick(in);
-  switch (pick_case(in, 8, "autograd")) {
+  switch (pick_case(in, 11, "autograd")) {
     case 0:
       // Not on views: a view of a plain tensor made to require grad and then written into its
       // own base (base.copy_(view)) puts itself in the base's graph, a reference cycle torch
@@ -824,6 +825,59 @@ void op_autograd(FuzzedDataProvider& in, Pool& p) {
       break;
     }
     case 7: CT(ct_set_grad_enabled(in.ConsumeIntegral<int>())); break;
+    case 8: {
+      // autograd.grad of t for (t, u), with or without a graph of the gradients: the results
+      // go to the pool (their graphs are freed with them; grad touches no .grad, so no cycle)
+      if (!small_output(t, 512) || !small_output(u, 512)) return;
+      const ct_tensor* outs[1] = {t};
+      const ct_tensor* gouts[1] = {in.ConsumeBool() ? u : nullptr};
+      const ct_tensor* ins[2] = {t, u};
+      ct_tensor* res[2] = {nullptr, nullptr};
+      const int64_t n_in = in.ConsumeIntegralInRange<int64_t>(0, 2);
+      const ct_status st = CT(ct_autograd_grad(outs, 1, gouts, ins, n_in, in.ConsumeBool(), in.ConsumeBool(),
+                                               in.ConsumeBool(), res));
+      status_ok_or_error(st);
+      for (ct_tensor* r : res) {
+        if (st != CT_OK) REQUIRE(r == nullptr);
+        if (r) p.put(r);
+      }
+      break;
+    }
+    case 9: {
+      // backward restricted to some inputs; no create_graph: a leaf's .grad with a graph of
+      // itself is a reference cycle in torch as here (the header says so)
+      if (!small_output(t, 512) || !small_output(u, 512)) return;
+      const ct_tensor* roots[1] = {t};
+      const ct_tensor* ins[1] = {u};
+      status_ok_or_error(CT(ct_autograd_backward(roots, 1, nullptr, ins, in.ConsumeIntegralInRange<int64_t>(0, 1),
+                                                 in.ConsumeBool(), 0)));
+      break;
+    }
+    case 10: {
+      // inference mode around a view, a clone and an in-place write of t: the clone is an
+      // inference tensor (no version counter), the view of normal t stays normal; both stay
+      // out of the pool, whose invariants (versions, views) are those of normal tensors; outside
+      // the mode again, an in-place write to the clone is refused (torch refuses after writing)
+      const int state = CT(ct_set_inference_mode(1));
+      REQUIRE(CT(ct_is_inference_mode_enabled()) == 1);
+      ct_tensor* v = CT(ct_alias_view(t));
+      ct_tensor* c = small(t) ? CT(ct_clone(t)) : nullptr;
+      if (t && small(t)) status_ok_or_error(CT(ct_zero_(t)));
+      REQUIRE(CT(ct_restore_inference_mode(state)) == CT_OK);
+      if (v) REQUIRE(CT(ct_tensor_is_inference(v)) == 0);  // a view of a normal tensor stays normal
+      if (c) {
+        REQUIRE(CT(ct_tensor_is_inference(c)) == 1);
+        REQUIRE(CT(ct_tensor_version(c)) == -1);
+        expect_error_recorded();
+        REQUIRE(CT(ct_zero_(c)) != CT_OK);
+        expect_error_recorded();
+      }
+      CT(ct_tensor_release(c));
+      CT(ct_tensor_release(v));
+      const int inf = CT(ct_tensor_is_inference(t));
+      REQUIRE(inf == (t ? 0 : -1));
+      break;
+    }
     default: break;
   }
 }

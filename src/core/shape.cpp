@@ -53,7 +53,8 @@ DimBuf contiguous_strides_buf(IntList sizes) {
 }
 
 Shape contiguous_strides(IntList sizes) {
-  const IntList s = contiguous_strides_buf(sizes);
+  const DimBuf b = contiguous_strides_buf(sizes);  // named: a span of a temporary would dangle
+  const IntList s = b;
   return Shape(s.begin(), s.end());
 }
 

@@ -64,6 +64,22 @@ std::vector<const Tensor*> list_arg(const ct_tensor* const* p, int64_t n, const 
   }
   return out;
 }
+
+// The arguments ct_autograd_grad and ct_autograd_backward share: roots (at least one, none
+// NULL), their gradients (NULL or NULL entries: implicit), and the inputs (none NULL).
+struct BackwardArgs {
+  std::vector<const Tensor*> roots, grads, inputs;
+};
+BackwardArgs backward_args(const char* op, const ct_tensor* const* roots, int64_t n_roots, const char* roots_name,
+                           const ct_tensor* const* grads, const char* grads_name, const ct_tensor* const* inputs,
+                           int64_t n_inputs) {
+  BackwardArgs a;
+  a.roots = list_arg(roots, n_roots, op, roots_name, false);
+  a.grads = list_arg(grads, n_roots, op, grads_name, true);
+  a.inputs = list_arg(inputs, n_inputs, op, "inputs", false);
+  CT_CHECK(n_roots > 0, InvalidArgument, op << ": " << roots_name << " must not be empty");
+  return a;
+}
 }  // namespace
 
 extern "C" {
@@ -73,15 +89,12 @@ ct_status ct_autograd_grad(const ct_tensor* const* outputs, int64_t n_outputs, c
                            int allow_unused, ct_tensor** results) {
   return guard_status([&] {
     const char* op = "ct_autograd_grad";
-    std::vector<const Tensor*> outs = list_arg(outputs, n_outputs, op, "outputs", false);
-    std::vector<const Tensor*> grads = list_arg(grad_outputs, n_outputs, op, "grad_outputs", true);
-    std::vector<const Tensor*> ins = list_arg(inputs, n_inputs, op, "inputs", false);
-    CT_CHECK(n_outputs > 0, InvalidArgument, op << ": outputs must not be empty");
+    const BackwardArgs a = backward_args(op, outputs, n_outputs, "outputs", grad_outputs, "grad_outputs", inputs, n_inputs);
     CT_CHECK(n_inputs > 0, InvalidArgument, "`inputs` argument to `grad()` cannot be empty.");
     CT_CHECK(results != nullptr, InvalidArgument, op << ": results is NULL");
     for (int64_t j = 0; j < n_inputs; ++j) results[j] = nullptr;
     std::vector<Ref<Tensor>> r =
-        autograd::run_backward(outs, grads, ins, retain_graph != 0, create_graph != 0, false, allow_unused != 0);
+        autograd::run_backward(a.roots, a.grads, a.inputs, retain_graph != 0, create_graph != 0, false, allow_unused != 0);
     for (int64_t j = 0; j < n_inputs; ++j) results[j] = r[size_t(j)] ? to_handle(std::move(r[size_t(j)])) : nullptr;
   });
 }
@@ -89,12 +102,9 @@ ct_status ct_autograd_grad(const ct_tensor* const* outputs, int64_t n_outputs, c
 ct_status ct_autograd_backward(const ct_tensor* const* tensors, int64_t n_tensors, const ct_tensor* const* grad_tensors,
                                const ct_tensor* const* inputs, int64_t n_inputs, int retain_graph, int create_graph) {
   return guard_status([&] {
-    const char* op = "ct_autograd_backward";
-    std::vector<const Tensor*> outs = list_arg(tensors, n_tensors, op, "tensors", false);
-    std::vector<const Tensor*> grads = list_arg(grad_tensors, n_tensors, op, "grad_tensors", true);
-    std::vector<const Tensor*> ins = list_arg(inputs, n_inputs, op, "inputs", false);
-    CT_CHECK(n_tensors > 0, InvalidArgument, op << ": tensors must not be empty");
-    autograd::run_backward(outs, grads, ins, retain_graph != 0, create_graph != 0, true, true);
+    const BackwardArgs a = backward_args("ct_autograd_backward", tensors, n_tensors, "tensors", grad_tensors,
+                                         "grad_tensors", inputs, n_inputs);
+    autograd::run_backward(a.roots, a.grads, a.inputs, retain_graph != 0, create_graph != 0, true, true);
   });
 }
 

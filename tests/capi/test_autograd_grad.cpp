@@ -151,4 +151,34 @@ TEST_F(AutogradGrad, Errors) {
                  CT_ERR_INVALID_ARGUMENT, "ct_autograd_grad: results is NULL");
 }
 
+TEST_F(AutogradGrad, BackwardAndGradArgumentErrors) {
+  TensorRef x(leaf({1.0, 2.0}));
+  TensorRef y(ct_mul_scalar(x, 2.0));
+  TensorRef s(total(y));
+  TensorRef wrong(ct_ones(1, std::array<int64_t, 1>{3}.data(), CT_FLOAT64));
+  const ct_tensor* roots[1] = {s.get()};
+  const ct_tensor* vec_roots[1] = {y.get()};
+  const ct_tensor* null_entry[1] = {nullptr};
+  const ct_tensor* bad_grads[1] = {wrong.get()};
+  const ct_tensor* ins[1] = {x.get()};
+  ct_tensor* r[1] = {nullptr};
+  CT_EXPECT_FAIL(ct_autograd_backward(roots, 0, nullptr, nullptr, 0, 0, 0), CT_ERR_INVALID_ARGUMENT,
+                 CT_ERR_INVALID_ARGUMENT, "ct_autograd_backward: tensors must not be empty");
+  CT_EXPECT_FAIL(ct_autograd_backward(null_entry, 1, nullptr, nullptr, 0, 0, 0), CT_ERR_INVALID_ARGUMENT,
+                 CT_ERR_INVALID_ARGUMENT, "ct_autograd_backward: tensors[0] is NULL");
+  CT_EXPECT_FAIL(ct_autograd_backward(roots, 1, nullptr, null_entry, 1, 0, 0), CT_ERR_INVALID_ARGUMENT,
+                 CT_ERR_INVALID_ARGUMENT, "ct_autograd_backward: inputs[0] is NULL");
+  CT_EXPECT_FAIL(ct_autograd_backward(roots, -1, nullptr, nullptr, 0, 0, 0), CT_ERR_INVALID_ARGUMENT,
+                 CT_ERR_INVALID_ARGUMENT, "ct_autograd_backward: tensors count must be >= 0, got -1");
+  CT_EXPECT_FAIL(ct_autograd_backward(vec_roots, 1, bad_grads, nullptr, 0, 0, 0), CT_ERR_SHAPE, CT_ERR_SHAPE,
+                 "Mismatch in shape: grad_output[0] has a shape of ctensor.Size([3]) and output[0] has a shape of "
+                 "ctensor.Size([2]).");
+  CT_EXPECT_FAIL(ct_autograd_grad(roots, 0, nullptr, ins, 1, 0, 0, 0, r), CT_ERR_INVALID_ARGUMENT,
+                 CT_ERR_INVALID_ARGUMENT, "ct_autograd_grad: outputs must not be empty");
+  EXPECT_EQ(r[0], nullptr);
+  CT_ASSERT_OK(ct_autograd_backward(roots, 1, nullptr, ins, 1, 0, 0));  // the failures above left the graph intact
+  TensorRef g(ct_grad(x));
+  EXPECT_EQ(ctt::values(g), (std::vector<double>{2.0, 2.0}));
+}
+
 }  // namespace

@@ -20,6 +20,22 @@ const int64_t kSixteen[] = {16};
 
 char* fresh(int64_t bytes) { return static_cast<char*>(std::aligned_alloc(64, size_t(bytes))); }
 
+// On a thread of its own (an empty cache): gives n fresh blocks of `bytes`, then takes blocks of
+// that size back until none is left, and returns how many came back.
+int kept_of(int64_t bytes, int n) {
+  int taken = 0;
+  std::thread([&] {
+    std::vector<char*> blocks;
+    for (int i = 0; i < n; ++i) blocks.push_back(fresh(bytes));
+    for (char* p : blocks) small_blocks::give(p, bytes);  // those beyond the class's room are freed at once
+    while (char* p = small_blocks::take(bytes)) {
+      std::free(p);
+      ++taken;
+    }
+  }).join();
+  return taken;
+}
+
 TEST(SmallBlocks, AGivenBlockIsTakenBackBySizeOnly) {
   std::thread([] {  // a thread of its own: its cache starts empty
     EXPECT_EQ(small_blocks::take(128), nullptr);
@@ -41,17 +57,7 @@ TEST(SmallBlocks, AGivenBlockIsTakenBackBySizeOnly) {
 }
 
 TEST(SmallBlocks, KeepsAtMostPerClassAndFreesTheRest) {
-  std::thread([] {
-    std::vector<char*> blocks;
-    for (int i = 0; i < small_blocks::kPerClass + 5; ++i) blocks.push_back(fresh(1024));
-    for (char* p : blocks) small_blocks::give(p, 1024);  // the last 5 are freed at once
-    int taken = 0;
-    while (char* p = small_blocks::take(1024)) {
-      std::free(p);
-      ++taken;
-    }
-    EXPECT_EQ(taken, kCaching ? small_blocks::kPerClass : 0);
-  }).join();
+  EXPECT_EQ(kept_of(1024, small_blocks::kPerClass + 5), kCaching ? small_blocks::kPerClass : 0);
 }
 
 TEST(SmallBlocks, SmallStoragesReuseBlocksAndStayAligned) {
@@ -107,17 +113,7 @@ TEST(SmallBlocks, StoragesOfOneClassShareBlocksAboveOneKiB) {
 }
 
 TEST(SmallBlocks, KeepsFewerOfTheLargeClasses) {
-  std::thread([] {
-    std::vector<char*> blocks;
-    for (int i = 0; i < small_blocks::kPerLargeClass + 3; ++i) blocks.push_back(fresh(65536));
-    for (char* p : blocks) small_blocks::give(p, 65536);
-    int taken = 0;
-    while (char* p = small_blocks::take(65536)) {
-      std::free(p);
-      ++taken;
-    }
-    EXPECT_EQ(taken, kCaching ? small_blocks::kPerLargeClass : 0);
-  }).join();
+  EXPECT_EQ(kept_of(65536, small_blocks::kPerLargeClass + 3), kCaching ? small_blocks::kPerLargeClass : 0);
 }
 
 TEST(SmallBlocks, BlocksFreedOnAnotherThreadGoToThatThreadsCache) {

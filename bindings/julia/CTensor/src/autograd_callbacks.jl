@@ -48,10 +48,15 @@ end
 # A borrowed handle the library lends to a callback, as a Tensor of its own reference.
 _borrowed(p::Ptr{L.ct_tensor}) = own_handle(L.ct_tensor_retain(p))
 
-# Stores a new reference to t (the library takes it) in slot i of an out-array the library
-# gave a callback.
-_store_reference!(slots::Ptr{Ptr{L.ct_tensor}}, i::Integer, t::Tensor) =
-    unsafe_store!(slots, L.ct_tensor_retain(handle(t)), i)
+# Stores a callback's result r in slot i of an out-array the library gave it: a new reference
+# (the library takes it) for a Tensor, nothing for `nothing`; anything else is an error naming
+# `what`.
+function _store_reference!(slots::Ptr{Ptr{L.ct_tensor}}, i::Integer, r, what)
+    r === nothing && return nothing
+    r isa Tensor || _julia_error(L.CT_ERR_INVALID_ARGUMENT, "$what is a $(typeof(r)), not a Tensor or nothing")
+    unsafe_store!(slots, L.ct_tensor_retain(handle(r)), i)
+    return nothing
+end
 
 # The status and message the library reports for an exception thrown by a callback.
 function _report(e)::Cint
@@ -81,12 +86,7 @@ end
 function _hook_trampoline(ud::Ptr{Cvoid}, g::Ptr{L.ct_tensor}, replacement::Ptr{Ptr{L.ct_tensor}})::Cint
     try
         cb = _callback(ud)
-        r = cb.f(_borrowed(g))
-        if r !== nothing
-            r isa Tensor || _julia_error(L.CT_ERR_INVALID_ARGUMENT,
-                                         "a hook must return a Tensor or nothing, got $(typeof(r))")
-            _store_reference!(replacement, 1, r)
-        end
+        _store_reference!(replacement, 1, cb.f(_borrowed(g)), "a hook's result")
         return Cint(0)
     catch e
         return _report(e)
@@ -137,26 +137,16 @@ hook_id(h::HookHandle) = Int(check_nonneg(L.ct_hook_id(h.ptr)))
 
 # ---- Custom ops ------------------------------------------------------------------------------
 
-# What a custom op's backward needs besides the user's function: input count, for checking.
-struct _CustomBackward
-    f::Any
-    n_inputs::Int
-end
-
 function _backward_trampoline(ud::Ptr{Cvoid}, n_out::Cint, grads::Ptr{Ptr{L.ct_tensor}}, n_in::Cint,
                               grad_inputs::Ptr{Ptr{L.ct_tensor}})::Cint
     try
-        cb = _callback(ud).f::_CustomBackward
         gs = ntuple(i -> (p = unsafe_load(grads, i); p == C_NULL ? nothing : _borrowed(p)), Int(n_out))
-        r = cb.f(gs...)
+        r = _callback(ud).f(gs...)
         rs = r isa Tuple ? r : (r,)
         length(rs) == n_in || _julia_error(L.CT_ERR_INVALID_ARGUMENT,
                                            "custom op backward returned $(length(rs)) gradients, expected $n_in")
         for (i, gi) in enumerate(rs)
-            gi === nothing && continue
-            gi isa Tensor || _julia_error(L.CT_ERR_INVALID_ARGUMENT,
-                                          "custom op backward: gradient $i is a $(typeof(gi)), not a Tensor or nothing")
-            _store_reference!(grad_inputs, i, gi)
+            _store_reference!(grad_inputs, i, gi, "custom op backward: gradient $i")
         end
         return Cint(0)
     catch e
@@ -198,7 +188,7 @@ function custom_op(forward, backward, name::AbstractString, inputs::Tensor...; m
             flags[k] |= Cint(bit)
         end
     end
-    cb = _Callback(_CustomBackward(backward, length(inputs)))
+    cb = _Callback(backward)
     ud = _root(cb)
     in_handles = Ptr{L.ct_tensor}[handle(t) for t in inputs]
     out_handles = Ptr{L.ct_tensor}[handle(t) for t in ts]

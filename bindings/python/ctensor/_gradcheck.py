@@ -8,10 +8,14 @@ it); the analytical one from one backward per output element (a one-hot grad_out
 check that backward is reentrant.  They must agree as torch.allclose(analytical, numerical,
 rtol, atol).  Messages are torch 2.13's; GradcheckError is a RuntimeError, as torch's.
 
-Not done: complex inputs or outputs (torch checks the Wirtinger derivatives; here a
-NotImplementedError), check_undefined_grad's and the zero-grad_output checks, batched and
-forward-mode checks (NotImplementedError when asked for); fast_mode=True runs the full check,
-whose verdict implies the fast one's."""
+Complex values as torch's backward-mode check: a complex output is checked twice, as its
+imaginary then its real part (messages "While considering the imaginary part of complex
+outputs only, ..."); a complex input's column of the numerical Jacobian is the conjugate
+Wirtinger derivative ds/dx + 1j ds/dy, which the complex gradient of a real output must equal.
+
+Not done: check_undefined_grad's and the zero-grad_output checks, batched and forward-mode
+checks (NotImplementedError when asked for); fast_mode=True runs the full check, whose verdict
+implies the fast one's."""
 
 from __future__ import annotations
 
@@ -52,9 +56,12 @@ def _as_tuple(x):
 
 
 def _values(t):
-    """t's values as a flat float64 NumPy array (C order)."""
+    """t's values as a flat NumPy array (C order): complex128 for a complex t, else float64."""
     import numpy as np  # gradcheck needs NumPy; importing ctensor does not
-    from ._creation import tensor  # noqa: F401  (the package is loaded)
+    import ctensor
+    if t.is_complex():
+        return np.asarray(t.detach().to(ctensor.complex128).resolve_conj().contiguous().tolist(),
+                          dtype=np.complex128).reshape(-1)
     return np.asarray(t.detach().double().contiguous().tolist(), dtype=np.float64).reshape(-1)
 
 
@@ -63,9 +70,7 @@ def _check_inputs(inputs):
     any_grad = False
     for idx, inp in enumerate(inputs):
         if isinstance(inp, _C.Tensor) and inp.requires_grad:
-            if inp.is_complex():
-                raise NotImplementedError("ctensor.autograd.gradcheck: complex inputs are not supported")
-            if inp.dtype != ctensor.float64:
+            if inp.dtype not in (ctensor.float64, ctensor.complex128):
                 warnings.warn(f"Input #{idx} requires gradient and is not a double precision floating point or "
                               "complex. This check will likely fail if all the inputs are not of double precision "
                               "floating point or complex. ", stacklevel=3)
@@ -81,31 +86,42 @@ def _check_inputs(inputs):
 
 
 def _numerical(func, inputs, outputs_all, eps):
-    """[input][output] -> (input numel, output numel) float64 arrays, for every output."""
+    """[input][output] -> (input numel, output numel) arrays, for every output: float64, or
+    complex128 for a complex input (the conjugate Wirtinger derivative, torch's)."""
     import numpy as np  # gradcheck needs NumPy; importing ctensor does not
     from ._autograd import no_grad
     result = []
     for inp in inputs:
         if not (isinstance(inp, _C.Tensor) and inp.requires_grad):
             continue
-        per_out = [np.zeros((inp.numel(), o.numel())) for o in outputs_all]
+        cx = inp.is_complex()
+        per_out = [np.zeros((inp.numel(), o.numel()), dtype=np.complex128 if cx else np.float64)
+                   for o in outputs_all]
         data = inp.data
         shape = tuple(inp.shape)
+
+        def central(idx, orig, step):
+            # func runs with grad mode on, as torch's (gradgradcheck's differentiates inside)
+            with no_grad():
+                data[idx] = orig - step
+            lo = [_values(o) for o in _as_tuple(func(*inputs)) if isinstance(o, _C.Tensor)]
+            with no_grad():
+                data[idx] = orig + step
+            hi = [_values(o) for o in _as_tuple(func(*inputs)) if isinstance(o, _C.Tensor)]
+            with no_grad():
+                data[idx] = orig
+            return [(h - lo_) / (2 * eps) for lo_, h in zip(lo, hi)]
+
         for k in range(inp.numel()):
             idx = np.unravel_index(k, shape) if shape else ()
             idx = tuple(int(i) for i in idx)
             orig = data[idx].item()
-            # func runs with grad mode on, as torch's (gradgradcheck's differentiates inside)
-            with no_grad():
-                data[idx] = orig - eps
-            lo = [_values(o) for o in _as_tuple(func(*inputs)) if isinstance(o, _C.Tensor)]
-            with no_grad():
-                data[idx] = orig + eps
-            hi = [_values(o) for o in _as_tuple(func(*inputs)) if isinstance(o, _C.Tensor)]
-            with no_grad():
-                data[idx] = orig
+            ds_dx = central(idx, orig, eps)
+            if cx:  # C -> R: ds/dx + 1j ds/dy
+                ds_dy = central(idx, orig, eps * 1j)
+                ds_dx = [a + 1j * b for a, b in zip(ds_dx, ds_dy)]
             for j in range(len(outputs_all)):
-                per_out[j][k] = (hi[j] - lo[j]) / (2 * eps)
+                per_out[j][k] = ds_dx[j]
         result.append(per_out)
     return result
 
@@ -115,7 +131,8 @@ def _analytical(inputs, output):
     import numpy as np  # gradcheck needs NumPy; importing ctensor does not
     import ctensor
     diff = [x for x in inputs if isinstance(x, _C.Tensor) and x.requires_grad]
-    jac = [np.zeros((x.numel(), output.numel())) for x in diff]
+    jac = [np.zeros((x.numel(), output.numel()), dtype=np.complex128 if x.is_complex() else np.float64)
+           for x in diff]
     for m in range(output.numel()):
         onehot = ctensor.zeros(output.numel(), dtype=output.dtype)
         onehot[m] = 1
@@ -131,10 +148,12 @@ def _analytical(inputs, output):
 
 def _as_tensor(a, dtype):
     import ctensor
+    if a.dtype.kind == "c" and not dtype.is_complex:  # a complex input's Jacobian (torch's dtype)
+        dtype = ctensor.complex128 if dtype == ctensor.float64 else ctensor.complex64
     return ctensor.tensor(a.tolist(), dtype=dtype).reshape(a.shape)
 
 
-def _slow_gradcheck(func, inputs, func_out, eps, atol, rtol, nondet_tol):
+def _slow_gradcheck(func, inputs, func_out, eps, atol, rtol, nondet_tol, complex_out=(), test_imag=False):
     import numpy as np  # gradcheck needs NumPy; importing ctensor does not
     outputs_all = [o for o in func_out if isinstance(o, _C.Tensor)]
     numerical = _numerical(func, inputs, outputs_all, eps)
@@ -145,15 +164,15 @@ def _slow_gradcheck(func, inputs, func_out, eps, atol, rtol, nondet_tol):
                 if np.count_nonzero(n) > 0:
                     raise GradcheckError("Numerical gradient for function expected to be zero")
         return True
+    part = "imaginary" if test_imag else "real"
     for i, j in enumerate(differentiable):
         o = outputs_all[j]
-        if o.is_complex():
-            raise NotImplementedError("ctensor.autograd.gradcheck: complex outputs are not supported")
         a1 = _analytical(inputs, o)
         a2 = _analytical(inputs, o)
+        prefix = f"While considering the {part} part of complex outputs only, " if i in complex_out else ""
         for k, (a, n) in enumerate(zip(a1, (per_out[j] for per_out in numerical))):
             if not np.allclose(a, n, rtol=rtol, atol=atol, equal_nan=False):
-                raise GradcheckError(f"Jacobian mismatch for output {i:d} with respect to input {k:d},\n"
+                raise GradcheckError(prefix + f"Jacobian mismatch for output {i:d} with respect to input {k:d},\n"
                                      f"numerical:{_as_tensor(n, o.dtype)}\nanalytical:{_as_tensor(a, o.dtype)}\n")
         for a, b in zip(a1, a2):
             if a.size and np.max(np.abs(a - b)) > nondet_tol:
@@ -178,7 +197,18 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     try:
         if check_backward_ad:
             func_out = _as_tuple(func(*tupled))
-            _slow_gradcheck(func, tupled, func_out, eps, atol, rtol, nondet_tol)
+            outs = [o for o in func_out if isinstance(o, _C.Tensor) and o.requires_grad]
+            complex_out = tuple(i for i, o in enumerate(outs) if o.is_complex())
+            if any(isinstance(o, _C.Tensor) and o.is_complex() for o in func_out):
+                # torch's _real_and_imag_output: the imaginary parts, then the real parts
+                for part, test_imag in (("imag", True), ("real", False)):
+                    def part_fn(*args, _part=part):
+                        return tuple(getattr(o, _part) if isinstance(o, _C.Tensor) and o.is_complex() else o
+                                     for o in _as_tuple(func(*args)))
+                    _slow_gradcheck(part_fn, tupled, part_fn(*tupled), eps, atol, rtol, nondet_tol,
+                                    complex_out, test_imag)
+            else:
+                _slow_gradcheck(func, tupled, func_out, eps, atol, rtol, nondet_tol)
     except GradcheckError:
         if raise_exception:
             raise

@@ -66,22 +66,82 @@ function grad!(t::Tensor, g::Union{Tensor,Nothing})
 end
 
 """
-    backward!(t, gradient = nothing; retain_graph = false)          (torch: t.backward(gradient, retain_graph))
+    backward!(t, gradient = nothing; retain_graph = create_graph, create_graph = false, inputs = nothing)
+                                        (torch: t.backward(gradient, retain_graph, create_graph, inputs))
 
 Runs the graph from `t` and adds d`t`/d`leaf` (times `gradient`, which has `t`'s size; it
-may be omitted for a one-element `t`) into `grad(leaf)` of every leaf that requires grad.
-Without `retain_graph` the graph's saved tensors are freed, and a second `backward!` through
-them fails with torch's "Trying to backward through the graph a second time".  A saved
-tensor written in place since it was saved fails with torch's "one of the variables needed
-for gradient computation has been modified by an inplace operation".  Returns `nothing`.
+may be omitted for a one-element `t`) into `grad(leaf)` of every leaf that requires grad, or
+only of the tensors in `inputs` (a non-leaf among them keeps its gradient, as after
+`retain_grad!`).  With `create_graph` the gradients have a graph of their own, so they can
+be differentiated again (higher-order gradients; a leaf's `grad` then holds the leaf alive
+until it is cleared, torch's reference cycle).  Without `retain_graph` the graph's saved
+tensors are freed, and a second `backward!` through them fails with torch's "Trying to
+backward through the graph a second time".  A saved tensor written in place since it was
+saved fails with torch's "one of the variables needed for gradient computation has been
+modified by an inplace operation".  Returns `nothing`.
 """
-function backward!(t::Tensor, gradient::Union{Tensor,Nothing} = nothing; retain_graph::Bool = false)
+function backward!(t::Tensor, gradient::Union{Tensor,Nothing} = nothing; create_graph::Bool = false,
+                   retain_graph::Bool = create_graph, inputs = nothing)
     r = retain_graph ? Cint(1) : Cint(0)
-    if gradient === nothing
-        check_status(L.ct_backward(t, C_NULL, r))
-    else
-        check_status(L.ct_backward(t, gradient, r))
+    if inputs === nothing && !create_graph
+        if gradient === nothing
+            check_status(L.ct_backward(t, C_NULL, r))
+        else
+            check_status(L.ct_backward(t, gradient, r))
+        end
+        return nothing
     end
+    for x in (t, gradient, (inputs isa Tensor ? (inputs,) : something(inputs, ()))...)
+        x isa Tensor && isclosed(x) && _julia_error(L.CT_ERR_INVALID_ARGUMENT, "backward!: a tensor was closed")
+    end
+    ins = inputs === nothing ? () : inputs isa Tensor ? (inputs,) : Tuple(inputs)
+    roots = Ptr{L.ct_tensor}[handle(t)]
+    grads = Ptr{L.ct_tensor}[gradient === nothing ? C_NULL : handle(gradient)]
+    in_handles = Ptr{L.ct_tensor}[handle(x) for x in ins]
+    GC.@preserve t gradient ins begin
+        check_status(L.ct_autograd_backward(roots, 1, grads, in_handles, length(in_handles), r,
+                                            create_graph ? Cint(1) : Cint(0)))
+    end
+    return nothing
+end
+
+"""
+    autograd_grad(outputs, inputs; grad_outputs = nothing, retain_graph = create_graph,
+                  create_graph = false, allow_unused = false) -> Vector
+                                        (torch: torch.autograd.grad(outputs, inputs, ...))
+
+The gradients of `outputs` (a `Tensor` or several) with respect to each of `inputs` (leaves
+or not), one entry per input: a new `Tensor` of the input's size and element type, or
+`nothing` for an input the outputs do not depend on (with `allow_unused`; else torch's "One
+of the differentiated Tensors appears to not have been used in the graph").  `grad_outputs`
+gives each output's gradient (`nothing` for a one-element output: 1).  No `grad` is
+touched, and only the part of the graph leading to `inputs` runs.  With `create_graph` the
+results have a graph of their own (differentiate them again for second derivatives).
+"""
+function autograd_grad(outputs, inputs; grad_outputs = nothing, create_graph::Bool = false,
+                       retain_graph::Bool = create_graph, allow_unused::Bool = false)
+    outs = outputs isa Tensor ? (outputs,) : Tuple(outputs)
+    ins = inputs isa Tensor ? (inputs,) : Tuple(inputs)
+    gouts = grad_outputs === nothing ? ntuple(_ -> nothing, length(outs)) :
+            grad_outputs isa Tensor ? (grad_outputs,) : Tuple(grad_outputs)
+    length(gouts) == length(outs) ||
+        _julia_error(L.CT_ERR_INVALID_ARGUMENT,
+                     "autograd_grad: $(length(gouts)) grad_outputs for $(length(outs)) outputs")
+    for x in (outs..., ins..., gouts...)
+        x isa Tensor && isclosed(x) && _julia_error(L.CT_ERR_INVALID_ARGUMENT, "autograd_grad: a tensor was closed")
+    end
+    out_handles = Ptr{L.ct_tensor}[handle(x) for x in outs]
+    grad_handles = Ptr{L.ct_tensor}[g === nothing ? C_NULL : handle(g) for g in gouts]
+    in_handles = Ptr{L.ct_tensor}[handle(x) for x in ins]
+    results = fill(Ptr{L.ct_tensor}(C_NULL), length(ins))
+    GC.@preserve outs gouts ins begin
+        check_status(L.ct_autograd_grad(out_handles, length(out_handles), grad_handles, in_handles,
+                                        length(in_handles), retain_graph ? Cint(1) : Cint(0),
+                                        create_graph ? Cint(1) : Cint(0), allow_unused ? Cint(1) : Cint(0),
+                                        results))
+    end
+    return Union{Tensor,Nothing}[p == C_NULL ? nothing : own_handle(p) for p in results]
+end
     return nothing
 end
 

@@ -894,6 +894,27 @@ end
     @test e isa CTensorError && occursin("forward must return a Tensor", e.message)
 end
 
+@testset "autograd: autograd_grad and backward! with inputs / create_graph" begin
+    x = requires_grad!(Tensor(Float32[1, 2, 3]))
+    s = _sumall(_mul(_mul(x, x), x))
+    g = only(autograd_grad(s, x; create_graph = true))   # torch: 3x^2, with a graph
+    @test Array(g) == Float32[3, 12, 27]
+    @test grad_fn_name(g) !== nothing
+    h = only(autograd_grad(_sumall(g), x))               # torch: 6x
+    @test Array(h) == Float32[6, 12, 18]
+    @test grad(x) === nothing                            # grad touches no .grad
+    w = requires_grad!(tensor_ones(Float32, 2))
+    r = autograd_grad(_sumall(_mulk(x, 2)), [x, w]; allow_unused = true)
+    @test Array(r[1]) == Float32[2, 2, 2] && r[2] === nothing
+    e = caught(() -> autograd_grad(_sumall(_mulk(x, 2)), [x, w]))
+    @test e isa CTensorError && occursin("appears to not have been used in the graph", e.message)
+    # backward! into some inputs only
+    a = requires_grad!(tensor_ones(Float32, 2))
+    b = requires_grad!(tensor_ones(Float32, 2))
+    backward!(_sumall(_mul(a, _mulk(b, 3))); inputs = [a])
+    @test Array(grad(a)) == Float32[3, 3] && grad(b) === nothing
+end
+
 function callback_scenario()
     x = requires_grad!(tensor_ones(Float32, 4))
     y = cube(_mulk(x, 2))

@@ -24,8 +24,7 @@ struct Registry {
   bool has_key = false;
 };
 
-// The calling thread's slot.  initial-exec: a plain %fs-relative load even in a shared
-// library (one pointer of static TLS).
+// The calling thread's slot; live_detail::t_counts points at its counts.
 thread_local Slot* t_slot __attribute__((tls_model("initial-exec"))) = nullptr;
 
 // Never destroyed: tensors may die during or after static destruction.
@@ -41,6 +40,7 @@ Registry& registry() {
       if (s->next) s->next->prev = s->prev;
       delete s;
       t_slot = nullptr;  // key destructors run on the exiting thread itself
+      live_detail::t_counts = nullptr;
     }) == 0;
     return reg;
   }();
@@ -64,12 +64,17 @@ Slot* register_thread() noexcept {
   // thread after that (in a later TLS destructor), a new slot is registered the same way.
   pthread_setspecific(g.key, s);
   t_slot = s;
+  live_detail::t_counts = s->count;
   return s;
 }
 
 }  // namespace
 
-void live_add(LiveKind kind, int64_t delta) noexcept {
+namespace live_detail {
+
+thread_local std::atomic<int64_t>* t_counts __attribute__((tls_model("initial-exec"))) = nullptr;
+
+void add_slow(LiveKind kind, int64_t delta) noexcept {
   const int k = int(kind);
   Slot* s = t_slot;
   if (!s) s = register_thread();
@@ -80,6 +85,8 @@ void live_add(LiveKind kind, int64_t delta) noexcept {
   std::atomic<int64_t>& c = s->count[k];
   c.store(c.load(std::memory_order_relaxed) + delta, std::memory_order_relaxed);
 }
+
+}  // namespace live_detail
 
 int64_t live_total(LiveKind kind) {
   const int k = int(kind);

@@ -7,13 +7,29 @@
 // other: the total stays exact whenever no thread is between the two.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 namespace ct {
 
 enum class LiveKind : int { Tensor = 0, Storage = 1 };
 
-void live_add(LiveKind kind, int64_t delta) noexcept;
+namespace live_detail {
+// The calling thread's two counts, or nullptr until its first live_add (and again once the
+// thread's slot is retired at exit).  initial-exec: a plain %fs-relative load even in a
+// shared library.
+extern thread_local std::atomic<int64_t>* t_counts __attribute__((tls_model("initial-exec")));
+// Registers the thread's slot, then adds (or adds to a shared fallback if it cannot).
+void add_slow(LiveKind kind, int64_t delta) noexcept;
+}  // namespace live_detail
+
+// Inline: it is part of every view's creation and release.
+inline void live_add(LiveKind kind, int64_t delta) noexcept {
+  std::atomic<int64_t>* const counts = live_detail::t_counts;
+  if (__builtin_expect(counts == nullptr, 0)) return live_detail::add_slow(kind, delta);
+  std::atomic<int64_t>& c = counts[int(kind)];
+  c.store(c.load(std::memory_order_relaxed) + delta, std::memory_order_relaxed);
+}
 int64_t live_total(LiveKind kind);
 
 }  // namespace ct

@@ -1,14 +1,32 @@
 #include "tensor.h"
 
+#include <cstdlib>
 #include <new>
 
 #include "error.h"
 #include "live_count.h"
 #include "shape.h"
+#include "small_blocks.h"
 
 namespace ct {
 
 static_assert(sizeof(Tensor) <= 128, "Note [Tensor layout]: a Tensor fits in 128 bytes");
+
+namespace {
+constexpr int64_t kObjectBytes = 128;  // Note [Tensor objects]: one small_blocks class
+}
+
+void* Tensor::operator new(size_t bytes) {
+  CT_CHECK(int64_t(bytes) <= kObjectBytes, Internal, "tensor: object of " << bytes << " bytes");
+  if (char* block = small_blocks::take(kObjectBytes)) return block;
+  void* p = std::aligned_alloc(size_t(small_blocks::kAlignment), size_t(kObjectBytes));
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+
+void Tensor::operator delete(void* p) noexcept {
+  if (p) small_blocks::give(static_cast<char*>(p), kObjectBytes);
+}
 
 namespace {
 // The checks every geometry passes (make, set_geometry); returns numel.

@@ -16,7 +16,7 @@ namespace {
 constexpr bool kCaching = small_blocks::kEnabled;  // not under ASan (use-after-free stays visible)
 
 const int64_t kThreeByFour[] = {3, 4};  // 48 bytes of float32: a 64-byte block
-const int64_t kSixteen[] = {16};
+const int64_t kThirtyTwo[] = {32};
 
 char* fresh(int64_t bytes) { return static_cast<char*>(std::aligned_alloc(64, size_t(bytes))); }
 
@@ -117,14 +117,28 @@ TEST(SmallBlocks, KeepsFewerOfTheLargeClasses) {
 }
 
 TEST(SmallBlocks, BlocksFreedOnAnotherThreadGoToThatThreadsCache) {
-  Ref<Tensor> t = Tensor::empty(kSixteen, DType::Float64, "test");  // 128 bytes
+  // 256 bytes: not the class of Tensor objects (128), which die after their storage
+  Ref<Tensor> t = Tensor::empty(kThirtyTwo, DType::Float64, "test");
   const char* block = t->storage()->data();
   std::thread([&] {
     t = Ref<Tensor>();  // the last reference dies here
     if (kCaching) {
-      char* p = small_blocks::take(128);
+      char* p = small_blocks::take(256);
       EXPECT_EQ(p, block);
       std::free(p);
+    }
+  }).join();
+}
+
+TEST(SmallBlocks, TensorObjectsAreReusedByTheNextTensor) {  // Note [Tensor objects]
+  std::thread([] {
+    Ref<Tensor> base = Tensor::empty(kThreeByFour, DType::Float32, "test");
+    const void* first = nullptr;
+    for (int i = 0; i < 3; ++i) {
+      Ref<Tensor> v = Tensor::make_rearranged(*base, base->sizes(), base->strides(), base.get());
+      if (i == 0) first = v.get();
+      else if (kCaching) EXPECT_EQ(static_cast<const void*>(v.get()), first);  // the same 128 bytes
+      EXPECT_EQ(v->storage(), base->storage());
     }
   }).join();
 }

@@ -10,7 +10,6 @@ relies on its `set_default_dtype(torch.double)`.
 Ported elsewhere:
   TestViewOps.test_as_strided_gradients            test_higher_order.py::test_as_strided_gradients
   TestAutograd.test_grad_nonleaf_many_outputs      test_higher_order.py (chunk views, create_graph)
-  TestAutograd.test_version_counter                test_autograd.py::test_version_counter
 
 Not applicable:
   TestAutograd.test_copy_slices_graph_task_updates     needs torch._C._functions.DelayedError
@@ -544,6 +543,105 @@ def test_tensor_hooks_inplace_over_view(lib):
     view2.register_hook(fn2)
     (view + view2).sum().backward()
     assert count[0] == 1
+
+
+@LIBS
+def test_retains_grad_inplace_multiple_outputs(lib):
+    """torch's TestAutograd.test_retains_grad_inplace_multiple_outputs (a custom Function's and
+    var_mean's outputs retaining grad, one of them written in place)."""
+
+    class DoubleMul(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g1 * 2 + g2 * 3
+
+    def var_mean(x):
+        return lib.var_mean(x, dim=0)
+
+    for fn in (DoubleMul.apply, var_mean):
+        b = lib.rand(3, 3, requires_grad=True)
+        var, mean = fn(b)
+        var.retain_grad()
+        mean.retain_grad()
+        var.mul_(2)
+        (var + mean).sum().backward()
+        gvar, gmean = var.grad, mean.grad
+        a = b.detach().requires_grad_(True)
+        var, mean = fn(a)
+        var.mul_(2)
+        out = (var + mean).sum()
+        gvar_expected, gmean_expected = lib.autograd.grad(out, inputs=(var, mean))
+        _eq(gvar, gvar_expected)
+        _eq(gmean, gmean_expected)
+
+
+@LIBS
+def test_tensor_hooks_inplace_multiple_outputs(lib):
+    """torch's TestAutograd.test_tensor_hooks_inplace_multiple_outputs."""
+
+    class DoubleMul(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g1 * 2 + g2 * 3
+
+    def var_mean(x):
+        return lib.var_mean(x, dim=0)
+
+    for fn in (DoubleMul.apply, var_mean):
+        counts = [0, 0, 0]
+        b = lib.rand(3, 3, requires_grad=True)
+        out1, out2 = fn(b)
+
+        def fn0(grad):
+            counts[0] += 1
+            _eq(grad, lib.ones_like(out1) * 2)
+
+        def fn1(grad):
+            counts[1] += 1
+            _eq(grad, lib.ones_like(out1) * 3)
+
+        def fn2(grad):
+            counts[2] += 1
+            _eq(grad, lib.ones_like(out1))
+
+        h1 = out1.register_hook(fn0)
+        h2 = out2.register_hook(fn1)
+        out1.mul_(2)  # out1's later hooks go to its new grad_fn
+        h3 = out1.register_hook(fn2)
+        (out1 + out2 * 3).sum().backward()
+        assert counts == [1, 1, 1]
+        h1.remove()
+        h2.remove()
+        h3.remove()
+
+
+@LIBS
+def test_version_counter(lib):
+    """torch's TestAutograd.test_version_counter (a view shares its base's counter; .data = keeps it)."""
+    x = lib.randn(1, 2)
+    saved = x._version
+    x.add_(1).add_(1)
+    assert x._version > saved
+    xz = x[:]
+    assert x._version == xz._version
+    xz.add_(1)
+    assert x._version == xz._version
+    saved = x._version
+    x.data = lib.randn(2, 3)
+    assert x._version == saved
+    x.add_(1)
+    assert x._version > saved
+    assert x._version == xz._version
+    xz.add_(1)
+    assert x._version == xz._version
 
 
 @LIBS

@@ -1408,7 +1408,9 @@ CT_API ct_tensor *ct_vdot(const ct_tensor *a, const ct_tensor *b);
    differ from torch's (another generator); the distributions do not.  Before any
    ct_manual_seed the seed is 67280421310721. */
 CT_API void ct_manual_seed(uint64_t seed);
-/* Uniform in [0, 1) / standard normal; floating dtypes only (CT_ERR_DTYPE otherwise). */
+/* Uniform in [0, 1) / standard normal; floating and complex dtypes (CT_ERR_DTYPE otherwise).
+   A complex tensor gets, as torch's, independent real and imaginary parts: each uniform in
+   [0, 1) (ct_rand), or each normal with variance 1/2 (ct_randn: a standard complex normal). */
 CT_API ct_tensor *ct_rand(int ndim, const int64_t *sizes, ct_dtype dtype);
 CT_API ct_tensor *ct_randn(int ndim, const int64_t *sizes, ct_dtype dtype);
 /* Integers uniform in [low, high); any dtype (bool too, as torch); low < high, and low and
@@ -1739,7 +1741,12 @@ typedef enum ct_custom_output_flag {
    output flagged CT_CUSTOM_DIRTY must be one of the inputs (forward modified it in place):
    its history is rebased on the node as an in-place op's (torch's in-place rules and
    messages apply: a leaf that requires grad is refused; a view must be input 0 and output
-   0), and its version is bumped once more (torch's mark_dirty), recorded or not.
+   0), and its version is bumped once more (torch's mark_dirty), recorded or not.  Every
+   other output that is a view (floating or complex), recorded or not, may then not be
+   written in place (torch's CreationMeta::IN_CUSTOM_FUNCTION, or MULTI_OUTPUT_NODE when the
+   recorded node has several differentiable outputs; torch's messages: "Output 0 of MyOp is a
+   view and is being modified inplace. This view was created inside a custom Function (or
+   because an input was returned as-is) ...").
    materialize_grads != 0 gives backward zeros for outputs no gradient reached (torch's
    default), 0 gives NULL (ctx.set_materialize_grads(False)).  Complex inputs and outputs are
    accepted: backward's formula is the caller's (torch's conjugate Wirtinger convention is

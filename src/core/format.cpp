@@ -457,8 +457,18 @@ std::string repr(const Tensor& t) {
   }
   // torch's order: dtype, then grad_fn=<Name> (a tensor with history) or requires_grad=True.
   if (t.autograd()) {
-    if (auto fn = autograd::grad_fn(t)) {
-      std::string s = std::string("grad_fn=<") + fn->name() + ">";
+    // torch's _tensor_str: a grad_fn that cannot be regenerated (a view made in no_grad mode
+    // whose base was then written in place) prints as <Invalid> instead of raising
+    std::shared_ptr<autograd::Node> fn;
+    const char* name = nullptr;
+    try {
+      fn = autograd::grad_fn(t);
+      if (fn) name = fn->name();
+    } catch (const Error&) {
+      name = "Invalid";
+    }
+    if (name) {
+      std::string s = std::string("grad_fn=<") + name + ">";
       const int64_t len = int64_t(s.size());
       suffixes[nsuffix++] = {std::move(s), len};
     } else if (autograd::requires_grad(t)) {

@@ -272,6 +272,55 @@ TEST_F(AutogradHooks, CustomOpSeveralOutputs) {
   }
 }
 
+ct_status identity_backward(void*, int, const ct_tensor* const* go, int, ct_tensor** gi) {
+  gi[0] = go[0] ? ct_alias(go[0]) : nullptr;
+  return CT_OK;
+}
+
+// torch's CreationMeta::IN_CUSTOM_FUNCTION: a view returned by a custom op may not be written in
+// place, recorded or not (CopySlices over its own op would bypass the user's backward); with
+// several differentiable outputs torch's multi-output message wins.
+TEST_F(AutogradHooks, CustomOpViewOutputsMayNotBeWrittenInPlace) {
+  CT_MAKE(x, vec({1, 2, 3}, 1));
+  CT_MAKE(y, ct_mul_scalar(x, 1));
+  const int prev = ct_set_grad_enabled(0);  // forward runs with grad mode off
+  TensorRef v(ct_narrow(y, 0, 0, 2));
+  ct_set_grad_enabled(prev);
+  ct_tensor* ins[1] = {y};
+  ct_tensor* outs[1] = {v};
+  CT_ASSERT_OK(ct_custom_op_apply("Narrow", 1, ins, 1, outs, nullptr, 1, identity_backward, nullptr, nullptr));
+  EXPECT_STREQ(ct_grad_fn_name(v), "NarrowBackward");
+  CT_EXPECT_FAIL(ct_mul_scalar_(v, 2), CT_ERR_INVALID_ARGUMENT, CT_ERR_INVALID_ARGUMENT,
+                 "Output 0 of Narrow is a view and is being modified inplace. This view was created inside a custom "
+                 "Function (or because an input was returned as-is) and the autograd logic to handle view+inplace "
+                 "would override the custom backward associated with the custom Function, leading to incorrect "
+                 "gradients. This behavior is forbidden. You can fix this by cloning the output of the custom "
+                 "Function.");
+  // nothing recorded (no input requires grad): the view is still marked
+  CT_MAKE(z, vec({1, 2, 3}, 0));
+  TensorRef zv(ct_narrow(z, 0, 0, 2));
+  ct_tensor* zins[1] = {z};
+  ct_tensor* zouts[1] = {zv};
+  CT_ASSERT_OK(ct_custom_op_apply("Narrow", 1, zins, 1, zouts, nullptr, 1, identity_backward, nullptr, nullptr));
+  EXPECT_EQ(ct_grad_fn_name(zv), nullptr);
+  CT_MAKE(g, vec({1, 1}, 1));
+  CT_EXPECT_FAIL(ct_add_(zv, g), CT_ERR_INVALID_ARGUMENT, CT_ERR_INVALID_ARGUMENT,
+                 "A view was created in no_grad mode and is being modified inplace with grad mode enabled. This view "
+                 "was created inside a custom Function");
+  // two differentiable outputs: the multi-output rule
+  CT_MAKE(y2, ct_mul_scalar(x, 1));
+  ct_set_grad_enabled(0);
+  TensorRef a(ct_narrow(y2, 0, 0, 2)), b(ct_narrow(y2, 0, 1, 2));
+  ct_set_grad_enabled(prev);
+  ct_tensor* ins2[1] = {y2};
+  ct_tensor* outs2[2] = {a, b};
+  TwoData d;
+  CT_ASSERT_OK(ct_custom_op_apply("Split", 1, ins2, 2, outs2, nullptr, 1, two_backward, &d, two_release));
+  CT_EXPECT_FAIL(ct_mul_scalar_(b, 2), CT_ERR_INVALID_ARGUMENT, CT_ERR_INVALID_ARGUMENT,
+                 "Output 1 of Split is a view and is being modified inplace. This view is the output of a function "
+                 "that returns multiple views.");
+}
+
 ct_status bad_shape_backward(void*, int, const ct_tensor* const*, int, ct_tensor** gi) {
   gi[0] = vec({1, 2}, 0);
   return CT_OK;

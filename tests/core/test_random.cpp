@@ -177,6 +177,41 @@ TEST_F(Random, NormalMoments) {
   }
 }
 
+// torch's rand / randn of a complex dtype: uniform_ / normal_ of its view_as_real, the
+// normal one with std 1/sqrt(2) (a standard complex normal: E|z|^2 = 1).
+TEST_F(Random, ComplexPartsAreIndependentRealDraws) {
+  ct::manual_seed(0);
+  for (DType dt : {DType::Complex64, DType::Complex128}) {
+    const DType part = dt == DType::Complex64 ? DType::Float32 : DType::Float64;
+    for (int normal = 0; normal < 2; ++normal) {
+      Ref<Tensor> t = normal ? ct::randn(Shape{1000, 500}, dt) : ct::rand(Shape{1000, 500}, dt);
+      EXPECT_EQ(t->dtype(), dt);
+      EXPECT_TRUE(t->is_contiguous());
+      // the same bytes as the parts, interleaved (re, im): read them as the real dtype
+      Ref<Tensor> parts = Tensor::empty(Shape{1000, 500, 2}, part, "test");
+      std::memcpy(parts->data(), t->data(), size_t(t->numel() * t->itemsize()));
+      const std::vector<double> v = doubles_of(*parts);
+      std::vector<double> re, im;
+      for (size_t i = 0; i < v.size(); i += 2) {
+        re.push_back(v[i]);
+        im.push_back(v[i + 1]);
+      }
+      for (const std::vector<double>* p : {&re, &im}) {
+        const Moments m = moments(*p);
+        EXPECT_NEAR(m.mean, normal ? 0.0 : 0.5, 0.005) << ct::dtype_name(dt);
+        EXPECT_NEAR(m.var, normal ? 0.5 : 1.0 / 12, 0.005) << ct::dtype_name(dt);
+        if (!normal) {
+          EXPECT_GE(m.lo, 0.0);
+          EXPECT_LT(m.hi, 1.0);
+        }
+      }
+      double cov = 0;  // the two parts are independent
+      for (size_t i = 0; i < re.size(); ++i) cov += (re[i] - (normal ? 0 : 0.5)) * (im[i] - (normal ? 0 : 0.5));
+      EXPECT_NEAR(cov / double(re.size()), 0.0, 0.003) << ct::dtype_name(dt);
+    }
+  }
+}
+
 TEST_F(Random, RandintRangeAndUniformity) {
   ct::manual_seed(0);
   struct Case {

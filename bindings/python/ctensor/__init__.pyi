@@ -826,10 +826,10 @@ def full_like(input: Tensor, fill_value: _Scalar, *, dtype: Optional[dtype] = ..
     """full_like(input, fill_value, dtype=None, memory_format=torch.preserve_format): fill_value laid out"""
 def rand_like(input: Tensor, *, generator: Any = ..., dtype: Optional[dtype] = ..., layout: Optional[layout] = ...,
               device: Any = ..., requires_grad: _bool = ..., memory_format: Optional[memory_format] = ...) -> Tensor:
-    """Uniform in [0, 1), input's shape, dtype (or dtype=) and layout (empty_like's); floating dtypes only."""
+    """Uniform in [0, 1), input's shape, dtype (or dtype=) and layout (empty_like's); floating and complex"""
 def randn_like(input: Tensor, *, generator: Any = ..., dtype: Optional[dtype] = ..., layout: Optional[layout] = ...,
                device: Any = ..., requires_grad: _bool = ..., memory_format: Optional[memory_format] = ...) -> Tensor:
-    """Standard normal, input's shape, dtype (or dtype=) and layout (empty_like's); floating dtypes only."""
+    """Standard normal, input's shape, dtype (or dtype=) and layout (empty_like's); floating and complex"""
 def randint_like(input: Tensor, *args: Union[_int, Tensor], low: Optional[_int] = ..., high: Optional[_int] = ...,
                  generator: Any = ..., dtype: Optional[dtype] = ..., layout: Optional[layout] = ..., device: Any = ...,
                  pin_memory: _bool = ..., requires_grad: _bool = ...,
@@ -1294,10 +1294,10 @@ def manual_seed(seed: _int) -> None:
     """Seeds ctensor's generator (Philox4x32-10, counter-based: the same seed gives the same"""
 def rand(*size: Union[_int, Sequence[_int]], dtype: Optional[dtype] = ..., device: Any = ...,
          requires_grad: _bool = ..., generator: None = ...) -> Tensor:
-    """Uniform in [0, 1): rand(2, 3) or rand((2, 3)); floating dtypes (default float32)."""
+    """Uniform in [0, 1): rand(2, 3) or rand((2, 3)); floating and complex dtypes (default float32;"""
 def randn(*size: Union[_int, Sequence[_int]], dtype: Optional[dtype] = ..., device: Any = ...,
           requires_grad: _bool = ..., generator: None = ...) -> Tensor:
-    """Standard normal: randn(2, 3) or randn((2, 3)); floating dtypes (default float32)."""
+    """Standard normal: randn(2, 3) or randn((2, 3)); floating and complex dtypes (default float32;"""
 @overload
 def randint(high: _int, size: Sequence[_int], *, dtype: Optional[dtype] = ..., device: Any = ...,
             requires_grad: _bool = ..., generator: None = ...) -> Tensor:

@@ -927,7 +927,8 @@ def _check_factory_kwargs(device, requires_grad, generator):
 
 
 def rand(*size, dtype=None, device=None, requires_grad=False, generator=None):
-    """Uniform in [0, 1): rand(2, 3) or rand((2, 3)); floating dtypes (default float32)."""
+    """Uniform in [0, 1): rand(2, 3) or rand((2, 3)); floating and complex dtypes (default float32;
+    a complex one: real and imaginary parts each uniform)."""
     from ._creation import _sizes, _requires_grad
     _check_factory_kwargs(device, requires_grad, generator)
     dt = _random_dtype(dtype, D.default_float_dtype())
@@ -935,7 +936,8 @@ def rand(*size, dtype=None, device=None, requires_grad=False, generator=None):
 
 
 def randn(*size, dtype=None, device=None, requires_grad=False, generator=None):
-    """Standard normal: randn(2, 3) or randn((2, 3)); floating dtypes (default float32)."""
+    """Standard normal: randn(2, 3) or randn((2, 3)); floating and complex dtypes (default float32;
+    a complex one: the standard complex normal, each part of variance 1/2)."""
     from ._creation import _sizes, _requires_grad
     _check_factory_kwargs(device, requires_grad, generator)
     dt = _random_dtype(dtype, D.default_float_dtype())

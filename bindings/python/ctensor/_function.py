@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import inspect
 import threading
+import warnings
 
 from . import _C
 from ._autograd import no_grad, is_grad_enabled
@@ -30,6 +31,17 @@ _FREED = ("Trying to backward through the graph a second time (or directly acces
           "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
           "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if "
           "you need to access saved tensors after calling backward.")
+
+_DIRTY_NOT_INPUT = ("ctx.mark_dirty() received a tensor that was not an input. Only input Tensors that have been "
+                    "mutated should be passed to ctx.mark_dirty().")
+_DIRTY_NOT_RETURNED = ("Some elements marked as dirty during the forward method were not returned as output. The "
+                       "inputs that are modified inplace must all be outputs of the Function.")
+_DIRTY_VIEW_MULTIPLE_OUTPUTS = (
+    "If your Function modifies inplace an input that is a view of another Tensor, your Function cannot return more "
+    "than one Tensor. This is not supported by the current autograd engine. You should either make sure the input "
+    "is not a view (using .clone() for example) or make your Function only return one Tensor (potentially splitting "
+    "it into two Functions: one doing the inplace that returns a single Tensor and a second one that does the other "
+    "operations). You can ask on the forum https://discuss.pytorch.org/ if you need help to do this change.")
 
 # Whether the backward running on this thread retains the graph (set by _autograd._backward):
 # a custom function's saved tensors are freed after its backward otherwise, as torch's.
@@ -209,9 +221,17 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
                 output = cls.forward(ctx, *args, **kwargs)
         is_tuple = isinstance(output, tuple)
         outputs = list(output) if is_tuple else [output]
+        inputs = [a for _, a in tensor_args]
         dirty = {id(t) for t in ctx.dirty_tensors}
         nondiff = {id(t) for t in ctx.non_differentiable}
-        inputs = [a for _, a in tensor_args]
+        for t in ctx.dirty_tensors:  # torch's _process_backward_mode_ad: a dirty tensor should be an input
+            if (isinstance(t, _C.Tensor) and not any(t is a for a in inputs) and any(t is o for o in outputs)):
+                differentiable = recording and id(t) not in nondiff and (t.is_floating_point() or t.is_complex())
+                if differentiable and t._is_view():
+                    raise RuntimeError(_DIRTY_NOT_INPUT)
+                if differentiable:
+                    warnings.warn(_DIRTY_NOT_INPUT)
+                dirty.discard(id(t))  # an ordinary output then
         c_outs, flags, out_index, positions = [], [], {}, []
         for k, o in enumerate(outputs):
             if not isinstance(o, _C.Tensor):
@@ -221,6 +241,8 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
                 flag |= 2
                 if recording and o.is_leaf and o.requires_grad:
                     raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+                if recording and flag == 2 and o._is_view() and len(outputs) > 1:
+                    raise RuntimeError(_DIRTY_VIEW_MULTIPLE_OUTPUTS)
             elif any(o is a for a in inputs):
                 with no_grad():  # torch returns an input as a view of itself, which takes the node
                     o = o.view_as(o)
@@ -229,6 +251,8 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
             positions.append(k)
             c_outs.append(o)
             flags.append(flag)
+        if any(id(t) in dirty and not any(t is o for o in outputs) for t in ctx.dirty_tensors):
+            raise RuntimeError(_DIRTY_NOT_RETURNED)
         for i, t in enumerate(ctx.to_save):
             if t is not None and not isinstance(t, _C.Tensor):
                 raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
@@ -243,7 +267,9 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
                 saved.append(_Saved(t, None, recording))
         ctx._saved = saved
         del ctx.to_save
-        if recording and c_outs:
+        # torch clears them once used: ctx lives as long as the node, and they may be outputs
+        ctx.dirty_tensors = ctx.non_differentiable = None
+        if c_outs:  # not recording, it still marks the views among the outputs (torch's IN_CUSTOM_FUNCTION)
             _C._custom_op_apply(cls.__name__, tuple(inputs), tuple(c_outs), tuple(flags), ctx.materialize_grads,
                                 _backward_runner(cls, ctx, args, positions, len(outputs)))
         return tuple(outputs) if is_tuple else outputs[0]
@@ -251,9 +277,12 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
 
 def _backward_runner(cls, ctx, args, positions, n_outputs):
     """The callable the C node calls with the tensor outputs' gradients: backward gets one per
-    output of forward (None for a non-tensor output), as torch's."""
+    output of forward (None for a non-tensor output), as torch's.  It keeps which arguments were
+    tensors, not the arguments: an input marked dirty is an output, and an output held by its
+    own node is a reference cycle through C that Python's gc cannot see."""
     name = cls._backward_name
     n = len(args)
+    tensor_arg = tuple(isinstance(a, _C.Tensor) for a in args)
 
     def run(grads):
         full = [None] * n_outputs
@@ -268,8 +297,8 @@ def _backward_runner(cls, ctx, args, positions, n_outputs):
             raise RuntimeError(f"function {name} returned an incorrect number of gradients (expected {n}, "
                                f"got {len(result)})")
         out = []
-        for i, (a, g) in enumerate(zip(args, result)):
-            if not isinstance(a, _C.Tensor):
+        for i, (is_tensor, g) in enumerate(zip(tensor_arg, result)):
+            if not is_tensor:
                 if g is not None:
                     raise RuntimeError(f"function {name} returned a gradient different than None at position "
                                        f"{i + 1}, but the corresponding forward input was not a Variable")

@@ -38,7 +38,7 @@ def _check_generator(generator):
 def _floating_like(fn, kernel, draw, input, generator, dtype, layout, device, requires_grad, memory_format):
     d, code = _like_args(fn, input, dtype, device, memory_format, layout)
     _check_generator(generator)
-    if not d.is_floating_point:
+    if not (d.is_floating_point or d.is_complex):  # complex: independent real and imaginary draws, as torch
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_SCALAR_TYPE_NAMES[d]}\'')
     out = _laid_out_like(input, d, code, draw((input.numel(),), d))
     return _requires_grad(out, requires_grad)
@@ -46,14 +46,16 @@ def _floating_like(fn, kernel, draw, input, generator, dtype, layout, device, re
 
 def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=preserve_format):
-    """Uniform in [0, 1), input's shape, dtype (or dtype=) and layout (empty_like's); floating dtypes only."""
+    """Uniform in [0, 1), input's shape, dtype (or dtype=) and layout (empty_like's); floating and complex
+    dtypes (a complex one: real and imaginary parts each uniform)."""
     return _floating_like("rand_like", "check_uniform_bounds", _C.ct_rand, input, generator, dtype, layout,
                           device, requires_grad, memory_format)
 
 
 def randn_like(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=preserve_format):
-    """Standard normal, input's shape, dtype (or dtype=) and layout (empty_like's); floating dtypes only."""
+    """Standard normal, input's shape, dtype (or dtype=) and layout (empty_like's); floating and complex
+    dtypes (a complex one: the standard complex normal, each part of variance 1/2)."""
     return _floating_like("randn_like", "normal_kernel_cpu", _C.ct_randn, input, generator, dtype, layout,
                           device, requires_grad, memory_format)
 

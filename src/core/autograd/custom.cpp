@@ -109,6 +109,29 @@ void apply_custom_op(const std::string& name, const std::vector<const Tensor*>& 
   // torch's mark_dirty bumps the version once more, recorded or not
   for (const CustomOutput& out : outputs)
     if (out.dirty_input >= 0) out.tensor->bump_version();
+  auto differentiable = [](const CustomOutput& out) {
+    return !out.non_differentiable && (is_floating(out.tensor->dtype()) || is_complex(out.tensor->dtype()));
+  };
+  size_t n_differentiable = 0;
+  if (recording)
+    for (const CustomOutput& out : outputs) n_differentiable += differentiable(out) ? 1 : 0;
+  // Every view among the outputs (but a dirty input) may not be written in place, recorded or
+  // not: CopySlices over the view's own op would bypass the user's backward (torch's
+  // _process_backward_mode_ad: CreationMeta::IN_CUSTOM_FUNCTION, or MULTI_OUTPUT_NODE when
+  // the node has several differentiable outputs).
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    const CustomOutput& out = outputs[o];
+    const Tensor& t = *out.tensor;
+    if (out.dirty_input >= 0 || !t.base() || !(is_floating(t.dtype()) || is_complex(t.dtype()))) continue;
+    AutogradMeta& m = meta_of(t);
+    if (!m.is_view) {  // a view taken before its base had autograd state: it gets its view meta now
+      m.is_view = true;
+      m.attr_version = t.version();
+    }
+    m.creation = n_differentiable > 1 ? CreationMeta::MultiOutputNode : CreationMeta::InCustomFunction;
+    m.output_nr = int64_t(o);
+    sync_history(m);
+  }
   if (!recording) return;
 
   std::vector<InputMeta> out_meta;
@@ -125,8 +148,7 @@ void apply_custom_op(const std::string& name, const std::vector<const Tensor*>& 
   for (size_t o = 0; o < outputs.size(); ++o) {
     const CustomOutput& out = outputs[o];
     const Tensor& t = *out.tensor;
-    const bool differentiable = !out.non_differentiable && (is_floating(t.dtype()) || is_complex(t.dtype()));
-    if (!differentiable) continue;
+    if (!differentiable(out)) continue;
     if (out.dirty_input >= 0) {
       rebase_history(t, node);
       if (!t.base()) meta_of(t).output_index = uint32_t(o);
@@ -136,9 +158,7 @@ void apply_custom_op(const std::string& name, const std::vector<const Tensor*>& 
     m.grad_fn = node;
     m.output_index = uint32_t(o);
     m.hooks.reset();
-    if (t.base()) {  // a view made in forward: its history is the node now
-      m.is_view = true;
-      m.creation = CreationMeta::Default;
+    if (t.base()) {  // a view made in forward: its history is the node now (creation set above)
       m.attr_version = t.version();
       m.view_fn_name = nullptr;
     }

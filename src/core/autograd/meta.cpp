@@ -92,7 +92,7 @@ std::string forward_op_name(const char* name) {
   // the nodes torch writes by hand are named by their C++ names (Python's grad_fn.name() too)
   if (n == "CopySlices" || n == "CopyBackwards") return "torch::autograd::" + n;
   const size_t at = n.rfind("Backward");
-  if (at == std::string::npos || at + 8 == n.size()) return n;
+  if (at == std::string::npos) return n;  // a custom op's "MyFnBackward" names "MyFn" (no digits: dropped too)
   const std::string digits = n.substr(at + 8);
   if (digits.find_first_not_of("0123456789") != std::string::npos) return n;
   return n.substr(0, at) + (digits == "0" ? "" : digits);
@@ -127,6 +127,11 @@ void check_view_rebase(CreationMeta creation, int64_t output_nr, const char* fn_
   if (creation == CreationMeta::MultiOutputNode) {
     os << " This view is the output of a function that returns multiple views. Such functions do not allow the "
           "output views to be modified inplace. You should replace the inplace operation by an out-of-place one.";
+  } else if (creation == CreationMeta::InCustomFunction) {
+    os << " This view was created inside a custom Function (or because an input was returned as-is) and the "
+          "autograd logic to handle view+inplace would override the custom backward associated with the custom "
+          "Function, leading to incorrect gradients. This behavior is forbidden. You can fix this by cloning the "
+          "output of the custom Function.";
   } else {
     os << " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by "
           "moving both the view and the inplace either both inside the "

@@ -93,7 +93,9 @@ struct InputMeta {
 // returning several views (MultiOutputNode: unbind, split, split_with_sizes, chunk).  A view
 // of a view inherits a non-Default creation (torch's propagate_creation_meta).
 // A view taken in inference mode of a normal tensor is InferenceMode (Note [Inference tensors]).
-enum class CreationMeta : uint8_t { Default, NoGradMode, MultiOutputNode, InferenceMode };
+// A view returned by a custom op (torch.autograd.Function) is InCustomFunction: writing it in
+// place would replace the user's backward by CopySlices over the view's op.
+enum class CreationMeta : uint8_t { Default, NoGradMode, MultiOutputNode, InferenceMode, InCustomFunction };
 
 // What a saved tensor's message needs of the tensor it was saved from (Note [Saved tensor
 // names]); the view fields mirror AutogradMeta's.
@@ -345,7 +347,8 @@ std::vector<Ref<Tensor>> run_backward(std::span<const Tensor* const> roots, std:
 // Name of the Python-side tensor type of a dtype, as torch prints it ("FloatTensor").
 const char* legacy_type_name(DType d);
 // The op a node's name stands for, as torch 2.x's Node::forward_op_name names it in messages:
-// "Backward<N>" dropped, N kept unless 0 ("ExpBackward0" -> "Exp", "FillBackward3" -> "Fill3");
+// "Backward<N>" dropped, N kept unless 0 ("ExpBackward0" -> "Exp", "FillBackward3" -> "Fill3",
+// a custom op's "MyFnBackward" -> "MyFn");
 // other names unchanged ("torch::autograd::CopySlices").
 std::string forward_op_name(const char* name);
 

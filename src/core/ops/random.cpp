@@ -7,6 +7,7 @@
 #include <mutex>
 #include <type_traits>
 
+#include "core/complex_views.h"
 #include "core/dtype.h"
 #include "core/error.h"
 #include "core/ops/promote.h"
@@ -92,13 +93,13 @@ void fill_uniform(const Tensor& t) {
 
 // Standard normal: Box-Muller on two 53-bit uniforms, in double, rounded once to T.
 template <class T>
-void fill_normal(const Tensor& t) {
+void fill_normal(const Tensor& t, double std = 1.0) {
   if constexpr (kFloating<T>) {
-    generate<T>(t, [](const uint32_t* r) {
+    generate<T>(t, [std](const uint32_t* r) {
       const double u1 = double((u64(r[0], r[1]) >> 11) + 1) * 0x1p-53;  // (0, 1]
       const double u2 = double(u64(r[2], r[3]) >> 11) * 0x1p-53;        // [0, 1)
       const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586476925 * u2);
-      return convert<T>(z);
+      return convert<T>(z * std);
     });
   } else {
     CT_FAIL(Internal, "randn: not a floating dtype");
@@ -139,9 +140,11 @@ void manual_seed(uint64_t seed) {
 
 Ref<Tensor> rand(IntList sizes, DType dtype) {
   Ref<Tensor> t = Tensor::empty(sizes, dtype, "rand");
-  CT_CHECK(is_floating(dtype), DType,
+  CT_CHECK(is_floating(dtype) || is_complex(dtype), DType,
            "rand(): \"check_uniform_bounds\" not implemented for '" << torch_scalar_type_name(dtype) << "'");
-  CT_DISPATCH_ALL(dtype, [&] { fill_uniform<scalar_t>(*t); });
+  // a complex tensor: its real and imaginary parts each uniform (torch's uniform_ on view_as_real)
+  Ref<Tensor> parts = is_complex(dtype) ? view_as_real(*t) : t;
+  CT_DISPATCH_ALL(parts->dtype(), [&] { fill_uniform<scalar_t>(*parts); });
   return t;
 }
 
@@ -149,10 +152,14 @@ Ref<Tensor> randn(IntList sizes, DType dtype) {
   Ref<Tensor> t = Tensor::empty(sizes, dtype, "randn");
   // torch 2.x's normal_ returns before its kernel when there are no elements (rand's bounds
   // check comes first and refuses integer dtypes even then)
-  CT_CHECK(is_floating(dtype) || t->numel() == 0, DType,
+  CT_CHECK(is_floating(dtype) || is_complex(dtype) || t->numel() == 0, DType,
            "randn(): \"normal_kernel_cpu\" not implemented for '" << torch_scalar_type_name(dtype) << "'");
   if (t->numel() == 0) return t;
-  CT_DISPATCH_ALL(dtype, [&] { fill_normal<scalar_t>(*t); });
+  // a complex tensor: standard complex normal, each part with variance 1/2 (torch's normal_ on
+  // view_as_real with std / sqrt(2))
+  Ref<Tensor> parts = is_complex(dtype) ? view_as_real(*t) : t;
+  const double std = is_complex(dtype) ? 0.70710678118654752440 : 1.0;
+  CT_DISPATCH_ALL(parts->dtype(), [&] { fill_normal<scalar_t>(*parts, std); });
   return t;
 }
 

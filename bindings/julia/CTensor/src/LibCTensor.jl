@@ -4174,7 +4174,9 @@ end
 
 `ct_tensor *ct_rand(int ndim, const int64_t *sizes, ct_dtype dtype);`
 
-Uniform in [0, 1) / standard normal; floating dtypes only (CT_ERR_DTYPE otherwise).
+Uniform in [0, 1) / standard normal; floating and complex dtypes (CT_ERR_DTYPE otherwise).
+A complex tensor gets, as torch's, independent real and imaginary parts: each uniform in
+[0, 1) (ct_rand), or each normal with variance 1/2 (ct_randn: a standard complex normal).
 """
 function ct_rand(ndim, sizes, dtype)
     ccall((:ct_rand, libctensor()), Ptr{ct_tensor}, (Cint, Ptr{Int64}, Cint), ndim, sizes, dtype)
@@ -4691,7 +4693,12 @@ grad_fn, which calls backward(user_data, ...) and sends its gradients to the inp
 output flagged CT_CUSTOM_DIRTY must be one of the inputs (forward modified it in place):
 its history is rebased on the node as an in-place op's (torch's in-place rules and
 messages apply: a leaf that requires grad is refused; a view must be input 0 and output
-0), and its version is bumped once more (torch's mark_dirty), recorded or not.
+0), and its version is bumped once more (torch's mark_dirty), recorded or not.  Every
+other output that is a view (floating or complex), recorded or not, may then not be
+written in place (torch's CreationMeta::IN_CUSTOM_FUNCTION, or MULTI_OUTPUT_NODE when the
+recorded node has several differentiable outputs; torch's messages: "Output 0 of MyOp is a
+view and is being modified inplace. This view was created inside a custom Function (or
+because an input was returned as-is) ...").
 materialize_grads != 0 gives backward zeros for outputs no gradient reached (torch's
 default), 0 gives NULL (ctx.set_materialize_grads(False)).  Complex inputs and outputs are
 accepted: backward's formula is the caller's (torch's conjugate Wirtinger convention is

@@ -340,3 +340,42 @@ def test_custom_backward_runs_when_only_undefined_gradients_reach_it():
         return seen, x.grad.tolist()
 
     assert run(ctensor) == run(torch) == ([[0.0, 0.0]], [0.0, 0.0])
+
+
+# ---- complex values and several outputs, both modes -------------------------------------------
+
+def square(lib, mistake):
+    """z -> z * z (and its abs) with a backward that makes `mistake`."""
+
+    class Square(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, z):
+            ctx.save_for_backward(z)
+            return z * z
+
+        @staticmethod
+        def backward(ctx, g):
+            z, = ctx.saved_tensors
+            if mistake == "no conj":  # the holomorphic derivative without torch's conjugate
+                return g * 2 * z
+            if mistake == "real only":
+                return (g * 2 * z.conj()).real.to(z.dtype)
+            if mistake == "scaled":
+                return g * 2 * z.conj() * 1.5
+            return g * 2 * z.conj()
+
+    return Square.apply
+
+
+@pytest.mark.parametrize("fast", [False, True], ids=["slow", "fast"])
+@pytest.mark.parametrize("mistake", ["none", "no conj", "real only", "scaled"])
+@pytest.mark.parametrize("out", ["complex", "abs", "both"])
+def test_complex_backwards_as_torch(mistake, out, fast):
+    def fn(L):
+        f = square(L, mistake)
+        return {"complex": lambda z: f(z), "abs": lambda z: f(z).abs(),
+                "both": lambda z, a: (a * 2, f(z) * a.sum())}[out]
+
+    makers = (cplx, real) if out == "both" else (cplx,)
+    got = same(gradcheck, fn, lambda L: tuple(m(L) for m in makers), fast_mode=fast)
+    assert (got[0] is True) == (mistake == "none")

@@ -97,8 +97,9 @@ def _as_tensor(a, dtype):
     a = np.asarray(a)
     if a.dtype.kind == "c" and not dtype.is_complex:
         dtype = ctensor.complex128 if dtype == ctensor.float64 else ctensor.complex64
-    return ctensor.from_numpy(np.ascontiguousarray(a, dtype=np.complex128 if a.dtype.kind == "c"
-                                                   else np.float64)).to(dtype)
+    # np.array, not np.ascontiguousarray: that makes a 0-d array 1-d
+    return ctensor.from_numpy(np.array(a, dtype=np.complex128 if a.dtype.kind == "c" else np.float64,
+                                       order="C")).to(dtype)
 
 
 def _allclose(a, b, rtol, atol):

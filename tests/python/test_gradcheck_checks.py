@@ -140,7 +140,9 @@ def ones_on_none(lib, g):
 def two_outputs_one_none(lib, g1, g2):
     if g1 is None and g2 is None:
         return None
-    return g1 * 2 + g2 * 3  # fails when only one of them is None
+    if g1 is None or g2 is None:  # fails when only one of them is None
+        raise RuntimeError("one gradient missing")
+    return g1 * 2 + g2 * 3
 
 
 calls = {"n": 0}
@@ -154,6 +156,7 @@ def nondeterministic(lib, g):
 WRONG = {
     "scaled": (lambda L, g: g * 2.5, {}),
     "unscaled": (lambda L, g: L.full_like(g, 2.0), {}),
+    "unscaled, one element": (lambda L, g: L.full_like(g, 2.0), {"values": [1.5]}),
     "wrong dtype": (lambda L, g: (g * 2).float(), {}),
     "wrong dtype, check_grad_dtypes": (lambda L, g: (g * 2).float(), {"check_grad_dtypes": True}),
     "wrong size": (lambda L, g: (g * 2)[:1], {}),
@@ -177,7 +180,8 @@ def test_custom_backwards_as_torch(name, fast):
     backward, kw = WRONG[name]
     kw = dict(kw)
     opts = {k: kw.pop(k) for k in ("materialize", "outputs") if k in kw}
-    got = same(gradcheck, lambda L: custom(L, backward, **opts), lambda L: (real(L),), fast_mode=fast, **kw)
+    values = kw.pop("values", X)
+    got = same(gradcheck, lambda L: custom(L, backward, **opts), lambda L: (real(L, values),), fast_mode=fast, **kw)
     # torch casts a gradient to its input's dtype, so a wrong dtype passes
     passes = ("wrong dtype", "wrong dtype, check_grad_dtypes", "raises on None, check_undefined_grad=False",
               "two outputs, correct")

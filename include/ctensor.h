@@ -1716,10 +1716,12 @@ CT_API void ct_hook_handle_release(ct_hook_handle *h);
 /* torch.autograd.Function in C: the caller computes the outputs of an op itself (normally
    with grad mode off, so that they have no history) and gives its backward as a callback.
    The backward gets one gradient per output (borrowed; NULL for an output no gradient
-   reached when zeros are not materialized) and stores in grad_inputs[i] a NEW REFERENCE to
-   the gradient of input i, or leaves it NULL (no gradient; ignored for inputs that do not
-   require grad).  A gradient must be expandable to its input's sizes (it is summed to them
-   and converted to the input's dtype, as torch), else backward fails with
+   reached when zeros are not materialized; it is called also when no gradient reached any
+   output, e.g. the next op's backward returned none for it, as torch calls it) and stores in
+   grad_inputs[i] a NEW REFERENCE to the gradient of input i, or leaves it NULL (no gradient;
+   ignored for inputs that do not require grad).  The input's sizes must be expandable to a
+   gradient's (a broadcast gradient is summed to them, and converted to the input's dtype, as
+   torch), else backward fails with
    CT_ERR_INVALID_ARGUMENT, torch's "Function MyOpBackward returned an invalid gradient at
    index 0 - got [2] but expected shape compatible with [3]".  It returns CT_OK, or a failure
    status after ct_set_error: backward then fails with them (grad_inputs stored are

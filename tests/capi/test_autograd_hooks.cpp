@@ -1,8 +1,9 @@
 // Tensor hooks and custom ops through the public header: a hook replaces a gradient, a failing
 // hook ends backward with its status and message, removal, a custom op inside a recorded
 // graph gets the analytic (torch's) gradient, several outputs and zero materialization, the
-// errors, and that user_data is released exactly once and no tensor is left behind (the
-// CtTest fixture compares ct_live_tensors() before and after).
+// errors, torch's gradient shape rule, a backward reached only by undefined gradients, and
+// that user_data is released exactly once and no tensor is left behind (the CtTest fixture
+// compares ct_live_tensors() before and after).
 #include <vector>
 
 #include "test_helpers.h"
@@ -364,6 +365,93 @@ TEST_F(AutogradHooks, CustomOpErrors) {
                      "compatible with [3]");
     else
       CT_EXPECT_FAIL(ct_backward(s, nullptr, 0), CT_ERR_DTYPE, CT_ERR_DTYPE, "custom refuses");
+  }
+}
+
+
+// torch's validate_outputs: the input's sizes must expand to the gradient's, so a [1]
+// gradient for a [3] input is refused and a [2, 3] one is summed to [3].
+ct_status one_element_backward(void*, int, const ct_tensor* const*, int, ct_tensor** gi) {
+  gi[0] = vec({5}, 0);
+  return CT_OK;
+}
+
+ct_status wide_backward(void*, int, const ct_tensor* const*, int, ct_tensor** gi) {
+  const double d[6] = {1, 2, 3, 4, 5, 6};
+  const int64_t sizes[2] = {2, 3};
+  gi[0] = ct_from_data(d, 2, sizes, CT_FLOAT64);
+  return CT_OK;
+}
+
+TEST_F(AutogradHooks, CustomOpGradientMustBroadcastFromTheInput) {
+  for (auto fn : {one_element_backward, wide_backward}) {
+    CT_MAKE(x, vec({1, 2, 3}, 1));
+    ct_tensor* ins[1] = {x};
+    CT_MAKE(o, ct_mul_scalar(x, 1));
+    CT_ASSERT_OK(ct_detach_(o));
+    ct_tensor* outs[1] = {o};
+    CT_ASSERT_OK(ct_custom_op_apply("Op", 1, ins, 1, outs, nullptr, 1, fn, nullptr, nullptr));
+    CT_MAKE(s, total(o));
+    if (fn == one_element_backward) {
+      CT_EXPECT_FAIL(ct_backward(s, nullptr, 0), CT_ERR_INVALID_ARGUMENT, CT_ERR_INVALID_ARGUMENT,
+                     "Function OpBackward returned an invalid gradient at index 0 - got [1] but expected shape "
+                     "compatible with [3]");
+    } else {
+      CT_ASSERT_OK(ct_backward(s, nullptr, 0));
+      CT_MAKE(gx, ct_grad(x));
+      EXPECT_EQ(vals(gx), (std::vector<double>{5, 7, 9}));
+    }
+  }
+}
+
+// Records whether its gradient came (and its values), sends grad * 2 on (or nothing).
+struct Seen {
+  int calls = 0;
+  bool got_null = false;
+  std::vector<double> got;
+};
+
+ct_status seeing_backward(void* ud, int, const ct_tensor* const* go, int, ct_tensor** gi) {
+  auto* s = static_cast<Seen*>(ud);
+  ++s->calls;
+  s->got_null = go[0] == nullptr;
+  if (go[0]) {
+    s->got = vals(go[0]);
+    gi[0] = ct_mul_scalar(go[0], 2);
+  }
+  return CT_OK;
+}
+
+ct_status none_backward(void*, int, const ct_tensor* const*, int, ct_tensor**) { return CT_OK; }
+
+// torch calls a custom op's backward also when only undefined gradients reach it (here: the
+// next op's backward returns none): with zeros, or NULL without materialization.
+TEST_F(AutogradHooks, CustomOpRunsWhenOnlyUndefinedGradientsReachIt) {
+  for (int materialize : {1, 0}) {
+    Seen seen;
+    CT_MAKE(x, vec({1, 2}, 1));
+    ct_tensor* ins[1] = {x};
+    CT_MAKE(b, ct_mul_scalar(x, 2));
+    CT_ASSERT_OK(ct_detach_(b));
+    ct_tensor* bs[1] = {b};
+    CT_ASSERT_OK(ct_custom_op_apply("B", 1, ins, 1, bs, nullptr, materialize, seeing_backward, &seen, nullptr));
+    CT_MAKE(m, ct_mul_scalar(b, 5));  // a built-in node between them passes the nothing on
+    ct_tensor* ms[1] = {m};
+    CT_MAKE(a, ct_mul_scalar(m, 3));
+    CT_ASSERT_OK(ct_detach_(a));
+    ct_tensor* as[1] = {a};
+    CT_ASSERT_OK(ct_custom_op_apply("A", 1, ms, 1, as, nullptr, 1, none_backward, nullptr, nullptr));
+    CT_MAKE(s, total(a));
+    CT_ASSERT_OK(ct_backward(s, nullptr, 0));
+    EXPECT_EQ(seen.calls, 1);
+    EXPECT_EQ(seen.got_null, materialize == 0);
+    TensorRef gx(ct_grad(x));  // NULL: no gradient
+    if (materialize) {
+      EXPECT_EQ(seen.got, (std::vector<double>{0, 0}));
+      EXPECT_EQ(vals(gx), (std::vector<double>{0, 0}));  // torch's x.grad: zeros
+    } else {
+      EXPECT_EQ(gx.get(), nullptr);
+    }
   }
 }
 

@@ -81,7 +81,7 @@ def gradcheck(func: Callable[..., Any], inputs: Any, *, eps: float = ..., atol: 
               check_grad_dtypes: bool = ..., check_batched_grad: bool = ..., check_batched_forward_grad: bool = ...,
               check_forward_ad: bool = ..., check_backward_ad: bool = ..., fast_mode: bool = ...,
               masked: Optional[bool] = ...) -> bool:
-    """Checks the gradients of func at inputs (the tensors that require grad, float64) against"""
+    """Checks the gradients of func at inputs (the tensors that require grad, float64 or"""
 def gradgradcheck(func: Callable[..., Any], inputs: Any, grad_outputs: Any = ..., *, eps: float = ...,
                   atol: float = ..., rtol: float = ..., gen_non_contig_grad_outputs: bool = ...,
                   raise_exception: bool = ..., nondet_tol: float = ..., check_undefined_grad: bool = ...,

@@ -3,8 +3,10 @@
 // output (Node::num_outputs, the engine's per-output slots) and an edge per input.  Its
 // backward gets every output's gradient at once: zeros of the output's sizes and dtype for
 // an output no gradient reached, unless materialize_grads is off (then none, as torch's
-// ctx.set_materialize_grads(False)).  A returned gradient must be expandable to its input's
-// sizes (then summed to them, and converted to its dtype), as torch's validate_outputs.
+// ctx.set_materialize_grads(False)).  The input's sizes must be expandable to a returned
+// gradient's (a broadcast gradient is then summed to them, and converted to the input's
+// dtype), as torch's validate_outputs: a gradient [2, 3] for an input [3] is summed, one of
+// [1] or [] is refused.
 // The node owns the user's callback; it is destroyed with the node (the C API's release).
 #include "custom.h"
 
@@ -60,7 +62,7 @@ class CustomNode final : public Node {
         r[i] = Ref<Tensor>();  // an input that takes no gradient: ignored, as torch
         continue;
       }
-      CT_CHECK(expandable_to(r[i]->sizes(), inputs[i].sizes), InvalidArgument,
+      CT_CHECK(expandable_to(inputs[i].sizes, r[i]->sizes()), InvalidArgument,
                "Function " << name_ << " returned an invalid gradient at index " << i << " - got "
                            << list_str(r[i]->sizes()) << " but expected shape compatible with "
                            << list_str(inputs[i].sizes));

@@ -224,7 +224,8 @@ struct Node : std::enable_shared_from_this<Node> {
   // Outputs of the node (gradients it takes): 1 but for custom ops.
   virtual uint32_t num_outputs() const { return 1; }
   // Gradients for the inputs from one gradient per output (empty Ref: none reached it; at
-  // least one did).  The default calls apply() with output 0's.
+  // least one did, except for a user_formula node, which the engine calls also when none
+  // did, as torch).  The default calls apply() with output 0's.
   virtual std::vector<Ref<Tensor>> apply_all(std::vector<Ref<Tensor>>& grads) {
     return grads[0] ? apply(*grads[0]) : std::vector<Ref<Tensor>>{};
   }

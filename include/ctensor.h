@@ -1489,8 +1489,8 @@ CT_API int64_t ct_explain(const ct_tensor *a, const ct_tensor *b, char *buf, int
      index_select, gather, advanced indexing (index), prod of an input without zeros.  Another
      node's gradient under create_graph gets a node whose backward fails ("derivative for
      CumprodBackward0 is not implemented"): prod of an input with a zero, cumprod, sort, topk,
-     max(dim), the scatter/index_put/mask family, and custom ops (their saved tensors have no
-     history).  In-place forms are covered as the ops (they save a recorded copy of self's old
+     max(dim), the scatter/index_put/mask family, and custom ops applied without
+     CT_CUSTOM_DIFFERENTIABLE_BACKWARD (with it, what their backward computes is recorded).  In-place forms are covered as the ops (they save a recorded copy of self's old
      values when the formula reads them).
    - Not supported: node hooks (grad_fn.register_hook), post-accumulate-grad hooks,
      anomaly detection.
@@ -1725,15 +1725,25 @@ CT_API void ct_hook_handle_release(ct_hook_handle *h);
    CT_ERR_INVALID_ARGUMENT, torch's "Function MyOpBackward returned an invalid gradient at
    index 0 - got [2] but expected shape compatible with [3]".  It returns CT_OK, or a failure
    status after ct_set_error: backward then fails with them (grad_inputs stored are
-   released).  It runs on the backward thread with grad mode off (see the hooks above for
-   what it may call).  Without retain_graph a second backward through the op still calls
+   released).  It runs on the backward thread with grad mode off (on under create_graph for
+   an op applied with CT_CUSTOM_DIFFERENTIABLE_BACKWARD; see the hooks above for what it may
+   call).  Without retain_graph a second backward through the op still calls
    it: ctensor cannot know what user_data saved. */
 typedef ct_status (*ct_custom_backward_fn)(void *user_data, int n_outputs, const ct_tensor *const *grad_outputs,
                                            int n_inputs, ct_tensor **grad_inputs);
 /* Per-output flags of ct_custom_op_apply.  Values are ABI. */
 typedef enum ct_custom_output_flag {
   CT_CUSTOM_NON_DIFFERENTIABLE = 1, /* ctx.mark_non_differentiable: no grad_fn, requires_grad 0 */
-  CT_CUSTOM_DIRTY = 2               /* ctx.mark_dirty: the output IS an input forward wrote in place */
+  CT_CUSTOM_DIRTY = 2,              /* ctx.mark_dirty: the output IS an input forward wrote in place */
+  /* On any output: the op's backward is itself differentiable (torch's default for a Python
+     Function).  Under create_graph it runs with grad mode on, and the gradients it returns keep
+     the history of the ctensor ops it computed them with, so a second backward goes through
+     them.  Without it (torch's once_differentiable) backward always runs with grad mode off
+     and, under create_graph, the gradients it gives fail the next backward with
+     "derivative for MyOpBackward is not implemented", never a silent zero.  Set it only when
+     backward computes its results with ctensor ops from grad_outputs and from tensors that
+     keep their history (the inputs themselves, not ct_detach'ed copies or raw buffers). */
+  CT_CUSTOM_DIFFERENTIABLE_BACKWARD = 4
 } ct_custom_output_flag;
 /* Makes outputs (borrowed handles, kept: their autograd state changes) the results of a
    custom op of inputs: when grad mode is on and an input requires grad, every differentiable

@@ -132,10 +132,12 @@ ct_status ct_custom_op_apply(const char* name, int n_inputs, ct_tensor* const* i
     std::vector<const Tensor*> ins;
     for (int i = 0; i < n_inputs; ++i) ins.push_back(&tensor_arg(inputs[i], op, "input"));
     std::vector<autograd::CustomOutput> outs;
+    bool differentiable_backward = false;
     for (int o = 0; o < n_outputs; ++o) {
       const Tensor& t = tensor_arg(outputs[o], op, "output");
       const int flags = output_flags ? output_flags[o] : 0;
-      CT_CHECK((flags & ~3) == 0, InvalidArgument, op << ": output_flags[" << o << "] is " << flags);
+      CT_CHECK((flags & ~7) == 0, InvalidArgument, op << ": output_flags[" << o << "] is " << flags);
+      differentiable_backward = differentiable_backward || (flags & CT_CUSTOM_DIFFERENTIABLE_BACKWARD) != 0;
       autograd::CustomOutput c{&t, (flags & CT_CUSTOM_NON_DIFFERENTIABLE) != 0, -1};
       if (flags & CT_CUSTOM_DIRTY) {
         for (int i = 0; i < n_inputs && c.dirty_input < 0; ++i)
@@ -147,7 +149,7 @@ ct_status ct_custom_op_apply(const char* name, int n_inputs, ct_tensor* const* i
     }
     auto fn = std::make_shared<CBackward>(backward, user_data, release, n_inputs);
     data->release = nullptr;  // fn owns it now
-    autograd::apply_custom_op(name, ins, outs, materialize_grads != 0, std::move(fn));
+    autograd::apply_custom_op(name, ins, outs, materialize_grads != 0, std::move(fn), differentiable_backward);
   });
 }
 

@@ -213,6 +213,71 @@ TEST_F(AutogradHooks, CustomOpInsideAGraph) {
   EXPECT_EQ(c.released, 1);
 }
 
+// cube(a) whose backward keeps a itself (its history) and may be flagged differentiable.
+ct_tensor* cube_flagged(ct_tensor* a, Counts* counts, int flags) {
+  const int prev = ct_set_grad_enabled(0);
+  ct_tensor* a2 = ct_mul(a, a);
+  ct_tensor* out = ct_mul(a2, a);
+  ct_tensor_release(a2);
+  ct_set_grad_enabled(prev);
+  auto* d = new CubeData{ct_tensor_retain(a), counts};  // an input: owning it makes no cycle
+  if (ct_custom_op_apply("Cube", 1, &a, 1, &out, &flags, 1, cube_backward, d, cube_release) != CT_OK) {
+    ct_tensor_release(out);
+    return nullptr;
+  }
+  return out;
+}
+
+// d/dx of the gradient of sum(cube(x)) (torch: 6x), or the refusal without the flag.
+TEST_F(AutogradHooks, CustomOpSecondDerivativeWithDifferentiableBackward) {
+  Counts c;
+  {
+    CT_MAKE(x, vec({0.5, -1, 2}, 1));
+    CT_MAKE(out, cube_flagged(x, &c, CT_CUSTOM_DIFFERENTIABLE_BACKWARD));
+    CT_MAKE(s, total(out));
+    const ct_tensor* outs[1] = {s};
+    const ct_tensor* ins[1] = {x};
+    ct_tensor* g = nullptr;
+    CT_ASSERT_OK(ct_autograd_grad(outs, 1, nullptr, ins, 1, 0, 1, 0, &g));
+    TensorRef gx(g);
+    EXPECT_EQ(vals(gx), (std::vector<double>{0.75, 3, 12}));  // 3 x^2
+    EXPECT_EQ(ct_requires_grad(gx), 1);
+    EXPECT_STREQ(ct_grad_fn_name(gx), "MulBackward0");  // what cube_backward computed, recorded
+    CT_MAKE(s2, total(gx));
+    const ct_tensor* outs2[1] = {s2};
+    ct_tensor* h = nullptr;
+    CT_ASSERT_OK(ct_autograd_grad(outs2, 1, nullptr, ins, 1, 0, 0, 0, &h));
+    TensorRef hx(h);
+    EXPECT_EQ(vals(hx), (std::vector<double>{3, -6, 12}));  // torch: 6 x
+  }
+  EXPECT_EQ(c.released, 1);
+  {
+    CT_MAKE(x, vec({0.5, -1, 2}, 1));
+    CT_MAKE(out, cube_flagged(x, &c, 0));  // once differentiable
+    CT_MAKE(s, total(out));
+    const ct_tensor* outs[1] = {s};
+    const ct_tensor* ins[1] = {x};
+    ct_tensor* g = nullptr;
+    CT_ASSERT_OK(ct_autograd_grad(outs, 1, nullptr, ins, 1, 0, 1, 0, &g));
+    TensorRef gx(g);
+    EXPECT_EQ(vals(gx), (std::vector<double>{0.75, 3, 12}));
+    CT_MAKE(s2, total(gx));
+    const ct_tensor* outs2[1] = {s2};
+    ct_tensor* h = nullptr;
+    CT_EXPECT_FAIL(ct_autograd_grad(outs2, 1, nullptr, ins, 1, 0, 0, 0, &h), CT_ERR_INVALID_ARGUMENT,
+                   CT_ERR_INVALID_ARGUMENT, "derivative for CubeBackward is not implemented");
+    EXPECT_EQ(h, nullptr);
+  }
+  EXPECT_EQ(c.released, 2);
+  CT_MAKE(x, vec({1}, 1));
+  int bad = 8;
+  CT_MAKE(out, ct_ones(0, nullptr, CT_FLOAT64));
+  ct_tensor* ins[1] = {x};
+  ct_tensor* outs[1] = {out};
+  CT_EXPECT_FAIL(ct_custom_op_apply("Cube", 1, ins, 1, outs, &bad, 1, cube_backward, nullptr, nullptr),
+                 CT_ERR_INVALID_ARGUMENT, CT_ERR_INVALID_ARGUMENT, "ct_custom_op_apply: output_flags[0] is 8");
+}
+
 TEST_F(AutogradHooks, CustomOpNotRecordedReleasesAtOnce) {
   Counts c;
   CT_MAKE(x, vec({1, 2}, 0));

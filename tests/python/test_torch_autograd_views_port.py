@@ -34,9 +34,7 @@ Not applicable:
   TestAutograd.test_autograd_simple_views_python        its ctx._is_pure_view=True cases (a private torch
                                                         flag): run for torch only
 
-Expected failures (xfail strict, see each test): ctensor's custom Functions have no double
-backward (the gradgradcheck halves of test_return_duplicate_inplace and
-test_inplace_on_view_python); torch's known transposed gradient that
+Expected failure (xfail strict): torch's known transposed gradient that
 test_autograd_inplace_views_cross_dtype pins (ctensor gives the right one).
 Messages are the installed torch 2.13's ("Output 0 of Unbind is a view ...": torch 2.13 names
 the forward op where the upstream test file names the node, "UnbindBackward0").
@@ -59,12 +57,6 @@ def _libs_xfail_ctensor(reason):
     return pytest.mark.parametrize(
         "lib", (pytest.param(ctensor, marks=pytest.mark.xfail(strict=True, reason=reason)), torch),
         ids=["ctensor", "torch"])
-
-
-# ctensor's custom Functions have no double backward (their node refuses create_graph:
-# "derivative for MyFnBackward is not implemented"; see once_differentiable in _function.py).
-NO_CUSTOM_DOUBLE_BACKWARD = ("ctensor's custom autograd.Function has no double backward: with create_graph its node "
-                             "raises 'derivative for <Name>Backward is not implemented'")
 
 
 def _np(t):
@@ -177,7 +169,7 @@ def test_return_duplicate_inplace(lib):
     assert lib.autograd.gradcheck(_double_inplace_fn(lib), [_d(lib, 5, 5, requires_grad=True)])
 
 
-@_libs_xfail_ctensor(NO_CUSTOM_DOUBLE_BACKWARD)
+@LIBS
 def test_return_duplicate_inplace_gradgradcheck(lib):
     """torch's TestAutograd.test_return_duplicate_inplace: its gradgradcheck."""
     assert lib.autograd.gradgradcheck(_double_inplace_fn(lib), [_d(lib, 5, 5, requires_grad=True)])
@@ -1549,7 +1541,7 @@ def test_inplace_on_view_python(lib):
     assert lib.autograd.gradcheck(_py_add_on_views(lib), [a, b], raise_exception=True)
 
 
-@_libs_xfail_ctensor(NO_CUSTOM_DOUBLE_BACKWARD + " (here under CopySlices)")
+@LIBS
 def test_inplace_on_view_python_gradgradcheck(lib):
     """torch's TestAutogradDeviceType.test_inplace_on_view_python: its gradgradcheck."""
     a = _d(lib, 4, 4, requires_grad=True)

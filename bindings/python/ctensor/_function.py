@@ -21,6 +21,7 @@ from ._autograd import no_grad, is_grad_enabled
 
 __all__ = ["RemovableHandle", "Function", "FunctionCtx", "once_differentiable", "Variable"]
 
+_DIFFERENTIABLE_BACKWARD = _C.CT_CUSTOM_DIFFERENTIABLE_BACKWARD  # ct_custom_output_flag
 _EXPECTED_VERSION_HINT = ("Hint: enable anomaly detection to find the operation that failed to compute its "
                           "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
 _INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "
@@ -269,6 +270,12 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
         del ctx.to_save
         # torch clears them once used: ctx lives as long as the node, and they may be outputs
         ctx.dirty_tensors = ctx.non_differentiable = None
+        # backward is differentiable (create_graph records what it computes), as torch's, unless
+        # it saved an output: a saved output is kept detached here (torch unpacks it with the
+        # node as grad_fn), so its derivative would be lost; such a node refuses the next
+        # backward ("derivative for <Name>Backward is not implemented") instead.
+        if all(s is None or s.output_nr is None for s in saved):
+            flags = [f | _DIFFERENTIABLE_BACKWARD for f in flags]
         if c_outs:  # not recording, it still marks the views among the outputs (torch's IN_CUSTOM_FUNCTION)
             _C._custom_op_apply(cls.__name__, tuple(inputs), tuple(c_outs), tuple(flags), ctx.materialize_grads,
                                 _backward_runner(cls, ctx, args, positions, len(outputs)))
@@ -313,13 +320,30 @@ def _backward_runner(cls, ctx, args, positions, n_outputs):
     return run
 
 
+_ONCE_DIFFERENTIABLE = "trying to differentiate twice a function that was marked with @once_differentiable"
+
+
 def once_differentiable(fn):
-    """torch.autograd.function.once_differentiable: backward runs with grad mode off (ctensor's
-    backward always does: it has no double backward)."""
+    """torch.autograd.function.once_differentiable: backward runs with grad mode off; when grad
+    mode is on (create_graph) and a gradient it was given requires grad, its results go
+    through a node whose backward fails with torch's "trying to differentiate twice a function
+    that was marked with @once_differentiable" (torch's DelayedError)."""
     @functools.wraps(fn)
     def wrapper(ctx, *args):
         with no_grad():
-            return fn(ctx, *args)
+            outputs = fn(ctx, *args)
+        if not is_grad_enabled() or not any(isinstance(a, _C.Tensor) and a.requires_grad for a in args):
+            return outputs
+        is_tuple = isinstance(outputs, tuple)
+        outs = outputs if is_tuple else (outputs,)
+        # torch's fake_requires_grad: detached aliases that require grad, so the node records
+        aliases = [o.detach().requires_grad_() if isinstance(o, _C.Tensor) else None for o in outs]
+        tensors = [a for a in aliases if a is not None]
+        if not tensors:
+            return outputs
+        errs = iter(_DelayedError.apply(*tensors))
+        result = tuple(next(errs) if a is not None else None for a in aliases)
+        return result if is_tuple else result[0]
     return wrapper
 
 
@@ -343,3 +367,18 @@ class Variable(metaclass=_VariableMeta):
 
 def install():
     _C._install(_C.Tensor, "register_hook", register_hook)
+
+
+class _DelayedError(Function):
+    """torch's DelayedError node: passes tensors through, and fails when differentiated."""
+
+    @staticmethod
+    def forward(ctx, *tensors):
+        return tuple(t.view_as(t) for t in tensors)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise RuntimeError(_ONCE_DIFFERENTIABLE)
+
+
+_DelayedError._backward_name = "DelayedError"

@@ -7,6 +7,10 @@
 // gradient's (a broadcast gradient is then summed to them, and converted to the input's
 // dtype), as torch's validate_outputs: a gradient [2, 3] for an input [3] is summed, one of
 // [1] or [] is refused.
+// Under create_graph the node is differentiable when the op says its backward is (it then
+// runs with grad mode on, and what it computes with recording ops is recorded); otherwise
+// its backward runs with grad mode off and the engine refuses the next backward (Note
+// [Higher-order gradients]), as torch's once_differentiable.
 // The node owns the user's callback; it is destroyed with the node (the C API's release).
 #include "custom.h"
 
@@ -38,9 +42,15 @@ bool expandable_to(IntList from, IntList to) {
 
 class CustomNode final : public Node {
  public:
-  CustomNode(const char* name, std::vector<InputMeta> outs, bool materialize, std::shared_ptr<CustomBackward> fn)
-      : name_(name), outs_(std::move(outs)), materialize_(materialize), fn_(std::move(fn)) {}
+  CustomNode(const char* name, std::vector<InputMeta> outs, bool materialize, std::shared_ptr<CustomBackward> fn,
+             bool differentiable_backward)
+      : name_(name),
+        outs_(std::move(outs)),
+        materialize_(materialize),
+        differentiable_(differentiable_backward),
+        fn_(std::move(fn)) {}
   const char* name() const override { return name_; }
+  bool differentiable() const override { return differentiable_; }
   uint32_t num_outputs() const override { return uint32_t(outs_.size()); }
   bool user_formula() const override { return true; }
   // Output 0's gradient alone: CopySlices calls this for a dirty view (always output 0).
@@ -53,7 +63,13 @@ class CustomNode final : public Node {
     if (materialize_)
       for (size_t i = 0; i < grads.size(); ++i)
         if (!grads[i]) grads[i] = full(outs_[i].sizes, 0.0, outs_[i].dtype, "backward");
-    std::vector<Ref<Tensor>> r = fn_->call(grads);
+    std::vector<Ref<Tensor>> r;
+    if (differentiable_) {
+      r = fn_->call(grads);  // grad mode as the engine set it: on under create_graph
+    } else {
+      NoGradGuard off;  // once differentiable: the engine refuses the next backward instead
+      r = fn_->call(grads);
+    }
     CT_CHECK(r.size() == inputs.size(), InvalidArgument,
              "function " << name_ << " returned an incorrect number of gradients (expected " << inputs.size()
                          << ", got " << r.size() << ")");
@@ -74,6 +90,7 @@ class CustomNode final : public Node {
   const char* name_;
   std::vector<InputMeta> outs_;
   bool materialize_;
+  bool differentiable_;
   std::shared_ptr<CustomBackward> fn_;
 };
 
@@ -81,7 +98,7 @@ class CustomNode final : public Node {
 
 void apply_custom_op(const std::string& name, const std::vector<const Tensor*>& inputs,
                      const std::vector<CustomOutput>& outputs, bool materialize_grads,
-                     std::shared_ptr<CustomBackward> backward) {
+                     std::shared_ptr<CustomBackward> backward, bool differentiable_backward) {
   // Checks first, so that a refused call changes nothing.
   for (size_t o = 0; o < outputs.size(); ++o) {
     const CustomOutput& out = outputs[o];
@@ -140,7 +157,7 @@ void apply_custom_op(const std::string& name, const std::vector<const Tensor*>& 
   for (const CustomOutput& out : outputs)
     out_meta.push_back({Shape(out.tensor->sizes().begin(), out.tensor->sizes().end()), out.tensor->dtype()});
   auto node = std::make_shared<CustomNode>(intern_name(name + "Backward"), std::move(out_meta), materialize_grads,
-                                           std::move(backward));
+                                           std::move(backward), differentiable_backward);
   for (const Tensor* t : inputs) {
     if (requires_grad(*t))
       node->add_input(*t);

@@ -213,6 +213,7 @@ const CT_PRESERVE_FORMAT = Cint(3)
 const ct_custom_output_flag = Cint
 const CT_CUSTOM_NON_DIFFERENTIABLE = Cint(1)
 const CT_CUSTOM_DIRTY = Cint(2)
+const CT_CUSTOM_DIFFERENTIABLE_BACKWARD = Cint(4)
 
 # ---- enum ct_file_mode -------------------------------------------------------------------
 # How a file's bytes become a storage.  The numbers are ABI and never change.
@@ -4284,8 +4285,8 @@ end
 # index_select, gather, advanced indexing (index), prod of an input without zeros.  Another
 # node's gradient under create_graph gets a node whose backward fails ("derivative for
 # CumprodBackward0 is not implemented"): prod of an input with a zero, cumprod, sort, topk,
-# max(dim), the scatter/index_put/mask family, and custom ops (their saved tensors have no
-# history).  In-place forms are covered as the ops (they save a recorded copy of self's old
+# max(dim), the scatter/index_put/mask family, and custom ops applied without
+# CT_CUSTOM_DIFFERENTIABLE_BACKWARD (with it, what their backward computes is recorded).  In-place forms are covered as the ops (they save a recorded copy of self's old
 # values when the formula reads them).
 # - Not supported: node hooks (grad_fn.register_hook), post-accumulate-grad hooks,
 # anomaly detection.

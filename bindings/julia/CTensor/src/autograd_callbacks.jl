@@ -156,7 +156,8 @@ end
 
 """
     custom_op(forward, backward, name, inputs...; materialize_grads = true,
-              non_differentiable = (), dirty = ())          (torch: a torch.autograd.Function)
+              non_differentiable = (), dirty = (), differentiable_backward = false)
+                                                            (torch: a torch.autograd.Function)
 
 An op of your own inside a graph.  `forward(inputs...)` runs with grad mode off and returns
 a `Tensor` or a tuple of them (computed with the library's ops or written from Julia).  When
@@ -171,10 +172,16 @@ type, as torch does); an exception thrown by `backward` makes `backward!` throw 
 graph (torch's `ctx.mark_non_differentiable`); those in `dirty` must be inputs that forward
 wrote in place (torch's `ctx.mark_dirty`).  To use an output in `backward`, capture
 `detach(output)`, never the output itself (that would make a reference cycle through the
-node, which is then never freed); capturing inputs is fine.  Returns what `forward` did.
+node, which is then never freed); capturing inputs is fine.  With `differentiable_backward`
+(torch's default for a Python Function), `backward` runs with grad mode on under
+`create_graph` and the gradients keep the history of the library ops it computed them with,
+so `autograd_grad` can differentiate them again; without it (torch's `once_differentiable`)
+a second derivative through the op fails with "derivative for <name>Backward is not
+implemented".  Set it only when `backward` computes with library ops from its gradients and
+the captured inputs (not from `detach`ed outputs or Julia arrays).  Returns what `forward` did.
 """
 function custom_op(forward, backward, name::AbstractString, inputs::Tensor...; materialize_grads::Bool = true,
-                   non_differentiable = (), dirty = ())
+                   non_differentiable = (), dirty = (), differentiable_backward::Bool = false)
     outs = no_grad(() -> forward(inputs...))
     single = outs isa Tensor
     ts = single ? (outs,) : Tuple(outs)
@@ -188,6 +195,7 @@ function custom_op(forward, backward, name::AbstractString, inputs::Tensor...; m
             flags[k] |= Cint(bit)
         end
     end
+    differentiable_backward && (flags .|= Cint(L.CT_CUSTOM_DIFFERENTIABLE_BACKWARD))
     cb = _Callback(backward)
     ud = _root(cb)
     in_handles = Ptr{L.ct_tensor}[handle(t) for t in inputs]

@@ -915,6 +915,21 @@ end
     @test Array(grad(a)) == Float32[3, 3] && grad(b) === nothing
 end
 
+@testset "autograd: a custom_op's second derivative, with and without differentiable_backward" begin
+    x = requires_grad!(Tensor(Float32[1, 2, 3]))
+    # backward computed with library ops from g and the captured input x: torch's d2/dx2 x^3 = 6x
+    y = custom_op(t -> _mul(_mul(t, t), t), g -> _mul(_mul(_mulk(g, 3), x), x), "Cube3", x;
+                  differentiable_backward = true)
+    g = only(autograd_grad(_sumall(y), x; create_graph = true))
+    @test Array(g) == Float32[3, 12, 27]
+    @test Array(only(autograd_grad(_sumall(g), x))) == Float32[6, 12, 18]
+    # without the flag (torch's once_differentiable) the second derivative is refused, never zero
+    z = cube(x)
+    gz = only(autograd_grad(_sumall(z), x; create_graph = true))
+    e = caught(() -> autograd_grad(_sumall(gz), x))
+    @test e isa CTensorError && occursin("derivative for CubeBackward is not implemented", e.message)
+end
+
 function callback_scenario()
     x = requires_grad!(tensor_ones(Float32, 4))
     y = cube(_mulk(x, 2))

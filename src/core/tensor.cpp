@@ -61,6 +61,11 @@ Ref<Tensor> Tensor::make_rearranged(const Tensor& of, IntList sizes, IntList str
   return make_checked(of.storage(), of.dtype(), sizes, strides, of.offset(), base, nullptr, of.numel());
 }
 
+Ref<Tensor> Tensor::make_narrowed(const Tensor& of, IntList sizes, IntList strides, int64_t offset, int64_t numel,
+                                  Tensor* base) {
+  return make_checked(of.storage(), of.dtype(), sizes, strides, offset, base, nullptr, numel);
+}
+
 // make, once the geometry is known to be valid and to hold `numel` elements.
 Ref<Tensor> Tensor::make_checked(Storage* storage, DType dtype, IntList sizes, IntList strides, int64_t offset,
                                  Tensor* base, const Tensor* counter_from, int64_t numel) {

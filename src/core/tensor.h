@@ -113,6 +113,11 @@ class Tensor {
   // permuted, with dims of size 1 dropped (transpose, permute, squeeze, an alias).  Its numel
   // is of's, and every stride already passed make's checks, so there is nothing to check again.
   static Ref<Tensor> make_rearranged(const Tensor& of, IntList sizes, IntList strides, Tensor* base);
+  // A view of `of` over some of its elements (select, slice): numel of them, every one an
+  // element of `of`, whose geometry passed make's checks, so there is nothing to check again
+  // (an empty `of` gives an empty view, which make does not check either).
+  static Ref<Tensor> make_narrowed(const Tensor& of, IntList sizes, IntList strides, int64_t offset, int64_t numel,
+                                   Tensor* base);
   // A new contiguous tensor on a new uninitialized storage; checks sizes (negative, overflow).
   static Ref<Tensor> empty(IntList sizes, DType dtype, const char* op);
   // A new tensor on a new storage just large enough for (sizes, strides); strides >= 0.

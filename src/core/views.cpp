@@ -36,6 +36,13 @@ Ref<Tensor> rearranged_view(const Tensor& t, IntList sizes, IntList strides) {
   v->set_math_bits(t.math_bits());
   return v;
 }
+
+// make_view for the views over some of t's elements (select, slice): Tensor::make_narrowed.
+Ref<Tensor> narrowed_view(const Tensor& t, IntList sizes, IntList strides, int64_t offset, int64_t numel) {
+  Ref<Tensor> v = Tensor::make_narrowed(t, sizes, strides, offset, numel, t.view_root());
+  v->set_math_bits(t.math_bits());
+  return v;
+}
 }  // namespace
 
 Ref<Tensor> view(const Tensor& t, IntList shape) {
@@ -112,7 +119,9 @@ Ref<Tensor> slice(const Tensor& t, int64_t dim, int64_t start, int64_t stop, int
   CT_CHECK(!overflow, InvalidArgument,
            "slice: start " << start << " and step " << step << " with stride " << t.stride(d)
                            << " overflow int64");
-  return make_view(t, sizes, strides, offset);
+  // A step > 1 makes a new stride, which make checks (its bytes may overflow on a size-1 dim).
+  if (step != 1) return make_view(t, sizes, strides, offset);
+  return narrowed_view(t, sizes, strides, offset, size == 0 ? 0 : t.numel() / size * sizes[size_t(d)]);
 }
 
 Ref<Tensor> narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
@@ -141,7 +150,7 @@ Ref<Tensor> select(const Tensor& t, int64_t dim, int64_t index) {
   DimBuf sizes(t.sizes()), strides(t.strides());
   sizes.erase(size_t(d));
   strides.erase(size_t(d));
-  return make_view(t, sizes, strides, geometry("select", index, t.stride(d), t.offset()));
+  return narrowed_view(t, sizes, strides, geometry("select", index, t.stride(d), t.offset()), t.numel() / size);
 }
 
 Ref<Tensor> expand(const Tensor& t, IntList target) {

@@ -1776,6 +1776,17 @@ CT_API ct_status ct_custom_op_apply(const char *name, int n_inputs, ct_tensor *c
                                     ct_tensor *const *outputs, const int *output_flags, int materialize_grads,
                                     ct_custom_backward_fn backward, void *user_data,
                                     void (*release)(void *user_data));
+/* A saved output, for a backward that uses one of its op's outputs (exp's backward reads
+   exp(x)).  user_data keeps saved = ct_detach(outputs[output_index]) (never the output itself:
+   a cycle); backward calls this to read it.  Inside the backward of an op applied with
+   CT_CUSTOM_DIFFERENTIABLE_BACKWARD while a create_graph backward runs, the result is what
+   torch's SavedVariable unpacks for an output: a new alias of saved (sharing its memory)
+   whose grad_fn is the op's own node at output_index, so that a second derivative flows
+   through the op's backward again.  Anywhere else it is a new reference to saved itself.
+   Returns a NEW REFERENCE, or NULL: CT_ERR_INVALID_ARGUMENT for a NULL or dead saved, or
+   output_index outside the running op's outputs ("custom op saved output: CubeBackward has 1
+   outputs, got index 2"). */
+CT_API ct_tensor *ct_custom_op_saved_output(const ct_tensor *saved, int output_index);
 
 /* ---- Tensor identity and in-place metadata ops ----------------------------------------- */
 /* Version counters (torch's, see ct_tensor_version): SHARED by a tensor, its views

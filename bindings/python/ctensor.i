@@ -219,6 +219,7 @@
 /* autograd */
 %newobject ct_grad;
 %newobject ct_detach;
+%newobject ct_custom_op_saved_output;
 %newobject ct_data;
 /* dtype views, T / mT, and the copies of views (torch's *_copy ops) */
 %newobject ct_view_dtype;

@@ -153,4 +153,10 @@ ct_status ct_custom_op_apply(const char* name, int n_inputs, ct_tensor* const* i
   });
 }
 
+ct_tensor* ct_custom_op_saved_output(const ct_tensor* saved, int output_index) {
+  return guard<ct_tensor*>(nullptr, [&] {
+    return to_handle(autograd::custom_saved_output(tensor_arg(saved, "ct_custom_op_saved_output"), output_index));
+  });
+}
+
 }  // extern "C"

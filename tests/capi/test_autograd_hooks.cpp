@@ -4,6 +4,7 @@
 // errors, torch's gradient shape rule, a backward reached only by undefined gradients, and
 // that user_data is released exactly once and no tensor is left behind (the CtTest fixture
 // compares ct_live_tensors() before and after).
+#include <cmath>
 #include <vector>
 
 #include "test_helpers.h"
@@ -276,6 +277,71 @@ TEST_F(AutogradHooks, CustomOpSecondDerivativeWithDifferentiableBackward) {
   ct_tensor* outs[1] = {out};
   CT_EXPECT_FAIL(ct_custom_op_apply("Cube", 1, ins, 1, outs, &bad, 1, cube_backward, nullptr, nullptr),
                  CT_ERR_INVALID_ARGUMENT, CT_ERR_INVALID_ARGUMENT, "ct_custom_op_apply: output_flags[0] is 8");
+}
+
+// Exp: backward reads the op's output through ct_custom_op_saved_output (user_data keeps
+// ct_detach(out), never out itself).
+ct_status exp_backward(void* ud, int, const ct_tensor* const* go, int, ct_tensor** gi) {
+  TensorRef out(ct_custom_op_saved_output(static_cast<ct_tensor*>(ud), 0));
+  if (!out) return ct_last_status();
+  gi[0] = ct_mul(go[0], out);
+  return gi[0] ? CT_OK : ct_last_status();
+}
+
+TEST_F(AutogradHooks, CustomOpSavedOutputCarriesTheNodeUnderCreateGraph) {
+  CT_MAKE(x, vec({0.5, -1, 2}, 1));
+  const int prev = ct_set_grad_enabled(0);
+  ct_tensor* out = ct_exp(x);
+  ct_set_grad_enabled(prev);
+  ct_tensor* saved = ct_detach(out);
+  int flags = CT_CUSTOM_DIFFERENTIABLE_BACKWARD;
+  ct_tensor* ins[1] = {x};
+  CT_ASSERT_OK(ct_custom_op_apply("Exp", 1, ins, 1, &out, &flags, 1, exp_backward, saved,
+                                  [](void* p) { ct_tensor_release(static_cast<ct_tensor*>(p)); }));
+  TensorRef y(out);
+  {  // outside a backward: saved itself
+    TensorRef same(ct_custom_op_saved_output(saved, 5));
+    EXPECT_EQ(ct_tensor_data(same), ct_tensor_data(saved));
+    EXPECT_EQ(ct_grad_fn_name(same), nullptr);
+  }
+  CT_MAKE(s, total(y));
+  const ct_tensor* outs[1] = {s};
+  const ct_tensor* xs[1] = {x};
+  ct_tensor* g = nullptr;
+  CT_ASSERT_OK(ct_autograd_grad(outs, 1, nullptr, xs, 1, 0, 1, 0, &g));
+  TensorRef gx(g);
+  const std::vector<double> e = {std::exp(0.5), std::exp(-1.0), std::exp(2.0)};
+  for (size_t i = 0; i < 3; ++i) EXPECT_DOUBLE_EQ(vals(gx)[i], e[i]);
+  CT_MAKE(s2, total(gx));
+  const ct_tensor* outs2[1] = {s2};
+  ct_tensor* h = nullptr;
+  CT_ASSERT_OK(ct_autograd_grad(outs2, 1, nullptr, xs, 1, 0, 0, 0, &h));  // torch: exp(x) again
+  TensorRef hx(h);
+  for (size_t i = 0; i < 3; ++i) EXPECT_DOUBLE_EQ(vals(hx)[i], e[i]);
+  CT_EXPECT_NULL(ct_custom_op_saved_output(nullptr, 0), CT_ERR_INVALID_ARGUMENT, "ct_custom_op_saved_output");
+}
+
+ct_status bad_index_backward(void* ud, int, const ct_tensor* const*, int, ct_tensor** gi) {
+  gi[0] = ct_custom_op_saved_output(static_cast<ct_tensor*>(ud), 2);
+  return gi[0] ? CT_OK : ct_last_status();
+}
+
+TEST_F(AutogradHooks, CustomOpSavedOutputIndexMustBeAnOutput) {
+  CT_MAKE(x, vec({1}, 1));
+  ct_tensor* out = ct_detach(x);
+  ct_tensor* saved = ct_detach(out);
+  int flags = CT_CUSTOM_DIFFERENTIABLE_BACKWARD;
+  ct_tensor* ins[1] = {x};
+  CT_ASSERT_OK(ct_custom_op_apply("Id", 1, ins, 1, &out, &flags, 1, bad_index_backward, saved,
+                                  [](void* p) { ct_tensor_release(static_cast<ct_tensor*>(p)); }));
+  TensorRef y(out);
+  CT_MAKE(s, total(y));
+  const ct_tensor* outs[1] = {s};
+  const ct_tensor* xs[1] = {x};
+  ct_tensor* g = nullptr;
+  CT_EXPECT_FAIL(ct_autograd_grad(outs, 1, nullptr, xs, 1, 0, 1, 0, &g), CT_ERR_INVALID_ARGUMENT,
+                 CT_ERR_INVALID_ARGUMENT, "custom op saved output: IdBackward has 1 outputs, got index 2");
+  EXPECT_EQ(g, nullptr);
 }
 
 TEST_F(AutogradHooks, CustomOpNotRecordedReleasesAtOnce) {

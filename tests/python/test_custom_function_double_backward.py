@@ -3,9 +3,8 @@
 A Function's backward is differentiable, as torch's: under create_graph it runs with grad
 mode on and what it computes from its gradients and saved inputs is recorded.
 once_differentiable backward runs with grad mode off and its results fail the next backward
-with torch's message (torch's DelayedError).  One difference from torch, asserted here: a
-Function that saved one of its OUTPUTS refuses a second derivative ("derivative for
-<Name>Backward is not implemented") where torch differentiates through the output."""
+with torch's message (torch's DelayedError).  A saved output unpacks under create_graph with
+the Function's node as grad_fn, as torch's SavedVariable."""
 
 import numpy as np
 import pytest
@@ -127,19 +126,29 @@ def test_once_differentiable_refuses_the_second_backward(lib):
         g.sum().backward()
 
 
-def test_a_saved_output_refuses_instead_of_differentiating_through_it():
-    """The one difference from torch: never a silent wrong second derivative."""
-    for lib in (ctensor, torch):
-        Exp = _functions(lib)[3]
-        x = _x(lib)
-        g, = lib.autograd.grad(Exp.apply(x).sum(), x, create_graph=True)
-        assert np.allclose(_np(g), np.exp([0.5, -1.0, 2.0])) and g.requires_grad
-        if lib is torch:
-            h, = lib.autograd.grad(g.sum(), x)
-            assert np.allclose(_np(h), np.exp([0.5, -1.0, 2.0]))
-        else:
-            with pytest.raises(RuntimeError, match="derivative for ExpSavedOutputBackward is not implemented"):
-                lib.autograd.grad(g.sum(), x)
+@LIBS
+def test_a_saved_output_is_differentiated_through(lib):
+    """torch's SavedVariable for an output: under create_graph it unpacks with the node as grad_fn."""
+    Exp = _functions(lib)[3]
+    x = _x(lib)
+    y = Exp.apply(x)
+    g, = lib.autograd.grad(y.sum(), x, create_graph=True)
+    assert np.allclose(_np(g), np.exp([0.5, -1.0, 2.0])) and g.requires_grad
+    h, = lib.autograd.grad(g.sum(), x, create_graph=True)
+    k, = lib.autograd.grad(h.sum(), x)
+    assert np.allclose(_np(h), np.exp([0.5, -1.0, 2.0])) and np.allclose(_np(k), np.exp([0.5, -1.0, 2.0]))
+    assert lib.autograd.gradgradcheck(Exp.apply, (_x(lib),))
+
+
+@LIBS
+def test_a_saved_output_modified_in_place_is_refused(lib):
+    Exp = _functions(lib)[3]
+    x = _x(lib)
+    y = Exp.apply(x)
+    with lib.no_grad():
+        y.add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        lib.autograd.grad(y.sum(), x, create_graph=True)
 
 
 def test_no_tensor_is_left_behind():

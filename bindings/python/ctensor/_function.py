@@ -107,7 +107,9 @@ def _size_text(t):
 
 class _Saved:
     """A tensor saved by ctx.save_for_backward and its version then.  An output is kept as a
-    detached alias (sharing its version counter), so that the node does not own its output."""
+    detached alias (sharing its version counter), so that the node does not own its output;
+    saved_tensors gives it back through ct_custom_op_saved_output, with the node as grad_fn
+    under create_graph."""
 
     __slots__ = ("tensor", "version", "output_nr")
 
@@ -165,7 +167,8 @@ class FunctionCtx:
                     "one of the variables needed for gradient computation has been modified by an inplace "
                     f"operation: [{s.tensor.type()} {_size_text(s.tensor)}]{where} is at version {now}; expected "
                     f"version {s.version} instead. {_EXPECTED_VERSION_HINT}")
-            out.append(s.tensor)
+            # an output: under create_graph, with this node as grad_fn (torch's SavedVariable)
+            out.append(s.tensor if s.output_nr is None else _C.ct_custom_op_saved_output(s.tensor, s.output_nr))
         return tuple(out)
 
 
@@ -270,12 +273,9 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
         del ctx.to_save
         # torch clears them once used: ctx lives as long as the node, and they may be outputs
         ctx.dirty_tensors = ctx.non_differentiable = None
-        # backward is differentiable (create_graph records what it computes), as torch's, unless
-        # it saved an output: a saved output is kept detached here (torch unpacks it with the
-        # node as grad_fn), so its derivative would be lost; such a node refuses the next
-        # backward ("derivative for <Name>Backward is not implemented") instead.
-        if all(s is None or s.output_nr is None for s in saved):
-            flags = [f | _DIFFERENTIABLE_BACKWARD for f in flags]
+        # backward is differentiable (create_graph records what it computes), as torch's;
+        # once_differentiable's wrapper makes its own results refuse a second backward.
+        flags = [f | _DIFFERENTIABLE_BACKWARD for f in flags]
         if c_outs:  # not recording, it still marks the views among the outputs (torch's IN_CUSTOM_FUNCTION)
             _C._custom_op_apply(cls.__name__, tuple(inputs), tuple(c_outs), tuple(flags), ctx.materialize_grads,
                                 _backward_runner(cls, ctx, args, positions, len(outputs)))

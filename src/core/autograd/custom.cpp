@@ -40,6 +40,15 @@ bool expandable_to(IntList from, IntList to) {
   return true;
 }
 
+class CustomNode;
+// The differentiable custom node whose backward runs on this thread (innermost), or nullptr.
+thread_local CustomNode* t_running = nullptr;
+struct RunningGuard {
+  CustomNode* prev;
+  explicit RunningGuard(CustomNode* n) : prev(t_running) { t_running = n; }
+  ~RunningGuard() { t_running = prev; }
+};
+
 class CustomNode final : public Node {
  public:
   CustomNode(const char* name, std::vector<InputMeta> outs, bool materialize, std::shared_ptr<CustomBackward> fn,
@@ -65,7 +74,8 @@ class CustomNode final : public Node {
         if (!grads[i]) grads[i] = full(outs_[i].sizes, 0.0, outs_[i].dtype, "backward");
     std::vector<Ref<Tensor>> r;
     if (differentiable_) {
-      r = fn_->call(grads);  // grad mode as the engine set it: on under create_graph
+      RunningGuard running(this);  // custom_saved_output's node
+      r = fn_->call(grads);        // grad mode as the engine set it: on under create_graph
     } else {
       NoGradGuard off;  // once differentiable: the engine refuses the next backward instead
       r = fn_->call(grads);
@@ -95,6 +105,15 @@ class CustomNode final : public Node {
 };
 
 }  // namespace
+
+Ref<Tensor> custom_saved_output(const Tensor& saved, int64_t output_index) {
+  const CustomNode* n = t_running;
+  if (!n || !create_graph_active()) return Ref<Tensor>::retain(const_cast<Tensor*>(&saved));
+  CT_CHECK(output_index >= 0 && output_index < int64_t(n->num_outputs()), InvalidArgument,
+           "custom op saved output: " << n->name() << " has " << n->num_outputs() << " outputs, got index "
+                                      << output_index);
+  return output_with_history(*n, saved, uint32_t(output_index));
+}
 
 void apply_custom_op(const std::string& name, const std::vector<const Tensor*>& inputs,
                      const std::vector<CustomOutput>& outputs, bool materialize_grads,

@@ -34,6 +34,13 @@ void apply_custom_op(const std::string& name, const std::vector<const Tensor*>& 
                      const std::vector<CustomOutput>& outputs, bool materialize_grads,
                      std::shared_ptr<CustomBackward> backward, bool differentiable_backward = false);
 
+// Inside a custom op's backward run under create_graph (differentiable_backward): output k
+// of the op as torch's SavedVariable unpacks a saved output, an alias of `saved` (the caller's
+// detached copy of it) whose grad_fn is the running node at output k, so that a second
+// derivative flows through the op again.  Anywhere else: `saved` itself.  InvalidArgument
+// for an output index the running op does not have.
+Ref<Tensor> custom_saved_output(const Tensor& saved, int64_t output_index);
+
 // The name given once, as a string that lives as long as the process (names of nodes are
 // static strings: Note [Saved tensor names] keeps them after a node is gone).
 const char* intern_name(const std::string& name);

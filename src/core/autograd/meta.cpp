@@ -483,6 +483,15 @@ const char* legacy_type_name(DType d) {
   return "Tensor";
 }
 
+Ref<Tensor> output_with_history(const Node& owner, const Tensor& data, uint32_t output_index) {
+  Ref<Tensor> live = alias(data);
+  std::shared_ptr<Node> cs = owner.copy_slices.lock();
+  AutogradMeta& m = meta_of(*live);
+  m.grad_fn = cs ? cs->view_grad_fn() : std::const_pointer_cast<Node>(owner.shared_from_this());
+  m.output_index = cs ? 0 : output_index;
+  return live;
+}
+
 const Tensor& SavedTensor::unpack(const Node& owner) const {
   if (owner.released || !data) fail_released();
   const int64_t now = data->version();
@@ -509,9 +518,7 @@ const Tensor& SavedTensor::unpack(const Node& owner) const {
   if (t_create_graph && (is_output || edge.valid())) {  // Note [Higher-order gradients]
     if (!live) {
       if (is_output) {
-        live = alias(*data);
-        std::shared_ptr<Node> cs = owner.copy_slices.lock();
-        meta_of(*live).grad_fn = cs ? cs->view_grad_fn() : std::const_pointer_cast<Node>(owner.shared_from_this());
+        live = output_with_history(owner, *data, 0);
       } else if (const Tensor* leaf = edge.fn->variable()) {
         live = Ref<Tensor>::retain(const_cast<Tensor*>(leaf));
       } else {

@@ -173,6 +173,9 @@ struct NoGradGuard {
 // gradient requires grad exactly when its true derivative may be nonzero.
 struct Node;
 void refuse_higher_order(Node& n, const std::vector<Ref<Tensor>>& in, std::vector<Ref<Tensor>>& outs);
+// A saved output of owner as SavedTensor::unpack gives it under create_graph: an alias of data
+// whose grad_fn is owner at output_index (or the CopySlices of a view owner rewrote).
+Ref<Tensor> output_with_history(const Node& owner, const Tensor& data, uint32_t output_index);
 // Whether the engine runs with create_graph on this thread (read by SavedTensor::unpack).
 bool create_graph_active();
 struct CreateGraphGuard {

@@ -98,7 +98,7 @@ export explain
 export requires_grad, requires_grad!, isleaf, grad!, backward!, retain_grad!, retains_grad,
        grad_fn_name, is_grad_enabled, set_grad_enabled!, no_grad, enable_grad,
        inference_mode, is_inference_mode_enabled, is_inference
-export register_hook, remove!, hook_id, HookHandle, custom_op, live_callbacks, autograd_grad
+export register_hook, remove!, hook_id, HookHandle, custom_op, saved_output, live_callbacks, autograd_grad
 # Identity: .data, version counters, in-place metadata ops (resize! is a method of Base's)
 export tensor_data, same_version_counter, detach!, set_data!, is_set_to, resize_as!,
        as_strided!, t!, swapdims!, squeeze!, unsqueeze!

@@ -4718,6 +4718,26 @@ function ct_custom_op_apply(name, n_inputs, inputs, n_outputs, outputs, output_f
     ccall((:ct_custom_op_apply, libctensor()), Cint, (Ptr{UInt8}, Cint, Ptr{Ptr{ct_tensor}}, Cint, Ptr{Ptr{ct_tensor}}, Ptr{Cint}, Cint, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), name, n_inputs, inputs, n_outputs, outputs, output_flags, materialize_grads, backward, user_data, release)
 end
 
+"""
+    ct_custom_op_saved_output(saved, output_index) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_custom_op_saved_output(const ct_tensor *saved, int output_index);`
+
+A saved output, for a backward that uses one of its op's outputs (exp's backward reads
+exp(x)).  user_data keeps saved = ct_detach(outputs[output_index]) (never the output itself:
+a cycle); backward calls this to read it.  Inside the backward of an op applied with
+CT_CUSTOM_DIFFERENTIABLE_BACKWARD while a create_graph backward runs, the result is what
+torch's SavedVariable unpacks for an output: a new alias of saved (sharing its memory)
+whose grad_fn is the op's own node at output_index, so that a second derivative flows
+through the op's backward again.  Anywhere else it is a new reference to saved itself.
+Returns a NEW REFERENCE, or NULL: CT_ERR_INVALID_ARGUMENT for a NULL or dead saved, or
+output_index outside the running op's outputs ("custom op saved output: CubeBackward has 1
+outputs, got index 2").
+"""
+function ct_custom_op_saved_output(saved, output_index)
+    ccall((:ct_custom_op_saved_output, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint), saved, output_index)
+end
+
 # ---- Tensor identity and in-place metadata ops -------------------------------------------
 # Version counters (torch's, see ct_tensor_version): SHARED by a tensor, its views
 # (differentiable or not: ct_view ... ct_alias_view, multi-output views) and ct_alias /

@@ -172,7 +172,8 @@ type, as torch does); an exception thrown by `backward` makes `backward!` throw 
 graph (torch's `ctx.mark_non_differentiable`); those in `dirty` must be inputs that forward
 wrote in place (torch's `ctx.mark_dirty`).  To use an output in `backward`, capture
 `detach(output)`, never the output itself (that would make a reference cycle through the
-node, which is then never freed); capturing inputs is fine.  With `differentiable_backward`
+node, which is then never freed), and read it there through `saved_output`; capturing inputs
+is fine.  With `differentiable_backward`
 (torch's default for a Python Function), `backward` runs with grad mode on under
 `create_graph` and the gradients keep the history of the library ops it computed them with,
 so `autograd_grad` can differentiate them again; without it (torch's `once_differentiable`)
@@ -208,6 +209,17 @@ function custom_op(forward, backward, name::AbstractString, inputs::Tensor...; m
     end
     return outs
 end
+
+"""
+    saved_output(saved, k)      (torch: an output read back from ctx.saved_tensors)
+
+Inside the `backward` of a `custom_op` with `differentiable_backward`, output `k` (1-based)
+of the op, given `saved = detach(output)` captured in forward: under `create_graph` an alias
+of `saved` whose `grad_fn_name` is the op's node, so that a second derivative flows through
+the op again (torch's SavedVariable); anywhere else `saved` itself (a new handle).
+"""
+saved_output(saved::Tensor{T,N}, k::Integer) where {T,N} =
+    own_handle(L.ct_custom_op_saved_output(saved, Cint(k - 1)))::Tensor{T,N}
 
 # @cfunction pointers are made at load time (they cannot live in a precompiled image).
 const HOOK_TRAMPOLINE = Ref{Ptr{Cvoid}}(C_NULL)

@@ -923,6 +923,16 @@ end
     g = only(autograd_grad(_sumall(y), x; create_graph = true))
     @test Array(g) == Float32[3, 12, 27]
     @test Array(only(autograd_grad(_sumall(g), x))) == Float32[6, 12, 18]
+    # a backward that reads its output (exp): through saved_output, d2/dx2 exp(x) = exp(x)
+    saved = Ref{Any}(nothing)
+    ex = custom_op(t -> begin
+                       out = _op(L.ct_exp(t))
+                       saved[] = detach(out)
+                       out
+                   end, g -> _mul(g, saved_output(saved[], 1)), "Exp", x; differentiable_backward = true)
+    ge = only(autograd_grad(_sumall(ex), x; create_graph = true))
+    @test Array(ge) ≈ exp.(Float32[1, 2, 3])
+    @test Array(only(autograd_grad(_sumall(ge), x))) ≈ exp.(Float32[1, 2, 3])
     # without the flag (torch's once_differentiable) the second derivative is refused, never zero
     z = cube(x)
     gz = only(autograd_grad(_sumall(z), x; create_graph = true))

@@ -774,10 +774,31 @@ void op_view_family(FuzzedDataProvider& in, Pool& p) {
 // backward restricted to some inputs, inference mode (scoped to one step).  Compute and view steps after
 // these record graphs; the live counts at the end of the input check that graphs, retained
 // gradients and saved tensors are all freed with their tensors.
+// A custom op out = t * 1 whose backward multiplies by its saved output read back through
+// ct_custom_op_saved_output (at a fuzzed index: 0 is right, others must fail cleanly).
+struct FuzzCustom {
+  ct_tensor* saved;  // ct_detach(out): never out itself (a cycle through the node)
+  int index;
+};
+ct_status fuzz_custom_backward(void* ud, int, const ct_tensor* const* go, int, ct_tensor** gi) {
+  auto* d = static_cast<FuzzCustom*>(ud);
+  if (!go[0]) return CT_OK;
+  ct_tensor* s = ct_custom_op_saved_output(d->saved, d->index);
+  if (!s) return ct_last_status();
+  gi[0] = ct_mul(go[0], s);
+  ct_tensor_release(s);
+  return gi[0] ? CT_OK : ct_last_status();
+}
+void fuzz_custom_release(void* ud) {
+  auto* d = static_cast<FuzzCustom*>(ud);
+  ct_tensor_release(d->saved);
+  delete d;
+}
+
 void op_autograd(FuzzedDataProvider& in, Pool& p) {
   ct_tensor* t = p.pick(in);
   ct_tensor* u = p.pick(in);
-  switch (pick_case(in, 11, "autograd")) {
+  switch (pick_case(in, 12, "autograd")) {
     case 0:
       // Not on views: a view of a plain tensor made to require grad and then written into its
       // own base (base.copy_(view)) puts itself in the base's graph, a reference cycle torch
@@ -876,6 +897,27 @@ void op_autograd(FuzzedDataProvider& in, Pool& p) {
       CT(ct_tensor_release(v));
       const int inf = CT(ct_tensor_is_inference(t));
       REQUIRE(inf == (t ? 0 : -1));
+      break;
+    }
+    case 11: {
+      // a custom op of t, its backward differentiable or not (create_graph then goes through
+      // it, or refuses), into the pool for later backward and grad calls
+      if (!t || !small(t)) return;
+      const int prev = CT(ct_set_grad_enabled(0));
+      ct_tensor* out = CT(ct_mul_scalar(t, 1.0));
+      CT(ct_set_grad_enabled(prev));
+      if (!out) {
+        expect_error_recorded();
+        return;
+      }
+      auto* d = new FuzzCustom{CT(ct_detach(out)), in.ConsumeIntegralInRange<int>(-1, 1) == 1 ? 2 : 0};
+      int flags = in.ConsumeBool() ? CT_CUSTOM_DIFFERENTIABLE_BACKWARD : 0;
+      if (in.ConsumeIntegralInRange<int>(0, 7) == 0) flags |= CT_CUSTOM_NON_DIFFERENTIABLE;
+      ct_tensor* ins[1] = {t};
+      // release runs exactly once, also on failure
+      status_ok_or_error(CT(ct_custom_op_apply("Fuzz", 1, ins, 1, &out, &flags, in.ConsumeBool(),
+                                               fuzz_custom_backward, d, fuzz_custom_release)));
+      p.put(out);
       break;
     }
     default: break;

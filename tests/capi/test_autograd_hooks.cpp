@@ -180,15 +180,19 @@ void cube_release(void* ud) {
   delete d;
 }
 
-// out = cube(a), recorded as the custom op "Cube" when a requires grad.
-ct_tensor* cube(ct_tensor* a, Counts* counts) {
+// out = cube(a), recorded as the custom op "Cube" when a requires grad.  Its backward reads a
+// through user_data: ct_detach(a) (once differentiable), or with flags
+// CT_CUSTOM_DIFFERENTIABLE_BACKWARD a itself (an input: owning it makes no cycle), so that
+// what backward computes from it is recorded under create_graph.
+ct_tensor* cube(ct_tensor* a, Counts* counts, int flags = 0) {
   const int prev = ct_set_grad_enabled(0);
   ct_tensor* a2 = ct_mul(a, a);
   ct_tensor* out = ct_mul(a2, a);
   ct_tensor_release(a2);
   ct_set_grad_enabled(prev);
-  auto* d = new CubeData{ct_detach(a), counts};
-  if (ct_custom_op_apply("Cube", 1, &a, 1, &out, nullptr, 1, cube_backward, d, cube_release) != CT_OK) {
+  const bool keep_history = (flags & CT_CUSTOM_DIFFERENTIABLE_BACKWARD) != 0;
+  auto* d = new CubeData{keep_history ? ct_tensor_retain(a) : ct_detach(a), counts};
+  if (ct_custom_op_apply("Cube", 1, &a, 1, &out, &flags, 1, cube_backward, d, cube_release) != CT_OK) {
     ct_tensor_release(out);
     return nullptr;
   }
@@ -214,19 +218,15 @@ TEST_F(AutogradHooks, CustomOpInsideAGraph) {
   EXPECT_EQ(c.released, 1);
 }
 
-// cube(a) whose backward keeps a itself (its history) and may be flagged differentiable.
-ct_tensor* cube_flagged(ct_tensor* a, Counts* counts, int flags) {
-  const int prev = ct_set_grad_enabled(0);
-  ct_tensor* a2 = ct_mul(a, a);
-  ct_tensor* out = ct_mul(a2, a);
-  ct_tensor_release(a2);
-  ct_set_grad_enabled(prev);
-  auto* d = new CubeData{ct_tensor_retain(a), counts};  // an input: owning it makes no cycle
-  if (ct_custom_op_apply("Cube", 1, &a, 1, &out, &flags, 1, cube_backward, d, cube_release) != CT_OK) {
-    ct_tensor_release(out);
-    return nullptr;
-  }
-  return out;
+// d sum(y) / dx through ct_autograd_grad: a new reference, or NULL with the error set.
+ct_tensor* grad_of_sum(const ct_tensor* y, const ct_tensor* x, int create_graph) {
+  TensorRef s(total(y));
+  if (!s) return nullptr;
+  const ct_tensor* outs[1] = {s};
+  const ct_tensor* ins[1] = {x};
+  ct_tensor* g = nullptr;
+  ct_autograd_grad(outs, 1, nullptr, ins, 1, 0, create_graph, 0, &g);
+  return g;
 }
 
 // d/dx of the gradient of sum(cube(x)) (torch: 6x), or the refusal without the flag.
@@ -234,40 +234,21 @@ TEST_F(AutogradHooks, CustomOpSecondDerivativeWithDifferentiableBackward) {
   Counts c;
   {
     CT_MAKE(x, vec({0.5, -1, 2}, 1));
-    CT_MAKE(out, cube_flagged(x, &c, CT_CUSTOM_DIFFERENTIABLE_BACKWARD));
-    CT_MAKE(s, total(out));
-    const ct_tensor* outs[1] = {s};
-    const ct_tensor* ins[1] = {x};
-    ct_tensor* g = nullptr;
-    CT_ASSERT_OK(ct_autograd_grad(outs, 1, nullptr, ins, 1, 0, 1, 0, &g));
-    TensorRef gx(g);
+    CT_MAKE(out, cube(x, &c, CT_CUSTOM_DIFFERENTIABLE_BACKWARD));
+    CT_MAKE(gx, grad_of_sum(out, x, 1));
     EXPECT_EQ(vals(gx), (std::vector<double>{0.75, 3, 12}));  // 3 x^2
     EXPECT_EQ(ct_requires_grad(gx), 1);
     EXPECT_STREQ(ct_grad_fn_name(gx), "MulBackward0");  // what cube_backward computed, recorded
-    CT_MAKE(s2, total(gx));
-    const ct_tensor* outs2[1] = {s2};
-    ct_tensor* h = nullptr;
-    CT_ASSERT_OK(ct_autograd_grad(outs2, 1, nullptr, ins, 1, 0, 0, 0, &h));
-    TensorRef hx(h);
+    CT_MAKE(hx, grad_of_sum(gx, x, 0));
     EXPECT_EQ(vals(hx), (std::vector<double>{3, -6, 12}));  // torch: 6 x
   }
   EXPECT_EQ(c.released, 1);
   {
     CT_MAKE(x, vec({0.5, -1, 2}, 1));
-    CT_MAKE(out, cube_flagged(x, &c, 0));  // once differentiable
-    CT_MAKE(s, total(out));
-    const ct_tensor* outs[1] = {s};
-    const ct_tensor* ins[1] = {x};
-    ct_tensor* g = nullptr;
-    CT_ASSERT_OK(ct_autograd_grad(outs, 1, nullptr, ins, 1, 0, 1, 0, &g));
-    TensorRef gx(g);
+    CT_MAKE(out, cube(x, &c, 0));  // once differentiable
+    CT_MAKE(gx, grad_of_sum(out, x, 1));
     EXPECT_EQ(vals(gx), (std::vector<double>{0.75, 3, 12}));
-    CT_MAKE(s2, total(gx));
-    const ct_tensor* outs2[1] = {s2};
-    ct_tensor* h = nullptr;
-    CT_EXPECT_FAIL(ct_autograd_grad(outs2, 1, nullptr, ins, 1, 0, 0, 0, &h), CT_ERR_INVALID_ARGUMENT,
-                   CT_ERR_INVALID_ARGUMENT, "derivative for CubeBackward is not implemented");
-    EXPECT_EQ(h, nullptr);
+    CT_EXPECT_NULL(grad_of_sum(gx, x, 0), CT_ERR_INVALID_ARGUMENT, "derivative for CubeBackward is not implemented");
   }
   EXPECT_EQ(c.released, 2);
   CT_MAKE(x, vec({1}, 1));
@@ -288,36 +269,38 @@ ct_status exp_backward(void* ud, int, const ct_tensor* const* go, int, ct_tensor
   return gi[0] ? CT_OK : ct_last_status();
 }
 
-TEST_F(AutogradHooks, CustomOpSavedOutputCarriesTheNodeUnderCreateGraph) {
-  CT_MAKE(x, vec({0.5, -1, 2}, 1));
+// An op `name` whose output is forward(x) (computed with grad mode off) and whose backward
+// fn gets saved = ct_detach(output) as user_data; its backward is differentiable.
+ct_tensor* saving_op(const char* name, ct_tensor* x, ct_custom_backward_fn fn, ct_tensor* (*forward)(const ct_tensor*)) {
   const int prev = ct_set_grad_enabled(0);
-  ct_tensor* out = ct_exp(x);
+  ct_tensor* out = forward(x);
   ct_set_grad_enabled(prev);
-  ct_tensor* saved = ct_detach(out);
   int flags = CT_CUSTOM_DIFFERENTIABLE_BACKWARD;
   ct_tensor* ins[1] = {x};
-  CT_ASSERT_OK(ct_custom_op_apply("Exp", 1, ins, 1, &out, &flags, 1, exp_backward, saved,
-                                  [](void* p) { ct_tensor_release(static_cast<ct_tensor*>(p)); }));
-  TensorRef y(out);
-  {  // outside a backward: saved itself
+  if (!out || ct_custom_op_apply(name, 1, ins, 1, &out, &flags, 1, fn, ct_detach(out),
+                                 [](void* p) { ct_tensor_release(static_cast<ct_tensor*>(p)); }) != CT_OK) {
+    ct_tensor_release(out);
+    return nullptr;
+  }
+  return out;
+}
+
+TEST_F(AutogradHooks, CustomOpSavedOutputCarriesTheNodeUnderCreateGraph) {
+  CT_MAKE(x, vec({0.5, -1, 2}, 1));
+  CT_MAKE(y, saving_op("Exp", x, exp_backward, ct_exp));
+  {  // outside a backward: saved itself, whatever the index
+    TensorRef saved(ct_detach(y));
     TensorRef same(ct_custom_op_saved_output(saved, 5));
     EXPECT_EQ(ct_tensor_data(same), ct_tensor_data(saved));
     EXPECT_EQ(ct_grad_fn_name(same), nullptr);
   }
-  CT_MAKE(s, total(y));
-  const ct_tensor* outs[1] = {s};
-  const ct_tensor* xs[1] = {x};
-  ct_tensor* g = nullptr;
-  CT_ASSERT_OK(ct_autograd_grad(outs, 1, nullptr, xs, 1, 0, 1, 0, &g));
-  TensorRef gx(g);
   const std::vector<double> e = {std::exp(0.5), std::exp(-1.0), std::exp(2.0)};
-  for (size_t i = 0; i < 3; ++i) EXPECT_DOUBLE_EQ(vals(gx)[i], e[i]);
-  CT_MAKE(s2, total(gx));
-  const ct_tensor* outs2[1] = {s2};
-  ct_tensor* h = nullptr;
-  CT_ASSERT_OK(ct_autograd_grad(outs2, 1, nullptr, xs, 1, 0, 0, 0, &h));  // torch: exp(x) again
-  TensorRef hx(h);
-  for (size_t i = 0; i < 3; ++i) EXPECT_DOUBLE_EQ(vals(hx)[i], e[i]);
+  CT_MAKE(gx, grad_of_sum(y, x, 1));
+  CT_MAKE(hx, grad_of_sum(gx, x, 0));  // torch: exp(x) again, through the op's node
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_DOUBLE_EQ(vals(gx)[i], e[i]);
+    EXPECT_DOUBLE_EQ(vals(hx)[i], e[i]);
+  }
   CT_EXPECT_NULL(ct_custom_op_saved_output(nullptr, 0), CT_ERR_INVALID_ARGUMENT, "ct_custom_op_saved_output");
 }
 
@@ -328,20 +311,9 @@ ct_status bad_index_backward(void* ud, int, const ct_tensor* const*, int, ct_ten
 
 TEST_F(AutogradHooks, CustomOpSavedOutputIndexMustBeAnOutput) {
   CT_MAKE(x, vec({1}, 1));
-  ct_tensor* out = ct_detach(x);
-  ct_tensor* saved = ct_detach(out);
-  int flags = CT_CUSTOM_DIFFERENTIABLE_BACKWARD;
-  ct_tensor* ins[1] = {x};
-  CT_ASSERT_OK(ct_custom_op_apply("Id", 1, ins, 1, &out, &flags, 1, bad_index_backward, saved,
-                                  [](void* p) { ct_tensor_release(static_cast<ct_tensor*>(p)); }));
-  TensorRef y(out);
-  CT_MAKE(s, total(y));
-  const ct_tensor* outs[1] = {s};
-  const ct_tensor* xs[1] = {x};
-  ct_tensor* g = nullptr;
-  CT_EXPECT_FAIL(ct_autograd_grad(outs, 1, nullptr, xs, 1, 0, 1, 0, &g), CT_ERR_INVALID_ARGUMENT,
-                 CT_ERR_INVALID_ARGUMENT, "custom op saved output: IdBackward has 1 outputs, got index 2");
-  EXPECT_EQ(g, nullptr);
+  CT_MAKE(y, saving_op("Id", x, bad_index_backward, ct_detach));
+  CT_EXPECT_NULL(grad_of_sum(y, x, 1), CT_ERR_INVALID_ARGUMENT,
+                 "custom op saved output: IdBackward has 1 outputs, got index 2");
 }
 
 TEST_F(AutogradHooks, CustomOpNotRecordedReleasesAtOnce) {

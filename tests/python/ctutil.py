@@ -131,3 +131,28 @@ def recorded_error(e):
     """An exception as those tests record it: (class name, message with torch's module name
     read as ctensor's)."""
     return (type(e).__name__, str(e).replace("torch.", "ctensor."))
+
+
+def square_with_mistake(lib, mistake):
+    """z -> z * z as a custom Function of lib whose backward makes `mistake` ("none", "no conj":
+    the holomorphic derivative without torch's conjugate, "real only", "scaled"), for the
+    gradcheck tests."""
+
+    class Square(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, z):
+            ctx.save_for_backward(z)
+            return z * z
+
+        @staticmethod
+        def backward(ctx, g):
+            z, = ctx.saved_tensors
+            if mistake == "no conj":  # the holomorphic derivative without torch's conjugate
+                return g * 2 * z
+            if mistake == "real only":
+                return (g * 2 * z.conj()).real.to(z.dtype)
+            if mistake == "scaled":
+                return g * 2 * z.conj() * 1.5
+            return g * 2 * z.conj()
+
+    return Square.apply

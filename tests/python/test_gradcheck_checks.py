@@ -10,7 +10,7 @@ import warnings
 import pytest
 
 import ctensor
-from ctutil import torch
+from ctutil import square_with_mistake as square, torch
 
 pytestmark = pytest.mark.skipif(torch is None, reason="needs torch")
 
@@ -347,29 +347,6 @@ def test_custom_backward_runs_when_only_undefined_gradients_reach_it():
 
 
 # ---- complex values and several outputs, both modes -------------------------------------------
-
-def square(lib, mistake):
-    """z -> z * z (and its abs) with a backward that makes `mistake`."""
-
-    class Square(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, z):
-            ctx.save_for_backward(z)
-            return z * z
-
-        @staticmethod
-        def backward(ctx, g):
-            z, = ctx.saved_tensors
-            if mistake == "no conj":  # the holomorphic derivative without torch's conjugate
-                return g * 2 * z
-            if mistake == "real only":
-                return (g * 2 * z.conj()).real.to(z.dtype)
-            if mistake == "scaled":
-                return g * 2 * z.conj() * 1.5
-            return g * 2 * z.conj()
-
-    return Square.apply
-
 
 @pytest.mark.parametrize("fast", [False, True], ids=["slow", "fast"])
 @pytest.mark.parametrize("mistake", ["none", "no conj", "real only", "scaled"])

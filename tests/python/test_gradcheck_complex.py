@@ -7,7 +7,7 @@ import importlib
 import pytest
 
 import ctensor
-from ctutil import torch
+from ctutil import square_with_mistake, torch
 
 pytestmark = pytest.mark.skipif(torch is None, reason="needs torch")
 
@@ -48,32 +48,11 @@ def test_correct_formulas_pass_as_in_torch(name):
     assert ctensor.autograd.gradcheck(fn, make(ctensor, kinds))
 
 
-def wrong_function(lib, mistake):
-    """z -> z * z with a backward that makes `mistake`."""
-
-    class Square(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, z):
-            ctx.save_for_backward(z)
-            return z * z
-
-        @staticmethod
-        def backward(ctx, g):
-            z, = ctx.saved_tensors
-            if mistake == "no conj":  # the holomorphic derivative without torch's conjugate
-                return g * 2 * z
-            if mistake == "real only":
-                return (g * 2 * z.conj()).real.to(z.dtype)
-            return g * 2 * z.conj() * 1.5  # "scaled"
-
-    return Square.apply
-
-
 @pytest.mark.parametrize("mistake", ["no conj", "real only", "scaled"])
 @pytest.mark.parametrize("out", ["complex", "abs"])
 def test_wrong_formulas_fail_as_in_torch(mistake, out):
     def failure(lib):
-        f = wrong_function(lib, mistake)
+        f = square_with_mistake(lib, mistake)
         fn = (lambda z: f(z)) if out == "complex" else (lambda z: f(z).abs())
         with pytest.raises(gradcheck_error(lib)) as e:
             lib.autograd.gradcheck(fn, make(lib, "z"))
@@ -84,7 +63,7 @@ def test_wrong_formulas_fail_as_in_torch(mistake, out):
 
 
 def test_complex_input_jacobian_is_printed_complex():
-    f = wrong_function(ctensor, "scaled")
+    f = square_with_mistake(ctensor, "scaled")
     with pytest.raises(gradcheck_error(ctensor)) as e:
         ctensor.autograd.gradcheck(lambda z: f(z).abs(), make(ctensor, "z"))
     assert "dtype=ctensor.complex128" in str(e.value)

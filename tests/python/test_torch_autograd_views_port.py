@@ -537,10 +537,9 @@ def test_tensor_hooks_inplace_over_view(lib):
     assert count[0] == 1
 
 
-@LIBS
-def test_retains_grad_inplace_multiple_outputs(lib):
-    """torch's TestAutograd.test_retains_grad_inplace_multiple_outputs (a custom Function's and
-    var_mean's outputs retaining grad, one of them written in place)."""
+def _two_output_fns(lib):
+    """The two-output functions of torch's *_multiple_outputs tests: a custom Function (x * 2,
+    x * 3) and var_mean over dim 0."""
 
     class DoubleMul(lib.autograd.Function):
         @staticmethod
@@ -551,10 +550,15 @@ def test_retains_grad_inplace_multiple_outputs(lib):
         def backward(ctx, g1, g2):
             return g1 * 2 + g2 * 3
 
-    def var_mean(x):
-        return lib.var_mean(x, dim=0)
+    return DoubleMul.apply, lambda x: lib.var_mean(x, dim=0)
 
-    for fn in (DoubleMul.apply, var_mean):
+
+@LIBS
+def test_retains_grad_inplace_multiple_outputs(lib):
+    """torch's TestAutograd.test_retains_grad_inplace_multiple_outputs (a custom Function's and
+    var_mean's outputs retaining grad, one of them written in place)."""
+
+    for fn in _two_output_fns(lib):
         b = lib.rand(3, 3, requires_grad=True)
         var, mean = fn(b)
         var.retain_grad()
@@ -575,19 +579,7 @@ def test_retains_grad_inplace_multiple_outputs(lib):
 def test_tensor_hooks_inplace_multiple_outputs(lib):
     """torch's TestAutograd.test_tensor_hooks_inplace_multiple_outputs."""
 
-    class DoubleMul(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 2, x * 3
-
-        @staticmethod
-        def backward(ctx, g1, g2):
-            return g1 * 2 + g2 * 3
-
-    def var_mean(x):
-        return lib.var_mean(x, dim=0)
-
-    for fn in (DoubleMul.apply, var_mean):
+    for fn in _two_output_fns(lib):
         counts = [0, 0, 0]
         b = lib.rand(3, 3, requires_grad=True)
         out1, out2 = fn(b)
@@ -1238,9 +1230,9 @@ def test_custom_function_mark_output_view_of_intermediate(lib):
         Func.apply(a.clone())
 
 
-@LIBS
-def test_custom_function_inplace_on_non_default_view(lib):
-    """torch's TestAutograd.test_custom_function_inplace_on_non_default_view."""
+def _add_one_in_place(lib):
+    """The custom Function of torch's test_custom_function_inplace_on_* tests: adds 1 to its
+    input in place and marks it dirty (no backward)."""
 
     class Func(lib.autograd.Function):
         @staticmethod
@@ -1252,6 +1244,15 @@ def test_custom_function_inplace_on_non_default_view(lib):
         @staticmethod
         def backward(ctx, gO):
             pass
+
+    return Func
+
+
+@LIBS
+def test_custom_function_inplace_on_non_default_view(lib):
+    """torch's TestAutograd.test_custom_function_inplace_on_non_default_view."""
+
+    Func = _add_one_in_place(lib)
 
     a = lib.tensor([1.0, 2.0], requires_grad=True)
     b, c = a.split_with_sizes([1, 1], dim=0)
@@ -1263,16 +1264,7 @@ def test_custom_function_inplace_on_non_default_view(lib):
 def test_custom_function_inplace_on_view_of_leaf(lib):
     """torch's TestAutograd.test_custom_function_inplace_on_view_of_leaf."""
 
-    class Func(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, inp):
-            inp.add_(1)
-            ctx.mark_dirty(inp)
-            return inp
-
-        @staticmethod
-        def backward(ctx, gO):
-            pass
+    Func = _add_one_in_place(lib)
 
     a = lib.tensor([1.0, 2.0], requires_grad=True)
     with _raises(lib, "a view of a leaf Variable that requires grad"):

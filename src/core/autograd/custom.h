@@ -27,9 +27,9 @@ struct CustomOutput {
 // input requires grad (else does nothing).  differentiable_backward: under create_graph the
 // backward runs with grad mode on and its gradients keep the history of the ops it ran
 // (torch's default for a Function); otherwise it runs with grad mode off and create_graph
-// gives gradients whose next backward fails (torch's once_differentiable).  InvalidArgument for an output that is an input not
-// marked dirty, a dirty output that is not that input, a dirty input that may not be written
-// in place (a leaf requiring grad, ...: torch's messages).
+// gives gradients whose next backward fails (torch's once_differentiable).  InvalidArgument
+// for an output that is an input not marked dirty, a dirty output that is not that input, a
+// dirty input that may not be written in place (a leaf requiring grad, ...: torch's messages).
 void apply_custom_op(const std::string& name, const std::vector<const Tensor*>& inputs,
                      const std::vector<CustomOutput>& outputs, bool materialize_grads,
                      std::shared_ptr<CustomBackward> backward, bool differentiable_backward = false);

@@ -778,8 +778,13 @@ CT_API ct_tensor *ct_repeat_interleave_repeats(const ct_tensor *repeats, const i
    refuses partial overlap with "unsupported operation: some elements of the input tensor and
    the written-to tensor refer to a single memory location"; ctensor computes the unaliased
    answer instead).  Bumps dst's version once.  CT_ERR_SHAPE if src does
-   not broadcast; CT_ERR_OVERLAP if dst has internal overlap (e.g. an expanded tensor);
-   CT_ERR_READ_ONLY if dst's storage is read-only. */
+   not broadcast; CT_ERR_OVERLAP if dst has a dim of size > 1 with stride 0 (an expanded
+   tensor: torch's "unsupported operation: more than one element of the written-to tensor
+   refers to a single memory location. ..."); CT_ERR_READ_ONLY if dst's storage is
+   read-only.  A dst whose elements otherwise share memory (an unfold window) is written as
+   torch writes it, one element after another in torch's iteration order (each location keeps
+   the last value written to it); src may then not share dst's memory (CT_ERR_OVERLAP, torch's
+   "some elements of the input tensor and the written-to tensor ..."). */
 CT_API ct_status ct_copy_(ct_tensor *dst, const ct_tensor *src);
 
 /* ---- Indexed copies: gather, scatter, index_add/copy/fill, take, put, index_put ---------- */
@@ -1055,8 +1060,10 @@ CT_API int ct_has_internal_overlap(const ct_tensor *t);
    ct_set_default_dtype changed it; float16 tensor + scalar -> float16).
    In-place ops refuse (PyTorch's messages): a result dtype self cannot hold (float into an
    integer tensor: CT_ERR_DTYPE), a broadcast shape other than self's (CT_ERR_SHAPE), a self
-   with internal overlap such as an expanded tensor (CT_ERR_OVERLAP), a read-only self
-   (CT_ERR_READ_ONLY).  When an input partially overlaps self (x.add_(x.t())), the result
+   with a dim of size > 1 and stride 0 (an expanded tensor: CT_ERR_OVERLAP), a read-only self
+   (CT_ERR_READ_ONLY).  A self whose elements otherwise share memory (an unfold window) is
+   written as torch writes it, element after element in torch's order, each reading what
+   the earlier ones wrote; an input sharing such a self's memory is refused (CT_ERR_OVERLAP).  When an input partially overlaps self (x.add_(x.t())), the result
    equals the computation on unaliased inputs (PyTorch raises an error there instead).
    Results are laid out like the inputs, as PyTorch's TensorIterator does (x.t() + 1 has
    x.t()'s strides).  float16/bfloat16 compute in float32 and round once; as in PyTorch 2.x,

@@ -6,13 +6,18 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 
 #include "copy_kernels.h"
+#include "iter.h"
 #include "math_bits.h"
 #include "overlap.h"
 #include "shape.h"
 
 namespace ct {
+
+Ref<Tensor> copy_preserving_layout(const Tensor& t, DType dtype, const char* op);  // below
+
 namespace {
 
 std::atomic<int> g_num_threads{0};  // 0: the default (one per processor)
@@ -71,6 +76,36 @@ void engine(const Tensor& dst, const Tensor& src, const int64_t* src_strides, bo
   if (const uint8_t bits = uint8_t(dst.math_bits() ^ src.math_bits())) apply_math_bits(dst, bits);
 }
 
+// A dst whose elements share memory (unfold, as_strided: torch's overlap check lets it
+// through as TooHard), written by one thread, one index tuple after another in
+// ElementwiseIter's order, which is TensorIterator's: the last write to a location is the one
+// torch makes.  That order depends on src's strides too, so the values to store, when they
+// must be made aside (another dtype, math bits, memory shared with dst), keep src's layout.
+void write_overlapping(const Tensor& dst, const Tensor& src);
+
+Ref<Tensor> stored_values(const Tensor& dst, const Tensor& src) {
+  // torch reads a src sharing dst's memory live as it writes, which a copy made aside would
+  // not reproduce: refused instead
+  CT_CHECK(!may_overlap(dst, src) || overlaps(dst, src) == 0, Overlap,
+           "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
+           "memory location. Please clone() the tensor before performing the operation.");
+  if (src.dtype() == dst.dtype() && !src.math_bits() && !dst.math_bits())
+    return Ref<Tensor>::retain(const_cast<Tensor*>(&src));
+  Ref<Tensor> values = copy_preserving_layout(src, dst.dtype(), "copy_");  // resolved values
+  if (dst.math_bits()) apply_math_bits(*values, dst.math_bits());           // what dst reads back
+  return values;
+}
+
+void write_overlapping(const Tensor& dst, const Tensor& src) {
+  const Ref<Tensor> values = stored_values(dst, src);
+  const Tensor* ops[2] = {&dst, values.get()};
+  ElementwiseIter it(ops);
+  const size_t item = size_t(dst.itemsize());
+  it.for_each([&](char** p, const int64_t* s, int64_t n) {  // serial: out_overlaps_ or below the grain
+    for (int64_t i = 0; i < n; ++i) std::memcpy(p[0] + i * s[0], p[1] + i * s[1], item);
+  });
+}
+
 }  // namespace
 
 void copy_into(const Tensor& dst, const Tensor& src, const char* op) {
@@ -81,7 +116,7 @@ void copy_into(const Tensor& dst, const Tensor& src, const char* op) {
              op << ": output with shape " << list_str(dst.sizes()) << " doesn't match the broadcast shape "
                 << list_str(shape));
   }
-  CT_CHECK(!has_internal_overlap(dst), Overlap,
+  CT_CHECK(!torch_internal_overlap(dst), Overlap,
            "unsupported operation: more than one element of the written-to tensor refers to a single "
            "memory location. Please clone() the tensor before performing the operation.");
   CT_CHECK(!dst.storage()->read_only(), ReadOnly,
@@ -92,7 +127,9 @@ void copy_into(const Tensor& dst, const Tensor& src, const char* op) {
     const bool identical = dst.raw_data() == src.raw_data() && dst.dtype() == src.dtype() &&
                            dst.math_bits() == src.math_bits() &&
                            same_sizes(dst.sizes(), src.sizes()) && same_sizes(dst.strides(), src.strides());
-    if (!identical) {  // copying a tensor onto itself changes nothing (torch skips it too)
+    if (!identical && has_internal_overlap(dst)) {
+      write_overlapping(dst, src);
+    } else if (!identical) {  // copying a tensor onto itself changes nothing (torch skips it too)
       int64_t strides[kMaxDims];
       // When src and dst share bytes, writing dst could change src before it is read:
       // copy src aside first, so the result is that of the un-aliased copy.  (-2, "too

@@ -1,5 +1,6 @@
 #include "iter.h"
 
+#include "overlap.h"
 #include "shape.h"
 
 namespace ct {
@@ -19,6 +20,9 @@ ElementwiseIter::ElementwiseIter(std::span<const Tensor* const> operands) {
                                                    out.sizes().end());
   }
   if (numel_ == 0) return;
+  // exact, but paid only by a large output that is not dense (a dense one cannot overlap)
+  out_overlaps_ = numel_ > 32768 && !flat && !is_non_overlapping_and_dense(out.sizes(), out.strides()) &&
+                  has_internal_overlap(out);
   if (flat) {
     if (numel_ > 1) {
       ndim_ = 1;

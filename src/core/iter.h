@@ -35,9 +35,12 @@ class ElementwiseIter {
   int noperands() const { return nops_; }
 
   // Runs loop(char** ptrs, const int64_t* strides, int64_t n) over every row, in parallel
-  // above `grain` elements.
+  // above `grain` elements; on one thread, row after row, when the output's elements share
+  // memory (an unfold or as_strided view written in place, which torch allows), so that each
+  // location is written in the iteration order and never by two threads at once.
   template <class Loop>
   void for_each(Loop&& loop, int64_t grain = 32768) const {
+    if (out_overlaps_) grain = INT64_MAX;
     parallel_for(numel_, grain, [&](int64_t begin, int64_t end) { run_range(begin, end, loop); });
   }
 
@@ -48,6 +51,7 @@ class ElementwiseIter {
   int nops_ = 0;
   int ndim_ = 0;  // after coalescing, innermost first
   int64_t numel_ = 0;
+  bool out_overlaps_ = false;  // decided only where it matters: above the default grain
   std::array<int64_t, kMaxDims> shape_;                      // [ndim_]
   std::array<int64_t, kMaxDims * kMaxOperands> strides_;     // [ndim_ * nops_], bytes
   std::array<char*, kMaxOperands> base_{};

@@ -8,6 +8,7 @@
 #include "core/copy.h"
 #include "core/error.h"
 #include "core/ops/promote.h"
+#include "core/overlap.h"
 #include "core/shape.h"
 #include "core/storage.h"
 
@@ -17,15 +18,6 @@ namespace {
 bool rule_checks_overlap(OutRule rule) {
   return rule == OutRule::Castable || rule == OutRule::SameDtype || rule == OutRule::Cat ||
          rule == OutRule::IndexSelect || rule == OutRule::Where;
-}
-
-// torch's has_internal_overlap answering Yes: only a stride 0 on a dim of size > 1 counts (a
-// layout torch calls TooHard is not refused).
-bool torch_internal_overlap(const Tensor& t) {
-  if (is_non_overlapping_and_dense(t.sizes(), t.strides())) return false;
-  for (int64_t d = 0; d < t.ndim(); ++d)
-    if (t.sizes()[d] > 1 && t.strides()[d] == 0) return true;
-  return false;
 }
 
 // torch's get_overlap_status(out, input) == Partial.

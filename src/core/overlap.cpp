@@ -76,6 +76,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "shape.h"
+
 namespace ct {
 namespace {
 
@@ -490,6 +492,13 @@ bool has_internal_overlap(const Tensor& t) {
     if (res == kTooHard) too_hard = true;
   }
   return too_hard;
+}
+
+bool torch_internal_overlap(const Tensor& t) {
+  if (is_non_overlapping_and_dense(t.sizes(), t.strides())) return false;
+  for (int d = 0; d < t.ndim(); ++d)
+    if (t.size(d) > 1 && t.stride(d) == 0) return true;
+  return false;
 }
 
 }  // namespace ct

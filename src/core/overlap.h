@@ -18,4 +18,10 @@ int overlaps(const Tensor& a, const Tensor& b, int64_t max_work = kDefaultOverla
 // Two different index tuples of t reach overlapping bytes (e.g. stride 0 after expand).
 bool has_internal_overlap(const Tensor& t);
 
+// torch's has_internal_overlap answering Yes, the written-to tensors it refuses: a dim of
+// size > 1 with stride 0.  Any other overlapping layout (unfold, as_strided) is TooHard to
+// torch, which writes it anyway, each index tuple in TensorIterator's order; so does
+// ctensor, on one thread (has_internal_overlap above).
+bool torch_internal_overlap(const Tensor& t);
+
 }  // namespace ct

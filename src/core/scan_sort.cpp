@@ -122,7 +122,7 @@ void scan_(const Tensor& self, int64_t dim, std::optional<DType> dtype, bool pro
     CT_FAIL(DType, "Bad in-place call: input tensor dtype " << torch_scalar_type_name(self.dtype())
                        << " and output tensor dtype " << torch_scalar_type_name(*dtype) << " should match");
   }
-  check_writable(self, name);
+  check_writable_no_overlap(self, name);  // computed aside: torch's reads what it wrote
   Ref<Tensor> r = scan(self, dim, self.dtype(), product);
   copy_into(self, *r, name);
 }
@@ -347,7 +347,14 @@ Ref<Tensor> clamp(const Tensor& t, const ClampBound& lo, const ClampBound& hi, c
 void clamp_(const Tensor& self, const ClampBound& lo, const ClampBound& hi, const char* op) {
   CT_CHECK(lo.present() || hi.present(), InvalidArgument, "torch.clamp: At least one of 'min' or 'max' must not be None");
   const DType d = clamp_dtype(self, lo, hi);
-  check_writable(self, op);
+  // computed aside, then copied in: with scalar bounds that is what torch's in-place kernel
+  // leaves on a self whose elements share memory (clamping twice is clamping once); with
+  // tensor bounds it is not, so such a self is refused
+  if (lo.tensor || hi.tensor) {
+    check_writable_no_overlap(self, op);
+  } else {
+    check_writable(self, op);
+  }
   Shape shape(self.sizes().begin(), self.sizes().end());
   if (lo.tensor) shape = broadcast_shapes(shape, lo.tensor->sizes(), op);
   if (hi.tensor) shape = broadcast_shapes(shape, hi.tensor->sizes(), op);

@@ -382,6 +382,13 @@ void reduced_scalar_kernel(BinaryOp op, const Tensor& out, const Tensor& a, floa
 
 // Clones `input` when it overlaps `out` in any way other than element-for-element identity,
 // so writing out never changes an input element before it is read.
+// An input sharing memory with an out whose own elements share memory (unfold, as_strided).
+void refuse_partial_overlap(const Tensor& out) {
+  CT_CHECK(out.is_contiguous() || !has_internal_overlap(out), Overlap,
+           "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
+           "memory location. Please clone() the tensor before performing the operation.");
+}
+
 Ref<Tensor> unalias(const Tensor& out, Ref<Tensor> input) {
   if (input->ndim() != 0 && input->storage() == out.storage() && input->offset() == out.offset() &&
       std::equal(input->sizes().begin(), input->sizes().end(), out.sizes().begin(), out.sizes().end()) &&
@@ -396,6 +403,9 @@ Ref<Tensor> unalias(const Tensor& out, Ref<Tensor> input) {
   }
   if (!may_overlap(out, *input)) return input;
   if (overlaps(out, *input) == 0) return input;
+  // torch reads such an input live while writing an out whose elements share memory (both
+  // TooHard to its checks), values a copy made aside would not reproduce: refused instead
+  refuse_partial_overlap(out);
   return clone(*input);
 }
 
@@ -414,12 +424,23 @@ Ref<Tensor> elementwise_output(IntList sizes, std::span<const Tensor* const> inp
 }
 Ref<Tensor> unaliased(const Tensor& out, Ref<Tensor> input) { return unalias(out, std::move(input)); }
 
+namespace {
+void refuse_overlap(bool overlaps) {
+  CT_CHECK(!overlaps, Overlap,
+           "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+           "location. Please clone() the tensor before performing the operation.");
+}
+}  // namespace
+
 void check_writable(const Tensor& self, const char* op) {
   CT_CHECK(!self.storage()->read_only(), ReadOnly,
            op << ": the tensor's storage is read-only (it was imported as a read-only DLPack tensor)");
-  CT_CHECK(self.is_contiguous() || !has_internal_overlap(self), Overlap,  // contiguous: never overlaps
-           "unsupported operation: more than one element of the written-to tensor refers to a single memory "
-           "location. Please clone() the tensor before performing the operation.");
+  refuse_overlap(!self.is_contiguous() && torch_internal_overlap(self));  // contiguous: never overlaps
+}
+
+void check_writable_no_overlap(const Tensor& self, const char* op) {
+  check_writable(self, op);
+  refuse_overlap(!self.is_contiguous() && has_internal_overlap(self));
 }
 
 Ref<Tensor> binary(BinaryOp op, Operand a, Operand b) {

@@ -57,8 +57,15 @@ std::complex<double> item_complex(const Tensor& t);  // any dtype; a real value 
 Ref<Tensor> cat(std::span<const Tensor* const> tensors, int64_t dim);
 Ref<Tensor> stack(std::span<const Tensor* const> tensors, int64_t dim);
 
-// Checks shared by every writer: no internal overlap (PyTorch's message), writable storage.
+// Checks shared by the in-place elementwise ops: writable storage, and no internal overlap as
+// torch counts it (a dim of size > 1 with stride 0; torch's message).  Their kernels write each
+// element of an otherwise overlapping self (unfold, as_strided) in TensorIterator's order, on
+// one thread (ElementwiseIter), reading what earlier elements wrote, as torch's.
 void check_writable(const Tensor& self, const char* op);
+// The same, refusing every self whose elements share memory (has_internal_overlap): for the
+// in-place ops that compute their result aside and copy it in, whose values would differ from
+// torch's on such a self (cumsum_, cumprod_, clamp_ with tensor bounds).
+void check_writable_no_overlap(const Tensor& self, const char* op);
 
 // The pieces every elementwise op shares, for the kernels in sibling files (binary_math.cpp):
 // an operand's promotion type, the operand converted to dtype d (a scalar as a 0-dim tensor),

@@ -47,16 +47,26 @@ def test_writes_as_torch(geometry, op):
     assert _run(ctensor, *geometry, op) == _run(torch, *geometry, op)
 
 
-@pytest.mark.parametrize("op", ["add_(V)", "copy_(V)", "sub_(V)"])
+@pytest.mark.parametrize("op", ["add_(V)", "copy_(V)", "sub_(V)", "add_(v)", "fmod_(v)"])
 def test_an_input_sharing_the_memory_is_refused(op):
     """torch reads such an input live while it writes (TooHard to both of its checks); ctensor
-    would read a copy made aside, so it refuses, before writing anything."""
+    would read a copy made aside, so it refuses, before writing anything.  Also self itself
+    (x.fmod_(x) on an unfold would meet a divisor turned 0 mid-way: an integer division by zero
+    in torch's kernel)."""
     geometry = ((3, 2), (1, 1), 0)
     got = _run(ctensor, *geometry, op)
     assert got == ("RuntimeError", "unsupported operation: some elements of the input tensor and the written-to "
                                    "tensor refer to a single memory location. Please clone() the tensor before "
                                    "performing the operation.")
     assert _run(torch, *geometry, op)[0] == "ok"
+
+
+def test_integer_fmod_of_itself_is_refused_not_a_crash():
+    x = ctensor.arange(1, 9)
+    v = x.unfold(0, 3, 1)
+    with pytest.raises(RuntimeError, match="some elements of the input tensor and the written-to tensor"):
+        v.fmod_(v)
+    assert x.tolist() == list(range(1, 9))
 
 
 @pytest.mark.parametrize("op", ["add_(1.0)", "copy_(lib.zeros(2, 3))", "mul_(lib.ones(2, 3))", "neg_()"])

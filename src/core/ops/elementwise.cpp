@@ -393,7 +393,11 @@ Ref<Tensor> unalias(const Tensor& out, Ref<Tensor> input) {
   if (input->ndim() != 0 && input->storage() == out.storage() && input->offset() == out.offset() &&
       std::equal(input->sizes().begin(), input->sizes().end(), out.sizes().begin(), out.sizes().end()) &&
       std::equal(input->strides().begin(), input->strides().end(), out.strides().begin(), out.strides().end())) {
-    return input;  // x.add_(x): each element reads itself before it is written
+    // x.add_(x): each element reads itself before it is written, unless x's elements share
+    // memory: then some read what others wrote (x.fmod_(x) on an unfold would meet a divisor
+    // turned 0 mid-way), so that is refused as below
+    refuse_partial_overlap(out);
+    return input;
   }
   if (input->numel() == 0 || out.numel() == 0) return input;
   // Two storages that own their bytes are distinct allocations: no overlap to look for.

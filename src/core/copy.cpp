@@ -87,8 +87,7 @@ Ref<Tensor> stored_values(const Tensor& dst, const Tensor& src) {
   // torch reads a src sharing dst's memory live as it writes, which a copy made aside would
   // not reproduce: refused instead
   CT_CHECK(!may_overlap(dst, src) || overlaps(dst, src) == 0, Overlap,
-           "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
-           "memory location. Please clone() the tensor before performing the operation.");
+           kPartialOverlapMessage);
   if (src.dtype() == dst.dtype() && !src.math_bits() && !dst.math_bits())
     return Ref<Tensor>::retain(const_cast<Tensor*>(&src));
   Ref<Tensor> values = copy_preserving_layout(src, dst.dtype(), "copy_");  // resolved values
@@ -117,8 +116,7 @@ void copy_into(const Tensor& dst, const Tensor& src, const char* op) {
                 << list_str(shape));
   }
   CT_CHECK(!torch_internal_overlap(dst), Overlap,
-           "unsupported operation: more than one element of the written-to tensor refers to a single "
-           "memory location. Please clone() the tensor before performing the operation.");
+           kInternalOverlapMessage);
   CT_CHECK(!dst.storage()->read_only(), ReadOnly,
            op << ": cannot write into a tensor whose storage is read-only (it wraps memory that was "
                  "shared as read-only)");

@@ -108,8 +108,7 @@ bool first_out_of_range(const Tensor& idx, int64_t lo, int64_t hi, int64_t* bad)
 // The written-to tensor: no element sharing memory with another, not read-only.
 void check_writable(const Tensor& self, const char* op) {
   CT_CHECK(!has_internal_overlap(self), Overlap,
-           "unsupported operation: more than one element of the written-to tensor refers to a single memory "
-           "location. Please clone() the tensor before performing the operation.");
+           kInternalOverlapMessage);
   CT_CHECK(!self.storage()->read_only(), ReadOnly,
            op << ": cannot write into a tensor whose storage is read-only (it wraps memory that was "
                  "shared as read-only)");
@@ -119,8 +118,7 @@ void check_writable(const Tensor& self, const char* op) {
 void check_no_overlap(const Tensor& self, const Tensor& input) {
   if (self.numel() == 0 || input.numel() == 0 || !may_overlap(self, input)) return;
   CT_CHECK(overlaps(self, input) == 0, Overlap,
-           "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
-           "memory location. Please clone() the tensor before performing the operation.");
+           kPartialOverlapMessage);
 }
 
 template <class T>

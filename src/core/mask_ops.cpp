@@ -211,8 +211,7 @@ void masked_scatter_(const Tensor& self, const Tensor& mask, const Tensor& sourc
   }
   CT_CHECK(source.numel() >= count, InvalidArgument, "Number of elements of source < number of ones in mask");
   CT_CHECK(!has_internal_overlap(self), Overlap,
-           "unsupported operation: more than one element of the written-to tensor refers to a single memory "
-           "location. Please clone() the tensor before performing the operation.");
+           kInternalOverlapMessage);
   check_writable(self, "masked_scatter_");
   // source read in C order from a private contiguous copy when it shares self's storage.
   Ref<Tensor> src = source.storage() == self.storage() ? clone(source) : contiguous(source);

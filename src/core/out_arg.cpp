@@ -125,12 +125,10 @@ void check_out_before(const char* op, OutRule rule, const Tensor& out, std::span
   }
   if (!rule_checks_overlap(rule)) return;
   CT_CHECK(!torch_internal_overlap(out), Overlap,
-           "unsupported operation: more than one element of the written-to tensor refers to a single memory "
-           "location. Please clone() the tensor before performing the operation.");
+           kInternalOverlapMessage);
   for (const Tensor* t : inputs)
     CT_CHECK(!partial_overlap(out, *t), Overlap,
-             "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
-             "memory location. Please clone() the tensor before performing the operation.");
+             kPartialOverlapMessage);
 }
 
 bool write_out(const char* op, OutRule rule, Tensor& out, const Tensor& result,

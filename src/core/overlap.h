@@ -6,6 +6,15 @@
 
 namespace ct {
 
+// torch's messages (aten/src/ATen/MemoryOverlap.cpp) for a written-to tensor whose elements
+// share memory, and for an input sharing memory with the written-to tensor.
+inline constexpr const char* kInternalOverlapMessage =
+    "unsupported operation: more than one element of the written-to tensor refers to a single memory location. "
+    "Please clone() the tensor before performing the operation.";
+inline constexpr const char* kPartialOverlapMessage =
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory "
+    "location. Please clone() the tensor before performing the operation.";
+
 // The byte ranges [first element, last element + itemsize) of a and b intersect.
 bool may_overlap(const Tensor& a, const Tensor& b);
 

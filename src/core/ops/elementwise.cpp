@@ -385,8 +385,7 @@ void reduced_scalar_kernel(BinaryOp op, const Tensor& out, const Tensor& a, floa
 // An input sharing memory with an out whose own elements share memory (unfold, as_strided).
 void refuse_partial_overlap(const Tensor& out) {
   CT_CHECK(out.is_contiguous() || !has_internal_overlap(out), Overlap,
-           "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
-           "memory location. Please clone() the tensor before performing the operation.");
+           kPartialOverlapMessage);
 }
 
 Ref<Tensor> unalias(const Tensor& out, Ref<Tensor> input) {
@@ -431,8 +430,7 @@ Ref<Tensor> unaliased(const Tensor& out, Ref<Tensor> input) { return unalias(out
 namespace {
 void refuse_overlap(bool overlaps) {
   CT_CHECK(!overlaps, Overlap,
-           "unsupported operation: more than one element of the written-to tensor refers to a single memory "
-           "location. Please clone() the tensor before performing the operation.");
+           kInternalOverlapMessage);
 }
 }  // namespace
 

@@ -1454,7 +1454,11 @@ CT_API int64_t ct_explain(const ct_tensor *a, const ct_tensor *b, char *buf, int
    - ct_backward(t) runs the graph from t; each leaf that requires grad accumulates (adds)
      its gradient into its .grad (ct_grad), which has the leaf's sizes and dtype.  Gradients
      of broadcast operands are summed back to their shapes; a gradient takes its input's
-     dtype.  Non-leaf tensors do not keep a grad.
+     dtype.  Non-leaf tensors do not keep a grad.  A leaf's first .grad is, as in torch, the
+     incoming gradient itself (sharing its storage and version counter) when no other handle
+     holds it and its strides match the leaf's (torch's layout contract), else a copy with the
+     leaf's strides (contiguous for a leaf that overlaps itself).  So .grad may share memory
+     with a gradient the caller passed: the pieces cat's backward cuts from it, for one.
    - Ops keep (saved tensors) what backward needs, sharing storage with the originals.  An
      in-place write to a saved tensor makes backward fail with torch's message (the storage
      version is checked).  Without retain_graph, backward frees them: a second backward

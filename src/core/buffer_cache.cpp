@@ -8,7 +8,10 @@
 namespace ct {
 namespace {
 
-constexpr int kMaxBuffers = 16;
+// Enough for the intermediate buffers of a training step (activations, gradients and their
+// temporaries); a take() scans them all under the mutex, which is still far below the cost
+// of touching one 64 KiB buffer.
+constexpr int kMaxBuffers = 64;
 
 int64_t limit_from_environment() {
   const char* s = std::getenv("CTENSOR_BUFFER_CACHE_BYTES");

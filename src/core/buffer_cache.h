@@ -2,8 +2,12 @@
 // reuses memory whose pages are already mapped instead of asking the kernel for fresh,
 // zero-filled pages each time (about 4 ms per 64 MiB here, as long as the op itself).
 //
-// Only buffers of at least kMinBytes are cached, which keeps every small allocation on
-// malloc's fast path and makes the mutex below cost nothing relative to the bytes involved.
+// Only buffers above small_blocks' largest class (64 KiB) are cached: smaller ones have that
+// per-thread cache, and at these sizes the mutex costs nothing relative to the bytes the op
+// moves.  Buffers from 64 KiB to a few MiB matter too: glibc returns such freed memory to the
+// kernel (heap trimming, mmap above its threshold), so a training step's 256 KiB gradients
+// took fresh, zero-filled pages every step (about 34 page faults a step, most of them in
+// OpenBLAS zeroing a new GEMM output, before this cache took them).
 // The cache holds at most limit() bytes (CTENSOR_BUFFER_CACHE_BYTES, default 256 MiB; 0
 // disables it); the oldest buffers are freed first when it is full.  Buffers handed out are
 // uninitialized, exactly as from malloc.
@@ -21,7 +25,7 @@ struct Buffer {
 
 class BufferCache {
  public:
-  static constexpr int64_t kMinBytes = int64_t(4) << 20;
+  static constexpr int64_t kMinBytes = (int64_t(64) << 10) + 1;
 
   // A cached buffer of at least nbytes and at most 1/8 more, or {nullptr, 0}.
   static Buffer take(int64_t nbytes);

@@ -1,5 +1,6 @@
 // BufferCache (buffer_cache.h) behind Storage::allocate: large freed buffers come back to the
-// next storage of about the same size; small ones never enter; the byte limit holds.
+// next storage of about the same size; those small_blocks serves never enter; the byte limit
+// holds.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -61,7 +62,20 @@ TEST_F(BufferCacheTest, MuchSmallerRequestDoesNotTakeABigBuffer) {
 }
 
 TEST_F(BufferCacheTest, SmallBuffersAreNotCached) {
-  { storage_of(kMiB); }
+  { storage_of(64 << 10); }  // small_blocks' largest class: that cache's, not this one's
+  EXPECT_EQ(BufferCache::cached_bytes(), 0);
+}
+
+TEST_F(BufferCacheTest, MidSizeBufferIsReused) {
+  char* first;
+  {
+    Ref<Storage> a = storage_of(256 << 10);  // a 256 x 256 float32 gradient
+    first = a->data();
+  }
+  EXPECT_EQ(BufferCache::cached_bytes(), 256 << 10);
+  Ref<Storage> b = storage_of(256 << 10);
+  EXPECT_EQ(b->data(), first);
+  EXPECT_TRUE(b->recycled());
   EXPECT_EQ(BufferCache::cached_bytes(), 0);
 }
 

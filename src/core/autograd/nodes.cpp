@@ -127,19 +127,21 @@ bool obeys_layout_contract(const Tensor& g, const Tensor& leaf) {
   return true;
 }
 
+// torch's clone_obey_contract: a copy of g (bits resolved, in the leaf's dtype) with the
+// leaf's strides when the leaf is non-overlapping and dense, else contiguous.
+Ref<Tensor> copy_obeying_contract(const Tensor& g, const Tensor& leaf) {
+  if (!is_non_overlapping_and_dense(leaf.sizes(), leaf.strides())) return copy_to_new(g, leaf.dtype());
+  Ref<Tensor> out = Tensor::empty_strided(leaf.sizes(), leaf.strides(), leaf.dtype(), "backward");
+  copy_elements(*out, g);
+  return out;
+}
+
 // t's stored values: a view of t with its math bits cleared.
 Ref<Tensor> without_bits(const Tensor& t) {
   Ref<Tensor> r = Ref<Tensor>::retain(const_cast<Tensor*>(&t));
   if (t.is_conj()) r = conj_view(*r);
   if (t.is_neg()) r = neg_view(*r);
   return r;
-}
-
-// t (no bits) seen through `bits`: lazy views, no copy.
-Ref<Tensor> apply_bits_lazily(Ref<Tensor> t, uint8_t bits) {
-  if (bits & Tensor::kConjBit) t = conj_view(*t);
-  if (bits & Tensor::kNegBit) t = neg_view(*t);
-  return t;
 }
 
 class AccumulateGrad final : public Node {
@@ -173,12 +175,18 @@ class AccumulateGrad final : public Node {
       return {};
     }
     if (!m.grad) {
-      // torch steals a gradient that obeys the layout contract, math bits and all (the conj
-      // view ConjBackward0 makes); any other it copies, which resolves them
-      if (g.math_bits() != 0 && obeys_layout_contract(g, *leaf_)) {
-        m.grad = apply_bits_lazily(copy_to_new(*without_bits(g), leaf_->dtype()), g.math_bits());
+      // Note [Stealing the gradient]: torch keeps the incoming gradient itself as .grad
+      // (new_grad.detach(): same storage, same version counter, math bits and all) when
+      // nobody else holds it and it obeys the layout contract; otherwise .grad is a copy in
+      // the leaf's layout (clone_obey_contract), which resolves the bits.  `g` is the
+      // engine's buffer, so a refcount of 1 is torch's use_count <= num_expected_refs: a
+      // gradient a hook kept, or the user's own tensor passed to backward, is copied.  A
+      // stolen gradient may be a view of a larger buffer (cat's backward narrows the
+      // user's gradient), and then shares that buffer, as in torch.
+      if (g.refcount() == 1 && g.dtype() == leaf_->dtype() && obeys_layout_contract(g, *leaf_)) {
+        m.grad = alias(g);
       } else {
-        m.grad = copy_to_new(g, leaf_->dtype());
+        m.grad = copy_obeying_contract(g, *leaf_);
       }
     } else {
       // in place, as torch's `grad += new_grad`: a grad with bits keeps them

@@ -4,9 +4,12 @@
     PYTHONPATH=<build>/python python3 bench/compare_training.py [--build DIR] [--quick]
 
 The step: a 3-layer MLP (three WIDTH x WIDTH float32 weights with biases, ReLU after the first
-two), MSE loss against a fixed target, backward, and an SGD update with in-place ops under
-no_grad, the gradients zeroed in place; one thread for every library.  The same function
-runs on ctensor and on torch (`lib` is the module).  Two sizes:
+two), MSE loss against a fixed target, backward, and torch.optim.SGD's update under no_grad:
+`p.add_(p.grad, alpha=-lr)` in place, then the gradients set to None (optimizer.zero_grad()'s
+default since torch 2.0); one thread for every library.  The same function runs on ctensor and
+on torch (`lib` is the module).  `--zero-in-place` times older code's update instead:
+`p.sub_(p.grad * lr)` through a temporary and `p.grad.zero_()` (zero_grad(set_to_none=False)),
+which moves three more weight-sized buffers a step.  Two sizes:
   - batch 8, width 32: framework overhead dominates.  Targets: ctensor <= 0.25x torch, and
     the step written in C against the header (bench/train_step.c) <= 0.5x ctensor's Python.
   - batch 64, width 256: GEMM dominates.  Targets: ctensor <= 1.10x the time of the step's
@@ -45,7 +48,7 @@ def make_model(lib, batch, width):
     return params, x, y
 
 
-def make_step(lib, params, x, y):
+def make_step(lib, params, x, y, zero_in_place=False):
     w1, b1, w2, b2, w3, b3 = params
 
     def step():
@@ -57,8 +60,12 @@ def make_step(lib, params, x, y):
         loss.backward()
         with lib.no_grad():
             for p in params:
-                p.sub_(p.grad * LR)
-                p.grad.zero_()
+                if zero_in_place:
+                    p.sub_(p.grad * LR)
+                    p.grad.zero_()
+                else:
+                    p.add_(p.grad, alpha=-LR)
+                    p.grad = None
 
     for _ in range(20):  # warm up: the gradients exist, caches are filled
         step()
@@ -72,11 +79,12 @@ def per_step_ns(step, seconds):
     return min(timeit.repeat(step, number=number, repeat=5)) / number * 1e9
 
 
-def c_figures(build, batch, width, seconds):
+def c_figures(build, batch, width, seconds, zero_in_place):
     exe = pathlib.Path(build) / "bench" / "train_step"
     if not exe.exists():
         return {}
-    run = subprocess.run([str(exe), str(batch), str(width), str(seconds), "--gemms"], capture_output=True,
+    run = subprocess.run([str(exe), str(batch), str(width), str(seconds), "--gemms"]
+                         + (["--zero-in-place"] if zero_in_place else []), capture_output=True,
                          text=True, check=True, timeout=600)
     return {k: float(v) for k, v in (line.split() for line in run.stdout.splitlines())}
 
@@ -89,6 +97,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=str(REPO / "build"), help="build directory holding bench/train_step")
     ap.add_argument("--quick", action="store_true", help="short rounds (a smoke run)")
+    ap.add_argument("--zero-in-place", action="store_true",
+                    help="older code's update: p.sub_(p.grad * lr) and p.grad.zero_()")
     args = ap.parse_args()
     seconds = 0.05 if args.quick else 1.0
     ctensor.set_num_threads(1)
@@ -96,14 +106,14 @@ def main():
     if torch:
         torch.set_num_threads(1)
     print(f"ctensor {ctensor.__version__}, PyTorch {torch.__version__ if torch else '(not installed)'}; "
-          "one thread each")
+          f"one thread each; update: {'zeroed in place' if args.zero_in_place else 'torch.optim.SGD'}")
     for batch, width in ((8, 32), (64, 256)):
-        steps = {lib.__name__: make_step(lib, *make_model(lib, batch, width)) for lib in libs}
+        steps = {lib.__name__: make_step(lib, *make_model(lib, batch, width), args.zero_in_place) for lib in libs}
         best = {name: float("inf") for name in steps}
         for _ in range(3):  # alternate the libraries
             for name, step in steps.items():
                 best[name] = min(best[name], per_step_ns(step, seconds / 3))
-        c = c_figures(args.build, batch, width, seconds)
+        c = c_figures(args.build, batch, width, seconds, args.zero_in_place)
         ct_ns = best["ctensor"]
         print(f"\nbatch {batch}, width {width}: time per step")
         print(f"  ctensor (Python)   {fmt(ct_ns)}")

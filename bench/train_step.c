@@ -1,11 +1,14 @@
 /* A training step written in C against the header, and the GEMMs it does called directly
    through cblas: the C rows of bench/compare_training.py (issue 26).
 
-     train_step BATCH WIDTH SECONDS [--gemms]
+     train_step BATCH WIDTH SECONDS [--gemms] [--zero-in-place]
 
    The model is bench/compare_training.py's: a 3-layer MLP (three WIDTH x WIDTH float32
    weights with biases, ReLU after the first two), an MSE loss against a fixed target, backward,
-   and an SGD update in place under no-grad with the gradients zeroed, one thread.  Prints one
+   and torch.optim.SGD's update under no-grad: p += -lr * grad in place (ct_add_alpha_), then
+   the gradients set to none (zero_grad()'s default since torch 2.0), one thread.  With
+   --zero-in-place the update of older code instead: p -= grad * lr through a temporary, and
+   the gradients zeroed in place (zero_grad(set_to_none=False)).  Prints one
    line: "step_ns N" (the minimum over rounds of the mean time per step), and with --gemms a
    second line "gemms_ns N": the time of the eight sgemm calls that step performs (three
    forward; two per layer backward, but none for the input, which needs no gradient), on
@@ -55,6 +58,8 @@ static ct_tensor *then(ct_tensor *a, ct_tensor *b) {
   return b;
 }
 
+static int zero_in_place = 0;
+
 static void step(struct model *m, double lr) {
   ct_tensor *h = ct_tensor_retain(m->x);
   for (int l = 0; l < LAYERS; ++l) {
@@ -76,10 +81,15 @@ static void step(struct model *m, double lr) {
     ct_tensor *params[2] = {m->w[l], m->b[l]};
     for (int k = 0; k < 2; ++k) {
       ct_tensor *g = must(ct_grad(params[k]), "grad");
-      ct_tensor *scaled = must(ct_mul_scalar(g, lr), "mul_scalar");
-      must_ok(ct_sub_(params[k], scaled), "sub_");
-      must_ok(ct_zero_(g), "zero_");
-      ct_tensor_release(scaled);
+      if (zero_in_place) {
+        ct_tensor *scaled = must(ct_mul_scalar(g, lr), "mul_scalar");
+        must_ok(ct_sub_(params[k], scaled), "sub_");
+        must_ok(ct_zero_(g), "zero_");
+        ct_tensor_release(scaled);
+      } else {
+        must_ok(ct_add_alpha_(params[k], g, -lr), "add_alpha_");
+        must_ok(ct_set_grad(params[k], NULL), "set_grad");
+      }
       ct_tensor_release(g);
     }
   }
@@ -134,12 +144,22 @@ static float *filled(size_t n) {
 
 int main(int argc, char **argv) {
   if (argc < 4) {
-    fprintf(stderr, "usage: train_step BATCH WIDTH SECONDS [--gemms]\n");
+    fprintf(stderr, "usage: train_step BATCH WIDTH SECONDS [--gemms] [--zero-in-place]\n");
     return 2;
   }
   const int B = atoi(argv[1]), W = atoi(argv[2]);
   const double seconds = atof(argv[3]);
-  const int gemms = argc > 4 && strcmp(argv[4], "--gemms") == 0;
+  int gemms = 0;
+  for (int i = 4; i < argc; ++i) {
+    if (strcmp(argv[i], "--gemms") == 0) {
+      gemms = 1;
+    } else if (strcmp(argv[i], "--zero-in-place") == 0) {
+      zero_in_place = 1;
+    } else {
+      fprintf(stderr, "train_step: unknown option %s\n", argv[i]);
+      return 2;
+    }
+  }
   if (B <= 0 || W <= 0 || seconds <= 0) {
     fprintf(stderr, "train_step: BATCH, WIDTH and SECONDS must be positive\n");
     return 2;

@@ -1079,6 +1079,25 @@ CT_API ct_status ct_add_(ct_tensor *self, const ct_tensor *other);
 CT_API ct_status ct_sub_(ct_tensor *self, const ct_tensor *other);
 CT_API ct_status ct_mul_(ct_tensor *self, const ct_tensor *other);
 CT_API ct_status ct_div_(ct_tensor *self, const ct_tensor *other);
+/* torch's add and sub with alpha: a + alpha * b, a - alpha * b, and in place (self += alpha *
+   other, the SGD update p.add_(grad, alpha=-lr)), with ct_add's dtypes, broadcasting and
+   in-place rules.  Values are torch's kernel's, bit for bit: alpha is converted to the result
+   dtype first (a float16 result scales by float16(alpha)); a floating result is one fused
+   multiply-add per element, rounded once (a product rounded first, ct_mul_scalar then ct_add,
+   differs in the last bit of about one element in ten); integer results wrap; complex ones
+   multiply, then add.  float16/bfloat16 fuse in float32, except on strided rows, where torch's
+   scalar loop rounds the product to the reduced type first (so does ctensor); the elements
+   torch leaves to the scalar tail of a vectorised row (n % 64 of a row on AVX-512 machines)
+   may differ from torch's in the last bit.  Errors: an integer or bool result with a non-integral alpha
+   (CT_ERR_INVALID_ARGUMENT, "For integral input tensors, argument alpha must not be a
+   floating point number."), an alpha the result dtype cannot hold (CT_ERR_INVALID_ARGUMENT,
+   "value cannot be converted to type int8_t without overflow"), and ct_add's.  Autograd:
+   AddBackward0 / SubBackward0, b's gradient scaled by alpha (by -alpha for sub).  alpha == 1
+   is ct_add / ct_sub.  Results are NEW tensors on NEW storage. */
+CT_API ct_tensor *ct_add_alpha(const ct_tensor *a, const ct_tensor *b, double alpha);
+CT_API ct_tensor *ct_sub_alpha(const ct_tensor *a, const ct_tensor *b, double alpha);
+CT_API ct_status ct_add_alpha_(ct_tensor *self, const ct_tensor *other, double alpha);
+CT_API ct_status ct_sub_alpha_(ct_tensor *self, const ct_tensor *other, double alpha);
 /* With a Python-float scalar operand: a + s, a - s, a * s, a / s, and in place. */
 CT_API ct_tensor *ct_add_scalar(const ct_tensor *a, double s);
 CT_API ct_tensor *ct_sub_scalar(const ct_tensor *a, double s);

@@ -128,6 +128,8 @@
 %newobject ct_to_dlpack_versioned;
 /* compute (wrapped as ct_* functions; Tensor methods and operators over them come next) */
 %newobject ct_add;
+%newobject ct_add_alpha;
+%newobject ct_sub_alpha;
 %newobject ct_sub;
 %newobject ct_mul;
 %newobject ct_div;

@@ -20,6 +20,14 @@ ct_tensor* binary_call(BinaryOp op, const ct_tensor* a, const ct_tensor* b, cons
 ct_status binary_inplace_call(BinaryOp op, ct_tensor* self, const ct_tensor* other, const char* name) {
   return guard_status([&] { ag::binary_(op, value_arg(self, name, "self"), Operand::of(value_arg(other, name, "other"))); });
 }
+ct_tensor* scaled_call(BinaryOp op, const ct_tensor* a, const ct_tensor* b, double alpha, const char* name) {
+  return guard<ct_tensor*>(nullptr,
+                           [&] { return to_handle(ag::add_scaled(op, value_arg(a, name, "a"), value_arg(b, name, "b"), alpha)); });
+}
+ct_status scaled_inplace_call(BinaryOp op, ct_tensor* self, const ct_tensor* other, double alpha, const char* name) {
+  return guard_status(
+      [&] { ag::add_scaled_(op, value_arg(self, name, "self"), value_arg(other, name, "other"), alpha); });
+}
 ct_tensor* scalar_call(BinaryOp op, const ct_tensor* a, double s, bool reflected, const char* name) {
   return guard<ct_tensor*>(nullptr, [&] {
     const Operand t = Operand::of(value_arg(a, name));
@@ -81,6 +89,19 @@ ct_status ct_add_(ct_tensor* s, const ct_tensor* o) { return binary_inplace_call
 ct_status ct_sub_(ct_tensor* s, const ct_tensor* o) { return binary_inplace_call(BinaryOp::Sub, s, o, "ct_sub_"); }
 ct_status ct_mul_(ct_tensor* s, const ct_tensor* o) { return binary_inplace_call(BinaryOp::Mul, s, o, "ct_mul_"); }
 ct_status ct_div_(ct_tensor* s, const ct_tensor* o) { return binary_inplace_call(BinaryOp::Div, s, o, "ct_div_"); }
+
+ct_tensor* ct_add_alpha(const ct_tensor* a, const ct_tensor* b, double alpha) {
+  return scaled_call(BinaryOp::Add, a, b, alpha, "ct_add_alpha");
+}
+ct_tensor* ct_sub_alpha(const ct_tensor* a, const ct_tensor* b, double alpha) {
+  return scaled_call(BinaryOp::Sub, a, b, alpha, "ct_sub_alpha");
+}
+ct_status ct_add_alpha_(ct_tensor* self, const ct_tensor* other, double alpha) {
+  return scaled_inplace_call(BinaryOp::Add, self, other, alpha, "ct_add_alpha_");
+}
+ct_status ct_sub_alpha_(ct_tensor* self, const ct_tensor* other, double alpha) {
+  return scaled_inplace_call(BinaryOp::Sub, self, other, alpha, "ct_sub_alpha_");
+}
 
 ct_tensor* ct_add_scalar(const ct_tensor* a, double s) { return scalar_call(BinaryOp::Add, a, s, false, "ct_add_scalar"); }
 ct_tensor* ct_sub_scalar(const ct_tensor* a, double s) { return scalar_call(BinaryOp::Sub, a, s, false, "ct_sub_scalar"); }

@@ -283,7 +283,7 @@ def _with_alpha(fn, self, other, alpha):
     elif not rt.is_complex:
         _scalar_tensor(alpha, rt)  # torch refuses an alpha the result dtype cannot hold
     if isinstance(other, Tensor):
-        return _arith_c(_C.ct_to(other, rt), alpha, _MUL, _NO_ARRAY)
+        return _SCALED  # the header's ct_add_alpha: torch's kernel, one rounding
     if rt.is_complex:
         return complex(other) * alpha
     if rt.is_floating_point:
@@ -292,17 +292,40 @@ def _with_alpha(fn, self, other, alpha):
     return (other * alpha + 2**63) % 2**64 - 2**63
 
 
+_SCALED = object()
+_EXACT_INT = 2**53  # ints a double holds exactly
+_ALPHA_C = {(_ADD, False): _C.ct_add_alpha, (_SUB, False): _C.ct_sub_alpha,
+            (_ADD, True): _C.ct_add_alpha_, (_SUB, True): _C.ct_sub_alpha_}
+
+
 def _arith(fn, op, self, other, alpha, inplace, pos=1):
     flags = _NO_ARRAY | (_INPLACE if inplace else 0)
     if alpha is _NO_ALPHA:
         r = _arith_c(self, other, op, flags)  # the common case: one C call
         if r is not NotImplemented:
             return r
+    elif type(self) is Tensor and type(other) is Tensor and (
+            (type(alpha) is builtins.float and not alpha.is_integer())
+            or (type(alpha) is builtins.int and -_EXACT_INT < alpha < _EXACT_INT)):
+        # the SGD update p.add_(grad, alpha=-lr): the header's function makes torch's checks
+        # (a fractional alpha with an integer result, an alpha the dtype cannot hold); only an
+        # integral float (alpha=2.0, which torch refuses for integer results) needs the dtypes
+        r = _ALPHA_C[op, inplace](self, other, alpha)
+        return self if inplace else r
     other = _as_operand(other, fn, "other", pos)
     if alpha is not _NO_ALPHA:
         if not isinstance(self, Tensor):
             raise _type_error(fn, "input", 1, self)
-        other = _with_alpha(fn, self, other, alpha)
+        scaled = _with_alpha(fn, self, other, alpha)
+        if scaled is _SCALED:
+            a = complex(alpha).real if isinstance(alpha, complex) else alpha
+            if isinstance(alpha, complex) and alpha.imag != 0:  # a complex alpha: product first
+                other = _arith_c(_C.ct_to(other, _result_type(self, other)), alpha, _MUL, _NO_ARRAY)
+            else:
+                r = _ALPHA_C[op, inplace](self, other, float(a))
+                return self if inplace else r
+        else:
+            other = scaled
     r = _arith_c(self, other, op, flags)
     if r is NotImplemented:
         raise _type_error(fn, "input", 1, self)

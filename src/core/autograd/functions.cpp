@@ -384,6 +384,33 @@ void binary_(BinaryOp op, const Tensor& self, Operand other) {
 }
 
 namespace {
+// torch's AddBackward0 / SubBackward0 with alpha: other's gradient is grad * alpha (-grad *
+// alpha for sub), self's is grad.
+std::shared_ptr<FnNode> scaled_node(BinaryOp op, const Tensor& x, const Tensor& y, double alpha) {
+  const double s = op == BinaryOp::Sub ? -alpha : alpha;
+  return node(op == BinaryOp::Sub ? "SubBackward0" : "AddBackward0", {&x, &y}, [s](const Tensor& g, FnNode& n) -> Grads {
+    return {retained(g), n.wants(1) ? mul(g, s) : Ref<Tensor>()};
+  });
+}
+}  // namespace
+
+Ref<Tensor> add_scaled(BinaryOp op, const Tensor& a, const Tensor& b, double alpha) {
+  if (alpha == 1) return ag::binary(op, Operand::of(a), Operand::of(b));
+  Ref<Tensor> r = ct::add_scaled(op, a, b, alpha);
+  if (__builtin_expect(any_needs({&a, &b}), 0)) set_history(*r, scaled_node(op, a, b, alpha));
+  return r;
+}
+
+void add_scaled_(BinaryOp op, const Tensor& self, const Tensor& other, double alpha) {
+  if (alpha == 1) return ag::binary_(op, self, Operand::of(other));
+  if (__builtin_expect(!any_needs({&self, &other}), 1)) return ct::add_scaled_(op, self, other, alpha);
+  check_inplace(self);
+  std::shared_ptr<FnNode> n = scaled_node(op, self, other, alpha);
+  ct::add_scaled_(op, self, other, alpha);
+  rebase_history(self, std::move(n));
+}
+
+namespace {
 const char* unary_name(UnaryOp op) {
   switch (op) {
     case UnaryOp::Neg: return "NegBackward0";

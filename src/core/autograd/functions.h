@@ -23,6 +23,10 @@ namespace ct::ag {
 
 Ref<Tensor> binary(BinaryOp op, Operand a, Operand b);
 void binary_(BinaryOp op, const Tensor& self, Operand other);
+// add / sub with alpha (ct::add_scaled): AddBackward0 / SubBackward0, other's gradient
+// scaled by alpha (torch's maybe_multiply).
+Ref<Tensor> add_scaled(BinaryOp op, const Tensor& a, const Tensor& b, double alpha);
+void add_scaled_(BinaryOp op, const Tensor& self, const Tensor& other, double alpha);
 Ref<Tensor> unary(UnaryOp op, const Tensor& a);
 void unary_(UnaryOp op, const Tensor& self);
 Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b);

@@ -500,6 +500,129 @@ void binary_(BinaryOp op, const Tensor& self, Operand other) {
   }
 }
 
+namespace {
+
+// torch's alpha_check (an integer or bool result takes an integral alpha), then alpha's
+// conversion to the compute dtype (Scalar::to, which refuses an overflow).
+void check_alpha(DType compute, double alpha) {
+  CT_CHECK(is_floating(compute) || is_complex(compute) || std::nearbyint(alpha) == alpha, InvalidArgument,
+           "For integral input tensors, argument alpha must not be a floating point number.");
+  // c10's overflow check lets a negative integer wrap into an unsigned type: uint8 takes -255
+  check_scalar_fits(compute == DType::UInt8 && alpha < 0 ? -alpha : alpha, compute);
+}
+
+// One row of o = x + a * y with one rounding, for float and double (strides in bytes: o, x,
+// y).  The library is built for baseline x86-64, where std::fma is a libm call per element;
+// the same loop compiled for FMA hardware is vectorized to vfmadd (a CPU without it, before
+// 2013, takes the plain one: the same values, slower).
+#define CT_SCALED_ADD_ROW(NAME, ATTR)                                                              \
+  template <class A>                                                                               \
+  ATTR void NAME(char* o, const char* x, const char* y, const int64_t* s, int64_t n, A a) {        \
+    if (s[0] == sizeof(A) && s[1] == sizeof(A) && s[2] == sizeof(A)) {                             \
+      A* out = reinterpret_cast<A*>(o);                                                            \
+      const A* xs = reinterpret_cast<const A*>(x);                                                 \
+      const A* ys = reinterpret_cast<const A*>(y);                                                 \
+      for (int64_t i = 0; i < n; ++i) out[i] = std::fma(a, ys[i], xs[i]);                          \
+      return;                                                                                      \
+    }                                                                                              \
+    for (int64_t i = 0; i < n; ++i)                                                                \
+      *reinterpret_cast<A*>(o + i * s[0]) =                                                        \
+          std::fma(a, *reinterpret_cast<const A*>(y + i * s[2]), *reinterpret_cast<const A*>(x + i * s[1])); \
+  }
+CT_SCALED_ADD_ROW(scaled_add_row_fma, __attribute__((target("avx2,fma"))))
+CT_SCALED_ADD_ROW(scaled_add_row_plain, )
+#undef CT_SCALED_ADD_ROW
+
+// out = a + alpha * b in out's dtype (a real one; inputs already in it).
+void add_scaled_kernel(const Tensor& out, const Tensor& a, const Tensor& b, double alpha, bool stream = false) {
+  const Tensor* ops[3] = {&out, &a, &b};
+  ElementwiseIter it(ops);
+  dispatch_tagged(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using A = acc_t<T>;
+    if constexpr (is_complex_v<T>) {
+      CT_FAIL(Internal, "add_scaled_kernel: complex dtype");
+    } else if constexpr (std::is_same_v<T, bool>) {
+      const bool s = alpha != 0;
+      run_binary<T, T>(it, [s](A x, A y) { return bool(x || (s && y)); }, stream);
+    } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      static const bool has_fma = __builtin_cpu_supports("fma");
+      const T s = T(alpha);
+      it.for_each([&](char** p, const int64_t* st, int64_t n) {
+        if (has_fma) scaled_add_row_fma<T>(p[0], p[1], p[2], st, n, s);
+        else scaled_add_row_plain<T>(p[0], p[1], p[2], st, n, s);
+      });
+    } else if constexpr (std::is_floating_point_v<A>) {
+      // float16, bfloat16: torch's vectorised loop converts to float and fuses (rounded once);
+      // its scalar loop, which strided rows take, computes in the reduced type: the product
+      // rounded to it, then the sum
+      const T st = from_acc<T>(A(alpha));  // alpha in T first: float16(0.1) for float16
+      const A s = to_acc(st);
+      run_binary_split<T, T>(
+          it, [s](A x, A y) { return std::fma(s, y, x); },
+          [s](A x, A y) { return to_acc(from_acc<T>(s * y)) + x; }, stream);
+    } else {
+      const A s = A(int64_t(alpha));
+      run_binary<T, T>(it, [s](A x, A y) { return wrap_add<A>(x, wrap_mul<A>(s, y)); }, stream);
+    }
+  });
+}
+
+}  // namespace
+
+Ref<Tensor> add_scaled(BinaryOp op, const Tensor& a, const Tensor& b, double alpha) {
+  CT_CHECK(op == BinaryOp::Add || op == BinaryOp::Sub, Internal, "add_scaled: op is not add or sub");
+  if (alpha == 1) return binary(op, Operand::of(a), Operand::of(b));
+  const OperandType types[2] = {type_of(Operand::of(a)), type_of(Operand::of(b))};
+  check_bool_sub(op, types[0].dtype, types[1].dtype);
+  const DType compute = result_type(types);
+  check_alpha(compute, alpha);
+  if (is_complex(compute)) {  // torch's complex fmadd is a * b + c: the two rounded ops
+    const Ref<Tensor> scaled = binary(BinaryOp::Mul, Operand::of(*to_dtype(b, compute)),
+                                      Operand::of(std::complex<double>(alpha, 0)));
+    return binary(op, Operand::of(a), Operand::of(*scaled));
+  }
+  const Shape shape = broadcast_shapes(a.sizes(), b.sizes(), binary_name(op));
+  Ref<Tensor> ta = as_dtype(Operand::of(a), compute), tb = as_dtype(Operand::of(b), compute);
+  const Tensor* layout[2] = {ta.get(), tb.get()};
+  Ref<Tensor> out = new_output(shape, std::span<const Tensor* const>(layout, 2), compute, binary_name(op));
+  add_scaled_kernel(*out, *ta, *tb, op == BinaryOp::Sub ? -alpha : alpha, should_stream(*out));
+  return out;
+}
+
+void add_scaled_(BinaryOp op, const Tensor& self, const Tensor& other, double alpha) {
+  CT_CHECK(op == BinaryOp::Add || op == BinaryOp::Sub, Internal, "add_scaled_: op is not add or sub");
+  if (alpha == 1) return binary_(op, self, Operand::of(other));
+  const char* name = binary_name(op);
+  const OperandType types[2] = {{self.dtype(), self.ndim() == 0 ? OperandKind::ZeroDim : OperandKind::Dimensioned},
+                                type_of(Operand::of(other))};
+  check_bool_sub(op, types[0].dtype, types[1].dtype);
+  const DType compute = result_type(types);
+  check_alpha(compute, alpha);
+  if (is_complex(compute)) {
+    const Ref<Tensor> scaled = binary(BinaryOp::Mul, Operand::of(*to_dtype(other, compute)),
+                                      Operand::of(std::complex<double>(alpha, 0)));
+    return binary_(op, self, Operand::of(*scaled));
+  }
+  check_writable(self, name);
+  const Shape shape = broadcast_shapes(self.sizes(), other.sizes(), name);
+  CT_CHECK(same_sizes(shape, self.sizes()), Shape,
+           "output with shape " << list_str(self.sizes()) << " doesn't match the broadcast shape " << list_str(shape));
+  CT_CHECK(can_cast(compute, self.dtype()), DType,
+           "result type " << torch_scalar_type_name(compute) << " can't be cast to the desired output type "
+                          << torch_scalar_type_name(self.dtype()));
+  Ref<Tensor> tother = unalias(self, as_dtype(Operand::of(other), compute));
+  const double signed_alpha = op == BinaryOp::Sub ? -alpha : alpha;
+  if (compute == self.dtype()) {
+    add_scaled_kernel(self, self, *tother, signed_alpha);
+    self.bump_version();
+  } else {
+    Ref<Tensor> tself = to_dtype(self, compute);
+    add_scaled_kernel(*tself, *tself, *tother, signed_alpha);
+    copy_into(self, *tself, name);
+  }
+}
+
 Ref<Tensor> compare(CompareOp op, Operand a, Operand b) {
   const OperandType types[2] = {type_of(a), type_of(b)};
   const DType compute = result_type(types);

@@ -32,6 +32,16 @@ struct Operand {
 
 Ref<Tensor> binary(BinaryOp op, Operand a, Operand b);
 void binary_(BinaryOp op, const Tensor& self, Operand other);
+// torch's add / sub with alpha (op Add or Sub): a + alpha * b, a - alpha * b, and in place,
+// with add's and sub's dtypes, broadcasting, checks and version bump.  As torch's kernel
+// (ufunc/add.h): alpha is first converted to the compute dtype (a float16 result scales by
+// float16(alpha)); a floating result is one fused multiply-add per element, rounded once
+// (fmadd; a product rounded first would differ in the last bit); an integer result wraps; a
+// complex one multiplies then adds.  alpha must be integral for an integer or bool result
+// (torch's "For integral input tensors, argument alpha must not be a floating point number.")
+// and fit the dtype.  alpha == 1 is add / sub.
+Ref<Tensor> add_scaled(BinaryOp op, const Tensor& a, const Tensor& b, double alpha);
+void add_scaled_(BinaryOp op, const Tensor& self, const Tensor& other, double alpha);
 Ref<Tensor> compare(CompareOp op, Operand a, Operand b);
 Ref<Tensor> unary(UnaryOp op, const Tensor& a);
 void unary_(UnaryOp op, const Tensor& self);

@@ -2876,6 +2876,58 @@ function ct_div_(self, other)
 end
 
 """
+    ct_add_alpha(a, b, alpha) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_add_alpha(const ct_tensor *a, const ct_tensor *b, double alpha);`
+
+torch's add and sub with alpha: a + alpha * b, a - alpha * b, and in place (self += alpha *
+other, the SGD update p.add_(grad, alpha=-lr)), with ct_add's dtypes, broadcasting and
+in-place rules.  Values are torch's kernel's, bit for bit: alpha is converted to the result
+dtype first (a float16 result scales by float16(alpha)); a floating result is one fused
+multiply-add per element, rounded once (a product rounded first, ct_mul_scalar then ct_add,
+differs in the last bit of about one element in ten); integer results wrap; complex ones
+multiply, then add.  float16/bfloat16 fuse in float32, except on strided rows, where torch's
+scalar loop rounds the product to the reduced type first (so does ctensor); the elements
+torch leaves to the scalar tail of a vectorised row (n % 64 of a row on AVX-512 machines)
+may differ from torch's in the last bit.  Errors: an integer or bool result with a non-integral alpha
+(CT_ERR_INVALID_ARGUMENT, "For integral input tensors, argument alpha must not be a
+floating point number."), an alpha the result dtype cannot hold (CT_ERR_INVALID_ARGUMENT,
+"value cannot be converted to type int8_t without overflow"), and ct_add's.  Autograd:
+AddBackward0 / SubBackward0, b's gradient scaled by alpha (by -alpha for sub).  alpha == 1
+is ct_add / ct_sub.  Results are NEW tensors on NEW storage.
+"""
+function ct_add_alpha(a, b, alpha)
+    ccall((:ct_add_alpha, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cdouble), a, b, alpha)
+end
+
+"""
+    ct_sub_alpha(a, b, alpha) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_sub_alpha(const ct_tensor *a, const ct_tensor *b, double alpha);`
+"""
+function ct_sub_alpha(a, b, alpha)
+    ccall((:ct_sub_alpha, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cdouble), a, b, alpha)
+end
+
+"""
+    ct_add_alpha_(self, other, alpha) -> Cint
+
+`ct_status ct_add_alpha_(ct_tensor *self, const ct_tensor *other, double alpha);`
+"""
+function ct_add_alpha_(self, other, alpha)
+    ccall((:ct_add_alpha_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cdouble), self, other, alpha)
+end
+
+"""
+    ct_sub_alpha_(self, other, alpha) -> Cint
+
+`ct_status ct_sub_alpha_(ct_tensor *self, const ct_tensor *other, double alpha);`
+"""
+function ct_sub_alpha_(self, other, alpha)
+    ccall((:ct_sub_alpha_, libctensor()), Cint, (Ptr{ct_tensor}, Ptr{ct_tensor}, Cdouble), self, other, alpha)
+end
+
+"""
     ct_add_scalar(a, s) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_add_scalar(const ct_tensor *a, double s);`
@@ -4250,7 +4302,11 @@ end
 # - ct_backward(t) runs the graph from t; each leaf that requires grad accumulates (adds)
 # its gradient into its .grad (ct_grad), which has the leaf's sizes and dtype.  Gradients
 # of broadcast operands are summed back to their shapes; a gradient takes its input's
-# dtype.  Non-leaf tensors do not keep a grad.
+# dtype.  Non-leaf tensors do not keep a grad.  A leaf's first .grad is, as in torch, the
+# incoming gradient itself (sharing its storage and version counter) when no other handle
+# holds it and its strides match the leaf's (torch's layout contract), else a copy with the
+# leaf's strides (contiguous for a leaf that overlaps itself).  So .grad may share memory
+# with a gradient the caller passed: the pieces cat's backward cuts from it, for one.
 # - Ops keep (saved tensors) what backward needs, sharing storage with the originals.  An
 # in-place write to a saved tensor makes backward fail with torch's message (the storage
 # version is checked).  Without retain_graph, backward frees them: a second backward

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -15,6 +16,7 @@
 #include "json_lite.h"
 #include "json_lite.h"
 #include "mapped_file.h"
+#include "parallel.h"
 #include "shape.h"
 
 namespace ct::safetensors {
@@ -230,8 +232,11 @@ int64_t Checkpoint::find(const std::string& name) const {
 
 namespace {
 
-// Reads the whole file at path into a new owned storage: the "load with copies" path, one
-// pread loop into memory ctensor owns.
+// Reads the whole file at path into a new owned storage: the "load with copies" path.  Each
+// thread preads one contiguous part (files of 64 MiB or more are split): most of such a load
+// is the kernel faulting in and zeroing the fresh pages it writes, which two threads do at
+// twice the rate (a 2 GiB file here: 0.45-1.3 s on one thread, 0.2-0.3 s on two when the host
+// backs the pages promptly).
 Ref<Storage> read_file(const std::string& path, const char* op) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   CT_CHECK(fd >= 0, InvalidArgument, op << ": cannot open '" << path << "': " << std::strerror(errno));
@@ -242,16 +247,27 @@ Ref<Storage> read_file(const std::string& path, const char* op) {
   const off_t end = ::lseek(fd, 0, SEEK_END);
   CT_CHECK(end >= 0, InvalidArgument, op << ": cannot seek in '" << path << "': " << std::strerror(errno));
   Ref<Storage> s = Ref<Storage>::adopt(Storage::allocate(int64_t(end), op));
-  int64_t done = 0;
-  while (done < int64_t(end)) {
-    const size_t chunk = size_t(std::min<int64_t>(int64_t(end) - done, int64_t(1) << 30));
-    const ssize_t got = ::pread(fd, s->data() + done, chunk, off_t(done));
-    if (got < 0 && errno == EINTR) continue;
-    CT_CHECK(got > 0, InvalidArgument,
-             op << ": cannot read '" << path << "' at offset " << done << ": "
-                << (got == 0 ? "unexpected end of file" : std::strerror(errno)));
-    done += got;
-  }
+  // The first failure (offset, errno; 0 for an early end of file), reported after the threads.
+  std::atomic<int64_t> failed_at{-1};
+  std::atomic<int> failed_errno{0};
+  parallel_for(int64_t(end), int64_t(64) << 20, [&](int64_t begin, int64_t stop) {
+    int64_t done = begin;
+    while (done < stop && failed_at.load(std::memory_order_relaxed) < 0) {
+      const size_t chunk = size_t(std::min<int64_t>(stop - done, int64_t(1) << 30));
+      const ssize_t got = ::pread(fd, s->data() + done, chunk, off_t(done));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) {
+        int64_t none = -1;
+        if (failed_at.compare_exchange_strong(none, done)) failed_errno.store(got == 0 ? 0 : errno);
+        return;
+      }
+      done += got;
+    }
+  });
+  const int64_t at = failed_at.load();
+  CT_CHECK(at < 0, InvalidArgument,
+           op << ": cannot read '" << path << "' at offset " << at << ": "
+              << (failed_errno.load() == 0 ? "unexpected end of file" : std::strerror(failed_errno.load())));
   return s;
 }
 

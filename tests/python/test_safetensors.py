@@ -115,6 +115,23 @@ def test_all_tensors_of_a_file_share_one_mapped_storage(tmp_path, no_leaks):
     del d
 
 
+def test_copy_load_of_a_large_file_in_parts(tmp_path):
+    # 160 MiB: read by two threads, one contiguous part each (the split falls inside "b")
+    path = tmp_path / "large.safetensors"
+    a = torch.arange(20 << 20, dtype=torch.int32)
+    b = torch.arange(20 << 20, dtype=torch.float32).neg_()
+    st.save_file({"a": a, "b": b}, path)
+    threads = ctensor.get_num_threads()
+    ctensor.set_num_threads(2)
+    try:
+        d = ctensor.load_file(path, mode="copy")
+    finally:
+        ctensor.set_num_threads(threads)
+    assert d["a"].untyped_storage().nbytes() == os.path.getsize(path)
+    assert torch.equal(torch.from_numpy(d["a"].numpy()), a)
+    assert torch.equal(torch.from_numpy(d["b"].numpy()), b)
+
+
 def test_modes(tmp_path, no_leaks):
     path = tmp_path / "modes.safetensors"
     st.save_file({"x": torch.arange(4, dtype=torch.int32)}, path)

@@ -12,9 +12,10 @@ float32 tensors of 2.5 Mi elements, 2 GiB; the .pt twin as well) into --dir, rea
 both are in the page cache, and deleted at the end.  Rows:
   - mapped open: ctensor.load_file (copy-on-write mapping, every tensor a view of one storage)
     vs safe_open(framework="pt") + get_tensor of all 200 vs torch.load(mmap=True, weights_only=True);
-  - with copies: ctensor.load_file(mode="copy") (the file read into memory ctensor owns) vs
-    reading the file into a preallocated, already touched buffer (readinto: the page-cache
-    read bandwidth) and vs safetensors' pread backend.
+  - with copies: ctensor.load_file(mode="copy") (the file read into memory ctensor owns, by as
+    many threads as ctensor.get_num_threads(), two here) vs reading the file into a
+    preallocated, already touched buffer (readinto: the page-cache read bandwidth; and the same
+    read split over two threads) and vs safetensors' pread backend.
 Each repetition times every contender once, in turn, so that the load of a shared machine falls
 on all alike; the table gives medians and the median (min-max) of per-repetition ratios.
 """
@@ -23,6 +24,7 @@ import argparse
 import os
 import platform
 import statistics
+import threading
 import time
 
 import torch
@@ -90,6 +92,30 @@ def read_into(buf):
     return run
 
 
+def read_into_threads(buf, threads):
+    """The same read split into `threads` contiguous parts, one thread each (os.preadv releases
+    the GIL): what ctensor's copy load does, into memory already touched."""
+    def run(path):
+        view = memoryview(buf)
+        n = len(buf)
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            def part(k):
+                done, stop = n * k // threads, n * (k + 1) // threads
+                while done < stop:
+                    got = os.preadv(fd, [view[done:min(stop, done + (1 << 30))]], done)
+                    assert got > 0
+                    done += got
+            pool = [threading.Thread(target=part, args=(k,)) for k in range(threads)]
+            for t in pool:
+                t.start()
+            for t in pool:
+                t.join()
+        finally:
+            os.close(fd)
+    return run
+
+
 def timed(fn, arg):
     t0 = time.perf_counter()
     fn(arg)
@@ -113,6 +139,7 @@ def main():
             "mapped": {"ctensor": (ct_mapped, st_path), "safetensors": (st_mapped, st_path),
                        "torch.load(mmap)": (pt_mapped, pt_path)},
             "copies": {"ctensor": (ct_copy, st_path), "page-cache read": (read_into(buf), st_path),
+                       "page-cache read, 2 threads": (read_into_threads(buf, 2), st_path),
                        "safetensors pread": (st_pread, st_path)},
         }
         times = {g: {k: [] for k in c} for g, c in groups.items()}

@@ -466,10 +466,13 @@ Ref<Tensor> binary(BinaryOp op, Operand a, Operand b) {
   return out;
 }
 
-void binary_(BinaryOp op, const Tensor& self, Operand other) {
+namespace {
+
+// The checks of self op= other in torch's order: sub()'s bool check, then TensorIterator's
+// memory overlap, shape, and finally the cast of the result into self.  Gives the dtype the
+// op computes in.
+DType check_inplace_binary(BinaryOp op, const Tensor& self, Operand other) {
   const char* name = binary_name(op);
-  // Checks in torch's order: sub()'s bool check, then TensorIterator's memory overlap,
-  // shape, and finally the cast of the result into self.
   const OperandType types[2] = {{self.dtype(), self.ndim() == 0 ? OperandKind::ZeroDim : OperandKind::Dimensioned},
                                 type_of(other)};
   check_bool_sub(op, types[0].dtype, types[1].dtype);
@@ -483,21 +486,36 @@ void binary_(BinaryOp op, const Tensor& self, Operand other) {
   CT_CHECK(can_cast(compute, self.dtype()), DType,
            "result type " << torch_scalar_type_name(compute) << " can't be cast to the desired output type "
                           << torch_scalar_type_name(self.dtype()));
+  return compute;
+}
+
+// Runs kernel(out, other) for self op= other computing in `compute`: on self itself, or on a
+// copy in `compute` written back converted (int32 += int64: one version bump either way).
+template <class Kernel>
+void write_inplace(BinaryOp op, const Tensor& self, Operand other, DType compute, Kernel kernel) {
+  Ref<Tensor> tother = unalias(self, as_dtype(other, compute));
+  if (compute == self.dtype()) {
+    kernel(self, *tother);
+    self.bump_version();
+  } else {
+    Ref<Tensor> tself = to_dtype(self, compute);
+    kernel(*tself, *tother);
+    copy_into(self, *tself, binary_name(op));
+  }
+}
+
+}  // namespace
+
+void binary_(BinaryOp op, const Tensor& self, Operand other) {
+  const DType compute = check_inplace_binary(op, self, other);
   float s = 0;
   if (compute == self.dtype() && reduced_scalar_operand(op, compute, other, &s)) {
     reduced_scalar_kernel(op, self, self, s);
     self.bump_version();
     return;
   }
-  Ref<Tensor> tother = unalias(self, as_dtype(other, compute));
-  if (compute == self.dtype()) {
-    binary_kernel(op, self, self, *tother);
-    self.bump_version();
-  } else {  // e.g. int32 += int64: compute in int64, write back converted (one version bump)
-    Ref<Tensor> tself = to_dtype(self, compute);
-    binary_kernel(op, *tself, *tself, *tother);
-    copy_into(self, *tself, name);
-  }
+  write_inplace(op, self, other, compute,
+                [op](const Tensor& out, const Tensor& b) { binary_kernel(op, out, out, b); });
 }
 
 namespace {
@@ -568,21 +586,23 @@ void add_scaled_kernel(const Tensor& out, const Tensor& a, const Tensor& b, doub
   });
 }
 
+// torch's complex fmadd is a * b + c: b * alpha rounded as ct_mul does, then the sum.
+Ref<Tensor> complex_scaled(const Tensor& b, DType compute, double alpha) {
+  return binary(BinaryOp::Mul, Operand::of(*to_dtype(b, compute)), Operand::of(std::complex<double>(alpha, 0)));
+}
+
 }  // namespace
 
+// Checks in torch's order (add.out's meta): sub's bool check, TensorIterator's, then alpha_check.
 Ref<Tensor> add_scaled(BinaryOp op, const Tensor& a, const Tensor& b, double alpha) {
   CT_CHECK(op == BinaryOp::Add || op == BinaryOp::Sub, Internal, "add_scaled: op is not add or sub");
   if (alpha == 1) return binary(op, Operand::of(a), Operand::of(b));
   const OperandType types[2] = {type_of(Operand::of(a)), type_of(Operand::of(b))};
   check_bool_sub(op, types[0].dtype, types[1].dtype);
+  const Shape shape = broadcast_shapes(a.sizes(), b.sizes(), binary_name(op));
   const DType compute = result_type(types);
   check_alpha(compute, alpha);
-  if (is_complex(compute)) {  // torch's complex fmadd is a * b + c: the two rounded ops
-    const Ref<Tensor> scaled = binary(BinaryOp::Mul, Operand::of(*to_dtype(b, compute)),
-                                      Operand::of(std::complex<double>(alpha, 0)));
-    return binary(op, Operand::of(a), Operand::of(*scaled));
-  }
-  const Shape shape = broadcast_shapes(a.sizes(), b.sizes(), binary_name(op));
+  if (is_complex(compute)) return binary(op, Operand::of(a), Operand::of(*complex_scaled(b, compute, alpha)));
   Ref<Tensor> ta = as_dtype(Operand::of(a), compute), tb = as_dtype(Operand::of(b), compute);
   const Tensor* layout[2] = {ta.get(), tb.get()};
   Ref<Tensor> out = new_output(shape, std::span<const Tensor* const>(layout, 2), compute, binary_name(op));
@@ -593,34 +613,13 @@ Ref<Tensor> add_scaled(BinaryOp op, const Tensor& a, const Tensor& b, double alp
 void add_scaled_(BinaryOp op, const Tensor& self, const Tensor& other, double alpha) {
   CT_CHECK(op == BinaryOp::Add || op == BinaryOp::Sub, Internal, "add_scaled_: op is not add or sub");
   if (alpha == 1) return binary_(op, self, Operand::of(other));
-  const char* name = binary_name(op);
-  const OperandType types[2] = {{self.dtype(), self.ndim() == 0 ? OperandKind::ZeroDim : OperandKind::Dimensioned},
-                                type_of(Operand::of(other))};
-  check_bool_sub(op, types[0].dtype, types[1].dtype);
-  const DType compute = result_type(types);
+  const DType compute = check_inplace_binary(op, self, Operand::of(other));
   check_alpha(compute, alpha);
-  if (is_complex(compute)) {
-    const Ref<Tensor> scaled = binary(BinaryOp::Mul, Operand::of(*to_dtype(other, compute)),
-                                      Operand::of(std::complex<double>(alpha, 0)));
-    return binary_(op, self, Operand::of(*scaled));
-  }
-  check_writable(self, name);
-  const Shape shape = broadcast_shapes(self.sizes(), other.sizes(), name);
-  CT_CHECK(same_sizes(shape, self.sizes()), Shape,
-           "output with shape " << list_str(self.sizes()) << " doesn't match the broadcast shape " << list_str(shape));
-  CT_CHECK(can_cast(compute, self.dtype()), DType,
-           "result type " << torch_scalar_type_name(compute) << " can't be cast to the desired output type "
-                          << torch_scalar_type_name(self.dtype()));
-  Ref<Tensor> tother = unalias(self, as_dtype(Operand::of(other), compute));
+  if (is_complex(compute)) return binary_(op, self, Operand::of(*complex_scaled(other, compute, alpha)));
   const double signed_alpha = op == BinaryOp::Sub ? -alpha : alpha;
-  if (compute == self.dtype()) {
-    add_scaled_kernel(self, self, *tother, signed_alpha);
-    self.bump_version();
-  } else {
-    Ref<Tensor> tself = to_dtype(self, compute);
-    add_scaled_kernel(*tself, *tself, *tother, signed_alpha);
-    copy_into(self, *tself, name);
-  }
+  write_inplace(op, self, Operand::of(other), compute, [signed_alpha](const Tensor& out, const Tensor& b) {
+    add_scaled_kernel(out, out, b, signed_alpha);
+  });
 }
 
 Ref<Tensor> compare(CompareOp op, Operand a, Operand b) {

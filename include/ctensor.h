@@ -1594,7 +1594,8 @@ CT_API ct_status ct_backward(ct_tensor *t, const ct_tensor *grad, int retain_gra
    they can be differentiated again.  A node without a differentiable formula gives results whose
    backward fails ("derivative for CumprodBackward0 is not implemented"), never a silently wrong
    higher derivative.  The results may share memory with grad_outputs (torch returns the gradient
-   tensor it computed, e.g. the grad_output itself through an add).  Errors
+   tensor it computed, e.g. the grad_output itself through an add).  No outputs (n_outputs == 0,
+   outputs may be NULL) is torch's grad((), inputs): nothing runs and every input is unused.  Errors
    (CT_ERR_INVALID_ARGUMENT unless stated; torch's messages): n_inputs == 0 ("`inputs` argument to
    `grad()` cannot be empty."); an output that does not require grad ("element 1 of tensors does
    not require grad and does not have a grad_fn"); an input that does not ("One of the
@@ -1616,7 +1617,8 @@ CT_API ct_status ct_autograd_grad(const ct_tensor *const *outputs, int64_t n_out
    them runs.  create_graph != 0 records the backward computation (see ct_autograd_grad): a leaf's
    grad is then a result with a grad_fn (torch's: a first grad is a copy, "CopyBackwards", a
    later one grad + new, "AddBackward0"), which holds the graph, and so the leaf, alive until the
-   grad is cleared (torch's reference cycle).  Errors: as ct_backward and ct_autograd_grad. */
+   grad is cleared (torch's reference cycle).  n_tensors == 0 does nothing, as torch's
+   backward(()).  Errors: as ct_backward and ct_autograd_grad. */
 CT_API ct_status ct_autograd_backward(const ct_tensor *const *tensors, int64_t n_tensors,
                                       const ct_tensor *const *grad_tensors, const ct_tensor *const *inputs,
                                       int64_t n_inputs, int retain_graph, int create_graph);

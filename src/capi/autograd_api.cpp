@@ -65,8 +65,9 @@ std::vector<const Tensor*> list_arg(const ct_tensor* const* p, int64_t n, const 
   return out;
 }
 
-// The arguments ct_autograd_grad and ct_autograd_backward share: roots (at least one, none
-// NULL), their gradients (NULL or NULL entries: implicit), and the inputs (none NULL).
+// The arguments ct_autograd_grad and ct_autograd_backward share: roots (none NULL; none at
+// all is torch's: nothing runs, so every input is unused), their gradients (NULL or NULL
+// entries: implicit), and the inputs (none NULL).
 struct BackwardArgs {
   std::vector<const Tensor*> roots, grads, inputs;
 };
@@ -77,7 +78,6 @@ BackwardArgs backward_args(const char* op, const ct_tensor* const* roots, int64_
   a.roots = list_arg(roots, n_roots, op, roots_name, false);
   a.grads = list_arg(grads, n_roots, op, grads_name, true);
   a.inputs = list_arg(inputs, n_inputs, op, "inputs", false);
-  CT_CHECK(n_roots > 0, InvalidArgument, op << ": " << roots_name << " must not be empty");
   return a;
 }
 }  // namespace

@@ -194,3 +194,22 @@ def test_shape_mismatch_names_its_index():
                                            r"ctensor.Size\(\[2\]\) and output\[1\] has a shape of "
                                            r"ctensor.Size\(\[3\]\)\.$"):
         ctensor.autograd.grad([x.sum(), x * 2], x, [None, ctensor.ones(2)])
+
+
+def _no_outputs(lib):
+    x = lib.ones(2, requires_grad=True)
+    out = []
+    for kw in ({}, {"allow_unused": True}, {"allow_unused": True, "materialize_grads": True}):
+        try:
+            out.append([None if g is None else g.tolist() for g in lib.autograd.grad((), (x,), **kw)])
+        except RuntimeError as e:
+            out.append(str(e))
+    lib.autograd.backward(())
+    lib.autograd.backward([], inputs=(x,))
+    out.append(x.grad)
+    return out
+
+
+def test_no_outputs_as_torch():
+    # torch: nothing runs, every input is unused (an error, or None, or zeros when materialized)
+    assert _no_outputs(ctensor) == _no_outputs(torch)

@@ -44,9 +44,11 @@ ElementwiseIter::ElementwiseIter(std::span<const Tensor* const> operands) {
     }
     views[size_t(k)] = IntList(el[size_t(k)].data(), size_t(n));
   }
-  const std::vector<int> perm = layout_permutation(out.sizes(), std::span<const IntList>(views.data(), size_t(nops_)));
+  std::array<int, kMaxDims> perm;
+  layout_permutation_into(out.sizes(), std::span<const IntList>(views.data(), size_t(nops_)), perm.data());
   // Permute (innermost first), dropping size-1 dims, then merge dims that line up.
-  for (int d : perm) {
+  for (int j = 0; j < n; ++j) {
+    const int d = perm[size_t(j)];
     if (out.size(d) == 1) continue;
     const int64_t size = out.size(d);
     if (ndim_ > 0) {

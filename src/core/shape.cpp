@@ -59,8 +59,13 @@ Shape contiguous_strides(IntList sizes) {
 }
 
 std::vector<int> layout_permutation(IntList sizes, std::span<const IntList> operand_strides) {
+  std::vector<int> perm(sizes.size());
+  layout_permutation_into(sizes, operand_strides, perm.data());
+  return perm;
+}
+
+void layout_permutation_into(IntList sizes, std::span<const IntList> operand_strides, int* perm) {
   const int n = int(sizes.size());
-  std::vector<int> perm(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) perm[size_t(i)] = n - 1 - i;  // C order: last dim innermost
   auto should_swap = [&](int d0, int d1) {
     for (IntList strides : operand_strides) {
@@ -85,7 +90,6 @@ std::vector<int> layout_permutation(IntList sizes, std::span<const IntList> oper
       }
     }
   }
-  return perm;
 }
 
 Shape dense_strides_like(IntList sizes, IntList strides) {
@@ -241,8 +245,15 @@ bool view_strides_into(IntList sizes, IntList strides, IntList new_sizes, DimBuf
 }
 
 Shape broadcast_shapes(IntList a, IntList b, const char* op) {
+  DimBuf out;
+  broadcast_shapes_into(a, b, op, out);
+  const IntList r = out;
+  return Shape(r.begin(), r.end());
+}
+
+void broadcast_shapes_into(IntList a, IntList b, const char* op, DimBuf& out) {
   const size_t n = std::max(a.size(), b.size());
-  Shape out(n);
+  out.resize(n);
   for (size_t i = n; i-- > 0;) {  // from the last dim, so errors name the one torch names
     const int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
     const int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
@@ -251,7 +262,6 @@ Shape broadcast_shapes(IntList a, IntList b, const char* op) {
                 << ") at non-singleton dimension " << i);
     out[i] = da == 1 ? db : da;
   }
-  return out;
 }
 
 Extent element_extent(IntList sizes, IntList strides, int64_t offset, const char* op) {

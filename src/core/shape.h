@@ -41,6 +41,8 @@ DimBuf contiguous_strides_buf(IntList sizes);
 // are ambiguous and keep the C order; equal strides put the smaller size inside.
 // `operand_strides` holds, per operand, strides over `sizes` (0 on broadcast dims).
 std::vector<int> layout_permutation(IntList sizes, std::span<const IntList> operand_strides);
+// The same into perm[0, sizes.size()) (no allocation: the per-op paths of elementwise ops).
+void layout_permutation_into(IntList sizes, std::span<const IntList> operand_strides, int* perm);
 
 // Strides of a new dense tensor whose layout follows the permutation of (sizes, strides):
 // PyTorch's infer_dense_strides, behind clone/empty_like/to with preserve_format.
@@ -70,6 +72,8 @@ bool view_strides_into(IntList sizes, IntList strides, IntList new_sizes, DimBuf
 
 // The broadcast shape of a and b (NumPy/PyTorch rules); throws Shape naming op.
 Shape broadcast_shapes(IntList a, IntList b, const char* op);
+// The same into a stack buffer (no allocation; a and b have at most kMaxDims dims).
+void broadcast_shapes_into(IntList a, IntList b, const char* op, DimBuf& out);
 
 // Smallest and largest element offset (in elements, relative to the storage start) that
 // (sizes, strides, offset) reaches.  Requires numel > 0.  Throws Shape on int64 overflow.

@@ -28,7 +28,7 @@ constexpr int kPerClass = 16;              // blocks kept per class up to 4 KiB
 constexpr int kPerLargeClass = 4;          // and above
 
 // The class (block size) serving a request of 1 to kMaxBytes bytes.
-inline int64_t block_size(int64_t bytes) {
+constexpr int64_t block_size(int64_t bytes) {
   if (bytes <= kLinearMax) return (bytes + kAlignment - 1) / kAlignment * kAlignment;
   return int64_t(1) << (64 - __builtin_clzll(uint64_t(bytes - 1)));
 }

@@ -44,7 +44,26 @@ Buffer allocate_bytes(int64_t nbytes, const char* op) {
   return {static_cast<char*>(p), rounded};
 }
 
+// Note [Tensor objects] in tensor.h: one small_blocks class for the object.
+constexpr int64_t kObjectBytes = small_blocks::block_size(int64_t(sizeof(Storage)));
+
 }  // namespace
+
+void* Storage::operator new(size_t bytes, const std::nothrow_t&) noexcept {
+  if (int64_t(bytes) > kObjectBytes) return nullptr;
+  if (char* block = small_blocks::take(kObjectBytes)) return block;
+  return std::aligned_alloc(size_t(small_blocks::kAlignment), size_t(kObjectBytes));
+}
+
+void* Storage::operator new(size_t bytes) {
+  void* p = operator new(bytes, std::nothrow);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+
+void Storage::operator delete(void* p) noexcept {
+  if (p) small_blocks::give(static_cast<char*>(p), kObjectBytes);
+}
 
 Storage::Storage(char* data, int64_t nbytes, Deleter deleter, void* ctx, bool foreign, bool read_only)
     : read_only_(read_only),

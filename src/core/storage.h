@@ -14,7 +14,9 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <new>
 
 namespace ct {
 
@@ -26,6 +28,12 @@ class Storage {
   static Storage* allocate(int64_t nbytes, const char* op);
   // A new storage over foreign memory; deleter(data, ctx) runs once when it dies.
   static Storage* wrap(void* data, int64_t nbytes, Deleter deleter, void* ctx, bool read_only);
+
+  // The object itself comes from small_blocks' per-thread cache, as a Tensor's (Note [Tensor
+  // objects] in tensor.h): every new result makes one, so a malloc and a free each otherwise.
+  static void* operator new(size_t bytes);
+  static void* operator new(size_t bytes, const std::nothrow_t&) noexcept;
+  static void operator delete(void* p) noexcept;
 
   void retain() const { refcount_.fetch_add(1, std::memory_order_relaxed); }
   // A sole owner skips the atomic decrement: with a count of 1 held by the caller, no other

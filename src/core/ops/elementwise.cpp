@@ -253,25 +253,37 @@ DimBuf output_strides(IntList sizes, std::span<const Tensor* const> inputs) {
       if (same_strides) return DimBuf(last->strides());
     }
   }
-  std::vector<Shape> strides;
-  for (const Tensor* t : inputs) {
-    Shape s(n, 0);
+  // The inputs' strides over the output's dims, on the stack for the usual few inputs
+  // (this runs for every op with a broadcast input: no allocation there).
+  constexpr size_t kOnStack = 4;
+  std::array<DimBuf, kOnStack> local;
+  std::vector<DimBuf> heap(inputs.size() > kOnStack ? inputs.size() : 0);
+  DimBuf* strides = inputs.size() > kOnStack ? heap.data() : local.data();
+  std::array<IntList, kOnStack> local_views;
+  std::vector<IntList> heap_views(heap.size());
+  IntList* views = inputs.size() > kOnStack ? heap_views.data() : local_views.data();
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const Tensor* t = inputs[k];
+    DimBuf& s = strides[k];
+    s.resize(n);
     const size_t lead = n - size_t(t->ndim());
+    for (size_t d = 0; d < lead; ++d) s[d] = 0;
     for (int d = 0; d < t->ndim(); ++d) {
       const bool broadcast = t->size(d) == 1 && sizes[lead + size_t(d)] != 1;
       s[lead + size_t(d)] = broadcast ? 0 : t->stride(d);
     }
-    strides.push_back(std::move(s));
+    views[k] = s;
   }
-  std::vector<IntList> views(strides.begin(), strides.end());
-  const std::vector<int> perm = layout_permutation(sizes, views);
+  std::array<int, kMaxDims> perm;
+  layout_permutation_into(sizes, std::span<const IntList>(views, inputs.size()), perm.data());
   bool c_order = true;
   for (size_t j = 0; j < n; ++j) c_order = c_order && perm[j] == int(n - 1 - j);
   if (c_order) return contiguous_strides_buf(sizes);
   DimBuf out;
   out.resize(n);
   int64_t stride = 1;
-  for (int d : perm) {  // TensorIterator's compatible_stride: sizes 0 and 1 multiply too
+  for (size_t j = 0; j < n; ++j) {  // TensorIterator's compatible_stride: sizes 0 and 1 multiply too
+    const int d = perm[j];
     out[size_t(d)] = stride;
     // Saturating, as contiguous_strides: an empty output's other sizes may overflow.
     if (__builtin_mul_overflow(stride, sizes[size_t(d)], &stride)) stride = INT64_MAX;
@@ -456,7 +468,8 @@ Ref<Tensor> binary(BinaryOp op, Operand a, Operand b) {
   const OperandType types[2] = {type_of(a), type_of(b)};
   check_bool_sub(op, types[0].dtype, types[1].dtype);
   const DType compute = binary_compute_dtype(op, result_type(types));
-  const Shape shape = broadcast_shapes(shape_of(a), shape_of(b), binary_name(op));
+  DimBuf shape;
+  broadcast_shapes_into(shape_of(a), shape_of(b), binary_name(op), shape);
   Ref<Tensor> ta = as_dtype(a, compute), tb = as_dtype(b, compute);
   const Tensor* layout[2] = {ta.get(), tb.get()};
   Ref<Tensor> out = new_output(shape, std::span<const Tensor* const>(layout, 2), compute, binary_name(op));
@@ -477,9 +490,10 @@ DType check_inplace_binary(BinaryOp op, const Tensor& self, Operand other) {
                                 type_of(other)};
   check_bool_sub(op, types[0].dtype, types[1].dtype);
   check_writable(self, name);
-  const Shape shape = broadcast_shapes(self.sizes(), shape_of(other), name);
+  DimBuf shape;
+  broadcast_shapes_into(self.sizes(), shape_of(other), name, shape);
   CT_CHECK(same_sizes(shape, self.sizes()), Shape,
-           "output with shape " << list_str(self.sizes()) << " doesn't match the broadcast shape " << list_str(shape));
+           "output with shape " << list_str(self.sizes()) << " doesn't match the broadcast shape " << list_str(IntList(shape)));
   // self is an input like any other (a 0-dim self counts as 0-dim: a 0-dim float16 self with
   // a 0-dim float32 other computes in float32, as torch).
   const DType compute = binary_compute_dtype(op, result_type(types));
@@ -625,7 +639,8 @@ void add_scaled_(BinaryOp op, const Tensor& self, const Tensor& other, double al
 Ref<Tensor> compare(CompareOp op, Operand a, Operand b) {
   const OperandType types[2] = {type_of(a), type_of(b)};
   const DType compute = result_type(types);
-  const Shape shape = broadcast_shapes(shape_of(a), shape_of(b), "comparison");
+  DimBuf shape;
+  broadcast_shapes_into(shape_of(a), shape_of(b), "comparison", shape);
   Ref<Tensor> ta = as_dtype(a, compute), tb = as_dtype(b, compute);
   const Tensor* layout[2] = {ta.get(), tb.get()};
   if (is_complex(compute) && op != CompareOp::Eq && op != CompareOp::Ne) {
@@ -851,7 +866,9 @@ Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b) {
                << torch_scalar_type_name(cond.dtype()));
   const OperandType types[2] = {type_of(Operand::of(a)), type_of(Operand::of(b))};
   const DType d = result_type(types);
-  const Shape shape = broadcast_shapes(broadcast_shapes(cond.sizes(), a.sizes(), "where"), b.sizes(), "where");
+  DimBuf ca, shape;
+  broadcast_shapes_into(cond.sizes(), a.sizes(), "where", ca);
+  broadcast_shapes_into(ca, b.sizes(), "where", shape);
   Ref<Tensor> ta = to_dtype(a, d), tb = to_dtype(b, d);
   const Tensor* layout[3] = {&cond, ta.get(), tb.get()};
   Ref<Tensor> out = new_output(shape, layout, d, "where");

@@ -451,6 +451,8 @@ int overlaps(const Tensor& a, const Tensor& b, int64_t max_work) {
 // "too hard" and lets the write proceed; here the exact search decides nearly all of them.)
 bool has_internal_overlap(const Tensor& t) {
   if (!has_elements(t)) return false;
+  // With elements, a contiguous tensor has no stride-0 dim of size > 1: nothing to build
+  if (t.is_contiguous()) return false;
   struct Dim {
     i128 stride;  // |stride|, in elements: itemsize does not matter within one tensor
     i128 last;    // size - 1

@@ -26,6 +26,74 @@ struct Later {
   bool operator()(const Node* a, const Node* b) const { return a->seq < b->seq; }
 };
 
+// The engine's per-node state, found by node address in an open-addressing table: one
+// allocation per backward for all nodes, where a std::unordered_map per field made one per
+// node and field (about a fifth of a small training step's backward, by perf).  Nodes are
+// only added while the graph is discovered; the gradient slots of all nodes then live in one
+// array (a node's num_outputs() consecutive slots), laid out once discovery is done.
+class NodeTable {
+ public:
+  struct State {
+    Node* node = nullptr;
+    int64_t deps = 0;     // edges of the reachable graph leading to the node not yet run
+    size_t first = 0;     // its first gradient slot
+    uint32_t count = 0;   // its number of slots (num_outputs)
+    bool pushed = false;  // a root already queued
+  };
+  NodeTable() : index_(16, kEmpty) {}
+  // The state of n and whether it was just added.
+  std::pair<State*, bool> insert(Node* n) {
+    if ((states_.size() + 1) * 2 > index_.size()) grow();
+    size_t i = home(n);
+    for (;; i = (i + 1) & (index_.size() - 1)) {
+      const uint32_t k = index_[i];
+      if (k == kEmpty) break;
+      if (states_[k].node == n) return {&states_[k], false};
+    }
+    index_[i] = uint32_t(states_.size());
+    states_.push_back(State{n});
+    return {&states_.back(), true};
+  }
+  // The state of n (nullptr if n was never added).
+  State* find(Node* n) {
+    for (size_t i = home(n);; i = (i + 1) & (index_.size() - 1)) {
+      const uint32_t k = index_[i];
+      if (k == kEmpty) return nullptr;
+      if (states_[k].node == n) return &states_[k];
+    }
+  }
+  bool contains(Node* n) { return find(n) != nullptr; }
+  // Gives every node its slots (after the last insert).
+  void lay_out_slots() {
+    size_t total = 0;
+    for (State& st : states_) {
+      st.first = total;
+      st.count = st.node->num_outputs();
+      total += st.count;
+    }
+    slots_.resize(total);
+  }
+  std::span<Ref<Tensor>> slots(const State& st) { return {slots_.data() + st.first, st.count}; }
+
+ private:
+  static constexpr uint32_t kEmpty = UINT32_MAX;
+  size_t home(Node* n) const {
+    return size_t((uint64_t(reinterpret_cast<uintptr_t>(n)) * 0x9E3779B97F4A7C15ull) >> 32) & (index_.size() - 1);
+  }
+  void grow() {
+    std::vector<uint32_t> bigger(index_.size() * 2, kEmpty);
+    index_.swap(bigger);
+    for (uint32_t k = 0; k < states_.size(); ++k) {
+      size_t i = home(states_[k].node);
+      while (index_[i] != kEmpty) i = (i + 1) & (index_.size() - 1);
+      index_[i] = k;
+    }
+  }
+  std::vector<uint32_t> index_;  // power-of-two size, at most half full: positions in states_
+  std::vector<State> states_;
+  std::vector<Ref<Tensor>> slots_;
+};
+
 std::string torch_size(IntList s) {
   std::string out = "ctensor.Size([";
   for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
@@ -111,20 +179,21 @@ std::vector<Ref<Tensor>> run_backward(std::span<const Tensor* const> roots, std:
   }
 
   // Dependencies: how many edges of the reachable graph lead to each node.
-  std::unordered_map<Node*, int64_t> deps;
+  NodeTable table;
   std::vector<Node*> stack;
   for (const Edge& e : root_edges)
-    if (deps.try_emplace(e.fn.get(), 0).second) stack.push_back(e.fn.get());
+    if (table.insert(e.fn.get()).second) stack.push_back(e.fn.get());
   while (!stack.empty()) {
     Node* n = stack.back();
     stack.pop_back();
     for (const Edge& e : n->next) {
       if (!e.valid()) continue;
-      auto [it, fresh] = deps.try_emplace(e.fn.get(), 0);
-      ++it->second;
+      auto [st, fresh] = table.insert(e.fn.get());
+      ++st->deps;
       if (fresh) stack.push_back(e.fn.get());
     }
   }
+  table.lay_out_slots();
 
   // With inputs: which nodes run (needed: a child should execute), and the captures
   // (autograd.grad: input j's gradient is slot input_nr of its edge's node).
@@ -135,7 +204,7 @@ std::vector<Ref<Tensor>> run_backward(std::span<const Tensor* const> roots, std:
     std::unordered_map<Node*, bool> target;
     for (size_t j = 0; j < input_edges.size(); ++j) {
       Node* f = input_edges[j].fn.get();
-      if (!deps.count(f)) continue;  // not in the graph: no gradient
+      if (!table.contains(f)) continue;  // not in the graph: no gradient
       if (accumulate) {
         target[f] = true;
       } else {
@@ -170,13 +239,8 @@ std::vector<Ref<Tensor>> run_backward(std::span<const Tensor* const> roots, std:
   }
   std::vector<Ref<Tensor>> captured(accumulate ? 0 : inputs.size());
 
-  // One gradient slot per output of each node waiting to run.
-  std::unordered_map<Node*, std::vector<Ref<Tensor>>> buffers;
-  auto slots_of = [&buffers](Node* n) -> std::vector<Ref<Tensor>>& {
-    std::vector<Ref<Tensor>>& v = buffers[n];
-    if (v.empty()) v.resize(n->num_outputs());
-    return v;
-  };
+  // One gradient slot per output of each node waiting to run (NodeTable::slots).
+  auto slots_of = [&table](Node* n) { return table.slots(*table.find(n)); };
   auto add_to_slot = [](Ref<Tensor>& slot, Ref<Tensor> gi) {
     if (slot) {  // a sum reads values: bits resolved
       slot = resolve_bits(std::move(slot));
@@ -194,17 +258,22 @@ std::vector<Ref<Tensor>> run_backward(std::span<const Tensor* const> roots, std:
     add_to_slot(slots_of(f)[root_edges[i].input_nr], std::move(root_grads[i]));
     keep.push_back(root_edges[i].fn);
   }
-  std::unordered_map<Node*, bool> pushed;
-  for (const std::shared_ptr<Node>& f : keep)
-    if (deps[f.get()] == 0 && !pushed[f.get()]) {
-      pushed[f.get()] = true;
+  for (const std::shared_ptr<Node>& f : keep) {
+    NodeTable::State& st = *table.find(f.get());
+    if (st.deps == 0 && !st.pushed) {
+      st.pushed = true;
       ready.push(f.get());
     }
+  }
+  std::vector<Ref<Tensor>> in;  // the gradients of the node running, reused node after node
   while (!ready.empty()) {
     Node* n = ready.top();
     ready.pop();
-    std::vector<Ref<Tensor>> in = std::move(slots_of(n));
-    buffers.erase(n);
+    {
+      const std::span<Ref<Tensor>> slots = slots_of(n);
+      in.resize(slots.size());
+      for (size_t k = 0; k < slots.size(); ++k) in[k] = std::move(slots[k]);
+    }
     // torch's call_tensor_pre_hooks: the tensors' hooks (Note [Tensor hooks]) in registration
     // order, each on its output's gradient, then retain_grad, which so stores their result
     for (const auto& [nr, list] : n->pre_hooks)
@@ -227,7 +296,10 @@ std::vector<Ref<Tensor>> run_backward(std::span<const Tensor* const> roots, std:
       if (c != captures.end())
         for (const auto& [nr, j] : c->second)
           if (nr < in.size()) captured[j] = in[nr];
-      if (!needed[n]) continue;  // captured only, or off every path to an input
+      if (!needed[n]) {  // captured only, or off every path to an input
+        in.clear();
+        continue;
+      }
     }
     std::vector<Ref<Tensor>> outs;
     // torch runs every node on the way, also one that only undefined gradients reached: a
@@ -246,7 +318,7 @@ std::vector<Ref<Tensor>> run_backward(std::span<const Tensor* const> roots, std:
       Node* child = e.fn.get();
       if (i < outs.size() && outs[i])
         add_to_slot(slots_of(child)[e.input_nr], fix_grad(std::move(outs[i]), n->inputs[i], child->keeps_bits()));
-      if (--deps[child] == 0 && (!targeted || needed[child] || captures.count(child))) ready.push(child);
+      if (--table.find(child)->deps == 0 && (!targeted || needed[child] || captures.count(child))) ready.push(child);
     }
   }
   if (!accumulate)

@@ -61,7 +61,7 @@ bool differentiable_formula(const char* name) {
 class FnNode final : public Node {
  public:
   using Fn = std::function<Grads(const Tensor& grad, FnNode& self)>;
-  FnNode(const char* name, Fn fn) : hograd_(differentiable_formula(name)), name_(name), fn_(std::move(fn)) {}
+  FnNode(const char* name, Fn fn) : name_(name), fn_(std::move(fn)) {}
   const char* name() const override { return name_; }
   Grads apply(const Tensor& g) override {
     // the tensors with identity that use() made under create_graph live only while it runs
@@ -73,9 +73,10 @@ class FnNode final : public Node {
     } drop{*this};
     return fn_(g, *this);
   }
-  bool differentiable() const override { return hograd_; }
-  // a formula that reads a copy without history (an in-place op's old values) is not
-  bool hograd_;
+  // Asked only under create_graph, so the name is looked up then, not per node made.
+  bool differentiable() const override { return hograd_ || differentiable_formula(name_); }
+  // set by the nodes whose formula is differentiable under another name's
+  bool hograd_ = false;
   bool keeps_bits() const override { return keeps_bits_; }
   bool keeps_bits_ = false;  // the formula reads g's bits itself (ConjBackward0)
   void release_saved() override {
@@ -108,6 +109,8 @@ class FnNode final : public Node {
 
 std::shared_ptr<FnNode> node(const char* name, std::initializer_list<const Tensor*> inputs, FnNode::Fn fn) {
   auto n = std::make_shared<FnNode>(name, std::move(fn));
+  n->next.reserve(inputs.size());
+  n->inputs.reserve(inputs.size());
   for (const Tensor* t : inputs) n->add_input(*t);
   return n;
 }

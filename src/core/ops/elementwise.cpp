@@ -913,13 +913,19 @@ void fill_(const Tensor& self, double value) {
            "fill_: the tensor's storage is read-only (it was imported as a read-only DLPack tensor)");
   // Collapse broadcast (stride-0) dims so that no location is written twice, let alone by
   // two threads; anything else overlapping (as_strided) is filled by one thread.
-  Shape sizes(self.sizes().begin(), self.sizes().end());
-  for (size_t d = 0; d < sizes.size(); ++d) {
-    if (self.stride(int(d)) == 0 && sizes[d] > 1) sizes[d] = 1;
+  // A contiguous self has none of either: filled as it is (no view made: zero_ of every
+  // gradient in a training step comes here).
+  const bool dense = self.is_contiguous();
+  Ref<Tensor> target;
+  if (!dense) {
+    Shape sizes(self.sizes().begin(), self.sizes().end());
+    for (size_t d = 0; d < sizes.size(); ++d) {
+      if (self.stride(int(d)) == 0 && sizes[d] > 1) sizes[d] = 1;
+    }
+    target = make_view(self, sizes, self.strides(), self.offset());
   }
-  const Ref<Tensor> target = make_view(self, sizes, self.strides(), self.offset());
-  const bool serial = has_internal_overlap(*target);
-  const Tensor* ops[1] = {target.get()};
+  const bool serial = !dense && has_internal_overlap(*target);
+  const Tensor* ops[1] = {dense ? &self : target.get()};
   ElementwiseIter it(ops);
   CT_DISPATCH_WITH_COMPLEX(self.dtype(), [&] {  // a complex self gets (value, 0)
     const scalar_t v = convert<scalar_t>(value);

@@ -276,32 +276,58 @@ struct Dim {
   int64_t out;  // output stride (elements); unused for reduced dims
 };
 
+// A list of at most kMaxDims dims on the stack: every reduction builds two (no allocation).
+class DimList {
+ public:
+  DimList() = default;
+  DimList(const Dim* first, const Dim* last) : n_(size_t(last - first)) { std::copy(first, last, v_); }
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  void push_back(const Dim& d) { v_[n_++] = d; }
+  void resize(size_t n) { n_ = n; }
+  Dim& operator[](size_t i) { return v_[i]; }
+  const Dim& operator[](size_t i) const { return v_[i]; }
+  Dim& back() { return v_[n_ - 1]; }
+  const Dim& back() const { return v_[n_ - 1]; }
+  Dim* begin() { return v_; }
+  Dim* end() { return v_ + n_; }
+  const Dim* begin() const { return v_; }
+  const Dim* end() const { return v_ + n_; }
+
+ private:
+  Dim v_[kMaxDims];
+  size_t n_ = 0;
+};
+
 struct Geo {
-  std::vector<Dim> K, R;  // outer -> inner
+  DimList K, R;  // outer -> inner
   int64_t M = 1, N = 1;
 };
 
-void coalesce(std::vector<Dim>& v, bool with_out) {
-  std::vector<Dim> r;
-  for (const Dim& d : v) {
-    if (!r.empty() && r.back().in == d.in * d.size && (!with_out || r.back().out == d.out * d.size)) {
-      r.back().size *= d.size;
-      r.back().in = d.in;
-      r.back().out = d.out;
+// Merges neighbours that line up, in place (the write position never passes the read one).
+void coalesce(DimList& v, bool with_out) {
+  size_t w = 0;
+  for (size_t i = 0; i < v.size(); ++i) {
+    const Dim d = v[i];
+    if (w > 0 && v[w - 1].in == d.in * d.size && (!with_out || v[w - 1].out == d.out * d.size)) {
+      v[w - 1].size *= d.size;
+      v[w - 1].in = d.in;
+      v[w - 1].out = d.out;
     } else {
-      r.push_back(d);
+      v[w++] = d;
     }
   }
-  v = std::move(r);
+  v.resize(w);
 }
 
 // mask[i]: dim i is reduced.  out_strides: strides of the (keepdim-shaped) output.
 Geo make_geo(const Tensor& t, const std::vector<bool>& mask, bool sort_reduced) {
   Geo g;
   const int nd = t.ndim();
-  Shape keep(static_cast<size_t>(nd));
+  DimBuf keep;
+  keep.resize(size_t(nd));
   for (int i = 0; i < nd; ++i) keep[size_t(i)] = mask[size_t(i)] ? 1 : t.size(i);
-  const Shape ostr = contiguous_strides(keep);
+  const DimBuf ostr = contiguous_strides_buf(keep);
   for (int i = 0; i < nd; ++i) {
     if (t.size(i) == 1) continue;
     const Dim d{t.size(i), t.stride(i), ostr[size_t(i)]};
@@ -321,7 +347,7 @@ Geo make_geo(const Tensor& t, const std::vector<bool>& mask, bool sort_reduced) 
 // dim of D within flat positions [lo, hi): the run's first element is at input offset
 // `offset` and has flat index `flat`.  An empty D is a single position at offset 0.
 template <class F>
-void for_each_run(const std::vector<Dim>& D, int64_t lo, int64_t hi, F&& f) {
+void for_each_run(const DimList& D, int64_t lo, int64_t hi, F&& f) {
   const int nd = int(D.size());
   if (nd == 0) {
     if (lo < hi) f(int64_t(0), int64_t(1), lo);
@@ -355,10 +381,10 @@ void for_each_run(const std::vector<Dim>& D, int64_t lo, int64_t hi, F&& f) {
 
 // Walks output positions of K in order, tracking input and output offsets.
 struct KCursor {
-  const std::vector<Dim>& K;
+  const DimList& K;
   int64_t idx[kMaxDims];
   int64_t in = 0, out = 0;
-  KCursor(const std::vector<Dim>& k, int64_t start) : K(k) {
+  KCursor(const DimList& k, int64_t start) : K(k) {
     int64_t rem = start;
     for (int d = int(K.size()) - 1; d >= 0; --d) {
       idx[d] = rem % K[size_t(d)].size;
@@ -717,7 +743,7 @@ void run_outer(const Op& op, const Tensor& in, const Tensor& out, const Geo& g) 
   out_t* ob = reinterpret_cast<out_t*>(out.data());
   const int64_t N = g.N;
   const Dim k0 = g.K.back();
-  const std::vector<Dim> Ko(g.K.begin(), g.K.end() - 1);
+  const DimList Ko(g.K.begin(), g.K.end() - 1);
   const int64_t ntiles = (k0.size + kTile - 1) / kTile;
   const int64_t units = (g.M / k0.size) * ntiles;
   const int64_t nb = (N + kOuterLeaf - 1) / kOuterLeaf;
@@ -856,7 +882,7 @@ std::vector<bool> dim_mask(const Tensor& t, std::span<const int64_t> dims, const
 }
 
 Ref<Tensor> reduce(Kind k, const Tensor& t, const std::vector<bool>& mask, bool keepdim) {
-  Shape out_sizes;
+  DimBuf out_sizes;
   for (int i = 0; i < t.ndim(); ++i) {
     if (!mask[size_t(i)]) {
       out_sizes.push_back(t.size(i));

@@ -40,7 +40,8 @@ class NodeTable {
     uint32_t count = 0;   // its number of slots (num_outputs)
     bool pushed = false;  // a root already queued
   };
-  NodeTable() : index_(16, kEmpty) {}
+  // Room for a small graph's nodes (a few layers' forward and backward) before any growth.
+  NodeTable() : index_(64, kEmpty) { states_.reserve(32); }
   // The state of n and whether it was just added.
   std::pair<State*, bool> insert(Node* n) {
     if ((states_.size() + 1) * 2 > index_.size()) grow();

@@ -977,8 +977,9 @@ Ref<Tensor> matmul(const Tensor& a, const Tensor& b) {
       Ref<Tensor> x2 = x.ndim() == 1 ? (cg() ? ag::unsqueeze(x, 0) : ct::unsqueeze(x, 0)) : retained(x);
       Ref<Tensor> y2 = y.ndim() == 1 ? (cg() ? ag::unsqueeze(y, 1) : ct::unsqueeze(y, 1)) : retained(y);
       // The gradient in the shape of matmul(x2, y2): batch dims broadcast, then (n, m).
-      Shape bx(x2->sizes().begin(), x2->sizes().end() - 2), by(y2->sizes().begin(), y2->sizes().end() - 2);
-      Shape out = broadcast_shapes(bx, by, "matmul");
+      DimBuf out;
+      broadcast_shapes_into(x2->sizes().first(x2->sizes().size() - 2), y2->sizes().first(y2->sizes().size() - 2),
+                            "matmul", out);
       out.push_back(x2->size(x2->ndim() - 2));
       out.push_back(y2->size(y2->ndim() - 1));
       Ref<Tensor> g2 = v_reshape(*v_contiguous(g), out);

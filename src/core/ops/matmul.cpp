@@ -55,9 +55,11 @@ bool has_kernel(DType d) { return d != DType::Bool; }
 // ---- torch's checks ----------------------------------------------------------------------
 
 struct Plan {
-  Shape out_shape;
+  DimBuf out_shape;  // on the stack: every product makes a plan
   DType dtype;
 };
+
+DimBuf dims_of(std::initializer_list<int64_t> l) { return DimBuf(IntList(l.begin(), l.size())); }
 
 DType check_dot(const Tensor& x, const Tensor& y) {
   CT_CHECK(x.dtype() == y.dtype(), DType,
@@ -202,10 +204,12 @@ Plan check_plan(const Tensor& a, const Tensor& b) {
   CT_CHECK(da != 0 && db != 0, Shape,
            "both arguments to matmul need to be at least 1D, but they are " << da << "D and " << db << "D");
   const IntList sa = a.sizes(), sb = b.sizes();
-  if (da == 1 && db == 1) return {{}, check_dot(a, b)};
-  if (da == 2 && db == 1) return {{sa[0]}, check_mv(sa[0], sa[1], a.dtype(), sb[0], b.dtype())};
-  if (da == 1 && db == 2) return {{sb[1]}, check_mm(1, sa[0], a.dtype(), sb[0], sb[1], b.dtype())};
-  if (da == 2 && db == 2) return {{sa[0], sb[1]}, check_mm(sa[0], sa[1], a.dtype(), sb[0], sb[1], b.dtype())};
+  if (da == 1 && db == 1) return {DimBuf(), check_dot(a, b)};
+  if (da == 2 && db == 1) return {dims_of({sa[0]}), check_mv(sa[0], sa[1], a.dtype(), sb[0], b.dtype())};
+  if (da == 1 && db == 2) return {dims_of({sb[1]}), check_mm(1, sa[0], a.dtype(), sb[0], sb[1], b.dtype())};
+  if (da == 2 && db == 2) {
+    return {dims_of({sa[0], sb[1]}), check_mm(sa[0], sa[1], a.dtype(), sb[0], sb[1], b.dtype())};
+  }
   if (should_fold(a, b)) {
     // t1 = the >= 3-D operand (b.mT() when it is b), t2 = the other (1-D: a itself).
     const bool transpose = db > da;
@@ -223,7 +227,7 @@ Plan check_plan(const Tensor& a, const Tensor& b) {
     } else {
       plan.dtype = check_mv(rows, k, d1, s2[0], d2);
     }
-    plan.out_shape = out;
+    plan.out_shape = DimBuf(out);
     return plan;
   }
   // Batched: the operands' batch dims broadcast and flatten; a 1-D operand is a row (a) or a
@@ -238,7 +242,7 @@ Plan check_plan(const Tensor& a, const Tensor& b) {
       item_contiguous_or_transposed(m2, p, bmm_item_strides(b, batch, m2, p, db == 1));
   Plan plan;
   plan.dtype = check_bmm(product(batch), n, m1, a.dtype(), m2, p, b.dtype(), gemm_layouts);
-  plan.out_shape = batch;
+  plan.out_shape = DimBuf(batch);
   if (da > 1) plan.out_shape.push_back(n);
   if (db > 1) plan.out_shape.push_back(p);
   return plan;

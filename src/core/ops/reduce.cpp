@@ -333,9 +333,18 @@ Geo make_geo(const Tensor& t, const std::vector<bool>& mask, bool sort_reduced) 
     const Dim d{t.size(i), t.stride(i), ostr[size_t(i)]};
     (mask[size_t(i)] ? g.R : g.K).push_back(d);
   }
-  auto by_stride = [](const Dim& a, const Dim& b) { return a.in > b.in; };
-  std::stable_sort(g.K.begin(), g.K.end(), by_stride);
-  if (sort_reduced) std::stable_sort(g.R.begin(), g.R.end(), by_stride);
+  // Stable insertion sorts by decreasing input stride (std::stable_sort would allocate a
+  // buffer; there are at most kMaxDims dims).
+  auto by_stride = [](DimList& v) {
+    for (size_t i = 1; i < v.size(); ++i) {
+      const Dim d = v[i];
+      size_t j = i;
+      for (; j > 0 && v[j - 1].in < d.in; --j) v[j] = v[j - 1];
+      v[j] = d;
+    }
+  };
+  by_stride(g.K);
+  if (sort_reduced) by_stride(g.R);
   coalesce(g.K, true);
   coalesce(g.R, false);
   for (const Dim& d : g.K) g.M *= d.size;

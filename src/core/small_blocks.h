@@ -17,7 +17,10 @@
 // and malloc (a use after free of a storage stays visible).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <new>
 
 namespace ct::small_blocks {
 
@@ -53,5 +56,33 @@ constexpr bool kEnabled = true;
 char* take(int64_t bytes) noexcept;
 // Keeps the block (of exactly `bytes`, a class) for reuse by this thread, or frees it.
 void give(char* block, int64_t bytes) noexcept;
+
+// An allocator drawing on the cache, for std::allocate_shared: the graph nodes an op records
+// (its node and a leaf's AccumulateGrad, object and control block in one block) are made and
+// freed every step of an eager training loop.  Requests above kMaxBytes go to operator new.
+template <class T>
+struct Allocator {
+  using value_type = T;
+  Allocator() = default;
+  template <class U>
+  Allocator(const Allocator<U>&) noexcept {}
+  static_assert(alignof(T) <= kAlignment, "small_blocks: alignment");
+  T* allocate(size_t n) {
+    const size_t bytes = n * sizeof(T);
+    if (bytes == 0 || bytes > size_t(kMaxBytes)) return static_cast<T*>(::operator new(bytes));
+    const int64_t b = block_size(int64_t(bytes));
+    if (char* block = take(b)) return reinterpret_cast<T*>(block);
+    void* p = std::aligned_alloc(size_t(kAlignment), size_t(b));
+    if (!p) throw std::bad_alloc();
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, size_t n) noexcept {
+    const size_t bytes = n * sizeof(T);
+    if (bytes == 0 || bytes > size_t(kMaxBytes)) return ::operator delete(p);
+    give(reinterpret_cast<char*>(p), block_size(int64_t(bytes)));
+  }
+  template <class U>
+  bool operator==(const Allocator<U>&) const noexcept { return true; }
+};
 
 }  // namespace ct::small_blocks

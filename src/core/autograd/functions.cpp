@@ -26,6 +26,7 @@
 #include "core/repeat_flip_roll.h"
 #include "core/scan_sort.h"
 #include "core/shape.h"
+#include "core/small_blocks.h"
 #include "core/views.h"
 #include "meta.h"
 #include "nodes.h"
@@ -88,6 +89,7 @@ class FnNode final : public Node {
   // Saves inputs (saved[0], ...; a nullptr keeps its slot empty), then the output this node
   // makes, if given (messages name this node for it), for backward.
   void save(std::initializer_list<const Tensor*> inputs, const Tensor* output = nullptr) {
+    saved.reserve(saved.size() + inputs.size() + (output ? 1 : 0));
     for (const Tensor* t : inputs) {
       saved.emplace_back();
       if (t) saved.back().save(*t);
@@ -108,7 +110,7 @@ class FnNode final : public Node {
 };
 
 std::shared_ptr<FnNode> node(const char* name, std::initializer_list<const Tensor*> inputs, FnNode::Fn fn) {
-  auto n = std::make_shared<FnNode>(name, std::move(fn));
+  auto n = std::allocate_shared<FnNode>(small_blocks::Allocator<FnNode>(), name, std::move(fn));
   n->next.reserve(inputs.size());
   n->inputs.reserve(inputs.size());
   for (const Tensor* t : inputs) n->add_input(*t);

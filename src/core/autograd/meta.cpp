@@ -8,6 +8,7 @@
 
 #include "core/copy.h"
 #include "core/error.h"
+#include "core/small_blocks.h"
 #include "core/math_bits.h"
 #include "core/ops/elementwise.h"
 #include "core/ops/promote.h"
@@ -68,6 +69,11 @@ void sync_history(AutogradMeta& m) {
   h.creation = m.creation;
   h.output_nr = m.output_nr;
   h.attr_version = m.attr_version;
+}
+
+void* AutogradMeta::operator new(size_t bytes) { return small_blocks::Allocator<char>().allocate(bytes); }
+void AutogradMeta::operator delete(void* p, size_t bytes) noexcept {
+  small_blocks::Allocator<char>().deallocate(static_cast<char*>(p), bytes);
 }
 
 void destroy_meta(AutogradMeta* m) {

@@ -110,6 +110,10 @@ struct HistoryRecord {
 };
 
 struct AutogradMeta {
+  // Every recorded result gets one: from small_blocks' per-thread cache (Note [Tensor
+  // objects] in tensor.h), not a malloc and a free per op.
+  static void* operator new(size_t bytes);
+  static void operator delete(void* p, size_t bytes) noexcept;
   bool requires_grad = false;       // set by the user on a leaf
   std::shared_ptr<Node> grad_fn;    // nullptr for a leaf
   std::weak_ptr<Node> accumulator;  // a leaf's AccumulateGrad, while the graph holds it

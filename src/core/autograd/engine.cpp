@@ -64,6 +64,7 @@ class NodeTable {
     }
   }
   bool contains(Node* n) { return find(n) != nullptr; }
+  size_t size() const { return states_.size(); }
   // Gives every node its slots (after the last insert).
   void lay_out_slots() {
     size_t total = 0;
@@ -251,7 +252,9 @@ std::vector<Ref<Tensor>> run_backward(std::span<const Tensor* const> roots, std:
       slot = std::move(gi);
     }
   };
-  std::priority_queue<Node*, std::vector<Node*>, Later> ready;
+  std::vector<Node*> ready_heap;
+  ready_heap.reserve(table.size());  // every node is queued at most once: no growth
+  std::priority_queue<Node*, std::vector<Node*>, Later> ready(Later{}, std::move(ready_heap));
   // Keeps the roots' nodes alive even if running one drops the last other owner.
   std::vector<std::shared_ptr<Node>> keep;
   for (size_t i = 0; i < roots.size(); ++i) {

@@ -414,13 +414,13 @@ Node::~Node() {
 void Node::add_input(const Tensor& t) {
   if (is_complex(t.dtype()) && !user_formula()) check_complex_formula(name());
   next.push_back(gradient_edge(t));
-  inputs.push_back({Shape(t.sizes().begin(), t.sizes().end()), t.dtype()});
+  inputs.push_back({InputSizes(t.sizes()), t.dtype()});
 }
 
 void Node::add_input_meta_only(const Tensor& t) {
   if (is_complex(t.dtype()) && !user_formula()) check_complex_formula(name());
   next.push_back({});
-  inputs.push_back({Shape(t.sizes().begin(), t.sizes().end()), t.dtype()});
+  inputs.push_back({InputSizes(t.sizes()), t.dtype()});
 }
 
 namespace {

@@ -46,6 +46,7 @@
 // history later by an in-place op is named by nothing, where torch names its new grad_fn.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -82,9 +83,41 @@ struct HookList {
   std::vector<std::pair<uint64_t, std::shared_ptr<Hook>>> hooks;  // (id, hook), registration order
 };
 
+// An input's sizes, inline up to kInline dims (every node keeps one per input: no
+// allocation for those), on the heap beyond.
+class InputSizes {
+ public:
+  static constexpr size_t kInline = 4;
+  InputSizes() = default;
+  InputSizes(IntList s) : n_(s.size()) {
+    if (n_ <= kInline) std::copy(s.begin(), s.end(), inline_);
+    else heap_.assign(s.begin(), s.end());
+  }
+  InputSizes(const Shape& s) : InputSizes(IntList(s)) {}
+  size_t size() const { return n_; }
+  const int64_t* begin() const { return n_ <= kInline ? inline_ : heap_.data(); }
+  const int64_t* end() const { return begin() + n_; }
+  int64_t operator[](size_t i) const { return begin()[i]; }
+  operator IntList() const { return {begin(), n_}; }
+  void pop_back() {
+    if (n_ == kInline + 1) {  // back inline
+      std::copy(heap_.begin(), heap_.end() - 1, inline_);
+      heap_.clear();
+    } else if (n_ > kInline) {
+      heap_.pop_back();
+    }
+    --n_;
+  }
+
+ private:
+  size_t n_ = 0;
+  int64_t inline_[kInline] = {};
+  Shape heap_;  // n_ > kInline only
+};
+
 // What a gradient flowing into an edge must look like: the input's sizes and dtype.
 struct InputMeta {
-  Shape sizes;
+  InputSizes sizes;
   DType dtype = DType::Float32;
 };
 

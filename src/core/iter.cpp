@@ -4,6 +4,16 @@
 #include "shape.h"
 
 namespace ct {
+namespace {
+// Equal dims, by a plain loop: std::equal on int64 becomes a memcmp call, which costs more
+// than comparing the two or three dims of a small tensor (perf).
+inline bool same_dims(IntList a, IntList b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+}  // namespace
 
 ElementwiseIter::ElementwiseIter(std::span<const Tensor* const> operands) {
   nops_ = int(operands.size());
@@ -16,8 +26,7 @@ ElementwiseIter::ElementwiseIter(std::span<const Tensor* const> operands) {
     const Tensor& t = *operands[size_t(k)];
     CT_CHECK(t.ndim() <= n, Internal, "ElementwiseIter: operand has more dims than the output");
     base_[size_t(k)] = t.raw_data();
-    flat = flat && t.is_contiguous() && std::equal(t.sizes().begin(), t.sizes().end(), out.sizes().begin(),
-                                                   out.sizes().end());
+    flat = flat && t.is_contiguous() && same_dims(t.sizes(), out.sizes());
   }
   if (numel_ == 0) return;
   // exact, but paid only by a large output that is not dense (a dense one cannot overlap)

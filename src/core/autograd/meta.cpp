@@ -312,12 +312,14 @@ Ref<Tensor> resolve_bits(Ref<Tensor> g) {
 
 Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m, bool keep_bits) {
   const IntList have = g->sizes();
-  if (!std::equal(have.begin(), have.end(), m.sizes.begin(), m.sizes.end())) {
+  bool same = have.size() == m.sizes.size();  // a loop: std::equal would call memcmp
+  for (size_t i = 0; same && i < have.size(); ++i) same = have[i] == m.sizes[i];
+  if (!same) {
     if (g->math_bits() != 0) g = resolve_bits(std::move(g));  // sum reads values
     const int64_t lead = int64_t(have.size()) - int64_t(m.sizes.size());
     CT_CHECK(lead >= 0, Internal, "autograd: gradient of shape " << list_str(have) << " for an input of shape "
                                                                   << list_str(m.sizes));
-    std::vector<int64_t> dims;
+    DimBuf dims;  // on the stack: a broadcast input (a bias) takes this path every backward
     for (int64_t i = 0; i < int64_t(have.size()); ++i) {
       if (i < lead) {
         dims.push_back(i);
@@ -331,7 +333,7 @@ Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m, bool keep_bits) {
     // the recording ops under create_graph (a gradient with history keeps it); the core
     // ops otherwise (no view meta for the reshape made in backward)
     const bool cg = create_graph_active();
-    if (!dims.empty()) g = cg ? ag::sum(*g, dims, true) : sum(*g, dims, true);
+    if (dims.size() != 0) g = cg ? ag::sum(*g, dims, true) : sum(*g, dims, true);
     g = cg ? ag::reshape(*g, m.sizes) : reshape(*g, m.sizes);
   }
   // A real input of a complex op takes the real part (torch's handle_r_to_c); a real

@@ -221,7 +221,13 @@ Ref<Tensor> as_dtype(Operand x, DType d) {
 
 IntList shape_of(Operand x) { return x.tensor ? x.tensor->sizes() : IntList(); }
 
-bool same_sizes(IntList a, IntList b) { return std::equal(a.begin(), a.end(), b.begin(), b.end()); }
+// A plain loop: std::equal on int64 becomes a memcmp call, dearer than the few dims compared.
+bool same_sizes(IntList a, IntList b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
 
 // Strides of a new output of `sizes` whose inputs are `inputs` (already converted to the
 // compute dtype, as torch converts them before laying out the output), by the rules of

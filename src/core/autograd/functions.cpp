@@ -102,7 +102,7 @@ class FnNode final : public Node {
   }
   bool wants(size_t i) const { return i < next.size() && next[i].valid(); }
 
-  std::vector<SavedTensor> saved;
+  std::vector<SavedTensor, small_blocks::Allocator<SavedTensor>> saved;  // as next and inputs
 
  private:
   const char* name_;

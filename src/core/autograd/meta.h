@@ -53,6 +53,7 @@
 #include <string>
 #include <vector>
 
+#include "core/small_blocks.h"
 #include "core/tensor.h"
 
 namespace ct::autograd {
@@ -291,8 +292,9 @@ struct Node : std::enable_shared_from_this<Node> {
   void add_input(const Tensor& t);
   void add_input_meta_only(const Tensor& t);  // an input that takes no gradient
 
-  std::vector<Edge> next;
-  std::vector<InputMeta> inputs;
+  // From small_blocks' cache, as the node itself: a node is made per recorded op.
+  std::vector<Edge, small_blocks::Allocator<Edge>> next;
+  std::vector<InputMeta, small_blocks::Allocator<InputMeta>> inputs;
   uint64_t seq;              // creation order: later nodes run first
   bool has_saved = false;    // whether backward needs values released by release_saved()
   // The autograd state of the output tensor when it retains its grad (retain_grad): the

@@ -108,15 +108,20 @@ bool is_non_overlapping_and_dense(IntList sizes, IntList strides) {
   if (compute_contiguous(sizes, strides)) return true;  // as torch: includes every empty tensor
   const size_t n = sizes.size();
   if (n == 1) return sizes[0] < 2 || strides[0] == 1;
-  std::vector<size_t> perm(n);
+  // The dim order on the stack (a tensor has at most kMaxDims dims; longer lists from
+  // elsewhere go to the heap).  Any order of tied dims gives the same answer.
+  size_t local[kMaxDims + 1];
+  std::vector<size_t> heap(n > size_t(kMaxDims + 1) ? n : 0);
+  size_t* const perm = heap.empty() ? local : heap.data();
   for (size_t i = 0; i < n; ++i) perm[i] = i;
-  std::sort(perm.begin(), perm.end(), [&](size_t a, size_t b) {
+  std::sort(perm, perm + n, [&](size_t a, size_t b) {
     if (sizes[a] < 2) return false;
     if (sizes[b] < 2) return true;
     return strides[a] < strides[b];
   });
   int64_t required = 1;
-  for (size_t d : perm) {
+  for (size_t j = 0; j < n; ++j) {
+    const size_t d = perm[j];
     if (sizes[d] < 2) return true;
     if (strides[d] != required) return false;
     required *= sizes[d];

@@ -83,7 +83,7 @@ class NodeTable {
     return size_t((uint64_t(reinterpret_cast<uintptr_t>(n)) * 0x9E3779B97F4A7C15ull) >> 32) & (index_.size() - 1);
   }
   void grow() {
-    std::vector<uint32_t> bigger(index_.size() * 2, kEmpty);
+    Vec<uint32_t> bigger(index_.size() * 2, kEmpty);
     index_.swap(bigger);
     for (uint32_t k = 0; k < states_.size(); ++k) {
       size_t i = home(states_[k].node);
@@ -91,9 +91,12 @@ class NodeTable {
       index_[i] = k;
     }
   }
-  std::vector<uint32_t> index_;  // power-of-two size, at most half full: positions in states_
-  std::vector<State> states_;
-  std::vector<Ref<Tensor>> slots_;
+  // small_blocks' cache serves these, as the nodes: one backward per training step
+  template <class T>
+  using Vec = std::vector<T, small_blocks::Allocator<T>>;
+  Vec<uint32_t> index_;  // power-of-two size, at most half full: positions in states_
+  Vec<State> states_;
+  Vec<Ref<Tensor>> slots_;
 };
 
 std::string torch_size(IntList s) {
@@ -252,9 +255,10 @@ std::vector<Ref<Tensor>> run_backward(std::span<const Tensor* const> roots, std:
       slot = std::move(gi);
     }
   };
-  std::vector<Node*> ready_heap;
+  using NodeVec = std::vector<Node*, small_blocks::Allocator<Node*>>;
+  NodeVec ready_heap;
   ready_heap.reserve(table.size());  // every node is queued at most once: no growth
-  std::priority_queue<Node*, std::vector<Node*>, Later> ready(Later{}, std::move(ready_heap));
+  std::priority_queue<Node*, NodeVec, Later> ready(Later{}, std::move(ready_heap));
   // Keeps the roots' nodes alive even if running one drops the last other owner.
   std::vector<std::shared_ptr<Node>> keep;
   for (size_t i = 0; i < roots.size(); ++i) {

@@ -430,7 +430,7 @@ std::shared_ptr<const HistoryRecord> history_of(const Tensor& t) {
   AutogradMeta* m = t.autograd();
   if (!m) return nullptr;
   if (!m->history) {
-    m->history = std::make_shared<HistoryRecord>();
+    m->history = std::allocate_shared<HistoryRecord>(small_blocks::Allocator<HistoryRecord>());
     sync_history(*m);
     if (m->is_view && t.base()) m->history->base = history_of(*t.base());
   }

@@ -964,10 +964,17 @@ using Unary = ct_tensor* (*)(const ct_tensor*);
 using UnaryInPlace = ct_status (*)(ct_tensor*);
 using Reduce = ct_tensor* (*)(const ct_tensor*, int, const int*, int);
 
+// alpha: fractional (refused for integer results), integral and negative (uint8 wraps it),
+// out of float16's and int8's range
 const Binary kBinary[] = {ct_add, ct_sub, ct_mul, ct_div, ct_eq, ct_ne, ct_lt, ct_le, ct_gt, ct_ge, ct_matmul,
-                          ct_maximum, ct_minimum, ct_pow, ct_floor_divide, ct_remainder, ct_fmod};
+                          ct_maximum, ct_minimum, ct_pow, ct_floor_divide, ct_remainder, ct_fmod,
+                          [](const ct_tensor* a, const ct_tensor* b) { return ct_add_alpha(a, b, 2.5); },
+                          [](const ct_tensor* a, const ct_tensor* b) { return ct_sub_alpha(a, b, -3); },
+                          [](const ct_tensor* a, const ct_tensor* b) { return ct_add_alpha(a, b, 1e6); }};
 const BinaryInPlace kBinaryInPlace[] = {ct_add_, ct_sub_, ct_mul_, ct_div_, ct_fill_tensor_,
-                                        ct_pow_, ct_floor_divide_, ct_remainder_, ct_fmod_};
+                                        ct_pow_, ct_floor_divide_, ct_remainder_, ct_fmod_,
+                                        [](ct_tensor* s, const ct_tensor* o) { return ct_add_alpha_(s, o, -0.001); },
+                                        [](ct_tensor* s, const ct_tensor* o) { return ct_sub_alpha_(s, o, 200); }};
 const Scalar kScalar[] = {ct_add_scalar, ct_sub_scalar, ct_mul_scalar, ct_div_scalar, ct_rsub_scalar,
                           ct_rdiv_scalar, ct_eq_scalar, ct_ne_scalar, ct_lt_scalar, ct_le_scalar,
                           ct_gt_scalar, ct_ge_scalar, ct_pow_scalar, ct_rpow_scalar, ct_floor_divide_scalar,

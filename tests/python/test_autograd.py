@@ -1149,3 +1149,14 @@ def test_view_of_a_no_grad_view_is_not_writable_either():
         "grad mode enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
         "your code by moving both the view and the inplace either both inside the no_grad block (if you don't want "
         "the inplace to be tracked) or both outside (if you want the inplace to be tracked).")
+
+
+def test_relu_gradient_at_nan_and_infinities_as_torch():
+    # torch's ReluBackward0 is threshold_backward(grad, result, 0): result <= 0 ? 0 : grad,
+    # so relu(nan) = nan passes its gradient on
+    def run(lib):
+        x = lib.tensor([float("nan"), -1.0, 2.0, 0.0, float("inf"), -float("inf")], requires_grad=True)
+        x.relu().backward(lib.tensor([1.0, 2.0, 3.0, 4.0, 5.0, 6.0]))
+        return x.grad.tolist()
+
+    assert run(ctensor) == run(torch)

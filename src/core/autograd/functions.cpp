@@ -499,8 +499,10 @@ std::shared_ptr<FnNode> unary_node(UnaryOp op, const Tensor& input) {
       case UnaryOp::Tanh: return {mul(g, *sub(1.0, *mul(v, v)))};
       case UnaryOp::Sigmoid: return {mul(g, *mul(v, *sub(1.0, v)))};
       case UnaryOp::Relu: {
-        Ref<Tensor> pos = ct::compare(CompareOp::Gt, Operand::of(v), Operand::of(0.0));
-        return {ag::where(*pos, g, *zero_like(g))};
+        // torch's threshold_backward(grad, result, 0): result <= 0 ? 0 : grad, so a NaN
+        // result (relu of NaN) passes its gradient on, where a `result > 0` mask would not
+        Ref<Tensor> off = ct::compare(CompareOp::Le, Operand::of(v), Operand::of(0.0));
+        return {ag::where(*off, *zero_like(g), g)};
       }
       case UnaryOp::Reciprocal: return {neg(*mul(g, *mul(v, v)))};
       case UnaryOp::Sgn:

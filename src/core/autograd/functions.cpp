@@ -500,7 +500,9 @@ std::shared_ptr<FnNode> unary_node(UnaryOp op, const Tensor& input) {
       case UnaryOp::Sigmoid: return {mul(g, *mul(v, *sub(1.0, v)))};
       case UnaryOp::Relu: {
         // torch's threshold_backward(grad, result, 0): result <= 0 ? 0 : grad, so a NaN
-        // result (relu of NaN) passes its gradient on, where a `result > 0` mask would not
+        // result (relu of NaN) passes its gradient on, where a `result > 0` mask would not;
+        // one pass, or under create_graph the same through recorded ops
+        if (!cg() && g.dtype() == v.dtype()) return {ct::threshold_backward(g, v)};
         Ref<Tensor> off = ct::compare(CompareOp::Le, Operand::of(v), Operand::of(0.0));
         return {ag::where(*off, *zero_like(g), g)};
       }

@@ -911,6 +911,27 @@ Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   return out;
 }
 
+Ref<Tensor> threshold_backward(const Tensor& grad, const Tensor& result) {
+  CT_CHECK(grad.dtype() == result.dtype() && !is_complex(grad.dtype()) && grad.dtype() != DType::Bool, Internal,
+           "threshold_backward: dtypes " << torch_scalar_type_name(grad.dtype()) << " and "
+                                         << torch_scalar_type_name(result.dtype()));
+  DimBuf shape;
+  broadcast_shapes_into(grad.sizes(), result.sizes(), "threshold_backward", shape);
+  const Tensor* layout[2] = {&grad, &result};
+  Ref<Tensor> out = new_output(shape, layout, grad.dtype(), "threshold_backward");
+  const Tensor* ops[3] = {out.get(), &grad, &result};
+  ElementwiseIter it(ops);
+  dispatch_tagged(grad.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!is_complex_v<T> && !std::is_same_v<T, bool>) {
+      using A = acc_t<T>;
+      // a select, not a branch (the mask is random: see where); NaN <= 0 is false
+      run_binary<T, T>(it, [](A g, A r) { return r <= A(0) ? A(0) : g; });
+    }
+  });
+  return out;
+}
+
 void fill_(const Tensor& self, double value) {
   check_scalar_fits(value, self.dtype());
   // torch's fill_ skips the internal-overlap check ("fill is idempotent"): filling an

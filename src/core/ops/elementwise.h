@@ -46,6 +46,9 @@ Ref<Tensor> compare(CompareOp op, Operand a, Operand b);
 Ref<Tensor> unary(UnaryOp op, const Tensor& a);
 void unary_(UnaryOp op, const Tensor& self);
 Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b);
+// torch's threshold_backward(grad, result, 0), relu's backward in one pass: result <= 0 ? 0 :
+// grad (a NaN result passes grad on).  grad and result of one real dtype, broadcastable.
+Ref<Tensor> threshold_backward(const Tensor& grad, const Tensor& result);
 // torch.maximum (max true) / torch.minimum: elementwise, broadcasting, promoted dtype; a NaN
 // in either operand gives NaN (a's NaN when both are).
 Ref<Tensor> maximum(const Tensor& a, const Tensor& b, bool max);

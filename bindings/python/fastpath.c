@@ -1255,6 +1255,35 @@ static PyObject *ctpy_basic_view(ct_tensor *h, PyObject *key, int for_setitem, c
   return Py_None;
 }
 
+/* x[a:b] and x[a:b, c:d, ...] (slices of the leading dims) with no graph to record: one
+   ct_slices call, torch's slice per dim in one view whose clamped bounds need no storage
+   check (as_strided's check of the geometry against the storage was 8% of x[1:3, 1:3]).
+   Py_NotImplemented (borrowed) for any other key: ctpy_basic_view takes it, and raises the
+   errors of keys this path does not take (0-dim, too many indices). */
+static PyObject *ctpy_slices_getitem(ct_tensor *h, PyObject *key) {
+  if (!PySlice_Check(key) && !PyTuple_Check(key)) return Py_NotImplemented;
+  PyObject *single[1];
+  Py_ssize_t n;
+  PyObject *const *items = ctpy_key_items(key, single, &n);
+  if (n == 0 || n > ct_tensor_ndim(h)) return Py_NotImplemented;
+  for (Py_ssize_t i = 0; i < n; ++i)
+    if (!PySlice_Check(items[i])) return Py_NotImplemented;
+  if (ctpy_records_graph(h)) return Py_NotImplemented;
+  int64_t starts[CT_MAX_DIMS], stops[CT_MAX_DIMS], steps[CT_MAX_DIMS];
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    Py_ssize_t start, stop, step;
+    if (PySlice_Unpack(items[i], &start, &stop, &step) < 0) return NULL;
+    if (step <= 0) {
+      PyErr_SetString(PyExc_ValueError, "step must be greater than zero");
+      return NULL;
+    }
+    starts[i] = start;
+    stops[i] = stop;
+    steps[i] = step;
+  }
+  CTPY_RETURN_TENSOR(ct_slices(h, (int)n, starts, stops, steps), "ct_slices");
+}
+
 static PyObject *ctpy_getitem(PyObject *self, PyObject *key) {
   ct_tensor *h = ctpy_handle(self);
   if (PyLong_CheckExact(key) && ct_tensor_ndim(h) > 0) {
@@ -1269,6 +1298,8 @@ static PyObject *ctpy_getitem(PyObject *self, PyObject *key) {
     }
     CTPY_RETURN_TENSOR(ct_select(h, 0, i), "ct_select");
   }
+  PyObject *sliced = ctpy_slices_getitem(h, key);
+  if (sliced != Py_NotImplemented) return sliced;
   ct_tensor *v = NULL;
   PyObject *r = ctpy_basic_view(h, key, 0, NULL, &v);
   if (r == NULL) return NULL;

@@ -238,19 +238,10 @@ static SwigPyObject *ctpy_tensor_alloc(void) {
   return PyObject_New(SwigPyObject, ctpy_tensor_type());
 }
 
-/* The Python object for a new reference h (stolen): the existing object of that tensor if it
-   has one, else a new ctensor.Tensor.  NULL h gives None. */
-static PyObject *ctpy_wrap(ct_tensor *h) {
-  if (!h) {
-    if (PyErr_Occurred()) return NULL; /* a method body raised */
-    Py_RETURN_NONE;
-  }
-  PyObject *o = ctpy_reg_find(h);
-  if (o) {
-    Py_INCREF(o);
-    ct_tensor_release(h); /* the object already holds a reference */
-    return o;
-  }
+/* A new ctensor.Tensor for a new reference h (stolen, not NULL) that has no Python object
+   yet: the result of a C function that always makes a new ct_tensor (a view op), or h after
+   ctpy_wrap's registry lookup missed. */
+static PyObject *ctpy_wrap_new(ct_tensor *h) {
   SwigPyObject *s = ctpy_tensor_alloc();
   if (!s) {
     ct_tensor_release(h);
@@ -266,6 +257,22 @@ static PyObject *ctpy_wrap(ct_tensor *h) {
     return NULL;
   }
   return (PyObject *)s;
+}
+
+/* The Python object for a new reference h (stolen): the existing object of that tensor if it
+   has one, else a new ctensor.Tensor.  NULL h gives None. */
+static PyObject *ctpy_wrap(ct_tensor *h) {
+  if (!h) {
+    if (PyErr_Occurred()) return NULL; /* a method body raised */
+    Py_RETURN_NONE;
+  }
+  PyObject *o = ctpy_reg_find(h);
+  if (o) {
+    Py_INCREF(o);
+    ct_tensor_release(h); /* the object already holds a reference */
+    return o;
+  }
+  return ctpy_wrap_new(h);
 }
 
 /* The handle of a ctensor.Tensor, or NULL with TypeError naming what was expected. */
@@ -412,7 +419,23 @@ static int ctpy_unpack_long(PyObject *o, int64_t *out) {
 /* An int from an int or any object with __index__ (torch accepts NumPy integers and 0-dim
    integer tensors); TypeError naming `what` for anything else (floats, bools are ints). */
 static int ctpy_as_int64(PyObject *o, int64_t *out, const char *what) {
-  if (PyLong_CheckExact(o)) return ctpy_unpack_long(o, out);
+  if (PyLong_CheckExact(o)) {
+    /* a small int (every dim and index of a view call) read in place: the call into
+       PyLong_AsLongLongAndOverflow was a tenth of the argument handling of x.select(0, 1) */
+#if PY_VERSION_HEX >= 0x030C0000
+    if (PyUnstable_Long_IsCompact((PyLongObject *)o)) {
+      *out = (int64_t)PyUnstable_Long_CompactValue((PyLongObject *)o);
+      return 0;
+    }
+#else
+    const Py_ssize_t digits = Py_SIZE(o); /* the sign is the sign of the size */
+    if (digits >= -1 && digits <= 1) {
+      *out = (int64_t)digits * (int64_t)((PyLongObject *)o)->ob_digit[0];
+      return 0;
+    }
+#endif
+    return ctpy_unpack_long(o, out);
+  }
   if (PyFloat_Check(o) || !PyIndex_Check(o)) {
     PyErr_Format(PyExc_TypeError, "%s must be int, not %.100s", what, Py_TYPE(o)->tp_name);
     return -1;
@@ -512,6 +535,15 @@ static int ctpy_sizes_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     return ctpy_wrap(r_);                           \
   } while (0)
 
+/* The same for a C function whose result is always a new ct_tensor (a view op: ct_select,
+   ct_narrow, ...), which cannot have a Python object yet: no registry lookup. */
+#define CTPY_RETURN_NEW_TENSOR(call, opname)        \
+  do {                                              \
+    ct_tensor *r_ = (call);                         \
+    if (!r_) return ctpy_raise_last(opname);        \
+    return ctpy_wrap_new(r_);                       \
+  } while (0)
+
 /* ---- Fast methods: view, reshape, expand, permute --------------------------------------- */
 
 /* The dtype of torch's view(dtype) overload, view(dtype) or view(dtype=...): its ct_dtype,
@@ -535,7 +567,7 @@ static PyObject *ctpy_m_view(PyObject *self, PyObject *const *args, Py_ssize_t n
   if (dt >= 0) CTPY_RETURN_TENSOR(ct_view_dtype(ctpy_handle(self), (ct_dtype)dt), "ct_view_dtype");
   int n = ctpy_sizes_args(args, nargs, kwnames, s, "view", "size");
   if (n < 0) return NULL;
-  CTPY_RETURN_TENSOR(ct_view(ctpy_handle(self), n, s), "ct_view");
+  CTPY_RETURN_NEW_TENSOR(ct_view(ctpy_handle(self), n, s), "ct_view");
 }
 
 /* Views that may copy (reshape, flatten) release the GIL when the copy could be long; for a
@@ -565,7 +597,7 @@ static PyObject *ctpy_m_expand(PyObject *self, PyObject *const *args, Py_ssize_t
   int64_t s[CT_MAX_DIMS];
   int n = ctpy_sizes_args(args, nargs, kwnames, s, "expand", "size");
   if (n < 0) return NULL;
-  CTPY_RETURN_TENSOR(ct_expand(ctpy_handle(self), n, s), "ct_expand");
+  CTPY_RETURN_NEW_TENSOR(ct_expand(ctpy_handle(self), n, s), "ct_expand");
 }
 
 static PyObject *ctpy_m_permute(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -581,7 +613,7 @@ static PyObject *ctpy_m_permute(PyObject *self, PyObject *const *args, Py_ssize_
     }
     d[i] = (int)s[i];
   }
-  CTPY_RETURN_TENSOR(ct_permute(ctpy_handle(self), n, d), "ct_permute");
+  CTPY_RETURN_NEW_TENSOR(ct_permute(ctpy_handle(self), n, d), "ct_permute");
 }
 
 /* size(dim=None) and stride(dim=None): at most one argument, `dim`, positional or by keyword.
@@ -700,13 +732,13 @@ static int ctpy_dim(int64_t d, int *out) {
 /* torch's t(): TBackward0, the message "t() expects a tensor with <= 2 dimensions, ..." */
 static PyObject *ctpy_m_t(PyObject *self, PyObject *unused) {
   (void)unused;
-  CTPY_RETURN_TENSOR(ct_t(ctpy_handle(self)), "ct_t");
+  CTPY_RETURN_NEW_TENSOR(ct_t(ctpy_handle(self)), "ct_t");
 }
 
 /* torch's detach(): the same memory and version counter, no graph, not a view. */
 static PyObject *ctpy_m_detach(PyObject *self, PyObject *unused) {
   (void)unused;
-  CTPY_RETURN_TENSOR(ct_detach(ctpy_handle(self)), "ct_detach");
+  CTPY_RETURN_NEW_TENSOR(ct_detach(ctpy_handle(self)), "ct_detach");
 }
 
 #define CTPY_DIMS2(fn, cname, n0, n1)                                                          \
@@ -717,7 +749,7 @@ static PyObject *ctpy_m_detach(PyObject *self, PyObject *unused) {
     int a, b;                                                                                  \
     if (ctpy_int_args(#fn, args, nargs, kwnames, 2, names, NULL, NULL, v) < 0) return NULL;    \
     if (ctpy_dim(v[0], &a) < 0 || ctpy_dim(v[1], &b) < 0) return NULL;                         \
-    CTPY_RETURN_TENSOR(cname(ctpy_handle(self), a, b), #cname);                                \
+    CTPY_RETURN_NEW_TENSOR(cname(ctpy_handle(self), a, b), #cname);                                \
   }
 CTPY_DIMS2(transpose, ct_transpose, "dim0", "dim1")
 CTPY_DIMS2(swapdims, ct_swapdims, "dim0", "dim1")
@@ -731,7 +763,7 @@ static PyObject *ctpy_m_unsqueeze(PyObject *self, PyObject *const *args, Py_ssiz
   if (ctpy_int_args("unsqueeze", args, nargs, kwnames, 1, names, NULL, NULL, v) < 0 ||
       ctpy_dim(v[0], &d) < 0)
     return NULL;
-  CTPY_RETURN_TENSOR(ct_unsqueeze(ctpy_handle(self), d), "ct_unsqueeze");
+  CTPY_RETURN_NEW_TENSOR(ct_unsqueeze(ctpy_handle(self), d), "ct_unsqueeze");
 }
 
 static PyObject *ctpy_m_squeeze(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -771,7 +803,7 @@ static PyObject *ctpy_m_select(PyObject *self, PyObject *const *args, Py_ssize_t
   if (ctpy_int_args("select", args, nargs, kwnames, 2, names, NULL, NULL, v) < 0 ||
       ctpy_dim(v[0], &d) < 0)
     return NULL;
-  CTPY_RETURN_TENSOR(ct_select(ctpy_handle(self), d, v[1]), "ct_select");
+  CTPY_RETURN_NEW_TENSOR(ct_select(ctpy_handle(self), d, v[1]), "ct_select");
 }
 
 static PyObject *ctpy_m_narrow(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -795,7 +827,7 @@ static PyObject *ctpy_m_narrow(PyObject *self, PyObject *const *args, Py_ssize_t
   if (ctpy_int_args("narrow", args, nargs, kwnames, 3, names, NULL, NULL, v) < 0 ||
       ctpy_dim(v[0], &d) < 0)
     return NULL;
-  CTPY_RETURN_TENSOR(ct_narrow(ctpy_handle(self), d, v[1], v[2]), "ct_narrow");
+  CTPY_RETURN_NEW_TENSOR(ct_narrow(ctpy_handle(self), d, v[1], v[2]), "ct_narrow");
 }
 
 static PyObject *ctpy_m_diagonal(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -808,7 +840,7 @@ static PyObject *ctpy_m_diagonal(PyObject *self, PyObject *const *args, Py_ssize
   if (ctpy_int_args("diagonal", args, nargs, kwnames, 3, names, has_default, defaults, v) < 0 ||
       ctpy_dim(v[1], &a) < 0 || ctpy_dim(v[2], &b) < 0)
     return NULL;
-  CTPY_RETURN_TENSOR(ct_diagonal(ctpy_handle(self), v[0], a, b), "ct_diagonal");
+  CTPY_RETURN_NEW_TENSOR(ct_diagonal(ctpy_handle(self), v[0], a, b), "ct_diagonal");
 }
 
 static PyObject *ctpy_m_unfold(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -1281,7 +1313,7 @@ static PyObject *ctpy_slices_getitem(ct_tensor *h, PyObject *key) {
     stops[i] = stop;
     steps[i] = step;
   }
-  CTPY_RETURN_TENSOR(ct_slices(h, (int)n, starts, stops, steps), "ct_slices");
+  CTPY_RETURN_NEW_TENSOR(ct_slices(h, (int)n, starts, stops, steps), "ct_slices");
 }
 
 static PyObject *ctpy_getitem(PyObject *self, PyObject *key) {
@@ -1296,7 +1328,7 @@ static PyObject *ctpy_getitem(PyObject *self, PyObject *key) {
                    key, (long long)size);
       return NULL;
     }
-    CTPY_RETURN_TENSOR(ct_select(h, 0, i), "ct_select");
+    CTPY_RETURN_NEW_TENSOR(ct_select(h, 0, i), "ct_select");
   }
   PyObject *sliced = ctpy_slices_getitem(h, key);
   if (sliced != Py_NotImplemented) return sliced;

@@ -219,8 +219,14 @@ static void ctpy_reg_remove(const void *key, PyObject *obj) {
   --ctpy_reg_len;
 }
 
-static PyTypeObject *ctpy_tensor_type(void) {
-  return ((SwigPyClientData *)SWIGTYPE_p_ct_tensor->clientdata)->pytype;
+/* ctensor.Tensor, kept after the first call: every view from Python asks for it three times
+   (the self check, the new object, its dealloc), each three dependent loads through SWIG's
+   type table otherwise.  The type lives as long as the module. */
+static PyTypeObject *ctpy_tensor_pytype = NULL;
+static inline PyTypeObject *ctpy_tensor_type(void) {
+  if (__builtin_expect(ctpy_tensor_pytype == NULL, 0))
+    ctpy_tensor_pytype = ((SwigPyClientData *)SWIGTYPE_p_ct_tensor->clientdata)->pytype;
+  return ctpy_tensor_pytype;
 }
 
 /* A free list of Tensor objects, as CPython keeps for floats and tuples: a view from Python

@@ -271,11 +271,22 @@ Ref<Tensor> squeeze_all(const Tensor& t) {
 
 Ref<Tensor> unsqueeze(const Tensor& t, int64_t dim) {
   const int d = wrap_dim(dim, t.ndim() + 1);
-  DimBuf sizes(t.sizes()), strides(t.strides());
   // PyTorch: the new dim's stride is size*stride of the dim it precedes (1 at the end).
   const int64_t stride = d >= t.ndim() ? 1 : geometry("unsqueeze", t.size(d), t.stride(d));
-  sizes.insert(size_t(d), 1);
-  strides.insert(size_t(d), stride);
+  // t's dims with the new one at d, in one pass (DimBuf::insert is a memmove call per list).
+  DimBuf sizes, strides;
+  for (int i = 0; i < t.ndim(); ++i) {
+    if (i == d) {
+      sizes.push_back(1);
+      strides.push_back(stride);
+    }
+    sizes.push_back(t.size(i));
+    strides.push_back(t.stride(i));
+  }
+  if (d == t.ndim()) {
+    sizes.push_back(1);
+    strides.push_back(stride);
+  }
   return make_view(t, sizes, strides, t.offset());
 }
 

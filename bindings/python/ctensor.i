@@ -79,6 +79,8 @@
 %ignore ct_tensor_release;
 %ignore ct_storage_retain;
 %ignore ct_storage_release;
+/* x[a:b, c:d] calls it from fastpath.c (getitem); Python users slice with indexing, as in torch. */
+%ignore ct_slices;
 
 /* ---- Ownership: every function below returns a new reference ----------------------------- */
 %newobject ct_empty;

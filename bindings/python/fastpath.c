@@ -219,8 +219,14 @@ static void ctpy_reg_remove(const void *key, PyObject *obj) {
   --ctpy_reg_len;
 }
 
-static PyTypeObject *ctpy_tensor_type(void) {
-  return ((SwigPyClientData *)SWIGTYPE_p_ct_tensor->clientdata)->pytype;
+/* ctensor.Tensor, kept after the first call: every view from Python asks for it three times
+   (the self check, the new object, its dealloc), each three dependent loads through SWIG's
+   type table otherwise.  The type lives as long as the module. */
+static PyTypeObject *ctpy_tensor_pytype = NULL;
+static inline PyTypeObject *ctpy_tensor_type(void) {
+  if (__builtin_expect(ctpy_tensor_pytype == NULL, 0))
+    ctpy_tensor_pytype = ((SwigPyClientData *)SWIGTYPE_p_ct_tensor->clientdata)->pytype;
+  return ctpy_tensor_pytype;
 }
 
 /* A free list of Tensor objects, as CPython keeps for floats and tuples: a view from Python
@@ -238,19 +244,10 @@ static SwigPyObject *ctpy_tensor_alloc(void) {
   return PyObject_New(SwigPyObject, ctpy_tensor_type());
 }
 
-/* The Python object for a new reference h (stolen): the existing object of that tensor if it
-   has one, else a new ctensor.Tensor.  NULL h gives None. */
-static PyObject *ctpy_wrap(ct_tensor *h) {
-  if (!h) {
-    if (PyErr_Occurred()) return NULL; /* a method body raised */
-    Py_RETURN_NONE;
-  }
-  PyObject *o = ctpy_reg_find(h);
-  if (o) {
-    Py_INCREF(o);
-    ct_tensor_release(h); /* the object already holds a reference */
-    return o;
-  }
+/* A new ctensor.Tensor for a new reference h (stolen, not NULL) that has no Python object
+   yet: the result of a C function that always makes a new ct_tensor (a view op), or h after
+   ctpy_wrap's registry lookup missed. */
+static PyObject *ctpy_wrap_new(ct_tensor *h) {
   SwigPyObject *s = ctpy_tensor_alloc();
   if (!s) {
     ct_tensor_release(h);
@@ -266,6 +263,22 @@ static PyObject *ctpy_wrap(ct_tensor *h) {
     return NULL;
   }
   return (PyObject *)s;
+}
+
+/* The Python object for a new reference h (stolen): the existing object of that tensor if it
+   has one, else a new ctensor.Tensor.  NULL h gives None. */
+static PyObject *ctpy_wrap(ct_tensor *h) {
+  if (!h) {
+    if (PyErr_Occurred()) return NULL; /* a method body raised */
+    Py_RETURN_NONE;
+  }
+  PyObject *o = ctpy_reg_find(h);
+  if (o) {
+    Py_INCREF(o);
+    ct_tensor_release(h); /* the object already holds a reference */
+    return o;
+  }
+  return ctpy_wrap_new(h);
 }
 
 /* The handle of a ctensor.Tensor, or NULL with TypeError naming what was expected. */
@@ -411,7 +424,24 @@ static int ctpy_unpack_long(PyObject *o, int64_t *out) {
 
 /* An int from an int or any object with __index__ (torch accepts NumPy integers and 0-dim
    integer tensors); TypeError naming `what` for anything else (floats, bools are ints). */
+/* A small int (every dim, index and slice bound of a view call) read in place: 1 and *out set
+   for an int of one digit (|v| < 2**30), else 0.  The call into PyLong_AsLongLongAndOverflow
+   was a tenth of the argument handling of x.select(0, 1). */
+static inline int ctpy_small_int(PyObject *o, int64_t *out) {
+  if (!PyLong_CheckExact(o)) return 0;
+#if PY_VERSION_HEX >= 0x030C0000
+  if (!PyUnstable_Long_IsCompact((PyLongObject *)o)) return 0;
+  *out = (int64_t)PyUnstable_Long_CompactValue((PyLongObject *)o);
+#else
+  const Py_ssize_t digits = Py_SIZE(o); /* the sign is the sign of the size */
+  if (digits < -1 || digits > 1) return 0;
+  *out = (int64_t)digits * (int64_t)((PyLongObject *)o)->ob_digit[0];
+#endif
+  return 1;
+}
+
 static int ctpy_as_int64(PyObject *o, int64_t *out, const char *what) {
+  if (ctpy_small_int(o, out)) return 0;
   if (PyLong_CheckExact(o)) return ctpy_unpack_long(o, out);
   if (PyFloat_Check(o) || !PyIndex_Check(o)) {
     PyErr_Format(PyExc_TypeError, "%s must be int, not %.100s", what, Py_TYPE(o)->tp_name);
@@ -512,6 +542,15 @@ static int ctpy_sizes_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     return ctpy_wrap(r_);                           \
   } while (0)
 
+/* The same for a C function whose result is always a new ct_tensor (a view op: ct_select,
+   ct_narrow, ...), which cannot have a Python object yet: no registry lookup. */
+#define CTPY_RETURN_NEW_TENSOR(call, opname)        \
+  do {                                              \
+    ct_tensor *r_ = (call);                         \
+    if (!r_) return ctpy_raise_last(opname);        \
+    return ctpy_wrap_new(r_);                       \
+  } while (0)
+
 /* ---- Fast methods: view, reshape, expand, permute --------------------------------------- */
 
 /* The dtype of torch's view(dtype) overload, view(dtype) or view(dtype=...): its ct_dtype,
@@ -535,7 +574,7 @@ static PyObject *ctpy_m_view(PyObject *self, PyObject *const *args, Py_ssize_t n
   if (dt >= 0) CTPY_RETURN_TENSOR(ct_view_dtype(ctpy_handle(self), (ct_dtype)dt), "ct_view_dtype");
   int n = ctpy_sizes_args(args, nargs, kwnames, s, "view", "size");
   if (n < 0) return NULL;
-  CTPY_RETURN_TENSOR(ct_view(ctpy_handle(self), n, s), "ct_view");
+  CTPY_RETURN_NEW_TENSOR(ct_view(ctpy_handle(self), n, s), "ct_view");
 }
 
 /* Views that may copy (reshape, flatten) release the GIL when the copy could be long; for a
@@ -565,7 +604,7 @@ static PyObject *ctpy_m_expand(PyObject *self, PyObject *const *args, Py_ssize_t
   int64_t s[CT_MAX_DIMS];
   int n = ctpy_sizes_args(args, nargs, kwnames, s, "expand", "size");
   if (n < 0) return NULL;
-  CTPY_RETURN_TENSOR(ct_expand(ctpy_handle(self), n, s), "ct_expand");
+  CTPY_RETURN_NEW_TENSOR(ct_expand(ctpy_handle(self), n, s), "ct_expand");
 }
 
 static PyObject *ctpy_m_permute(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -581,7 +620,7 @@ static PyObject *ctpy_m_permute(PyObject *self, PyObject *const *args, Py_ssize_
     }
     d[i] = (int)s[i];
   }
-  CTPY_RETURN_TENSOR(ct_permute(ctpy_handle(self), n, d), "ct_permute");
+  CTPY_RETURN_NEW_TENSOR(ct_permute(ctpy_handle(self), n, d), "ct_permute");
 }
 
 /* size(dim=None) and stride(dim=None): at most one argument, `dim`, positional or by keyword.
@@ -700,13 +739,13 @@ static int ctpy_dim(int64_t d, int *out) {
 /* torch's t(): TBackward0, the message "t() expects a tensor with <= 2 dimensions, ..." */
 static PyObject *ctpy_m_t(PyObject *self, PyObject *unused) {
   (void)unused;
-  CTPY_RETURN_TENSOR(ct_t(ctpy_handle(self)), "ct_t");
+  CTPY_RETURN_NEW_TENSOR(ct_t(ctpy_handle(self)), "ct_t");
 }
 
 /* torch's detach(): the same memory and version counter, no graph, not a view. */
 static PyObject *ctpy_m_detach(PyObject *self, PyObject *unused) {
   (void)unused;
-  CTPY_RETURN_TENSOR(ct_detach(ctpy_handle(self)), "ct_detach");
+  CTPY_RETURN_NEW_TENSOR(ct_detach(ctpy_handle(self)), "ct_detach");
 }
 
 #define CTPY_DIMS2(fn, cname, n0, n1)                                                          \
@@ -717,7 +756,7 @@ static PyObject *ctpy_m_detach(PyObject *self, PyObject *unused) {
     int a, b;                                                                                  \
     if (ctpy_int_args(#fn, args, nargs, kwnames, 2, names, NULL, NULL, v) < 0) return NULL;    \
     if (ctpy_dim(v[0], &a) < 0 || ctpy_dim(v[1], &b) < 0) return NULL;                         \
-    CTPY_RETURN_TENSOR(cname(ctpy_handle(self), a, b), #cname);                                \
+    CTPY_RETURN_NEW_TENSOR(cname(ctpy_handle(self), a, b), #cname);                                \
   }
 CTPY_DIMS2(transpose, ct_transpose, "dim0", "dim1")
 CTPY_DIMS2(swapdims, ct_swapdims, "dim0", "dim1")
@@ -731,7 +770,7 @@ static PyObject *ctpy_m_unsqueeze(PyObject *self, PyObject *const *args, Py_ssiz
   if (ctpy_int_args("unsqueeze", args, nargs, kwnames, 1, names, NULL, NULL, v) < 0 ||
       ctpy_dim(v[0], &d) < 0)
     return NULL;
-  CTPY_RETURN_TENSOR(ct_unsqueeze(ctpy_handle(self), d), "ct_unsqueeze");
+  CTPY_RETURN_NEW_TENSOR(ct_unsqueeze(ctpy_handle(self), d), "ct_unsqueeze");
 }
 
 static PyObject *ctpy_m_squeeze(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -771,7 +810,7 @@ static PyObject *ctpy_m_select(PyObject *self, PyObject *const *args, Py_ssize_t
   if (ctpy_int_args("select", args, nargs, kwnames, 2, names, NULL, NULL, v) < 0 ||
       ctpy_dim(v[0], &d) < 0)
     return NULL;
-  CTPY_RETURN_TENSOR(ct_select(ctpy_handle(self), d, v[1]), "ct_select");
+  CTPY_RETURN_NEW_TENSOR(ct_select(ctpy_handle(self), d, v[1]), "ct_select");
 }
 
 static PyObject *ctpy_m_narrow(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -795,7 +834,7 @@ static PyObject *ctpy_m_narrow(PyObject *self, PyObject *const *args, Py_ssize_t
   if (ctpy_int_args("narrow", args, nargs, kwnames, 3, names, NULL, NULL, v) < 0 ||
       ctpy_dim(v[0], &d) < 0)
     return NULL;
-  CTPY_RETURN_TENSOR(ct_narrow(ctpy_handle(self), d, v[1], v[2]), "ct_narrow");
+  CTPY_RETURN_NEW_TENSOR(ct_narrow(ctpy_handle(self), d, v[1], v[2]), "ct_narrow");
 }
 
 static PyObject *ctpy_m_diagonal(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -808,7 +847,7 @@ static PyObject *ctpy_m_diagonal(PyObject *self, PyObject *const *args, Py_ssize
   if (ctpy_int_args("diagonal", args, nargs, kwnames, 3, names, has_default, defaults, v) < 0 ||
       ctpy_dim(v[1], &a) < 0 || ctpy_dim(v[2], &b) < 0)
     return NULL;
-  CTPY_RETURN_TENSOR(ct_diagonal(ctpy_handle(self), v[0], a, b), "ct_diagonal");
+  CTPY_RETURN_NEW_TENSOR(ct_diagonal(ctpy_handle(self), v[0], a, b), "ct_diagonal");
 }
 
 static PyObject *ctpy_m_unfold(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -1255,6 +1294,43 @@ static PyObject *ctpy_basic_view(ct_tensor *h, PyObject *key, int for_setitem, c
   return Py_None;
 }
 
+/* x[a:b] and x[a:b, c:d, ...] (slices of the leading dims) with no graph to record: one
+   ct_slices call, torch's slice per dim in one view whose clamped bounds need no storage
+   check (as_strided's check of the geometry against the storage was 8% of x[1:3, 1:3]).
+   Py_NotImplemented (borrowed) for any other key: ctpy_basic_view takes it, and raises the
+   errors of keys this path does not take (0-dim, too many indices). */
+static PyObject *ctpy_slices_getitem(ct_tensor *h, PyObject *key) {
+  if (!PySlice_Check(key) && !PyTuple_Check(key)) return Py_NotImplemented;
+  PyObject *single[1];
+  Py_ssize_t n;
+  PyObject *const *items = ctpy_key_items(key, single, &n);
+  if (n == 0 || n > ct_tensor_ndim(h)) return Py_NotImplemented;
+  for (Py_ssize_t i = 0; i < n; ++i)
+    if (!PySlice_Check(items[i])) return Py_NotImplemented;
+  if (ctpy_records_graph(h)) return Py_NotImplemented;
+  int64_t starts[CT_MAX_DIMS], stops[CT_MAX_DIMS], steps[CT_MAX_DIMS];
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    /* a:b with small ints or None, read in place as PySlice_Unpack reads it (None: 0 and
+       PY_SSIZE_T_MAX); the call was 5% of x[1:3, 1:3] */
+    const PySliceObject *sl = (const PySliceObject *)items[i];
+    if (sl->step == Py_None && (sl->start == Py_None ? (starts[i] = 0, 1) : ctpy_small_int(sl->start, &starts[i])) &&
+        (sl->stop == Py_None ? (stops[i] = PY_SSIZE_T_MAX, 1) : ctpy_small_int(sl->stop, &stops[i]))) {
+      steps[i] = 1;
+      continue;
+    }
+    Py_ssize_t start, stop, step;
+    if (PySlice_Unpack(items[i], &start, &stop, &step) < 0) return NULL;
+    if (step <= 0) {
+      PyErr_SetString(PyExc_ValueError, "step must be greater than zero");
+      return NULL;
+    }
+    starts[i] = start;
+    stops[i] = stop;
+    steps[i] = step;
+  }
+  CTPY_RETURN_NEW_TENSOR(ct_slices(h, (int)n, starts, stops, steps), "ct_slices");
+}
+
 static PyObject *ctpy_getitem(PyObject *self, PyObject *key) {
   ct_tensor *h = ctpy_handle(self);
   if (PyLong_CheckExact(key) && ct_tensor_ndim(h) > 0) {
@@ -1267,8 +1343,10 @@ static PyObject *ctpy_getitem(PyObject *self, PyObject *key) {
                    key, (long long)size);
       return NULL;
     }
-    CTPY_RETURN_TENSOR(ct_select(h, 0, i), "ct_select");
+    CTPY_RETURN_NEW_TENSOR(ct_select(h, 0, i), "ct_select");
   }
+  PyObject *sliced = ctpy_slices_getitem(h, key);
+  if (sliced != Py_NotImplemented) return sliced;
   ct_tensor *v = NULL;
   PyObject *r = ctpy_basic_view(h, key, 0, NULL, &v);
   if (r == NULL) return NULL;

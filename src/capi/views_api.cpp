@@ -71,6 +71,16 @@ ct_tensor* ct_slice(const ct_tensor* t, int dim, int64_t start, int64_t stop, in
   return view_call(t, "ct_slice", [&](const Tensor& x) { return ag::slice(x, dim, start, stop, step); });
 }
 
+ct_tensor* ct_slices(const ct_tensor* t, int n, const int64_t* starts, const int64_t* stops, const int64_t* steps) {
+  return view_call(t, "ct_slices", [&](const Tensor& x) {
+    check_dims_array(n, starts, "ct_slices", "starts");
+    check_dims_array(n, stops, "ct_slices", "stops");
+    check_dims_array(n, steps, "ct_slices", "steps");
+    const size_t k = size_t(n);
+    return ag::slice_dims(x, IntList(starts, k), IntList(stops, k), IntList(steps, k));
+  });
+}
+
 ct_tensor* ct_narrow(const ct_tensor* t, int dim, int64_t start, int64_t length) {
   return view_call(t, "ct_narrow", [&](const Tensor& x) { return ag::narrow(x, dim, start, length); });
 }

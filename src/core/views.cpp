@@ -98,30 +98,58 @@ Ref<Tensor> permute(const Tensor& t, std::span<const int> dims) {
   return rearranged_view(t, sizes, strides);
 }
 
-Ref<Tensor> slice(const Tensor& t, int64_t dim, int64_t start, int64_t stop, int64_t step) {
-  CT_CHECK(t.ndim() > 0, Index, "slice() cannot be applied to a 0-dim tensor.");
-  const int d = wrap_dim(dim, t.ndim());
+namespace {
+// torch's slice() of one dim of a geometry, in place: start and stop clamped to [0, size]
+// (negatives count from the end), the dim's size and stride and the offset updated.  The
+// clamped bounds lie inside the dim, so the result needs no storage check.
+void slice_dim(int64_t& size, int64_t& stride, int64_t& offset, int64_t start, int64_t stop, int64_t step) {
   CT_CHECK(step > 0, InvalidArgument, "slice step must be positive, got " << step);
-  const int64_t size = t.size(d);
   auto clamp = [size](int64_t i) {
     if (i < 0) i = i < -size ? 0 : i + size;  // written to avoid overflow near INT64_MIN
     return std::min(i, size);
   };
   start = clamp(start);
   stop = std::max(clamp(stop), start);
-  DimBuf sizes(t.sizes()), strides(t.strides());
-  sizes[size_t(d)] = stop > start ? (stop - start - 1) / step + 1 : 0;
   // Only hostile geometries (as_strided with a huge stride on a size-1 dim) overflow here.
-  int64_t offset = 0;
-  const bool overflow = __builtin_mul_overflow(t.stride(d), step, &strides[size_t(d)]) ||
-                        __builtin_mul_overflow(start, t.stride(d), &offset) ||
-                        __builtin_add_overflow(offset, t.offset(), &offset);
+  int64_t new_stride = 0, shift = 0;
+  const bool overflow = __builtin_mul_overflow(stride, step, &new_stride) ||
+                        __builtin_mul_overflow(start, stride, &shift) || __builtin_add_overflow(shift, offset, &shift);
   CT_CHECK(!overflow, InvalidArgument,
-           "slice: start " << start << " and step " << step << " with stride " << t.stride(d)
-                           << " overflow int64");
+           "slice: start " << start << " and step " << step << " with stride " << stride << " overflow int64");
+  size = stop > start ? (stop - start - 1) / step + 1 : 0;
+  stride = new_stride;
+  offset = shift;
+}
+}  // namespace
+
+Ref<Tensor> slice(const Tensor& t, int64_t dim, int64_t start, int64_t stop, int64_t step) {
+  CT_CHECK(t.ndim() > 0, Index, "slice() cannot be applied to a 0-dim tensor.");
+  const int d = wrap_dim(dim, t.ndim());
+  const int64_t size = t.size(d);
+  DimBuf sizes(t.sizes()), strides(t.strides());
+  int64_t offset = t.offset();
+  slice_dim(sizes[size_t(d)], strides[size_t(d)], offset, start, stop, step);
   // A step > 1 makes a new stride, which make checks (its bytes may overflow on a size-1 dim).
   if (step != 1) return make_view(t, sizes, strides, offset);
   return narrowed_view(t, sizes, strides, offset, size == 0 ? 0 : t.numel() / size * sizes[size_t(d)]);
+}
+
+Ref<Tensor> slice_dims(const Tensor& t, IntList starts, IntList stops, IntList steps) {
+  const size_t n = starts.size();
+  DimBuf sizes(t.sizes()), strides(t.strides());
+  int64_t offset = t.offset(), numel = t.numel();
+  bool unit_steps = true;
+  for (size_t d = 0; d < n; ++d) {
+    // the checks of slice(t, d, ...), in its order, for each dim in turn
+    CT_CHECK(t.ndim() > 0, Index, "slice() cannot be applied to a 0-dim tensor.");
+    if (d >= size_t(t.ndim())) wrap_dim(int64_t(d), t.ndim());  // throws torch's "Dimension out of range"
+    const int64_t size = sizes[d];
+    slice_dim(sizes[d], strides[d], offset, starts[d], stops[d], steps[d]);
+    numel = size == 0 ? 0 : numel / size * sizes[d];
+    unit_steps = unit_steps && steps[d] == 1;
+  }
+  if (!unit_steps) return make_view(t, sizes, strides, offset);
+  return narrowed_view(t, sizes, strides, offset, numel);
 }
 
 Ref<Tensor> narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
@@ -147,10 +175,18 @@ Ref<Tensor> select(const Tensor& t, int64_t dim, int64_t index) {
            "select(): index " << index << " out of range for tensor of size " << list_str(t.sizes())
                               << " at dimension " << d);
   if (index < 0) index += size;
-  DimBuf sizes(t.sizes()), strides(t.strides());
-  sizes.erase(size_t(d));
-  strides.erase(size_t(d));
-  return narrowed_view(t, sizes, strides, geometry("select", index, t.stride(d), t.offset()), t.numel() / size);
+  // t's dims but d, copied in one pass (DimBuf::erase is a memmove call) with their element
+  // count (a 64-bit division by size cost more than these multiplications).  The product
+  // cannot overflow once it is known that no size is 0: it divides t.numel().
+  DimBuf sizes, strides;
+  int64_t numel = 1;
+  for (int i = 0; i < t.ndim(); ++i) {
+    if (i == d) continue;
+    sizes.push_back(t.size(i));
+    strides.push_back(t.stride(i));
+    numel *= t.numel() == 0 ? 0 : t.size(i);
+  }
+  return narrowed_view(t, sizes, strides, geometry("select", index, t.stride(d), t.offset()), numel);
 }
 
 Ref<Tensor> expand(const Tensor& t, IntList target) {
@@ -235,11 +271,22 @@ Ref<Tensor> squeeze_all(const Tensor& t) {
 
 Ref<Tensor> unsqueeze(const Tensor& t, int64_t dim) {
   const int d = wrap_dim(dim, t.ndim() + 1);
-  DimBuf sizes(t.sizes()), strides(t.strides());
   // PyTorch: the new dim's stride is size*stride of the dim it precedes (1 at the end).
   const int64_t stride = d >= t.ndim() ? 1 : geometry("unsqueeze", t.size(d), t.stride(d));
-  sizes.insert(size_t(d), 1);
-  strides.insert(size_t(d), stride);
+  // t's dims with the new one at d, in one pass (DimBuf::insert is a memmove call per list).
+  DimBuf sizes, strides;
+  for (int i = 0; i < t.ndim(); ++i) {
+    if (i == d) {
+      sizes.push_back(1);
+      strides.push_back(stride);
+    }
+    sizes.push_back(t.size(i));
+    strides.push_back(t.stride(i));
+  }
+  if (d == t.ndim()) {
+    sizes.push_back(1);
+    strides.push_back(stride);
+  }
   return make_view(t, sizes, strides, t.offset());
 }
 

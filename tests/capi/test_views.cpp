@@ -304,6 +304,68 @@ TEST_F(Views, SliceErrors) {
                  "Dimension out of range (expected to be in range of [-2, 1], but got -3)");
 }
 
+TEST_F(Views, SlicesAreChainedSlicesInOneView) {
+  // ct_slices(t, n, ...) == n ct_slice calls dim after dim: same geometry, contiguity, values;
+  // the view's base is the root, whatever t is (y[a:b, c:d, e:f] of torch).
+  struct Case { std::vector<int64_t> starts, stops, steps; };
+  const Case cases[] = {
+      {{1}, {2}, {1}},           {{0, 1}, {kEnd, 3}, {1, 1}},          {{-1, -2}, {kEnd, kEnd}, {1, 1}},
+      {{0, 0, 1}, {2, 3, 3}, {1, 2, 1}}, {{1, 5, 0}, {0, 9, kEnd}, {1, 1, 3}}, {{0, 0, 0}, {kEnd, kEnd, kEnd}, {1, 1, 1}},
+      {{-100, 1}, {100, 2}, {1, 1}}, {{0, 0, 0}, {2, 3, 4}, {2, 2, 2}},   {{1, 0, 2}, {1, 3, 4}, {1, 1, 1}},
+  };
+  CT_MAKE(tr, ct_transpose(y_, 0, 2));  // (4, 3, 2), not contiguous
+  for (const ct_tensor* t : {static_cast<const ct_tensor*>(y_), static_cast<const ct_tensor*>(tr)}) {
+    for (const Case& c : cases) {
+      const int n = int(c.starts.size());
+      CT_MAKE(fused, ct_slices(t, n, c.starts.data(), c.stops.data(), c.steps.data()));
+      TensorRef chained(ct_tensor_retain(const_cast<ct_tensor*>(t)));
+      for (int d = 0; d < n; ++d) chained.reset(ct_slice(chained, d, c.starts[size_t(d)], c.stops[size_t(d)], c.steps[size_t(d)]));
+      ASSERT_NE(chained.get(), nullptr) << last_error_str();
+      std::vector<int64_t> sizes(ct_tensor_sizes(chained), ct_tensor_sizes(chained) + ct_tensor_ndim(chained));
+      std::vector<int64_t> strides(ct_tensor_strides(chained), ct_tensor_strides(chained) + ct_tensor_ndim(chained));
+      EXPECT_TRUE(view_ok(fused, y_, sizes, strides, ct_tensor_offset(chained), ct_tensor_is_contiguous(chained)))
+          << "case of " << n << " dims, first start " << c.starts[0];
+      EXPECT_EQ(ct_tensor_numel(fused), ct_tensor_numel(chained));
+      EXPECT_EQ(values(fused), values(chained));
+    }
+  }
+  const int64_t one = 1, three = 3;
+  CT_MAKE(v, ct_slices(x_, 1, &one, &three, &one));  // x[1:3]: shares x's version counter
+  const int64_t v0 = ct_tensor_version(x_);
+  CT_ASSERT_OK(ct_fill_(v, 5.0));
+  EXPECT_EQ(ct_tensor_version(x_), v0 + 1);
+  EXPECT_EQ(values(x_)[4], 5.0);
+  CT_MAKE(al, ct_slices(x_, 0, nullptr, nullptr, nullptr));  // n == 0: ct_alias_view
+  EXPECT_TRUE(view_ok(al, x_, {3, 4}, {4, 1}, 0, 1));
+}
+
+TEST_F(Views, SlicesErrorsAreThoseOfTheFirstFailingSlice) {
+  const int64_t zero[3] = {0, 0, 0}, ends[3] = {kEnd, kEnd, kEnd}, ones[3] = {1, 1, 1}, bad[3] = {1, 0, 1};
+  CT_EXPECT_NULL(ct_slices(x_, 3, zero, ends, ones), CT_ERR_INDEX,
+                 "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
+  CT_EXPECT_NULL(ct_slices(y_, 3, zero, ends, bad), CT_ERR_INVALID_ARGUMENT, "slice step must be positive, got 0");
+  const int64_t bad0[3] = {0, 1, 1};  // the step of dim 0 fails before the dim past the last
+  CT_EXPECT_NULL(ct_slices(a_, 3, zero, ends, bad0), CT_ERR_INVALID_ARGUMENT, "slice step must be positive, got 0");
+  CT_MAKE(s, ct_full(0, nullptr, 2.0, CT_FLOAT32));
+  CT_EXPECT_NULL(ct_slices(s, 1, zero, ends, ones), CT_ERR_INDEX, "slice() cannot be applied to a 0-dim tensor.");
+  CT_EXPECT_NULL(ct_slices(x_, -1, zero, ends, ones), CT_ERR_INVALID_ARGUMENT, "ct_slices");
+  CT_EXPECT_NULL(ct_slices(x_, 1, zero, nullptr, ones), CT_ERR_INVALID_ARGUMENT, "stops is NULL");
+  CT_EXPECT_NULL(ct_slices(nullptr, 1, zero, ends, ones), CT_ERR_INVALID_ARGUMENT, "ct_slices");
+}
+
+TEST_F(Views, SlicesRecordOneSliceBackward0PerDim) {
+  CT_MAKE(w, ct_ones(2, std::vector<int64_t>{3, 4}.data(), CT_FLOAT32));
+  CT_ASSERT_OK(ct_set_requires_grad(w, 1));
+  const int64_t starts[2] = {1, 1}, stops[2] = {3, 3}, steps[2] = {1, 2};
+  CT_MAKE(v, ct_slices(w, 2, starts, stops, steps));
+  EXPECT_STREQ(ct_grad_fn_name(v), "SliceBackward0");
+  EXPECT_TRUE(view_ok(v, w, {2, 1}, {4, 2}, 5, 0));
+  CT_MAKE(total, ct_sum(v, 0, nullptr, 0));
+  CT_ASSERT_OK(ct_backward(total, nullptr, 0));
+  CT_MAKE(g, ct_grad(w));
+  EXPECT_EQ(values(g), (std::vector<double>{0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0}));
+}
+
 TEST_F(Views, Narrow) {
   CT_MAKE(n1, ct_narrow(x_, 1, -2, 2));  // x.narrow(1, -2, 2)
   EXPECT_TRUE(view_ok(n1, x_, {3, 2}, {4, 1}, 2, 0));

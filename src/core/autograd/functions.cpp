@@ -1077,6 +1077,17 @@ Ref<Tensor> slice(const Tensor& t, int64_t dim, int64_t start, int64_t stop, int
   return record_view("SliceBackward0", t,
                      [=](const Tensor& x) { return ct::slice(x, dim, start, stop, step); });
 }
+Ref<Tensor> slice_dims(const Tensor& t, IntList starts, IntList stops, IntList steps) {
+  if (starts.empty()) return ag::alias_view(t);
+  if (__builtin_expect(has_autograd(t), 0)) {  // torch's nodes: one SliceBackward0 per dim
+    Ref<Tensor> r = ag::slice(t, 0, starts[0], stops[0], steps[0]);
+    for (size_t d = 1; d < starts.size(); ++d) r = ag::slice(*r, int64_t(d), starts[d], stops[d], steps[d]);
+    return r;
+  }
+  Ref<Tensor> r = ct::slice_dims(t, starts, stops, steps);
+  set_view_history(t, *r, [] { return std::shared_ptr<Node>(); });
+  return r;
+}
 Ref<Tensor> narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
   return record_view("SliceBackward0", t, [=](const Tensor& x) { return ct::narrow(x, dim, start, length); });
 }

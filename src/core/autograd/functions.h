@@ -63,6 +63,9 @@ Ref<Tensor> transpose(const Tensor& t, int64_t dim0, int64_t dim1);
 Ref<Tensor> t(const Tensor& self);
 Ref<Tensor> permute(const Tensor& t, std::span<const int> dims);
 Ref<Tensor> slice(const Tensor& t, int64_t dim, int64_t start, int64_t stop, int64_t step);
+// n slices (dims 0 .. n-1) in one view; recording a graph, n slice() calls (SliceBackward0
+// each, as torch has no fused op); n == 0: alias_view.
+Ref<Tensor> slice_dims(const Tensor& t, IntList starts, IntList stops, IntList steps);
 Ref<Tensor> narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length);
 Ref<Tensor> select(const Tensor& t, int64_t dim, int64_t index);
 Ref<Tensor> expand(const Tensor& t, IntList sizes);

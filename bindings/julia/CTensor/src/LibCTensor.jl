@@ -659,6 +659,25 @@ function ct_slice(t, dim, start, stop, step)
 end
 
 """
+    ct_slices(t, n, starts, stops, steps) -> Ptr{ct_tensor}
+
+`ct_tensor *ct_slices(const ct_tensor *t, int n, const int64_t *starts, const int64_t *stops, const int64_t *steps);`
+
+t[starts[0]:stops[0]:steps[0], ..., starts[n-1]:stops[n-1]:steps[n-1]]: dims 0 .. n-1 sliced
+in ONE view, with the sizes, strides, offset and errors of n ct_slice calls made dim after
+dim (Python's rules per dim: negative bounds count from the end, both clamped to [0, size];
+step >= 1), but without the n - 1 views in between.  With autograd recording, it is those n
+ct_slice calls (one SliceBackward0 each, as torch's t[a:b, c:d]).  n == 0 gives
+ct_alias_view(t).  Errors: those of ct_slice for the first failing dim (n > ndim: CT_ERR_INDEX
+"Dimension out of range ..."; a 0-dim t: CT_ERR_INDEX "slice() cannot be applied to a 0-dim
+tensor."; step < 1: CT_ERR_INVALID_ARGUMENT); n < 0 or above CT_MAX_DIMS, or an array NULL
+with n > 0: CT_ERR_INVALID_ARGUMENT.  The arrays are read during the call only.
+"""
+function ct_slices(t, n, starts, stops, steps)
+    ccall((:ct_slices, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Cint, Ptr{Int64}, Ptr{Int64}, Ptr{Int64}), t, n, starts, stops, steps)
+end
+
+"""
     ct_narrow(t, dim, start, length) -> Ptr{ct_tensor}
 
 `ct_tensor *ct_narrow(const ct_tensor *t, int dim, int64_t start, int64_t length);`

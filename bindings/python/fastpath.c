@@ -535,21 +535,16 @@ static int ctpy_sizes_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 /* A call that returns a new tensor handle: raise on failure, wrap on success.  Only for
    functions whose NULL always means failure: every failure sets the thread's status and
    message (ctensor.h), so no ct_clear_error() first (two thread-local writes per view op). */
-#define CTPY_RETURN_TENSOR(call, opname)            \
+#define CTPY_RETURN_WRAPPED(call, opname, wrap)     \
   do {                                              \
     ct_tensor *r_ = (call);                         \
     if (!r_) return ctpy_raise_last(opname);        \
-    return ctpy_wrap(r_);                           \
+    return wrap(r_);                                \
   } while (0)
-
+#define CTPY_RETURN_TENSOR(call, opname) CTPY_RETURN_WRAPPED(call, opname, ctpy_wrap)
 /* The same for a C function whose result is always a new ct_tensor (a view op: ct_select,
    ct_narrow, ...), which cannot have a Python object yet: no registry lookup. */
-#define CTPY_RETURN_NEW_TENSOR(call, opname)        \
-  do {                                              \
-    ct_tensor *r_ = (call);                         \
-    if (!r_) return ctpy_raise_last(opname);        \
-    return ctpy_wrap_new(r_);                       \
-  } while (0)
+#define CTPY_RETURN_NEW_TENSOR(call, opname) CTPY_RETURN_WRAPPED(call, opname, ctpy_wrap_new)
 
 /* ---- Fast methods: view, reshape, expand, permute --------------------------------------- */
 

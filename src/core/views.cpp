@@ -139,9 +139,9 @@ Ref<Tensor> slice_dims(const Tensor& t, IntList starts, IntList stops, IntList s
   DimBuf sizes(t.sizes()), strides(t.strides());
   int64_t offset = t.offset(), numel = t.numel();
   bool unit_steps = true;
+  // the checks of slice(t, d, ...), in its order, for each dim in turn
+  CT_CHECK(n == 0 || t.ndim() > 0, Index, "slice() cannot be applied to a 0-dim tensor.");
   for (size_t d = 0; d < n; ++d) {
-    // the checks of slice(t, d, ...), in its order, for each dim in turn
-    CT_CHECK(t.ndim() > 0, Index, "slice() cannot be applied to a 0-dim tensor.");
     if (d >= size_t(t.ndim())) wrap_dim(int64_t(d), t.ndim());  // throws torch's "Dimension out of range"
     const int64_t size = sizes[d];
     slice_dim(sizes[d], strides[d], offset, starts[d], stops[d], steps[d]);

@@ -318,11 +318,10 @@ def _arith(fn, op, self, other, alpha, inplace, pos=1):
             raise _type_error(fn, "input", 1, self)
         scaled = _with_alpha(fn, self, other, alpha)
         if scaled is _SCALED:
-            a = complex(alpha).real if isinstance(alpha, complex) else alpha
             if isinstance(alpha, complex) and alpha.imag != 0:  # a complex alpha: product first
                 other = _arith_c(_C.ct_to(other, _result_type(self, other)), alpha, _MUL, _NO_ARRAY)
             else:
-                r = _ALPHA_C[op, inplace](self, other, float(a))
+                r = _ALPHA_C[op, inplace](self, other, float(alpha.real))
                 return self if inplace else r
         else:
             other = scaled

@@ -619,7 +619,8 @@ Ref<Tensor> add_scaled(BinaryOp op, const Tensor& a, const Tensor& b, double alp
   if (alpha == 1) return binary(op, Operand::of(a), Operand::of(b));
   const OperandType types[2] = {type_of(Operand::of(a)), type_of(Operand::of(b))};
   check_bool_sub(op, types[0].dtype, types[1].dtype);
-  const Shape shape = broadcast_shapes(a.sizes(), b.sizes(), binary_name(op));
+  DimBuf shape;
+  broadcast_shapes_into(a.sizes(), b.sizes(), binary_name(op), shape);
   const DType compute = result_type(types);
   check_alpha(compute, alpha);
   if (is_complex(compute)) return binary(op, Operand::of(a), Operand::of(*complex_scaled(b, compute, alpha)));

@@ -18,10 +18,9 @@ inline int class_of(int64_t bytes) {
   if (bytes <= kLinearMax) return int(bytes / kAlignment) - 1;
   return kLinearClasses - 1 + (__builtin_ctzll(uint64_t(bytes)) - __builtin_ctzll(uint64_t(kLinearMax)));
 }
-inline int capacity_of(int64_t bytes) { return bytes <= 4096 ? kPerClass : kPerLargeClass; }
 
 struct Cache {
-  char* blocks[kClasses][kPerClass] = {};
+  char* blocks[kClasses][kMaxPerClass] = {};
   int count[kClasses] = {};
 };
 

@@ -20,6 +20,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <new>
+
+#include "small_blocks.h"
 
 namespace ct {
 
@@ -28,6 +31,19 @@ class VersionCounter {
   VersionCounter() = default;
   VersionCounter(const VersionCounter&) = delete;
   VersionCounter& operator=(const VersionCounter&) = delete;
+  // One block of the per-thread cache: every alias, detach and saved tensor of a training
+  // step shares a counter made at its first view or alias (a dozen a small step).
+  static void* operator new(size_t bytes) {
+    static_assert(sizeof(VersionCounter) <= kBlock);
+    (void)bytes;
+    if (char* b = small_blocks::take(kBlock)) return b;
+    void* p = std::aligned_alloc(size_t(small_blocks::kAlignment), size_t(kBlock));
+    if (!p) throw std::bad_alloc();
+    return p;
+  }
+  static void operator delete(void* p) noexcept {
+    if (p) small_blocks::give(static_cast<char*>(p), kBlock);
+  }
 
   void retain() { refs_.fetch_add(1, std::memory_order_relaxed); }
   void release() {
@@ -37,6 +53,7 @@ class VersionCounter {
   void bump() { value_.fetch_add(1, std::memory_order_relaxed); }
 
  private:
+  static constexpr int64_t kBlock = small_blocks::kAlignment;  // the smallest class
   std::atomic<int64_t> refs_{1};
   std::atomic<int64_t> value_{0};
 };

@@ -57,7 +57,16 @@ TEST(SmallBlocks, AGivenBlockIsTakenBackBySizeOnly) {
 }
 
 TEST(SmallBlocks, KeepsAtMostPerClassAndFreesTheRest) {
-  EXPECT_EQ(kept_of(1024, small_blocks::kPerClass + 5), kCaching ? small_blocks::kPerClass : 0);
+  EXPECT_EQ(small_blocks::capacity_of(1024), 32);  // the class budget, 32 KiB
+  EXPECT_EQ(kept_of(1024, 32 + 5), kCaching ? 32 : 0);
+  EXPECT_EQ(small_blocks::capacity_of(4096), small_blocks::kPerClass);  // at least kPerClass
+  EXPECT_EQ(kept_of(4096, small_blocks::kPerClass + 5), kCaching ? small_blocks::kPerClass : 0);
+}
+
+TEST(SmallBlocks, KeepsManyOfTheObjectClasses) {
+  // Tensor objects are 128 bytes: a small training step frees well over a hundred at once
+  EXPECT_EQ(small_blocks::capacity_of(128), small_blocks::kMaxPerClass);
+  EXPECT_EQ(kept_of(128, small_blocks::kMaxPerClass + 7), kCaching ? small_blocks::kMaxPerClass : 0);
 }
 
 TEST(SmallBlocks, SmallStoragesReuseBlocksAndStayAligned) {
@@ -113,6 +122,7 @@ TEST(SmallBlocks, StoragesOfOneClassShareBlocksAboveOneKiB) {
 }
 
 TEST(SmallBlocks, KeepsFewerOfTheLargeClasses) {
+  EXPECT_EQ(small_blocks::capacity_of(65536), small_blocks::kPerLargeClass);
   EXPECT_EQ(kept_of(65536, small_blocks::kPerLargeClass + 3), kCaching ? small_blocks::kPerLargeClass : 0);
 }
 

@@ -209,29 +209,34 @@ Ref<Tensor> record_view(const char* name, const Tensor& t, ViewFn&& f) {
 }
 
 // A gradient of a reduction's output, shaped with the reduced dims kept as size 1.
-Ref<Tensor> keepdim_grad(const Tensor& g, const Shape& kept) { return v_reshape(*v_contiguous(g), kept); }
+Ref<Tensor> keepdim_grad(const Tensor& g, IntList kept) { return v_reshape(*v_contiguous(g), kept); }
 
+// What a reduction's backward needs of its input, inline (a node captures it: no allocation
+// for up to 4 dims).
 struct ReduceInfo {
-  Shape in_sizes, kept;     // kept: reduced dims as 1
-  std::vector<bool> reduced;
-  int64_t count = 1;        // elements per reduced group
+  InputSizes in_sizes, kept;  // kept: reduced dims as 1
+  uint64_t reduced = 0;       // bit d: dim d is reduced (kMaxDims is 64)
+  int64_t count = 1;          // elements per reduced group
+  bool is_reduced(size_t d) const { return (reduced >> d) & 1; }
 };
+static_assert(kMaxDims <= 64, "ReduceInfo::reduced holds one bit per dim");
 
 ReduceInfo reduce_info(const Tensor& t, std::span<const int64_t> dims) {
   ReduceInfo r;
-  r.in_sizes.assign(t.sizes().begin(), t.sizes().end());
-  r.kept = r.in_sizes;
+  r.in_sizes = InputSizes(t.sizes());
   const int64_t nd = t.ndim();
-  r.reduced.assign(size_t(nd), dims.empty());
+  if (dims.empty()) r.reduced = nd == 64 ? ~uint64_t(0) : (uint64_t(1) << nd) - 1;
   for (int64_t d : dims) {
     const int64_t w = nd == 0 ? 0 : (d < 0 ? d + nd : d);
-    if (w >= 0 && w < nd) r.reduced[size_t(w)] = true;
+    if (w >= 0 && w < nd) r.reduced |= uint64_t(1) << w;
   }
+  DimBuf kept(t.sizes());
   for (int64_t d = 0; d < nd; ++d)
-    if (r.reduced[size_t(d)]) {
-      r.kept[size_t(d)] = 1;
-      r.count *= r.in_sizes[size_t(d)];
+    if (r.is_reduced(size_t(d))) {
+      kept[size_t(d)] = 1;
+      r.count *= t.size(int(d));
     }
+  r.kept = InputSizes(IntList(kept));
   return r;
 }
 
@@ -242,9 +247,9 @@ Ref<Tensor> prod_of_others_as(const Tensor& x, const ReduceInfo& ri, DType d) {
   const int64_t nd = x.ndim();
   std::vector<int> perm;
   for (int64_t k = 0; k < nd; ++k)
-    if (!ri.reduced[size_t(k)]) perm.push_back(int(k));
+    if (!ri.is_reduced(size_t(k))) perm.push_back(int(k));
   for (int64_t k = 0; k < nd; ++k)
-    if (ri.reduced[size_t(k)]) perm.push_back(int(k));
+    if (ri.is_reduced(size_t(k))) perm.push_back(int(k));
   Ref<Tensor> xp = copy_to_new(*ct::permute(x, perm), d);  // contiguous in the permuted order
   Shape psizes(xp->sizes().begin(), xp->sizes().end());
   Ref<Tensor> out = Tensor::empty(psizes, d, "backward");
@@ -731,8 +736,8 @@ Ref<Tensor> extreme(bool max, const Tensor& t, std::span<const int64_t> dims, bo
   if (__builtin_expect(needs_grad(t), 0)) {
     ReduceInfo ri = reduce_info(t, dims);
     std::vector<int64_t> rdims;
-    for (size_t d = 0; d < ri.reduced.size(); ++d)
-      if (ri.reduced[d]) rdims.push_back(int64_t(d));
+    for (size_t d = 0; d < ri.in_sizes.size(); ++d)
+      if (ri.is_reduced(d)) rdims.push_back(int64_t(d));
     auto n = node(max ? "AmaxBackward0" : "AminBackward0", {&t}, [ri, rdims](const Tensor& g, FnNode& s) -> Grads {
       const Tensor& x = s.use(0);
       Ref<Tensor> res = ct::expand(*keepdim_grad(s.use(1), ri.kept), ri.in_sizes);
@@ -992,12 +997,12 @@ Ref<Tensor> matmul(const Tensor& a, const Tensor& b) {
       Grads res(2);
       if (s.wants(0)) {
         Ref<Tensor> gx = ag::matmul(*g2, *cj(*v_transpose(*y2, -1, -2)));  // grad @ y^H
-        res[0] = fix_grad(gx, {Shape(x2->sizes().begin(), x2->sizes().end()), gx->dtype()});
+        res[0] = fix_grad(gx, {x2->sizes(), gx->dtype()});
         res[0] = v_reshape(*res[0], x.sizes());
       }
       if (s.wants(1)) {
         Ref<Tensor> gy = ag::matmul(*cj(*v_transpose(*x2, -1, -2)), *g2);  // x^H @ grad
-        res[1] = fix_grad(gy, {Shape(y2->sizes().begin(), y2->sizes().end()), gy->dtype()});
+        res[1] = fix_grad(gy, {y2->sizes(), gy->dtype()});
         res[1] = v_reshape(*res[1], y.sizes());
       }
       return res;
@@ -1428,8 +1433,8 @@ namespace {
 // The reduced dims as a list (every dim when dims is empty), for ct::mean / ct::sum.
 std::vector<int64_t> reduced_list(const ReduceInfo& ri) {
   std::vector<int64_t> r;
-  for (size_t d = 0; d < ri.reduced.size(); ++d)
-    if (ri.reduced[d]) r.push_back(int64_t(d));
+  for (size_t d = 0; d < ri.in_sizes.size(); ++d)
+    if (ri.is_reduced(d)) r.push_back(int64_t(d));
   return r;
 }
 

@@ -8,6 +8,7 @@
 #include "core/copy.h"
 #include "core/math_bits.h"
 #include "core/shape.h"
+#include "core/small_blocks.h"
 #include "core/error.h"
 #include "core/factory.h"
 #include "core/ops/elementwise.h"
@@ -447,7 +448,11 @@ Ref<Tensor> with_linear_history(Ref<Tensor> r, const InputMeta& r_meta, const Te
   return r;
 }
 
-std::shared_ptr<Node> make_accumulate_grad(const Tensor& leaf) { return std::make_shared<AccumulateGrad>(leaf); }
+// From the block cache, as FnNode: a training step makes one per leaf per step (the graph
+// holds it, the leaf only a weak pointer, as torch's grad_accumulator_).
+std::shared_ptr<Node> make_accumulate_grad(const Tensor& leaf) {
+  return std::allocate_shared<AccumulateGrad>(small_blocks::Allocator<AccumulateGrad>(), leaf);
+}
 
 std::shared_ptr<Node> make_as_strided_backward(const Tensor& base, const Tensor& view, const char* name) {
   return std::make_shared<StridedBackward>(name, base, Geometry::of(view), is_complex(view.dtype()),

@@ -321,7 +321,7 @@ void coalesce(DimList& v, bool with_out) {
 }
 
 // mask[i]: dim i is reduced.  out_strides: strides of the (keepdim-shaped) output.
-Geo make_geo(const Tensor& t, const std::vector<bool>& mask, bool sort_reduced) {
+Geo make_geo(const Tensor& t, const DimMask& mask, bool sort_reduced) {
   Geo g;
   const int nd = t.ndim();
   DimBuf keep;
@@ -787,7 +787,7 @@ void run_outer(const Op& op, const Tensor& in, const Tensor& out, const Geo& g) 
 
 template <class Op>
 // op: the operation, an object so that it can carry parameters (var's correction, a norm's order).
-void execute(const Tensor& in, const Tensor& out, const std::vector<bool>& mask, bool sort_reduced, const Op& op = Op{}) {
+void execute(const Tensor& in, const Tensor& out, const DimMask& mask, bool sort_reduced, const Op& op = Op{}) {
   using out_t = typename Op::out_t;
   if (out.numel() == 0) return;
   if (in.numel() == 0) {  // empty reduction: the identity (sum 0, prod 1, mean 0/0 = nan)
@@ -829,7 +829,7 @@ DType result_dtype(Kind k, DType in) {
 }
 
 template <class T>
-void dispatch_typed(Kind k, const Tensor& in, const Tensor& out, const std::vector<bool>& mask) {
+void dispatch_typed(Kind k, const Tensor& in, const Tensor& out, const DimMask& mask) {
   if constexpr (is_complex_v<T>) {  // reduce_dims / arg_reduce refused the others
     switch (k) {
       case Kind::Sum: execute<SumOp<T>>(in, out, mask, true); return;
@@ -863,7 +863,7 @@ void dispatch_typed(Kind k, const Tensor& in, const Tensor& out, const std::vect
   }
 }
 
-void dispatch(Kind k, const Tensor& in, const Tensor& out, const std::vector<bool>& mask) {
+void dispatch(Kind k, const Tensor& in, const Tensor& out, const DimMask& mask) {
   CT_DISPATCH_WITH_COMPLEX(in.dtype(), [&] { dispatch_typed<scalar_t>(k, in, out, mask); });
 }
 
@@ -877,9 +877,9 @@ int wrap(int64_t dim, int ndim, const char* name) {
 }
 
 // Which dims are reduced; empty dims: all.  torch's make_dim_mask.
-std::vector<bool> dim_mask(const Tensor& t, std::span<const int64_t> dims, const char* name) {
+DimMask dim_mask(const Tensor& t, std::span<const int64_t> dims, const char* name) {
   const int nd = t.ndim();
-  std::vector<bool> seen(size_t(std::max(nd, 1)), dims.empty());
+  DimMask seen(size_t(std::max(nd, 1)), dims.empty());
   for (int64_t d : dims) {
     const int w = wrap(d, nd, name);
     CT_CHECK(!seen[size_t(w)], InvalidArgument,
@@ -890,7 +890,7 @@ std::vector<bool> dim_mask(const Tensor& t, std::span<const int64_t> dims, const
   return seen;
 }
 
-Ref<Tensor> reduce(Kind k, const Tensor& t, const std::vector<bool>& mask, bool keepdim) {
+Ref<Tensor> reduce(Kind k, const Tensor& t, const DimMask& mask, bool keepdim) {
   DimBuf out_sizes;
   for (int i = 0; i < t.ndim(); ++i) {
     if (!mask[size_t(i)]) {
@@ -927,7 +927,7 @@ Ref<Tensor> reduce_dims(Kind k, const Tensor& t, std::span<const int64_t> dims, 
       CT_CHECK(t.size(w) != 0, Index, name << "(): Expected reduction dim " << d << " to have non-zero size.");
     }
   }
-  const std::vector<bool> mask = dim_mask(t, dims, name);
+  const DimMask mask = dim_mask(t, dims, name);
   return reduce(k, t, mask, keepdim);
 }
 
@@ -938,7 +938,7 @@ Ref<Tensor> arg_reduce(Kind k, const Tensor& t, std::optional<int64_t> dim, bool
   CT_CHECK(t.dtype() != DType::Bool, DType, name << "(): does not support bool input");
   CT_CHECK(!is_complex(t.dtype()), DType, name << "(): does not support complex input");
   const int nd = t.ndim();
-  std::vector<bool> mask(size_t(nd), true);
+  DimMask mask(size_t(nd), true);
   if (dim) {
     const int w = wrap(*dim, nd, name);
     if (nd > 0) {
@@ -1073,7 +1073,7 @@ struct NormOp {
   }
 };
 
-Shape reduced_shape(const Tensor& t, const std::vector<bool>& mask, bool keepdim) {
+Shape reduced_shape(const Tensor& t, const DimMask& mask, bool keepdim) {
   Shape out;
   for (int i = 0; i < t.ndim(); ++i) {
     if (!mask[size_t(i)]) out.push_back(t.size(i));
@@ -1083,14 +1083,14 @@ Shape reduced_shape(const Tensor& t, const std::vector<bool>& mask, bool keepdim
 }
 
 template <class Op>
-Ref<Tensor> run_op(const Tensor& t, const std::vector<bool>& mask, bool keepdim, const Op& op, const char* name) {
+Ref<Tensor> run_op(const Tensor& t, const DimMask& mask, bool keepdim, const Op& op, const char* name) {
   Ref<Tensor> out = Tensor::empty(reduced_shape(t, mask, keepdim), t.dtype(), name);
   execute<Op>(t, *out, mask, true, op);
   return out;
 }
 
 template <class T>
-Ref<Tensor> norm_typed(const Tensor& t, NormKind k, double ord, const std::vector<bool>& mask, bool keepdim) {
+Ref<Tensor> norm_typed(const Tensor& t, NormKind k, double ord, const DimMask& mask, bool keepdim) {
   const char* name = "linalg.vector_norm";
   using A = acc_t<T>;
   switch (k) {
@@ -1106,9 +1106,9 @@ Ref<Tensor> norm_typed(const Tensor& t, NormKind k, double ord, const std::vecto
 
 }  // namespace
 
-std::vector<bool> reduced_dims_mask(const Tensor& t, std::span<const int64_t> dims) {
+DimMask reduced_dims_mask(const Tensor& t, std::span<const int64_t> dims) {
   const int nd = t.ndim();
-  std::vector<bool> seen(size_t(std::max(nd, 1)), dims.empty());
+  DimMask seen(size_t(std::max(nd, 1)), dims.empty());
   for (int64_t d : dims) {
     const int w = wrap_dim(d, nd, /*scalar_ok=*/true);
     CT_CHECK(!seen[size_t(w)], InvalidArgument, "dim " << w << " appears multiple times in the list of dims");
@@ -1134,7 +1134,7 @@ Ref<Tensor> var(const Tensor& t, std::span<const int64_t> dims, double correctio
   } else {
     CT_CHECK(is_floating(t.dtype()), DType, "std and var only support floating point and complex dtypes");
   }
-  const std::vector<bool> mask = reduced_dims_mask(t, dims);
+  const DimMask mask = reduced_dims_mask(t, dims);
   const char* op = name ? name : (take_sqrt ? "std" : "var");
   Ref<Tensor> r;
   CT_DISPATCH_ALL(t.dtype(), [&] {
@@ -1172,7 +1172,7 @@ Ref<Tensor> vector_norm(const Tensor& t, double ord, std::span<const int64_t> di
                  << ") should be convertible without narrowing to the specified dtype ("
                  << torch_scalar_type_name(*dtype) << ")");
   }
-  const std::vector<bool> mask = reduced_dims_mask(t, dims);
+  const DimMask mask = reduced_dims_mask(t, dims);
   Ref<Tensor> src = dtype && *dtype != t.dtype() ? to_dtype(t, *dtype) : Ref<Tensor>::retain(const_cast<Tensor*>(&t));
   // A complex input: the norm of |z| (torch's norm kernels take zabs of each element first);
   // the result has the real dtype.

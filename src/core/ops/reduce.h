@@ -5,6 +5,7 @@
 // the number of threads.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -13,6 +14,21 @@
 #include "core/tensor.h"
 
 namespace ct {
+
+// Which dims of a tensor a reduction reduces: a fixed-capacity list of flags on the stack (a
+// std::vector<bool> was a heap allocation per reduction, several per training step).
+class DimMask {
+ public:
+  DimMask(size_t n, bool value) : n_(n) { std::fill_n(v_, n, value); }
+  bool operator[](size_t i) const { return v_[i]; }
+  bool& operator[](size_t i) { return v_[i]; }
+  size_t size() const { return n_; }
+  void resize(size_t n) { n_ = n; }  // shrinking only: dim_mask's 0-dim case
+
+ private:
+  size_t n_;
+  bool v_[kMaxDims];
+};
 
 // dims: the dimensions to reduce (negative counts from the end); empty reduces every dim.
 // keepdim keeps reduced dims as size 1.  Results are new contiguous tensors.
@@ -58,7 +74,7 @@ Ref<Tensor> var(const Tensor& t, std::span<const int64_t> dims, double correctio
 // The mask of reduced dims as torch's make_dim_mask (empty dims: every dim), with torch's
 // plain messages ("Dimension out of range ...", "dim 0 appears multiple times in the list of
 // dims"); exposed for the backward formulas.
-std::vector<bool> reduced_dims_mask(const Tensor& t, std::span<const int64_t> dims);
+DimMask reduced_dims_mask(const Tensor& t, std::span<const int64_t> dims);
 
 // torch.linalg.vector_norm(t, ord, dims, keepdim): ord 0 counts the non-zero elements, 1 sums
 // |x|, 2 is sqrt(sum x^2), +inf / -inf the largest / smallest |x|, any other p

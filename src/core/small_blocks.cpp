@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <new>
@@ -18,6 +19,20 @@ inline int class_of(int64_t bytes) {
   if (bytes <= kLinearMax) return int(bytes / kAlignment) - 1;
   return kLinearClasses - 1 + (__builtin_ctzll(uint64_t(bytes)) - __builtin_ctzll(uint64_t(kLinearMax)));
 }
+
+// The block size of class k (class_of's inverse).
+constexpr int64_t size_of_class(int k) {
+  return k < kLinearClasses ? int64_t(k + 1) * kAlignment : kLinearMax << (k - kLinearClasses + 1);
+}
+
+// capacity_of each class, as a table: give() runs for every small object freed, and the
+// division capacity_of makes cost more than the rest of it (perf).
+constexpr std::array<int, kClasses> kCapacity = [] {
+  std::array<int, kClasses> c{};
+  for (int k = 0; k < kClasses; ++k) c[size_t(k)] = capacity_of(size_of_class(k));
+  return c;
+}();
+static_assert(size_of_class(kClasses - 1) == kMaxBytes && kCapacity[0] == kMaxPerClass);
 
 struct Cache {
   char* blocks[kClasses][kMaxPerClass] = {};
@@ -66,7 +81,7 @@ void give(char* block, int64_t bytes) noexcept {
   Cache* c = t_cache;
   if (kEnabled && !c) c = register_thread();
   const int k = class_of(bytes);
-  if (kEnabled && c && c != kExited && c->count[k] < capacity_of(bytes)) {
+  if (kEnabled && c && c != kExited && c->count[k] < kCapacity[size_t(k)]) {
     c->blocks[k][c->count[k]++] = block;
     return;
   }

@@ -71,6 +71,20 @@ char* take(int64_t bytes) noexcept;
 // Keeps the block (of exactly `bytes`, a class) for reuse by this thread, or frees it.
 void give(char* block, int64_t bytes) noexcept;
 
+// A block of class `bytes` (is_block_size): a cached one, else a fresh one; nullptr when
+// memory is exhausted.  What the class operator new of Tensor, Storage and VersionCounter
+// and the Allocator below hand out.
+inline char* block_or_fresh(int64_t bytes) noexcept {
+  if (char* block = take(bytes)) return block;
+  return static_cast<char*>(std::aligned_alloc(size_t(kAlignment), size_t(bytes)));
+}
+// The same, throwing std::bad_alloc (a class operator new).
+inline char* new_block(int64_t bytes) {
+  char* p = block_or_fresh(bytes);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+
 // An allocator drawing on the cache, for std::allocate_shared: the graph nodes an op records
 // (its node and a leaf's AccumulateGrad, object and control block in one block) are made and
 // freed every step of an eager training loop.  Requests above kMaxBytes go to operator new.
@@ -84,11 +98,7 @@ struct Allocator {
   T* allocate(size_t n) {
     const size_t bytes = n * sizeof(T);
     if (bytes == 0 || bytes > size_t(kMaxBytes)) return static_cast<T*>(::operator new(bytes));
-    const int64_t b = block_size(int64_t(bytes));
-    if (char* block = take(b)) return reinterpret_cast<T*>(block);
-    void* p = std::aligned_alloc(size_t(kAlignment), size_t(b));
-    if (!p) throw std::bad_alloc();
-    return static_cast<T*>(p);
+    return reinterpret_cast<T*>(new_block(block_size(int64_t(bytes))));
   }
   void deallocate(T* p, size_t n) noexcept {
     const size_t bytes = n * sizeof(T);

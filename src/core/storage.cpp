@@ -51,8 +51,7 @@ constexpr int64_t kObjectBytes = small_blocks::block_size(int64_t(sizeof(Storage
 
 void* Storage::operator new(size_t bytes, const std::nothrow_t&) noexcept {
   if (int64_t(bytes) > kObjectBytes) return nullptr;
-  if (char* block = small_blocks::take(kObjectBytes)) return block;
-  return std::aligned_alloc(size_t(small_blocks::kAlignment), size_t(kObjectBytes));
+  return small_blocks::block_or_fresh(kObjectBytes);
 }
 
 void* Storage::operator new(size_t bytes) {

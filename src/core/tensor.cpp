@@ -18,10 +18,7 @@ constexpr int64_t kObjectBytes = 128;  // Note [Tensor objects]: one small_block
 
 void* Tensor::operator new(size_t bytes) {
   CT_CHECK(int64_t(bytes) <= kObjectBytes, Internal, "tensor: object of " << bytes << " bytes");
-  if (char* block = small_blocks::take(kObjectBytes)) return block;
-  void* p = std::aligned_alloc(size_t(small_blocks::kAlignment), size_t(kObjectBytes));
-  if (!p) throw std::bad_alloc();
-  return p;
+  return small_blocks::new_block(kObjectBytes);
 }
 
 void Tensor::operator delete(void* p) noexcept {

@@ -36,10 +36,7 @@ class VersionCounter {
   static void* operator new(size_t bytes) {
     static_assert(sizeof(VersionCounter) <= kBlock);
     (void)bytes;
-    if (char* b = small_blocks::take(kBlock)) return b;
-    void* p = std::aligned_alloc(size_t(small_blocks::kAlignment), size_t(kBlock));
-    if (!p) throw std::bad_alloc();
-    return p;
+    return small_blocks::new_block(kBlock);
   }
   static void operator delete(void* p) noexcept {
     if (p) small_blocks::give(static_cast<char*>(p), kBlock);

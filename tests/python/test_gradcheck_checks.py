@@ -5,6 +5,8 @@ same verdict: True, or the same exception class and first line of the message (a
 warnings)."""
 
 import importlib
+import math
+import re
 import warnings
 
 import pytest
@@ -223,6 +225,18 @@ def torch_u(n):
     return (u / u.norm()).tolist()
 
 
+_NUMBER = re.compile(r"-?\d+\.\d+(?:e[-+]?\d+)?")
+
+
+def same_text_and_values(got, want):
+    """The same text, and the same numbers up to their last bits: torch's v^T J u is a BLAS
+    dot of six products, whose last bit changes with the arrays' addresses (in torch as in
+    NumPy), so the same process gives ...722 in one run and ...727 in another."""
+    got_numbers, want_numbers = _NUMBER.findall(got), _NUMBER.findall(want)
+    return (_NUMBER.sub("#", got) == _NUMBER.sub("#", want) and len(got_numbers) == len(want_numbers)
+            and all(math.isclose(float(a), float(b), rel_tol=1e-15) for a, b in zip(got_numbers, want_numbers)))
+
+
 def test_fast_mode_message_is_torchs():
     """u and v are torch's own, so the whole message (values included) is torch's."""
     def message(lib):
@@ -231,8 +245,10 @@ def test_fast_mode_message_is_torchs():
         return str(e.value).replace("torch.", "ctensor.")
 
     got, want = message(ctensor), message(torch)
-    assert got.splitlines()[:3] == want.splitlines()[:3]  # numerical:..., analytical:...
-    assert got == want
+    assert got.splitlines()[0] == want.splitlines()[0]
+    assert same_text_and_values("\n".join(got.splitlines()[1:3]), "\n".join(want.splitlines()[1:3]))  # numerical:..., analytical:...
+    assert same_text_and_values(got, want)
+    assert not same_text_and_values(got.replace("analytical:2", "analytical:3"), want)  # the check can fail
 
 
 def test_fast_fail_slow_ok():

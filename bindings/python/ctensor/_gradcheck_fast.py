@@ -82,6 +82,16 @@ def _real_of(dtype):
     return {ctensor.complex128: ctensor.float64, ctensor.complex64: ctensor.float32}.get(dtype, dtype)
 
 
+def _dot(a, b):
+    """torch's vJ.dot(u) in float64, as the products summed by ctensor's sum (torch's order
+    for a sum): the same in every run.  NumPy's dot, like torch's, goes to a BLAS whose last
+    bit changes with the arrays' addresses."""
+    import numpy as np
+    import ctensor
+    prod = np.ascontiguousarray(a, dtype=np.float64) * np.ascontiguousarray(b, dtype=np.float64)
+    return np.float64(ctensor.from_numpy(prod).sum().item())
+
+
 def _numerical_jvps(func, inputs, inp, u, eps):
     """J u of every tensor output of func (flat NumPy arrays) for input inp (torch's
     _get_numerical_jvp_wrt_specific_input): the whole input perturbed along eps u."""
@@ -158,7 +168,7 @@ def fast_gradcheck(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_
         row = []
         for vj, u in zip(all_vj, all_u):
             vj = vj[:, 0]
-            row.append(vj.real.dot(u[0]) + 1j * vj.imag.dot(u[1]) if isinstance(u, tuple) else vj.dot(u))
+            row.append(_dot(vj.real, u[0]) + 1j * _dot(vj.imag, u[1]) if isinstance(u, tuple) else _dot(vj, u))
         analytical.append(row)
     for i, (inp, per_out) in enumerate(zip(inp_tensors, numerical)):
         for j, n in enumerate(per_out):

@@ -778,6 +778,21 @@ void unary_kernel_typed(UnaryOp op, const ElementwiseIter& it, bool stream) {
   }
 }
 
+// The bytes of one vector of torch's kernels on this CPU, as its DispatchStub chooses them by
+// default (compute_cpu_capability): 64 with AVX-512 (F, BW, VL and DQ), 32 with AVX2 and FMA,
+// 0 without (its DEFAULT kernels: this width then splits nothing).  Where a kernel of torch
+// rounds differently in its vector loop and in its tail, the split depends on this width.
+// (torch's ATEN_CPU_CAPABILITY, which lowers the choice, is not followed.)
+int torch_vector_bytes() {
+  static const int bytes = [] {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
+      return 64;
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 32 : 0;
+  }();
+  return bytes;
+}
+
 void unary_kernel(UnaryOp op, const Tensor& out, const Tensor& in, bool stream = false) {
   const Tensor* ops[2] = {&out, &in};
   ElementwiseIter it(ops);
@@ -795,13 +810,14 @@ void unary_kernel(UnaryOp op, const Tensor& out, const Tensor& in, bool stream =
           run_unary<scalar_t>(it, [](scalar_t x) { return creciprocal(x); }, stream);
         } else if (op == UnaryOp::Sgn) {
           // torch's kernel rounds two ways: its vector loop divides each part by |z| (the first
-          // n - n % w elements of a contiguous row: w = 16 complex64, 8 complex128), its scalar
+          // n - n % w elements of a contiguous row, w two of its vectors: 16 complex64 or 8
+          // complex128 with AVX-512, 8 or 4 with AVX2: torch_vector_bytes), its scalar
           // loop (the rest, and strided rows) is c10's division z / (|z| + 0i), which differs in
           // the last bit and for infinities and signed zeros.  0 at 0 in both.
-          constexpr int64_t w = sizeof(R) == 4 ? 16 : 8;
+          const int64_t w = 2 * torch_vector_bytes() / int64_t(sizeof(scalar_t));
           it.for_each([&](char** p, const int64_t* s, int64_t n) {
             const bool dense = s[0] == int64_t(sizeof(scalar_t)) && s[1] == int64_t(sizeof(scalar_t));
-            const int64_t body = dense ? n - n % w : 0;
+            const int64_t body = dense && w > 0 ? n - n % w : 0;
             for (int64_t i = 0; i < n; ++i) {
               const scalar_t x = load<scalar_t>(p[1] + i * s[1]);
               const R a = cabs(x);

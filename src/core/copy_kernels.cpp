@@ -502,22 +502,17 @@ CT_AVX2 inline void flush_line_avx2(char* d, const char* b, bool nt) {
 // 1-byte 3-D row in the flush's streaming stores.
 constexpr int kFlushTiles = 4;
 
-template <int W>
-CT_AVX2 void strip_avx2(const char* s, int64_t sx, char* d, int64_t dy, int64_t ntiles, int yt, bool nt) {
+// G: tiles per run (1: each tile flushed on its own).
+template <int W, int G>
+CT_AVX2 void strip_avx2_runs(const char* s, int64_t sx, char* d, int64_t dy, int64_t ntiles, int yt, bool nt) {
   constexpr int L = int(kLine / W);
   constexpr int S = 16 / W;
-  // Runs only form in the grouped order (more than kGroupTiles x steps), and only pay when
-  // dst rows are a page or more apart (the 3-D case); when they are closer, a tile's lines
-  // already fill a few pages (NCHW -> NHWC: 64 rows 512 B apart), and a buffer 4 times the
-  // size (2 x 16 KiB for 1-byte items: all of L1) measured 0.52-0.62 against 0.64-0.72 for
-  // that row.  There a run is one tile, as before.
-  const int G = ntiles > kGroupTiles && abs64(dy) >= 4096 ? kFlushTiles : 1;
-  const int64_t RS = G * kLine;  // buffer row stride
+  constexpr int64_t RS = G * kLine;  // buffer row stride
   const bool pf = yt > 1;  // a lone tile row: the hardware prefetchers do as well
   // Two buffers: one is filled while the other (the previous run of tiles) is flushed, a
   // slice of rows after each tile, so the flush's line loads never wait on the narrower
   // stores that filled them (a store-forwarding stall) and stores overlap the shuffles.
-  alignas(64) char bufs[2][L * kFlushTiles * kLine];
+  alignas(64) char bufs[2][L * RS];
   int cur = 0;
   char* fill_d = nullptr;  // dst of the run being filled into bufs[cur], fill_n tiles so far
   int fill_n = 0;
@@ -572,6 +567,20 @@ CT_AVX2 void strip_avx2(const char* s, int64_t sx, char* d, int64_t dy, int64_t 
     pend_done = 0;
     cur ^= 1;
     flush(L);
+  }
+}
+
+// Runs only form in the grouped order (more than kGroupTiles x steps), and only pay when dst
+// rows are a page or more apart (the 3-D case); when they are closer, a tile's lines already
+// fill a few pages (NCHW -> NHWC: 64 rows 512 B apart), and runs there measured 0.45-0.62
+// against 0.64-0.84 for the 1-byte row (one thread).  There each tile is flushed alone with
+// the smaller buffers, as before.
+template <int W>
+CT_AVX2 void strip_avx2(const char* s, int64_t sx, char* d, int64_t dy, int64_t ntiles, int yt, bool nt) {
+  if (ntiles > kGroupTiles && abs64(dy) >= 4096) {
+    strip_avx2_runs<W, kFlushTiles>(s, sx, d, dy, ntiles, yt, nt);
+  } else {
+    strip_avx2_runs<W, 1>(s, sx, d, dy, ntiles, yt, nt);
   }
 }
 

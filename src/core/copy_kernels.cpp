@@ -514,10 +514,6 @@ CT_AVX2 void strip_avx2_runs(const char* s, int64_t sx, char* d, int64_t dy, int
   // stores that filled them (a store-forwarding stall) and stores overlap the shuffles.
   alignas(64) char bufs[2][L * RS];
   int cur = 0;
-  char* fill_d = nullptr;  // dst of the run being filled into bufs[cur], fill_n tiles so far
-  int fill_n = 0;
-  char* pend_d = nullptr;  // dst of the run in bufs[cur ^ 1], pend_n tiles, rows [0, pend_done) flushed
-  int pend_n = 0, pend_done = L;
   auto fill = [&](const char* ts, char* buf) __attribute__((target("avx2"))) {
     for (int bx = 0; bx < 4; ++bx) {
       for (int by = 0; by < 4; by += 2) {
@@ -537,36 +533,55 @@ CT_AVX2 void strip_avx2_runs(const char* s, int64_t sx, char* d, int64_t dy, int
       }
     }
   };
-  // Flushes rows [pend_done, upto) of the pending run.
-  auto flush = [&](int upto) __attribute__((target("avx2"))) {
-    const char* buf = bufs[cur ^ 1];
-    for (int j = pend_done; j < upto; ++j) {
-      for (int k = 0; k < pend_n; ++k) flush_line_avx2(pend_d + j * dy + k * kLine, buf + j * RS + k * kLine, nt);
-    }
-    if (upto > pend_done) pend_done = upto;
-  };
-  auto tile = [&](const char* ts, char* td) __attribute__((target("avx2"))) {
-    if (fill_n > 0 && (fill_n == G || td != fill_d + fill_n * kLine)) {  // the run is complete
-      flush(L);
+  if constexpr (G == 1) {  // each tile flushed while the next one is transposed
+    auto flush_tile = [&](const char* buf, char* td) __attribute__((target("avx2"))) {
+      for (int j = 0; j < L; ++j) flush_line_avx2(td + j * dy, buf + j * kLine, nt);
+    };
+    char* pending = nullptr;
+    auto tile = [&](const char* ts, char* td) __attribute__((target("avx2"))) {
+      fill(ts, bufs[cur]);
+      if (pending) flush_tile(bufs[cur ^ 1], pending);
+      pending = td;
+      cur ^= 1;
+    };
+    CT_STRIP_LOOP(L, tile)
+    if (pending) flush_tile(bufs[cur ^ 1], pending);
+  } else {
+    char* fill_d = nullptr;  // dst of the run being filled into bufs[cur], fill_n tiles so far
+    int fill_n = 0;
+    char* pend_d = nullptr;  // dst of the run in bufs[cur ^ 1], pend_n tiles, rows [0, pend_done) flushed
+    int pend_n = 0, pend_done = L;
+    // Flushes rows [pend_done, upto) of the pending run.
+    auto flush = [&](int upto) __attribute__((target("avx2"))) {
+      const char* buf = bufs[cur ^ 1];
+      for (int j = pend_done; j < upto; ++j) {
+        for (int k = 0; k < pend_n; ++k) flush_line_avx2(pend_d + j * dy + k * kLine, buf + j * RS + k * kLine, nt);
+      }
+      if (upto > pend_done) pend_done = upto;
+    };
+    auto tile = [&](const char* ts, char* td) __attribute__((target("avx2"))) {
+      if (fill_n > 0 && (fill_n == G || td != fill_d + fill_n * kLine)) {  // the run is complete
+        flush(L);
+        pend_d = fill_d;
+        pend_n = fill_n;
+        pend_done = 0;
+        cur ^= 1;
+        fill_n = 0;
+      }
+      if (fill_n == 0) fill_d = td;
+      fill(ts, bufs[cur] + fill_n * kLine);
+      ++fill_n;
+      flush(L * fill_n / G);
+    };
+    CT_STRIP_LOOP(L, tile)
+    flush(L);
+    if (fill_n > 0) {
       pend_d = fill_d;
       pend_n = fill_n;
       pend_done = 0;
       cur ^= 1;
-      fill_n = 0;
+      flush(L);
     }
-    if (fill_n == 0) fill_d = td;
-    fill(ts, bufs[cur] + fill_n * kLine);
-    ++fill_n;
-    flush(L * fill_n / G);
-  };
-  CT_STRIP_LOOP(L, tile)
-  flush(L);
-  if (fill_n > 0) {
-    pend_d = fill_d;
-    pend_n = fill_n;
-    pend_done = 0;
-    cur ^= 1;
-    flush(L);
   }
 }
 

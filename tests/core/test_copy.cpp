@@ -527,6 +527,10 @@ TEST(CopyTranspose, PermutationsEveryWidthAgainstReference) {
   };
   const std::vector<Case> cases = {
       {"3d (a,b,n)->(n,a,b)", [](int64_t L) { return Shape{2, 5 * L + 1, 16 * L + 5}; }, {2, 0, 1}, {}},
+      // x of 67 and 65 whole tiles (dst rows over 4 KiB apart): the AVX2 strip streams a dst
+      // row's lines in runs of up to 4 tiles (kFlushTiles), so these end on runs of 3 and 1.
+      {"3d x 67 tiles", [](int64_t L) { return Shape{67, L, 2 * L + 1}; }, {2, 0, 1}, {}},
+      {"3d x 65 tiles", [](int64_t L) { return Shape{65, L, L + 1}; }, {2, 0, 1}, {}},
       {"3d y short", [](int64_t L) { return Shape{5, 2 * L + 3, L + 1}; }, {2, 0, 1}, {}},
       {"4d NCHW->NHWC", [](int64_t L) { return Shape{2, 9 * L + 3, 3, L + 3}; }, {0, 2, 3, 1}, {}},
       {"4d NCHW->NHWC, one line of channels", [](int64_t L) { return Shape{2, L, 5, 2 * L + 1}; }, {0, 2, 3, 1}, {}},

@@ -165,11 +165,13 @@ def main():
     for batch, width in ((8, 32), (64, 256)):
         steps = {lib.__name__: make_step(lib, *make_model(lib, batch, width), args.zero_in_place) for lib in libs}
         best = {name: float("inf") for name in steps}
-        for _ in range(3):  # alternate the libraries
+        lt_ns = float("inf") if libtorch_exe else None
+        for _ in range(3):  # alternate the libraries (libtorch's C++ step with them: its ratio is to torch's)
             for name, step in steps.items():
                 best[name] = min(best[name], per_step_ns(step, seconds / 3))
+            if libtorch_exe:
+                lt_ns = min(lt_ns, libtorch_step_ns(libtorch_exe, batch, width, seconds / 3))
         c = c_figures(args.build, batch, width, seconds, args.zero_in_place)
-        lt_ns = libtorch_step_ns(libtorch_exe, batch, width, seconds) if libtorch_exe else None
         ct_ns = best["ctensor"]
         print(f"\nbatch {batch}, width {width}: time per step")
         print(f"  ctensor (Python)   {fmt(ct_ns)}")

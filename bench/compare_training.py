@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A training step from Python, ctensor vs PyTorch, and the same step in C (issue 26).
 
-    PYTHONPATH=<build>/python python3 bench/compare_training.py [--build DIR] [--quick]
+    PYTHONPATH=<build>/python python3 bench/compare_training.py [--build DIR] [--quick] [--libtorch]
 
 The step: a 3-layer MLP (three WIDTH x WIDTH float32 weights with biases, ReLU after the first
 two), MSE loss against a fixed target, backward, and torch.optim.SGD's update under no_grad:
@@ -16,13 +16,19 @@ which moves three more weight-sized buffers a step.  Two sizes:
     GEMMs called directly through cblas (train_step --gemms: eight sgemm calls, three forward
     and two per layer backward but none for the input, which needs no gradient), and <= 1.0x
     torch.
+`--libtorch` adds the same step written against libtorch's C++ API
+(bench/libtorch/train_step_libtorch.cpp, compiled on demand into DIR/bench against the imported
+torch's own headers and libraries) and its ratio to torch's Python step: the reference for the
+C/Python target, i.e. what torch's C++ frontend saves over torch's Python.
 Each library is timed in alternation, several rounds, keeping the minimum mean per step
 (the machine's other load only ever adds time).
 """
 
 import argparse
+import os
 import pathlib
 import subprocess
+import sys
 import timeit
 
 import ctensor
@@ -89,6 +95,50 @@ def c_figures(build, batch, width, seconds, zero_in_place):
     return {k: float(v) for k, v in (line.split() for line in run.stdout.splitlines())}
 
 
+def libtorch_binary(build):
+    """Compiles bench/libtorch/train_step_libtorch.cpp into BUILD/bench when missing or stale;
+    None (with the reason on stderr) when it cannot.  Not a CMake target: torch's
+    headers take about half a minute to compile, which CI should not pay."""
+    if torch is None:
+        print("--libtorch: torch is not installed; no libtorch row", file=sys.stderr)
+        return None
+    root = pathlib.Path(torch.__file__).resolve().parent
+    inc, lib = root / "include", root / "lib"
+    api = inc / "torch" / "csrc" / "api" / "include"
+    missing = [p for p in (api / "torch" / "torch.h", lib / "libtorch_cpu.so", lib / "libc10.so") if not p.exists()]
+    if missing:
+        print(f"--libtorch: {missing[0]} not found (this torch ships no C++ headers or libraries); "
+              "no libtorch row", file=sys.stderr)
+        return None
+    src = REPO / "bench" / "libtorch" / "train_step_libtorch.cpp"
+    exe = pathlib.Path(build) / "bench" / "train_step_libtorch"
+    # Rebuilt when the source or the torch it links changed (a new wheel's ABI may differ).
+    if exe.exists() and exe.stat().st_mtime >= max(src.stat().st_mtime, (lib / "libtorch_cpu.so").stat().st_mtime):
+        return exe
+    exe.parent.mkdir(parents=True, exist_ok=True)
+    tmp = exe.with_name(exe.name + ".tmp")
+    abi = int(torch.compiled_with_cxx11_abi())  # must match, or std::string symbols do not link
+    cmd = [os.environ.get("CXX", "c++"), "-std=c++17", "-O2", f"-D_GLIBCXX_USE_CXX11_ABI={abi}",
+           "-isystem", str(inc), "-isystem", str(api), str(src), "-o", str(tmp),
+           f"-L{lib}", f"-Wl,-rpath,{lib}", "-ltorch", "-ltorch_cpu", "-lc10"]
+    print(f"compiling {exe} against {root} (about half a minute)", file=sys.stderr)
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        print(f"--libtorch: compiling failed; no libtorch row:\n{' '.join(cmd)}\n{run.stderr[-3000:]}",
+              file=sys.stderr)
+        return None
+    tmp.replace(exe)
+    return exe
+
+
+def libtorch_step_ns(exe, batch, width, seconds):
+    run = subprocess.run([str(exe), str(batch), str(width), str(seconds)], capture_output=True,
+                         text=True, check=True, timeout=600)
+    key, value = run.stdout.split()
+    assert key == "step_ns", run.stdout
+    return float(value)
+
+
 def fmt(ns):
     return f"{ns / 1e3:8.1f} us"
 
@@ -99,9 +149,14 @@ def main():
     ap.add_argument("--quick", action="store_true", help="short rounds (a smoke run)")
     ap.add_argument("--zero-in-place", action="store_true",
                     help="older code's update: p.sub_(p.grad * lr) and p.grad.zero_()")
+    ap.add_argument("--libtorch", action="store_true",
+                    help="add the step written against libtorch's C++ API (compiled on demand into BUILD/bench)")
     args = ap.parse_args()
     seconds = 0.05 if args.quick else 1.0
     ctensor.set_num_threads(1)
+    if args.libtorch and args.zero_in_place:
+        ap.error("--libtorch times torch.optim.SGD's update only")
+    libtorch_exe = libtorch_binary(args.build) if args.libtorch else None
     libs = [ctensor] + ([torch] if torch else [])
     if torch:
         torch.set_num_threads(1)
@@ -110,15 +165,20 @@ def main():
     for batch, width in ((8, 32), (64, 256)):
         steps = {lib.__name__: make_step(lib, *make_model(lib, batch, width), args.zero_in_place) for lib in libs}
         best = {name: float("inf") for name in steps}
-        for _ in range(3):  # alternate the libraries
+        lt_ns = float("inf") if libtorch_exe else None
+        for _ in range(3):  # alternate the libraries (libtorch's C++ step with them: its ratio is to torch's)
             for name, step in steps.items():
                 best[name] = min(best[name], per_step_ns(step, seconds / 3))
+            if libtorch_exe:
+                lt_ns = min(lt_ns, libtorch_step_ns(libtorch_exe, batch, width, seconds / 3))
         c = c_figures(args.build, batch, width, seconds, args.zero_in_place)
         ct_ns = best["ctensor"]
         print(f"\nbatch {batch}, width {width}: time per step")
         print(f"  ctensor (Python)   {fmt(ct_ns)}")
         if torch:
             print(f"  torch (Python)     {fmt(best['torch'])}   ctensor/torch {ct_ns / best['torch']:.2f}")
+        if lt_ns is not None:
+            print(f"  libtorch (C++)     {fmt(lt_ns)}   libtorch C++/torch Python {lt_ns / best['torch']:.2f}")
         if "step_ns" in c:
             print(f"  ctensor (C)        {fmt(c['step_ns'])}   C/Python {c['step_ns'] / ct_ns:.2f}")
         if "gemms_ns" in c:

@@ -120,6 +120,60 @@ void BM_capi_matmul_batched_small(benchmark::State& state) {
 }
 BENCHMARK(BM_capi_matmul_batched_small)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
+// Small products (issue 26): 20 ct_matmul calls of (n x k) @ (k x p) float32 an iteration (the
+// time shown is for 20), against 20 direct cblas_sgemm calls on the same buffers alternated with
+// them; vs_blas = median(direct) / median(ct_matmul), where ct_matmul also allocates its result.
+// Up to kSmallGemmWork (64^3) multiply-adds ct_matmul runs its own kernel (src/core/ops/
+// small_gemm), above it BLAS; state.range(3) = 1 passes b as a transposed view (the backward's
+// dZ @ W^T), which the own kernel first copies into a contiguous panel.
+void BM_small_matmul(benchmark::State& state) {
+  const int n = int(state.range(0)), k = int(state.range(1)), p = int(state.range(2));
+  const bool bt = state.range(3) != 0;
+  ct_tensor* a = random_matrix(n, k, CT_FLOAT32);
+  ct_tensor* b0 = bt ? random_matrix(p, k, CT_FLOAT32) : random_matrix(k, p, CT_FLOAT32);
+  ct_tensor* b = bt ? ct_transpose(b0, 0, 1) : ct_tensor_retain(b0);
+  std::vector<float> c(size_t(n) * size_t(p));
+  const float* pa = static_cast<const float*>(ct_tensor_data(a));
+  const float* pb = static_cast<const float*>(ct_tensor_data(b0));
+  std::vector<double> ours, direct;
+  for (auto _ : state) {
+    // 20 calls a sample: one small product is about a microsecond, near the clock's resolution
+    auto t0 = std::chrono::steady_clock::now();
+    for (int rep = 0; rep < 20; ++rep) {
+      ct_tensor* r = ct_matmul(a, b);
+      benchmark::DoNotOptimize(r);
+      ct_tensor_release(r);
+    }
+    const double dt = seconds_since(t0);
+    state.SetIterationTime(dt);
+    ours.push_back(dt);
+    t0 = std::chrono::steady_clock::now();
+    for (int rep = 0; rep < 20; ++rep) {
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, bt ? CblasTrans : CblasNoTrans, n, p, k, 1.0f, pa, k, pb, bt ? k : p,
+                  0.0f, c.data(), p);
+      benchmark::ClobberMemory();
+    }
+    direct.push_back(seconds_since(t0));
+  }
+  state.counters["vs_blas"] = median(direct) / median(ours);
+  ct_tensor_release(a);
+  ct_tensor_release(b);
+  ct_tensor_release(b0);
+}
+BENCHMARK(BM_small_matmul)
+    ->Args({8, 32, 32, 0})
+    ->Args({8, 32, 32, 1})
+    ->Args({32, 8, 32, 0})
+    ->Args({16, 16, 16, 0})
+    ->Args({32, 32, 32, 0})
+    ->Args({48, 48, 48, 0})
+    ->Args({64, 64, 64, 0})
+    ->Args({64, 64, 64, 1})
+    ->Args({80, 80, 80, 0})
+    ->Args({128, 128, 128, 0})
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();

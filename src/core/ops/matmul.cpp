@@ -37,6 +37,7 @@
 #include "core/copy.h"
 #include "core/dtype.h"
 #include "core/ops/complex_math.h"
+#include "core/ops/small_gemm.h"
 #include "core/error.h"
 #include "core/ops/promote.h"
 #include "core/parallel.h"
@@ -371,6 +372,10 @@ void blas_product(Mat<T> A, Mat<T> B, T* C, int64_t ldc) {
     const int kk = int(k), ia = int(k == 1 ? 1 : A.cs), ib = int(k == 1 ? 1 : B.rs);
     C[0] = Blas<T>::dot(kk, A.base, ia, B.base, ib);
     return;
+  }
+  // Small products (both sides wider than a vector) skip BLAS's per-call overhead.
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if (small_gemm(A.base, A.rs, A.cs, B.base, B.rs, B.cs, n, k, p, C, ldc)) return;
   }
   std::optional<BlasLayout> la = blas_layout(A.rows, A.cols, A.rs, A.cs);
   if (!la) {

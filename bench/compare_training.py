@@ -20,7 +20,7 @@ which moves three more weight-sized buffers a step.  Two sizes:
 (bench/libtorch/train_step_libtorch.cpp, compiled on demand into DIR/bench against the imported
 torch's own headers and libraries) and its ratio to torch's Python step: the reference for the
 C/Python target, i.e. what torch's C++ frontend saves over torch's Python.
-Each library is timed in alternation, several rounds, keeping the minimum mean per step
+Each library and C program is timed in alternation, three rounds, keeping the minimum mean per step
 (the machine's other load only ever adds time).
 """
 
@@ -166,12 +166,16 @@ def main():
         steps = {lib.__name__: make_step(lib, *make_model(lib, batch, width), args.zero_in_place) for lib in libs}
         best = {name: float("inf") for name in steps}
         lt_ns = float("inf") if libtorch_exe else None
-        for _ in range(3):  # alternate the libraries (libtorch's C++ step with them: its ratio is to torch's)
+        c = {}
+        # Alternate the libraries, and the C programs with them: each ratio compares two steps
+        # timed in the same minutes (the minimum of three rounds each).
+        for _ in range(3):
             for name, step in steps.items():
                 best[name] = min(best[name], per_step_ns(step, seconds / 3))
             if libtorch_exe:
                 lt_ns = min(lt_ns, libtorch_step_ns(libtorch_exe, batch, width, seconds / 3))
-        c = c_figures(args.build, batch, width, seconds, args.zero_in_place)
+            for key, ns in c_figures(args.build, batch, width, seconds / 3, args.zero_in_place).items():
+                c[key] = min(c.get(key, float("inf")), ns)
         ct_ns = best["ctensor"]
         print(f"\nbatch {batch}, width {width}: time per step")
         print(f"  ctensor (Python)   {fmt(ct_ns)}")

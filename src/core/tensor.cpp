@@ -192,7 +192,10 @@ Ref<Tensor> Tensor::empty(IntList sizes, DType dtype, const char* op) {
   const int64_t nbytes = checked_nbytes(numel, ct::itemsize(dtype), op);
   Ref<Storage> storage = Ref<Storage>::adopt(Storage::allocate(nbytes, op));
   const DimBuf strides = contiguous_strides_buf(sizes);
-  return make(storage.get(), dtype, sizes, strides, 0, nullptr);
+  // check_geometry's checks hold by construction: ndim and numel were checked above; in a
+  // non-empty tensor no contiguous stride exceeds numel, whose byte count fit int64, and an
+  // empty one's strides are never scaled (check_geometry skips them too).
+  return make_checked(storage.get(), dtype, sizes, strides, 0, nullptr, nullptr, numel);
 }
 
 Ref<Tensor> Tensor::empty_strided(IntList sizes, IntList strides, DType dtype, const char* op) {

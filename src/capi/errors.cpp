@@ -7,8 +7,10 @@
 
 namespace ct::capi {
 namespace {
-thread_local ct_status t_status = CT_OK;
-thread_local std::string t_message;
+// initial-exec, as the core's thread-locals: no __tls_get_addr call per access (the module's
+// TLS block is static already, so this takes no more static TLS)
+thread_local ct_status t_status __attribute__((tls_model("initial-exec"))) = CT_OK;
+thread_local std::string t_message __attribute__((tls_model("initial-exec")));
 }  // namespace
 
 void set_error(ct_status status, const std::string& message) {

@@ -1,8 +1,11 @@
 // Per-tensor autograd state, grad mode, saved tensors and the in-place rules.
 #include "meta.h"
 
+#include <pthread.h>
+
 #include <atomic>
 #include <cctype>
+#include <memory>
 #include <string_view>
 #include <unordered_set>
 
@@ -393,21 +396,44 @@ void check_complex_formula(const char* name) {
 Node::Node() : seq(g_next_seq.fetch_add(1, std::memory_order_relaxed)) {}
 
 namespace {
-thread_local bool t_draining = false;
-thread_local std::vector<std::shared_ptr<Node>> t_pending;
+// The nodes whose last owner was a node being destroyed, freed one at a time by the outermost
+// ~Node (so a long chain is not freed by recursion).  Thread-locals are initial-exec, as
+// t_grad_enabled: one %fs-relative access instead of a __tls_get_addr call, on every node's
+// destruction (the module's TLS block is static already, so this takes no more static TLS).
+// The list is reached through a plain pointer because a thread_local with a destructor gets
+// a guard variable that is read through __tls_get_addr on every access; the list is freed by
+// a key destructor when the thread exits.
+using PendingNodes = std::vector<std::shared_ptr<Node>>;
+thread_local bool t_draining __attribute__((tls_model("initial-exec"))) = false;
+thread_local PendingNodes* t_pending __attribute__((tls_model("initial-exec"))) = nullptr;
+
+PendingNodes& pending_nodes() {
+  if (!t_pending) {
+    static pthread_key_t key;
+    static const bool has_key = pthread_key_create(&key, [](void* p) {
+      delete static_cast<PendingNodes*>(p);
+      t_pending = nullptr;  // key destructors run on the exiting thread itself
+    }) == 0;
+    auto list = std::make_unique<PendingNodes>();
+    if (has_key && pthread_setspecific(key, list.get()) != 0)
+      throw std::bad_alloc();  // the only failure: no memory for the key's slot
+    t_pending = list.release();
+  }
+  return *t_pending;
+}
 }  // namespace
 
 void Node::release_later(std::shared_ptr<Node> n) {
-  if (n && n.use_count() == 1) t_pending.push_back(std::move(n));
+  if (n && n.use_count() == 1) pending_nodes().push_back(std::move(n));
 }
 
 Node::~Node() {
   for (Edge& e : next) release_later(std::move(e.fn));
-  if (t_draining) return;
+  if (t_draining || !t_pending) return;
   t_draining = true;
-  while (!t_pending.empty()) {
-    std::shared_ptr<Node> n = std::move(t_pending.back());
-    t_pending.pop_back();
+  while (!t_pending->empty()) {
+    std::shared_ptr<Node> n = std::move(t_pending->back());
+    t_pending->pop_back();
     n.reset();  // may push its own inputs
   }
   t_draining = false;
@@ -453,7 +479,7 @@ void SavedTensor::save(const Tensor& t, const Node* output_of) {
 }
 
 namespace {
-thread_local bool t_create_graph = false;
+thread_local bool t_create_graph __attribute__((tls_model("initial-exec"))) = false;  // as t_draining
 }
 bool create_graph_active() { return t_create_graph; }
 CreateGraphGuard::CreateGraphGuard(bool on) : prev_cg(t_create_graph), prev_grad(grad_enabled()) {

@@ -1429,7 +1429,11 @@ CT_API ct_tensor *ct_vector_norm(const ct_tensor *t, double ord, int ndim, const
    refused (CT_ERR_DTYPE); each case checks and words its errors as PyTorch 2.13's kernel for
    it (dot, mv, mm or bmm).  float32/float64/complex64/complex128 use BLAS (cblas_?gemm,
    ?gemv, ?dot; complex 1-D x 1-D is torch.dot's unconjugated ?dotu) without copying operands
-   whose strides BLAS accepts (e.g. a transposed view). */
+   whose strides BLAS accepts (e.g. a transposed view), except float32/float64 products of at
+   most 64^3 multiply-adds whose result has at least 2 rows and 2 columns, on CPUs with AVX2
+   and FMA: there an own kernel, one fused multiply-add chain per element over k in order,
+   spares a small product BLAS's call overhead.  Its values agree with BLAS's to rounding, not
+   bit for bit. */
 CT_API ct_tensor *ct_matmul(const ct_tensor *a, const ct_tensor *b);
 /* torch.vdot: sum(conj(a[i]) * b[i]) of two 1-D tensors (the first argument conjugated; for
    real dtypes the same as the 1-D ct_matmul, with its autograd); a new 0-dim tensor.  Errors

@@ -146,6 +146,9 @@ TEST(SmallGemm, DeclinesVectorsLargeProductsAndLargePanels) {
   EXPECT_FALSE(ct::small_gemm<float>(a.data(), 8, 1, b.data(), 1, 1, 8, 8, 1, c.data(), 1));
   // more multiply-adds than kSmallGemmWork
   EXPECT_FALSE(ct::small_gemm<float>(a.data(), 128, 1, b.data(), 128, 1, 64, 128, 64, c.data(), 64));
+  // sizes whose product overflows int64 (BLAS takes each up to INT_MAX; nothing is read)
+  EXPECT_FALSE(ct::small_gemm<float>(a.data(), 1, 1, b.data(), 1, 1, int64_t(1) << 31, int64_t(1) << 31,
+                                     int64_t(1) << 31, c.data(), 1));
   // a strided B whose panel would not fit the stack buffer
   EXPECT_FALSE(ct::small_gemm<float>(a.data(), 256, 1, b.data(), 1, 256, 2, 256, 32, c.data(), 32));
   for (float x : c) ASSERT_EQ(x, 3.0f);  // nothing written

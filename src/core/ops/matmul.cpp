@@ -18,7 +18,9 @@
 // A is evenly strided fold into A's rows (one big GEMM, as torch's fold).  Each remaining
 // 2-D product goes to BLAS (float32/float64: gemm, gemv for a vector side, dot for 1 x 1)
 // when BLAS accepts the operand's strides (row-major or column-major with a leading
-// dimension), packing an operand into a contiguous buffer only when it does not; other
+// dimension), packing an operand into a contiguous buffer only when it does not; a small
+// float32/float64 gemm (at most 64^3 multiply-adds) goes to the own kernel of small_gemm.h
+// instead, which costs less than BLAS's call for such sizes; other
 // dtypes use a blocked loop parallel over rows (integers wrap in 64 bits, which equals
 // torch's wrapping arithmetic in the narrower type; float16/bfloat16 accumulate in float).
 #include "core/ops/matmul.h"
@@ -373,7 +375,7 @@ void blas_product(Mat<T> A, Mat<T> B, T* C, int64_t ldc) {
     C[0] = Blas<T>::dot(kk, A.base, ia, B.base, ib);
     return;
   }
-  // Small products (both sides wider than a vector) skip BLAS's per-call overhead.
+  // Small products (n and p at least 2) skip BLAS's per-call overhead (small_gemm.h).
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     if (small_gemm(A.base, A.rs, A.cs, B.base, B.rs, B.cs, n, k, p, C, ldc)) return;
   }

@@ -170,7 +170,10 @@ bool cpu_has_avx2_fma() {
 template <class T>
 bool small_gemm(const T* a, int64_t ars, int64_t acs, const T* b, int64_t brs, int64_t bcs, int64_t n, int64_t k,
                 int64_t p, T* c, int64_t ldc) {
-  if (n < 2 || p < 2 || k < 1 || n * k * p > kSmallGemmWork || !cpu_has_avx2_fma()) return false;
+  int64_t work = 0;  // n * k * p, which may overflow for sizes BLAS takes
+  if (n < 2 || p < 2 || k < 1 || __builtin_mul_overflow(n, k, &work) || __builtin_mul_overflow(work, p, &work) ||
+      work > kSmallGemmWork || !cpu_has_avx2_fma())
+    return false;
   // A B that is not row-contiguous is copied to a contiguous panel; the work limit bounds
   // k * p by kSmallGemmWork / 2 elements only, so the panel has its own limit.
   constexpr int64_t kPanel = 4096;

@@ -4211,7 +4211,11 @@ the batch dims); a new contiguous tensor.  Operands must have the same dtype; bo
 refused (CT_ERR_DTYPE); each case checks and words its errors as PyTorch 2.13's kernel for
 it (dot, mv, mm or bmm).  float32/float64/complex64/complex128 use BLAS (cblas_?gemm,
 ?gemv, ?dot; complex 1-D x 1-D is torch.dot's unconjugated ?dotu) without copying operands
-whose strides BLAS accepts (e.g. a transposed view).
+whose strides BLAS accepts (e.g. a transposed view), except float32/float64 products of at
+most 64^3 multiply-adds whose result has at least 2 rows and 2 columns, on CPUs with AVX2
+and FMA: there an own kernel, one fused multiply-add chain per element over k in order,
+spares a small product BLAS's call overhead.  Its values agree with BLAS's to rounding, not
+bit for bit.
 """
 function ct_matmul(a, b)
     ccall((:ct_matmul, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor}, Ptr{ct_tensor}), a, b)

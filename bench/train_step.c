@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "best_ns.h"
 #include "ctensor.h"
 
 extern void openblas_set_num_threads(int num_threads);
@@ -39,12 +39,6 @@ static void must_ok(ct_status s, const char *what) {
     fprintf(stderr, "train_step: %s failed: %s\n", what, ct_last_error());
     exit(1);
   }
-}
-
-static double now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
 struct model {
@@ -94,22 +88,6 @@ static void step(struct model *m, double lr) {
     }
   }
   ct_set_grad_enabled(prev);
-}
-
-/* Mean ns per call of fn over `seconds`, the best of 5 rounds (other load only adds time). */
-static double best_ns(void (*fn)(void *), void *arg, double seconds) {
-  double best = 1e300;
-  for (int round = 0; round < 5; ++round) {
-    long n = 0;
-    const double start = now_ns(), stop = start + seconds / 5 * 1e9;
-    double t;
-    do {
-      fn(arg);
-      ++n;
-    } while ((t = now_ns()) < stop);
-    if ((t - start) / n < best) best = (t - start) / n;
-  }
-  return best;
 }
 
 struct step_arg {

@@ -14,10 +14,11 @@
 // compare_training.py --libtorch compiles it on demand against the pip wheel's libtorch.
 #include <torch/torch.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
+
+#include "../best_ns.h"
 
 namespace {
 
@@ -47,28 +48,7 @@ void step(Model& m) {
   }
 }
 
-double now_ns() {
-  return double(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                    std::chrono::steady_clock::now().time_since_epoch())
-                    .count());
-}
-
-// Mean ns per step over `seconds`, the best of 5 rounds (other load only adds time), as
-// train_step.c's best_ns.
-double best_ns(Model& m, double seconds) {
-  double best = 1e300;
-  for (int round = 0; round < 5; ++round) {
-    long n = 0;
-    const double start = now_ns(), stop = start + seconds / 5 * 1e9;
-    double t;
-    do {
-      step(m);
-      ++n;
-    } while ((t = now_ns()) < stop);
-    if ((t - start) / n < best) best = (t - start) / n;
-  }
-  return best;
-}
+void run_step(void* m) { step(*static_cast<Model*>(m)); }
 
 }  // namespace
 
@@ -94,6 +74,6 @@ int main(int argc, char** argv) {
   m.x = torch::randn({B, W});
   m.y = torch::randn({B, W});
   for (int i = 0; i < 20; ++i) step(m);  // warm up: grads allocated, caches filled
-  std::printf("step_ns %.1f\n", best_ns(m, seconds));
+  std::printf("step_ns %.1f\n", best_ns(run_step, &m, seconds));
   return 0;
 }

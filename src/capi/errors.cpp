@@ -7,8 +7,9 @@
 
 namespace ct::capi {
 namespace {
-// initial-exec, as the core's thread-locals: no __tls_get_addr call per access (the module's
-// TLS block is static already, so this takes no more static TLS)
+// initial-exec, as the core's thread-locals (the module's TLS block is static already, so this
+// takes no more static TLS): t_status is then one %fs-relative access.  t_message, which has a
+// destructor, still reads its guard through __tls_get_addr, but only when an error is set or read.
 thread_local ct_status t_status __attribute__((tls_model("initial-exec"))) = CT_OK;
 thread_local std::string t_message __attribute__((tls_model("initial-exec")));
 }  // namespace

@@ -402,7 +402,7 @@ namespace {
 // destruction (the module's TLS block is static already, so this takes no more static TLS).
 // The list is reached through a plain pointer because a thread_local with a destructor gets
 // a guard variable that is read through __tls_get_addr on every access; the list is freed by
-// a key destructor when the thread exits.
+// a key destructor when the thread exits (never, if the process could not make the key).
 using PendingNodes = std::vector<std::shared_ptr<Node>>;
 thread_local bool t_draining __attribute__((tls_model("initial-exec"))) = false;
 thread_local PendingNodes* t_pending __attribute__((tls_model("initial-exec"))) = nullptr;

@@ -26,29 +26,25 @@ namespace {
 
 #define CT_FMA __attribute__((target("avx2,fma"), always_inline)) inline
 
-// The AVX operations on one vector of T.
+// The AVX operations on one vector of T: the same five for float (ps) and double (pd).
 template <class T>
 struct Vec;
-template <>
-struct Vec<float> {
-  using V = __m256;
-  static constexpr int kLanes = 8;
-  CT_FMA static V zero() { return _mm256_setzero_ps(); }
-  CT_FMA static V load(const float* p) { return _mm256_loadu_ps(p); }
-  CT_FMA static V splat(float x) { return _mm256_set1_ps(x); }
-  CT_FMA static V fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
-  CT_FMA static void store_plus_zero(float* p, V x) { _mm256_storeu_ps(p, _mm256_add_ps(x, zero())); }
-};
-template <>
-struct Vec<double> {
-  using V = __m256d;
-  static constexpr int kLanes = 4;
-  CT_FMA static V zero() { return _mm256_setzero_pd(); }
-  CT_FMA static V load(const double* p) { return _mm256_loadu_pd(p); }
-  CT_FMA static V splat(double x) { return _mm256_set1_pd(x); }
-  CT_FMA static V fma(V a, V b, V c) { return _mm256_fmadd_pd(a, b, c); }
-  CT_FMA static void store_plus_zero(double* p, V x) { _mm256_storeu_pd(p, _mm256_add_pd(x, zero())); }
-};
+#define CT_SMALL_GEMM_VEC(T, VT, LANES, SFX)                                                      \
+  template <>                                                                                     \
+  struct Vec<T> {                                                                                 \
+    using V = VT;                                                                                 \
+    static constexpr int kLanes = LANES;                                                          \
+    CT_FMA static V zero() { return _mm256_setzero_##SFX(); }                                     \
+    CT_FMA static V load(const T* p) { return _mm256_loadu_##SFX(p); }                            \
+    CT_FMA static V splat(T x) { return _mm256_set1_##SFX(x); }                                   \
+    CT_FMA static V fma(V a, V b, V c) { return _mm256_fmadd_##SFX(a, b, c); }                    \
+    CT_FMA static void store_plus_zero(T* p, V x) {                                               \
+      _mm256_storeu_##SFX(p, _mm256_add_##SFX(x, zero()));                                        \
+    }                                                                                             \
+  };
+CT_SMALL_GEMM_VEC(float, __m256, 8, ps)
+CT_SMALL_GEMM_VEC(double, __m256d, 4, pd)
+#undef CT_SMALL_GEMM_VEC
 
 // The operands as the kernel reads them: B's rows contiguous (row stride brs).
 template <class T>
@@ -94,7 +90,8 @@ CT_FMA void rows(const Operands<T>& o, int64_t i0, int64_t i1, int64_t p) {
     for (; j < p; ++j) {
       for (int r = 0; r < R; ++r) {
         T acc = 0;
-        for (int64_t kk = 0; kk < o.k; ++kk) acc = std::fma(o.a[(i + r) * o.ars + kk * o.acs], o.b[kk * o.brs + j], acc);
+        for (int64_t kk = 0; kk < o.k; ++kk)
+          acc = std::fma(o.a[(i + r) * o.ars + kk * o.acs], o.b[kk * o.brs + j], acc);
         o.c[(i + r) * o.ldc + j] = acc + T(0);
       }
     }

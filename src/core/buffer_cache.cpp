@@ -66,8 +66,16 @@ Buffer BufferCache::take(int64_t nbytes) {
 
 void BufferCache::give(Buffer b) {
   if (!b.data) return;
+  if (b.capacity < kMinBytes) {  // first, without the shared state: most storages are small
+    if (small_blocks::is_block_size(b.capacity)) {
+      small_blocks::give(b.data, b.capacity);
+    } else {
+      std::free(b.data);
+    }
+    return;
+  }
   State& st = state();
-  if (b.capacity >= kMinBytes && b.capacity <= st.limit) {
+  if (b.capacity <= st.limit) {
     std::lock_guard<std::mutex> lock(st.mutex);
     while (st.count > 0 && (st.count == kMaxBuffers || st.bytes + b.capacity > st.limit)) {
       std::free(st.buffers[0].data);
@@ -75,10 +83,6 @@ void BufferCache::give(Buffer b) {
     }
     st.buffers[st.count++] = b;
     st.bytes += b.capacity;
-    return;
-  }
-  if (small_blocks::is_block_size(b.capacity)) {
-    small_blocks::give(b.data, b.capacity);
     return;
   }
   std::free(b.data);

@@ -51,21 +51,30 @@ int64_t check_geometry(DType dtype, IntList sizes, IntList strides, int64_t offs
 Ref<Tensor> Tensor::make(Storage* storage, DType dtype, IntList sizes, IntList strides,
                          int64_t offset, Tensor* base, const Tensor* counter_from) {
   const int64_t numel = check_geometry(dtype, sizes, strides, offset);
-  return make_checked(storage, dtype, sizes, strides, offset, base, counter_from, numel);
+  return make_checked(storage, dtype, sizes, strides, offset, base, counter_from, numel,
+                      compute_contiguous(sizes, strides));
 }
 
 Ref<Tensor> Tensor::make_rearranged(const Tensor& of, IntList sizes, IntList strides, Tensor* base) {
-  return make_checked(of.storage(), of.dtype(), sizes, strides, of.offset(), base, nullptr, of.numel());
+  return make_checked(of.storage(), of.dtype(), sizes, strides, of.offset(), base, nullptr, of.numel(),
+                      compute_contiguous(sizes, strides));
 }
 
 Ref<Tensor> Tensor::make_narrowed(const Tensor& of, IntList sizes, IntList strides, int64_t offset, int64_t numel,
                                   Tensor* base) {
-  return make_checked(of.storage(), of.dtype(), sizes, strides, offset, base, nullptr, numel);
+  return make_checked(of.storage(), of.dtype(), sizes, strides, offset, base, nullptr, numel,
+                      compute_contiguous(sizes, strides));
 }
 
-// make, once the geometry is known to be valid and to hold `numel` elements.
+Ref<Tensor> Tensor::make_alias(const Tensor& of) {
+  Ref<Tensor> a = make_checked(of.storage(), of.dtype(), of.sizes(), of.strides(), of.offset(), nullptr, &of,
+                               of.numel(), of.is_contiguous());
+  a->set_math_bits(of.math_bits());
+  return a;
+}
+
 Ref<Tensor> Tensor::make_checked(Storage* storage, DType dtype, IntList sizes, IntList strides, int64_t offset,
-                                 Tensor* base, const Tensor* counter_from, int64_t numel) {
+                                 Tensor* base, const Tensor* counter_from, int64_t numel, bool contiguous) {
   const int ndim = int(sizes.size());
   // Note [Inference tensors]: whether the result is one, and whether it has no counter.
   bool inference = false, no_counter = false;
@@ -107,7 +116,7 @@ Ref<Tensor> Tensor::make_checked(Storage* storage, DType dtype, IntList sizes, I
     dims[ndim + i] = strides[size_t(i)];
   }
   t->numel_ = numel;
-  t->contiguous_ = compute_contiguous(sizes, strides);
+  t->contiguous_ = contiguous;
   storage->retain();
   t->storage_ = storage;
   if (base) {
@@ -195,7 +204,7 @@ Ref<Tensor> Tensor::empty(IntList sizes, DType dtype, const char* op) {
   // check_geometry's checks hold by construction: ndim and numel were checked above; in a
   // non-empty tensor no contiguous stride exceeds numel, whose byte count fit int64, and an
   // empty one's strides are never scaled (check_geometry skips them too).
-  return make_checked(storage.get(), dtype, sizes, strides, 0, nullptr, nullptr, numel);
+  return make_checked(storage.get(), dtype, sizes, strides, 0, nullptr, nullptr, numel, true);
 }
 
 Ref<Tensor> Tensor::empty_strided(IntList sizes, IntList strides, DType dtype, const char* op) {

@@ -118,6 +118,9 @@ class Tensor {
   // (an empty `of` gives an empty view, which make does not check either).
   static Ref<Tensor> make_narrowed(const Tensor& of, IntList sizes, IntList strides, int64_t offset, int64_t numel,
                                    Tensor* base);
+  // A non-view tensor with of's geometry and math bits on its storage, sharing its version
+  // counter (ct_alias, a saved tensor): make's counter_from = &of, with nothing to check again.
+  static Ref<Tensor> make_alias(const Tensor& of);
   // A new contiguous tensor on a new uninitialized storage; checks sizes (negative, overflow).
   static Ref<Tensor> empty(IntList sizes, DType dtype, const char* op);
   // A new tensor on a new storage just large enough for (sizes, strides); strides >= 0.
@@ -235,8 +238,10 @@ class Tensor {
   ~Tensor();
   void bump_inference_version() const;
   static VersionCounter disabled_counter_;
+  // make, once the geometry is known to be valid, to hold `numel` elements and to be
+  // contiguous or not (compute_contiguous).
   static Ref<Tensor> make_checked(Storage* storage, DType dtype, IntList sizes, IntList strides, int64_t offset,
-                                  Tensor* base, const Tensor* counter_from, int64_t numel);
+                                  Tensor* base, const Tensor* counter_from, int64_t numel, bool contiguous);
 
   static constexpr uint32_t kMagic = 0x7e450c75u;
   mutable std::atomic<int64_t> refcount_{1};

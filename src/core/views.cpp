@@ -437,11 +437,7 @@ std::vector<Ref<Tensor>> chunk(const Tensor& t, int64_t chunks, int64_t dim) {
 
 Ref<Tensor> alias_view(const Tensor& t) { return rearranged_view(t, t.sizes(), t.strides()); }
 
-Ref<Tensor> alias(const Tensor& t) {
-  Ref<Tensor> a = Tensor::make(t.storage(), t.dtype(), t.sizes(), t.strides(), t.offset(), nullptr, &t);
-  a->set_math_bits(t.math_bits());
-  return a;
-}
+Ref<Tensor> alias(const Tensor& t) { return Tensor::make_alias(t); }
 
 Ref<Tensor> data_of(const Tensor& t) {
   Ref<Tensor> d = Tensor::make_data_of(t);

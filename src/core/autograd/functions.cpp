@@ -130,6 +130,14 @@ Ref<Tensor> neg(const Tensor& a) { return ag::unary(UnaryOp::Neg, a); }
 // view made with grad mode off would carry a no-grad creation meta the core one has not).
 bool cg() { return create_graph_active(); }
 Ref<Tensor> v_reshape(const Tensor& t, IntList s) { return cg() ? ag::reshape(t, s) : ct::reshape(t, s); }
+// t itself when it already has shape s, else v_reshape: a formula's reshape to the shape it
+// already has (matmul's of 2-D operands, torch's MmBackward0 has none) makes no new tensor.
+Ref<Tensor> v_reshape_to(Ref<Tensor> t, IntList s) {
+  const IntList have = t->sizes();
+  bool same = have.size() == s.size();
+  for (size_t i = 0; same && i < s.size(); ++i) same = have[i] == s[i];
+  return same ? t : v_reshape(*t, s);
+}
 Ref<Tensor> v_expand(const Tensor& t, IntList s) { return cg() ? ag::expand(t, s) : ct::expand(t, s); }
 Ref<Tensor> v_contiguous(const Tensor& t) { return cg() ? ag::contiguous(t) : ct::contiguous(t); }
 Ref<Tensor> v_transpose(const Tensor& t, int64_t a, int64_t b) {
@@ -993,17 +1001,15 @@ Ref<Tensor> matmul(const Tensor& a, const Tensor& b) {
                             "matmul", out);
       out.push_back(x2->size(x2->ndim() - 2));
       out.push_back(y2->size(y2->ndim() - 1));
-      Ref<Tensor> g2 = v_reshape(*v_contiguous(g), out);
+      Ref<Tensor> g2 = v_reshape_to(v_contiguous(g), out);
       Grads res(2);
       if (s.wants(0)) {
         Ref<Tensor> gx = ag::matmul(*g2, *cj(*v_transpose(*y2, -1, -2)));  // grad @ y^H
-        res[0] = fix_grad(gx, {x2->sizes(), gx->dtype()});
-        res[0] = v_reshape(*res[0], x.sizes());
+        res[0] = v_reshape_to(fix_grad(gx, {x2->sizes(), gx->dtype()}), x.sizes());
       }
       if (s.wants(1)) {
         Ref<Tensor> gy = ag::matmul(*cj(*v_transpose(*x2, -1, -2)), *g2);  // x^H @ grad
-        res[1] = fix_grad(gy, {y2->sizes(), gy->dtype()});
-        res[1] = v_reshape(*res[1], y.sizes());
+        res[1] = v_reshape_to(fix_grad(gy, {y2->sizes(), gy->dtype()}), y.sizes());
       }
       return res;
     });

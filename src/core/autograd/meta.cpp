@@ -336,8 +336,12 @@ Ref<Tensor> fix_grad(Ref<Tensor> g, const InputMeta& m, bool keep_bits) {
     // the recording ops under create_graph (a gradient with history keeps it); the core
     // ops otherwise (no view meta for the reshape made in backward)
     const bool cg = create_graph_active();
-    if (dims.size() != 0) g = cg ? ag::sum(*g, dims, true) : sum(*g, dims, true);
-    g = cg ? ag::reshape(*g, m.sizes) : reshape(*g, m.sizes);
+    if (lead > 0 && int64_t(dims.size()) == lead) {  // only leading dims (a bias): the sum has the shape
+      g = cg ? ag::sum(*g, dims, false) : sum(*g, dims, false);
+    } else {
+      if (dims.size() != 0) g = cg ? ag::sum(*g, dims, true) : sum(*g, dims, true);
+      g = cg ? ag::reshape(*g, m.sizes) : reshape(*g, m.sizes);
+    }
   }
   // A real input of a complex op takes the real part (torch's handle_r_to_c); a real
   // gradient of a complex input becomes complex.  Gradients carry no math bits (Note [Math

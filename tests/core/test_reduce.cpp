@@ -621,6 +621,48 @@ TEST(Reduce, Float32SumIsPairwiseAccurate) {
   EXPECT_NEAR(sum_f32(*r), ref, ref * 1e-6);
 }
 
+// Over dim 0 of a contiguous (rows, width) tensor, the outer kernel keeps each column's
+// accumulator in a vector lane: within one leaf (at most 64 rows) a column is the in-order
+// float sum of its rows, whatever the width (full vectors of 8 lanes, single vectors, a
+// scalar tail), and amax/amin propagate a NaN in any column.
+TEST(Reduce, OuterOverNarrowAndWideTilesIsInOrderPerColumn) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  const int64_t d0[] = {0};
+  for (int64_t rows : {1, 2, 7, 33, 64}) {
+    for (int64_t width : {2, 3, 4, 5, 31, 32, 33, 63, 64, 65, 100, 130}) {
+      std::vector<float> v(size_t(rows * width));
+      for (float& x : v) x = u(rng);
+      const int64_t nan_col = (rows * 7 + width) % width;
+      Ref<Tensor> t = ct::from_data(v.data(), Shape{rows, width}, DType::Float32);
+      Ref<Tensor> s = ct::sum(*t, d0, false);
+      std::vector<float> want(size_t(width), 0.0f);
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t j = 0; j < width; ++j) want[size_t(j)] += v[size_t(r * width + j)];
+      v[size_t((rows - 1) * width + nan_col)] = std::numeric_limits<float>::quiet_NaN();
+      Ref<Tensor> tn = ct::from_data(v.data(), Shape{rows, width}, DType::Float32);
+      Ref<Tensor> mx = ct::amax(*tn, d0, false), mn = ct::amin(*tn, d0, false);
+      const float* sp = reinterpret_cast<const float*>(s->data());
+      const float* xp = reinterpret_cast<const float*>(mx->data());
+      const float* np = reinterpret_cast<const float*>(mn->data());
+      for (int64_t j = 0; j < width; ++j) {
+        float hi = -INFINITY, lo = INFINITY;
+        for (int64_t r = 0; r < rows; ++r) {
+          hi = std::max(hi, v[size_t(r * width + j)]);
+          lo = std::min(lo, v[size_t(r * width + j)]);
+        }
+        ASSERT_EQ(sp[j], want[size_t(j)]) << rows << " x " << width << ", column " << j;
+        if (j == nan_col) {
+          ASSERT_TRUE(std::isnan(xp[j]) && std::isnan(np[j])) << rows << " x " << width << ", column " << j;
+        } else {
+          ASSERT_EQ(xp[j], hi) << rows << " x " << width << ", column " << j;
+          ASSERT_EQ(np[j], lo) << rows << " x " << width << ", column " << j;
+        }
+      }
+    }
+  }
+}
+
 TEST(Reduce, Float16SumAccumulatesInFloat) {
   // 5000 x 1.0 in float16: a float16 accumulator would stop at 2048.
   Ref<Tensor> t = ct::full(Shape{5000}, 1.0, DType::Float16);

@@ -682,26 +682,6 @@ void run_inner(const Op& op, const Tensor& in, const Tensor& out, const Geo& g) 
 template <class Op>
 using TileAcc = std::array<typename Op::acc_t, kTile>;
 
-// a[j] = reduce(a[j], p[j]) for a whole tile, with explicit SSE vectors (float32/float64 sum,
-// amax, amin): the same arithmetic as the scalar loop, lane by lane.
-template <class Op>
-inline void vector_row(typename Op::acc_t* a, const typename Op::in_t* p) {
-  using T = typename Op::in_t;
-  using V = typename Vec<T>::type;
-  constexpr int kL = Vec<T>::kLanes;
-  for (int j = 0; j < kTile; j += kL) {
-    V acc, x;
-    std::memcpy(&acc, a + j, sizeof(V));
-    std::memcpy(&x, p + j, sizeof(V));
-    if constexpr (Op::kFastSum) {
-      acc += x;
-    } else {
-      acc = ExtremeLanes<T, Op::kIsMax>::pick(acc, x);
-    }
-    std::memcpy(a + j, &acc, sizeof(V));
-  }
-}
-
 // Asks for the cache lines of one tile row ahead of use.  Tile rows are short (256 bytes for
 // float32) and far apart, which hardware prefetchers do not follow; without this the loop
 // waits on memory latency with few misses in flight.
@@ -709,6 +689,48 @@ template <class T>
 inline void prefetch_row(const T* p, int w) {
   const char* c = reinterpret_cast<const char*>(p);
   for (int64_t b = 0; b < int64_t(w) * int64_t(sizeof(T)); b += 64) __builtin_prefetch(c + b);
+}
+
+// a[j] = reduce(a[j], row[j]) for j < w over `cnt` rows p, p + rs, ... (each row contiguous),
+// with explicit SSE vectors for the ops that have them (float32/float64 sum, amax, amin).
+// Eight vectors of outputs stay in registers over all the rows, then the next eight: the
+// accumulators no longer go through memory for every row, and a tile narrower than kTile (a
+// bias of 32, summed in a small step's backward) is no longer reduced one scalar at a time.
+// Each output still takes the rows in order: the same arithmetic as the scalar loop.
+template <class Op>
+void vector_rows(const Op& op, typename Op::acc_t* a, const typename Op::in_t* p, int64_t rs, int64_t cnt, int w,
+                 int64_t flat) {
+  using T = typename Op::in_t;
+  using V = typename Vec<T>::type;
+  constexpr int kL = Vec<T>::kLanes;
+  constexpr int kRegs = 8;
+  auto step = [](V acc, V x) {
+    if constexpr (Op::kFastSum) {
+      return acc + x;
+    } else {
+      return ExtremeLanes<T, Op::kIsMax>::pick(acc, x);
+    }
+  };
+  auto lanes = [&](int j, auto regs) {  // outputs [j, j + regs * kL) over every row
+    constexpr int n = decltype(regs)::value;
+    V v[n];
+    for (int i = 0; i < n; ++i) std::memcpy(&v[i], a + j + i * kL, sizeof(V));
+    for (int64_t r = 0; r < cnt; ++r) {
+      const T* q = p + r * rs + j;
+      if (j == 0 && r + kPrefetchRows < cnt) prefetch_row(q + kPrefetchRows * rs, w);
+      for (int i = 0; i < n; ++i) {
+        V x;
+        std::memcpy(&x, q + i * kL, sizeof(V));
+        v[i] = step(v[i], x);
+      }
+    }
+    for (int i = 0; i < n; ++i) std::memcpy(a + j + i * kL, &v[i], sizeof(V));
+  };
+  int j = 0;
+  for (; j + kRegs * kL <= w; j += kRegs * kL) lanes(j, std::integral_constant<int, kRegs>{});
+  for (; j + kL <= w; j += kL) lanes(j, std::integral_constant<int, 1>{});
+  for (; j < w; ++j)
+    for (int64_t r = 0; r < cnt; ++r) a[j] = op.reduce(a[j], load<T>(p + r * rs + j), flat + r);
 }
 
 // Reduces positions [lo, hi) of R for the w outputs at base, base + sk, ...
@@ -721,17 +743,14 @@ TileAcc<Op> tile_block(const Op& op, const typename Op::in_t* base, int64_t sk, 
   for (auto& x : a) x = op.identity();
   const int64_t rs = g.R.empty() ? 0 : g.R.back().in;
   for_each_run(g.R, lo, hi, [&](int64_t off, int64_t cnt, int64_t flat) {
+    if constexpr (Op::kFastSum || Op::kFastExtreme) {
+      if (sk == 1) return vector_rows<Op>(op, a, base + off, rs, cnt, w, flat);
+    }
     for (int64_t r = 0; r < cnt; ++r) {
       const in_t* p = base + off + r * rs;
       const int64_t f = flat + r;
       if (sk == 1 && r + kPrefetchRows < cnt) prefetch_row(p + kPrefetchRows * rs, w);
-      if (sk == 1 && w == kTile) {
-        if constexpr (Op::kFastSum || Op::kFastExtreme) {
-          vector_row<Op>(a, p);
-        } else {
-          for (int j = 0; j < kTile; ++j) a[j] = op.reduce(a[j], load<in_t>(p + j), f);
-        }
-      } else if (sk == 1) {
+      if (sk == 1) {
         for (int j = 0; j < w; ++j) a[j] = op.reduce(a[j], load<in_t>(p + j), f);
       } else {
         for (int j = 0; j < w; ++j) a[j] = op.reduce(a[j], load<in_t>(p + j * sk), f);

@@ -14,6 +14,7 @@
 
 #include "core/complex_views.h"
 #include "core/copy.h"
+#include "core/overlap.h"
 #include "core/math_bits.h"
 #include "core/memory_format.h"
 #include "core/error.h"
@@ -173,10 +174,17 @@ const char* view_grad_name(const char* name) {
   return "ViewBackwardBackward0";
 }
 
-// V^T g for the view V: g scattered (added) into zeros of the input's shape through the view.
+// V^T g for the view V: g scattered into zeros of the input's shape through the view.  A view
+// reaching each input element at most once (slice, select, permute, unsqueeze...) takes a copy,
+// as torch's formulas (slice_scatter, squeeze, view): an added -0 would become +0.  One that
+// reaches an element more than once (expand, overlapping unfold) adds, as torch sums.
 Ref<Tensor> view_adjoint(const Tensor& g, const Shape& in_sizes, const Replay& replay, bool cx) {
   Ref<Tensor> z = full(in_sizes, 0.0, cx ? DType::Complex128 : DType::Float64, "backward");
   Ref<Tensor> v = replay(*z);
+  if (!has_internal_overlap(*v)) {
+    ct::copy_into(*v, g, "backward");
+    return z;
+  }
   Ref<Tensor> g64 = as_f64_lanes(g, cx);
   scatter_add(f64(*z), lanes(Geometry::of(*v), cx), 0, f64(*g64));
   return z;
@@ -297,7 +305,13 @@ namespace {
 // (y == nullptr): torch's names and formulas.  With a tensor y, Mul and Div read x and y from
 // saved[0] and saved[1], which the caller saves; with a scalar they keep it (has_saved: a
 // second backward fails as torch's, whose node saves the scalar).
-std::shared_ptr<FnNode> binary_node(BinaryOp op, const Tensor& x, const Tensor* y, Operand sc) {
+//
+// square: x * x of one tensor, out of place.  Its two gradients are the same g * x.conj(),
+// which the engine would then add: computed once and doubled in place instead, two passes
+// over it where there were three and one result less.  Doubling a real is exact, so t * 2 is
+// t + t bit for bit (an overflow is inf both ways); a complex t * 2 is a complex product
+// (inf parts, signed zeros differ), so complex tensors, and create_graph, keep torch's way.
+std::shared_ptr<FnNode> binary_node(BinaryOp op, const Tensor& x, const Tensor* y, Operand sc, bool square = false) {
   // a complex scalar's conjugate, as an operand (a real one stays a double: same dtypes)
   const Operand s = sc.is_complex ? Operand::of(std::complex<double>(sc.scalar, -sc.imag)) : Operand::of(sc.scalar);
   if (y) {
@@ -308,8 +322,13 @@ std::shared_ptr<FnNode> binary_node(BinaryOp op, const Tensor& x, const Tensor* 
         return node("SubBackward0", {&x, y},
                     [](const Tensor& g, FnNode& n) -> Grads { return {retained(g), n.wants(1) ? neg(g) : Ref<Tensor>()}; });
       case BinaryOp::Mul:
-        return node("MulBackward0", {&x, y}, [](const Tensor& g, FnNode& n) -> Grads {
+        return node("MulBackward0", {&x, y}, [square](const Tensor& g, FnNode& n) -> Grads {
           Grads out(2);
+          if (square && n.wants(0) && n.wants(1) && !cg() && !is_complex(g.dtype()) && !is_complex(n.use(1).dtype())) {
+            out[0] = mul(g, *cj(n.use(1)));
+            ct::binary_(BinaryOp::Mul, *out[0], Operand::of(2.0));
+            return out;
+          }
           if (n.wants(0)) out[0] = mul(g, *cj(n.use(1)));
           if (n.wants(1)) out[1] = mul(g, *cj(n.use(0)));
           return out;
@@ -362,7 +381,7 @@ Ref<Tensor> binary(BinaryOp op, Operand a, Operand b) {
     const Tensor* tb = b.tensor;
     std::shared_ptr<FnNode> n;
     if (ta) {
-      n = binary_node(op, *ta, tb, b);
+      n = binary_node(op, *ta, tb, b, ta == tb);
       if (tb && reads_operands(op)) n->save({ta, tb});
     } else if (op == BinaryOp::Sub) {  // scalar op tensor: s - x, s / x and the commutative ones
       n = node("RsubBackward1", {tb}, [](const Tensor& g, FnNode&) -> Grads { return {neg(g)}; });

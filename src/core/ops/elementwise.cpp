@@ -239,24 +239,34 @@ bool same_sizes(IntList a, IntList b) {
 //    dims is ambiguous; a size-1 dim of the output keeps the input's stride), then the
 //    output is dense in that order (contiguous when the order is C order).  x.t() + 1 is
 //    laid out like x.t(); zeros(4, 3) + x.t() like zeros(4, 3).
-DimBuf output_strides(IntList sizes, std::span<const Tensor* const> inputs) {
+//
+// Returns false for contiguous strides, leaving `out` alone (most outputs: the caller makes
+// them with Tensor::empty, which has less to check), else true with the strides in `out`.
+bool output_strides(IntList sizes, std::span<const Tensor* const> inputs, DimBuf& out) {
   const size_t n = sizes.size();
   bool same_shape = !inputs.empty();
   for (const Tensor* t : inputs) same_shape = same_shape && same_sizes(t->sizes(), sizes);
   if (same_shape) {
-    bool contiguous = true, channels_last = true, dense = true;
+    bool contiguous = true;
+    for (const Tensor* t : inputs) contiguous = contiguous && t->is_contiguous();
+    if (contiguous) return false;  // before the other layouts' tests, which cost more
+    bool channels_last = true, dense = true;
     for (const Tensor* t : inputs) {
-      contiguous = contiguous && t->is_contiguous();
       channels_last = channels_last && is_contiguous_as(t->sizes(), t->strides(), MemoryFormat::ChannelsLast);
       dense = dense && is_non_overlapping_and_dense(t->sizes(), t->strides());
     }
-    if (contiguous) return contiguous_strides_buf(sizes);
-    if (channels_last) return DimBuf(format_strides(sizes, MemoryFormat::ChannelsLast));
+    if (channels_last) {
+      out = DimBuf(format_strides(sizes, MemoryFormat::ChannelsLast));
+      return true;
+    }
     if (dense) {
       const Tensor* last = inputs.back();
       bool same_strides = true;
       for (const Tensor* t : inputs) same_strides = same_strides && same_sizes(t->strides(), last->strides());
-      if (same_strides) return DimBuf(last->strides());
+      if (same_strides) {
+        out = DimBuf(last->strides());
+        return true;
+      }
     }
   }
   // The inputs' strides over the output's dims, on the stack for the usual few inputs
@@ -284,8 +294,7 @@ DimBuf output_strides(IntList sizes, std::span<const Tensor* const> inputs) {
   layout_permutation_into(sizes, std::span<const IntList>(views, inputs.size()), perm.data());
   bool c_order = true;
   for (size_t j = 0; j < n; ++j) c_order = c_order && perm[j] == int(n - 1 - j);
-  if (c_order) return contiguous_strides_buf(sizes);
-  DimBuf out;
+  if (c_order) return false;
   out.resize(n);
   int64_t stride = 1;
   for (size_t j = 0; j < n; ++j) {  // TensorIterator's compatible_stride: sizes 0 and 1 multiply too
@@ -294,12 +303,14 @@ DimBuf output_strides(IntList sizes, std::span<const Tensor* const> inputs) {
     // Saturating, as contiguous_strides: an empty output's other sizes may overflow.
     if (__builtin_mul_overflow(stride, sizes[size_t(d)], &stride)) stride = INT64_MAX;
   }
-  return out;
+  return true;
 }
 
 Ref<Tensor> new_output(IntList sizes, std::span<const Tensor* const> inputs, DType dtype, const char* op) {
-  checked_numel(sizes, op);
-  return Tensor::empty_strided(sizes, output_strides(sizes, inputs), dtype, op);
+  checked_numel(sizes, op);  // before the strides, which assume a valid shape
+  DimBuf strides;
+  if (!output_strides(sizes, inputs, strides)) return Tensor::empty(sizes, dtype, op);
+  return Tensor::empty_strided(sizes, strides, dtype, op);
 }
 
 const char* binary_name(BinaryOp op) {

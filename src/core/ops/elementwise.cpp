@@ -269,6 +269,16 @@ bool output_strides(IntList sizes, std::span<const Tensor* const> inputs, DimBuf
       }
     }
   }
+  // Contiguous inputs broadcast only by missing leading dims (a bias added to a batch), none
+  // of size 1: each one's strides fall strictly from dim to dim, so no comparison of
+  // reorder_dimensions below ever swaps two dims, and the layout is C order.
+  bool suffixes = true;
+  for (const Tensor* t : inputs) {
+    const size_t lead = n - size_t(t->ndim());
+    suffixes = suffixes && t->is_contiguous() && size_t(t->ndim()) <= n;
+    for (int d = 0; suffixes && d < t->ndim(); ++d) suffixes = t->size(d) >= 2 && t->size(d) == sizes[lead + size_t(d)];
+  }
+  if (suffixes) return false;
   // The inputs' strides over the output's dims, on the stack for the usual few inputs
   // (this runs for every op with a broadcast input: no allocation there).
   constexpr size_t kOnStack = 4;

@@ -15,8 +15,11 @@ __thread Cache* t_cache __attribute__((tls_model("initial-exec"))) = nullptr;
 namespace {
 using detail::Cache;
 using detail::kClasses;
-using detail::kExited;
 using detail::t_cache;
+
+// What t_cache holds once the thread's cache is freed (detail::usable is false for it), so
+// that a later give (from another key destructor) frees at once.
+Cache* const kExited = reinterpret_cast<Cache*>(uintptr_t(1));
 
 void free_all(void* p) {
   Cache* c = static_cast<Cache*>(p);

@@ -97,11 +97,11 @@ struct Cache {
   int count[kClasses] = {};
 };
 
-// The calling thread's cache: null until its first give, kExited once the thread's key
-// destructor freed it.  `__thread`, not `thread_local`: a thread_local declared extern is
-// reached through a wrapper call (it might have a dynamic initializer); this is one
-// %fs-relative load, initial-exec as the library's other thread-locals.
-inline Cache* const kExited = reinterpret_cast<Cache*>(uintptr_t(1));
+// The calling thread's cache: null until its first give, the address 1 (kExited in
+// small_blocks.cpp) once the thread's key destructor freed it.  `__thread`, not
+// `thread_local`: a thread_local declared extern is reached through a wrapper call (it might
+// have a dynamic initializer); this is one %fs-relative load, initial-exec as the library's
+// other thread-locals.
 extern __thread Cache* t_cache __attribute__((tls_model("initial-exec")));
 inline bool usable(const Cache* c) { return uintptr_t(c) > uintptr_t(1); }
 

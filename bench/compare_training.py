@@ -15,7 +15,8 @@ which moves three more weight-sized buffers a step.  Two sizes:
   - batch 64, width 256: GEMM dominates.  Targets: ctensor <= 1.10x the time of the step's
     GEMMs called directly through cblas (train_step --gemms: eight sgemm calls, three forward
     and two per layer backward but none for the input, which needs no gradient), and <= 1.0x
-    torch.
+    torch.  A second GEMM row times the same calls with C zeroed by memset and beta = 1, as
+    ctensor's matmul makes them, for the ratio without that difference.
 `--libtorch` adds the same step written against libtorch's C++ API
 (bench/libtorch/train_step_libtorch.cpp, compiled on demand into DIR/bench against the imported
 torch's own headers and libraries) and its ratio to torch's Python step: the reference for the
@@ -187,6 +188,11 @@ def main():
             print(f"  ctensor (C)        {fmt(c['step_ns'])}   C/Python {c['step_ns'] / ct_ns:.2f}")
         if "gemms_ns" in c:
             print(f"  its GEMMs (cblas)  {fmt(c['gemms_ns'])}   ctensor/GEMMs {ct_ns / c['gemms_ns']:.2f}")
+        if "gemms_memset_ns" in c:
+            # The same calls with C zeroed by memset and beta = 1, as ctensor's matmul calls
+            # them: what the step costs over GEMMs that avoid OpenBLAS's scalar zeroing too.
+            print(f"  (C by memset)      {fmt(c['gemms_memset_ns'])}   ctensor/these   "
+                  f"{ct_ns / c['gemms_memset_ns']:.2f}")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,10 @@
    line: "step_ns N" (the minimum over rounds of the mean time per step), and with --gemms a
    second line "gemms_ns N": the time of the eight sgemm calls that step performs (three
    forward; two per layer backward, but none for the input, which needs no gradient), on
-   buffers of the same sizes, through OpenBLAS's cblas with one thread. */
+   buffers of the same sizes, through OpenBLAS's cblas with one thread, and a third line
+   "gemms_memset_ns N": the same calls with C zeroed by memset and beta = 1, as ctensor's
+   matmul makes them (OpenBLAS's ZEN kernels zero C for beta = 0 one float at a time), so that
+   the ratio to the plain calls can be told apart from that workaround. */
 #define _POSIX_C_SOURCE 199309L
 #include <cblas.h>
 #include <stdio.h>
@@ -99,17 +102,30 @@ static void run_step(void *p) { step(((struct step_arg *)p)->m, 1e-3); }
    backward dW = H^T dZ (three) and dH = dZ W^T (two: the input takes no gradient). */
 struct gemm_arg {
   int batch, width;
+  int zero_by_memset;
   float *h[LAYERS + 1], *w[LAYERS], *dz[LAYERS], *dw[LAYERS], *dh[LAYERS];
 };
+/* C = 0 when zeroing by memset, and the beta that goes with it. */
+static float zeroed(const struct gemm_arg *g, float *c, size_t n) {
+  if (!g->zero_by_memset) return 0.f;
+  memset(c, 0, n * sizeof *c);
+  return 1.f;
+}
 static void run_gemms(void *p) {
   struct gemm_arg *g = p;
   const int B = g->batch, W = g->width;
-  for (int l = 0; l < LAYERS; ++l)
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, B, W, W, 1.f, g->h[l], W, g->w[l], W, 0.f, g->h[l + 1], W);
+  const size_t act = (size_t)B * W, weight = (size_t)W * W;
+  for (int l = 0; l < LAYERS; ++l) {
+    const float beta = zeroed(g, g->h[l + 1], act);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, B, W, W, 1.f, g->h[l], W, g->w[l], W, beta, g->h[l + 1], W);
+  }
   for (int l = LAYERS - 1; l >= 0; --l) {
-    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, W, W, B, 1.f, g->h[l], W, g->dz[l], W, 0.f, g->dw[l], W);
-    if (l > 0)
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, B, W, W, 1.f, g->dz[l], W, g->w[l], W, 0.f, g->dh[l], W);
+    const float beta_w = zeroed(g, g->dw[l], weight);
+    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, W, W, B, 1.f, g->h[l], W, g->dz[l], W, beta_w, g->dw[l], W);
+    if (l > 0) {
+      const float beta_h = zeroed(g, g->dh[l], act);
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, B, W, W, 1.f, g->dz[l], W, g->w[l], W, beta_h, g->dh[l], W);
+    }
   }
 }
 
@@ -171,6 +187,8 @@ int main(int argc, char **argv) {
     }
     run_gemms(&g);
     printf("gemms_ns %.1f\n", best_ns(run_gemms, &g, seconds));
+    g.zero_by_memset = 1;
+    printf("gemms_memset_ns %.1f\n", best_ns(run_gemms, &g, seconds));
     for (int l = 0; l <= LAYERS; ++l) free(g.h[l]);
     for (int l = 0; l < LAYERS; ++l) {
       free(g.w[l]);

@@ -286,6 +286,28 @@ TEST(Matmul, LargerProducts) {
   }
 }
 
+// matmul zeroes the result itself and has BLAS add the product into it (beta = 1: OpenBLAS's
+// own zeroing is one scalar store at a time on some CPUs).  A result buffer that held NaN
+// before (the buffer cache hands back a freed one of the same size) must come out right; and
+// an empty sum (k = 0) gives zeros.
+TEST(Matmul, BlasResultOverwritesWhatTheBufferHeld) {
+  std::mt19937_64 rng(7);
+  for (DType dt : {DType::Float32, DType::Float64}) {
+    Ref<Tensor> a = random_tensor({100, 80}, dt, rng), b = random_tensor({80, 120}, dt, rng);
+    // 100 x 120 results are over the cache's 64 KiB floor: the NaN buffer released here is
+    // the one the product gets
+    (void)ct::full(Shape{100, 120}, std::nan(""), dt);  // released at once
+    check_against_loop(*a, *b, *ct::matmul(*a, *b), "after a NaN buffer");
+    (void)ct::full(Shape{100, 120}, std::nan(""), dt);  // released at once
+    Ref<Tensor> empty_a = random_tensor({100, 0}, dt, rng), empty_b = random_tensor({0, 120}, dt, rng);
+    Ref<Tensor> z = ct::matmul(*empty_a, *empty_b);
+    ASSERT_EQ(z->numel(), 100 * 120);
+    std::vector<unsigned char> bytes(size_t(z->numel() * ct::itemsize(dt)), 1);
+    std::memcpy(bytes.data(), z->data(), bytes.size());
+    for (unsigned char c : bytes) ASSERT_EQ(c, 0) << ct::dtype_name(dt) << ": k = 0 gives zeros";
+  }
+}
+
 TEST(Matmul, IntegersWrapLikeTheNarrowType) {
   // int8: 100 * 100 * 3 = 30000 -> 30000 mod 256 as int8 (torch computes in int8).
   std::vector<int8_t> x(3, 100);

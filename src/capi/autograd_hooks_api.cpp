@@ -61,13 +61,13 @@ class CBackward final : public autograd::CustomBackward {
  public:
   CBackward(ct_custom_backward_fn fn, void* data, void (*release)(void*), int n_in)
       : fn_(fn), data_(data, release), n_in_(n_in) {}
-  std::vector<Ref<Tensor>> call(const std::vector<Ref<Tensor>>& grads) override {
+  autograd::Grads call(const autograd::Grads& grads) override {
     std::vector<const ct_tensor*> go;
     for (const Ref<Tensor>& g : grads) go.push_back(g ? borrowed_handle(*g) : nullptr);
     std::vector<ct_tensor*> gi(size_t(n_in_), nullptr);
     ct_clear_error();
     const ct_status st = fn_(data_.data, int(go.size()), go.data(), n_in_, gi.data());
-    std::vector<Ref<Tensor>> r;
+    autograd::Grads r;
     for (ct_tensor* h : gi) r.push_back(Ref<Tensor>::adopt(from_handle(h)));
     if (st != CT_OK) raise_callback_failure(st, "custom op backward");
     for (const Ref<Tensor>& t : r)

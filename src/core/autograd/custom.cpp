@@ -63,16 +63,16 @@ class CustomNode final : public Node {
   uint32_t num_outputs() const override { return uint32_t(outs_.size()); }
   bool user_formula() const override { return true; }
   // Output 0's gradient alone: CopySlices calls this for a dirty view (always output 0).
-  std::vector<Ref<Tensor>> apply(const Tensor& g) override {
-    std::vector<Ref<Tensor>> grads(outs_.size());
+  Grads apply(const Tensor& g) override {
+    Grads grads(outs_.size());
     grads[0] = Ref<Tensor>::retain(const_cast<Tensor*>(&g));
     return apply_all(grads);
   }
-  std::vector<Ref<Tensor>> apply_all(std::vector<Ref<Tensor>>& grads) override {
+  Grads apply_all(Grads& grads) override {
     if (materialize_)
       for (size_t i = 0; i < grads.size(); ++i)
         if (!grads[i]) grads[i] = full(outs_[i].sizes, 0.0, outs_[i].dtype, "backward");
-    std::vector<Ref<Tensor>> r;
+    Grads r;
     if (differentiable_) {
       RunningGuard running(this);  // custom_saved_output's node
       r = fn_->call(grads);        // grad mode as the engine set it: on under create_graph

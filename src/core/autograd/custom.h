@@ -14,7 +14,7 @@ namespace ct::autograd {
 // the op does not materialize zeros); returns one gradient per input (empty Ref: none).
 struct CustomBackward {
   virtual ~CustomBackward() = default;
-  virtual std::vector<Ref<Tensor>> call(const std::vector<Ref<Tensor>>& grads) = 0;
+  virtual Grads call(const Grads& grads) = 0;
 };
 
 struct CustomOutput {

@@ -130,7 +130,7 @@ void check_root_grad(size_t i, const Tensor& root, const Tensor* grad) {
 
 }  // namespace
 
-void refuse_higher_order(Node& n, const std::vector<Ref<Tensor>>& in, std::vector<Ref<Tensor>>& outs) {
+void refuse_higher_order(Node& n, const Grads& in, Grads& outs) {
   std::vector<const Tensor*> with_history;
   for (const Ref<Tensor>& g : in)
     if (g && requires_grad(*g)) with_history.push_back(g.get());
@@ -273,7 +273,7 @@ std::vector<Ref<Tensor>> run_backward(std::span<const Tensor* const> roots, std:
       ready.push(f.get());
     }
   }
-  std::vector<Ref<Tensor>> in;  // the gradients of the node running, reused node after node
+  Grads in;  // the gradients of the node running, reused node after node
   while (!ready.empty()) {
     Node* n = ready.top();
     ready.pop();
@@ -309,7 +309,7 @@ std::vector<Ref<Tensor>> run_backward(std::span<const Tensor* const> roots, std:
         continue;
       }
     }
-    std::vector<Ref<Tensor>> outs;
+    Grads outs;
     // torch runs every node on the way, also one that only undefined gradients reached: a
     // built-in formula then gives none (skipped here), a custom op's backward still runs (on
     // zeros, or None without materialize_grads), which gradcheck's check_undefined_grad tests

@@ -35,7 +35,6 @@
 namespace ct::ag {
 
 using namespace ct::autograd;
-using Grads = std::vector<Ref<Tensor>>;
 
 namespace {
 

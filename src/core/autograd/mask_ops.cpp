@@ -20,7 +20,6 @@
 namespace ct::ag {
 
 using namespace ct::autograd;
-using Grads = std::vector<Ref<Tensor>>;
 
 namespace {
 

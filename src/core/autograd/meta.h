@@ -58,6 +58,12 @@
 
 namespace ct::autograd {
 
+// The gradients a node takes and gives, one per output or input (null: none).  Their
+// vectors come from the thread's small-block cache: a node's backward makes one, the engine
+// one per node, every step of a training loop (glibc's malloc and free of them were 3% of a
+// small step, callgrind).
+using Grads = std::vector<Ref<Tensor>, small_blocks::Allocator<Ref<Tensor>>>;
+
 struct Node;
 
 struct Edge {
@@ -210,7 +216,7 @@ struct NoGradGuard {
 // its edges are n's inputs' and those of the incoming gradients in that require grad, so the
 // gradient requires grad exactly when its true derivative may be nonzero.
 struct Node;
-void refuse_higher_order(Node& n, const std::vector<Ref<Tensor>>& in, std::vector<Ref<Tensor>>& outs);
+void refuse_higher_order(Node& n, const Grads& in, Grads& outs);
 // A saved output of owner as SavedTensor::unpack gives it under create_graph: an alias of data
 // whose grad_fn is owner at output_index (or the CopySlices of a view owner rewrote).
 Ref<Tensor> output_with_history(const Node& owner, const Tensor& data, uint32_t output_index);
@@ -259,7 +265,7 @@ struct Node : std::enable_shared_from_this<Node> {
   virtual const char* name() const = 0;
   // Gradients for the inputs, one per edge (empty Ref: none), from the gradient of the
   // output.  The engine then fixes their sizes and dtypes (fix_grad).
-  virtual std::vector<Ref<Tensor>> apply(const Tensor& grad) = 0;
+  virtual Grads apply(const Tensor& grad) = 0;
   // Frees the saved values (backward without retain_graph).
   virtual void release_saved() { released = true; }
   // Outputs of the node (gradients it takes): 1 but for custom ops.
@@ -267,8 +273,8 @@ struct Node : std::enable_shared_from_this<Node> {
   // Gradients for the inputs from one gradient per output (empty Ref: none reached it; at
   // least one did, except for a user_formula node, which the engine calls also when none
   // did, as torch).  The default calls apply() with output 0's.
-  virtual std::vector<Ref<Tensor>> apply_all(std::vector<Ref<Tensor>>& grads) {
-    return grads[0] ? apply(*grads[0]) : std::vector<Ref<Tensor>>{};
+  virtual Grads apply_all(Grads& grads) {
+    return grads[0] ? apply(*grads[0]) : Grads{};
   }
   // A leaf's hooks, run by its AccumulateGrad (Note [Tensor hooks]); nullptr for other nodes.
   virtual std::shared_ptr<HookList> leaf_hooks() const { return nullptr; }

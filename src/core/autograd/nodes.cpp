@@ -157,7 +157,7 @@ class AccumulateGrad final : public Node {
   std::shared_ptr<HookList> leaf_hooks() const override {
     return leaf_->autograd() ? leaf_->autograd()->hooks : nullptr;
   }
-  std::vector<Ref<Tensor>> apply(const Tensor& g) override {
+  Grads apply(const Tensor& g) override {
     AutogradMeta& m = meta_of(*leaf_);
     if (create_graph_active()) {
       // torch's rules with grad mode on: a first grad is a copy with the leaf's layout made by
@@ -211,7 +211,7 @@ class AdjointNode final : public Node {
       : name_(name), adj_name_(adj_name), f_(std::move(f)), adj_(std::move(adj)) {}
   const char* name() const override { return name_; }
   bool differentiable() const override { return true; }
-  std::vector<Ref<Tensor>> apply(const Tensor& h) override {
+  Grads apply(const Tensor& h) override {
     return {with_linear_history(f_(h), inputs[0], h, name_, adj_name_, f_, adj_)};
   }
 
@@ -267,7 +267,7 @@ class StridedBackward final : public Node {
   const char* name() const override { return name_; }
   // linear in g unless conj bits differ (conjugation is not complex-linear)
   bool differentiable() const override { return (bits_ & Tensor::kConjBit) == 0; }
-  std::vector<Ref<Tensor>> apply(const Tensor& g) override {
+  Grads apply(const Tensor& g) override {
     Ref<Tensor> r = map(g);
     if (!create_graph_active()) return {r};
     // adjoint of M = D^-1 G_in S_out (D: how often an input position is reached): G_out S_in D^-1
@@ -314,7 +314,7 @@ class NotImplementedBackward final : public Node {
  public:
   explicit NotImplementedBackward(const char* op) : op_(op) {}
   const char* name() const override { return kNotImplementedNode; }
-  std::vector<Ref<Tensor>> apply(const Tensor&) override {
+  Grads apply(const Tensor&) override {
     CT_FAIL(InvalidArgument, "derivative for " << op_ << " is not implemented");
   }
 
@@ -358,7 +358,7 @@ class CopySlices final : public Node {
   }
   // The write's formula must be differentiable, and the view's conj bit the base's.
   bool differentiable() const override { return fn_->differentiable() && (bits_ & Tensor::kConjBit) == 0; }
-  std::vector<Ref<Tensor>> apply(const Tensor& grad) override {
+  Grads apply(const Tensor& grad) override {
     if (create_graph_active()) return apply_differentiable(grad);
     const int64_t lo = std::min(base_.lo(), view_.lo());
     const int64_t hi = std::max(base_.hi(), view_.hi());
@@ -367,12 +367,12 @@ class CopySlices final : public Node {
     scatter_set(f64(*buf), base_, lo, f64(*g));
     // the view's gradient: its positions of the base's, through the bits the view adds
     Ref<Tensor> slice = apply_bits(from_lanes(gather(f64(*buf), view_, lo), view_complex_), bits_);
-    std::vector<Ref<Tensor>> res = fn_->apply(*to_dtype(*slice, view_dtype_));
+    Grads res = fn_->apply(*to_dtype(*slice, view_dtype_));
     Ref<Tensor> r0 = res.empty() || !res[0]
                          ? zeros_f64(view_.sizes)
                          : as_f64_lanes(*apply_bits(fix_grad(res[0], fn_->inputs[0]), bits_), view_complex_);
     scatter_set(f64(*buf), view_, lo, f64(*r0));
-    std::vector<Ref<Tensor>> out;
+    Grads out;
     out.push_back(from_lanes(gather(f64(*buf), base_, lo), base_complex_));
     for (size_t i = 1; i < res.size(); ++i) out.push_back(std::move(res[i]));
     out.resize(next.size());
@@ -402,7 +402,7 @@ class CopySlices final : public Node {
     scatter_set(f64(*buf), view_, lo, f64(*z));
     return from_lanes(gather(f64(*buf), base_, lo), base_complex_);
   }
-  std::vector<Ref<Tensor>> apply_differentiable(const Tensor& grad) {
+  Grads apply_differentiable(const Tensor& grad) {
     auto self = std::static_pointer_cast<CopySlices>(shared_from_this());
     LinearFn p = [self](const Tensor& x) { return self->positions(x, true, 0); };
     LinearFn pt = [self](const Tensor& x) { return self->positions(x, false, 1); };
@@ -412,10 +412,10 @@ class CopySlices final : public Node {
     if (view_complex_) vm.sizes.pop_back();  // lanes: the view's own sizes
     Ref<Tensor> slice = with_linear_history(p(grad), vm, grad, "CopySlices", "CopySlices", p, pt);
     slice = ag::to_dtype(*slice, view_dtype_);
-    std::vector<Ref<Tensor>> res = fn_->apply(*slice);
+    Grads res = fn_->apply(*slice);
     Ref<Tensor> kept = with_linear_history(q(grad), base_meta, grad, "CopySlices", "CopySlices", q, q);
     kept = fix_grad(kept, base_meta);
-    std::vector<Ref<Tensor>> out;
+    Grads out;
     if (res.empty() || !res[0]) {
       out.push_back(kept);
     } else {

@@ -67,6 +67,9 @@ CT_FMA void tile(const Operands<T>& o, int64_t i0, int64_t j0) {
     for (int v = 0; v < V; ++v) acc[r][v] = W::zero();
   const T* arow = o.a + i0 * o.ars;
   const T* bcol = o.b + j0;
+  // Two steps of k per loop trip: the trip's own instructions (pointer steps, compare, branch)
+  // were 3 of every 17 (callgrind); the order of each accumulator's fmas is unchanged.
+#pragma GCC unroll 2
   for (int64_t kk = 0; kk < o.k; ++kk) {
     typename W::V bv[V];
     for (int v = 0; v < V; ++v) bv[v] = W::load(bcol + kk * o.brs + v * W::kLanes);

@@ -86,6 +86,9 @@ class FnNode final : public Node {
   }
   // Saved tensor i, checked (freed, version).
   const Tensor& use(size_t i) { return saved[i].unpack(*this); }
+  void alias_saved_inputs() override {
+    for (SavedTensor& s : saved) s.alias_input();
+  }
   // Saves inputs (saved[0], ...; a nullptr keeps its slot empty), then the output this node
   // makes, if given (messages name this node for it), for backward.
   void save(std::initializer_list<const Tensor*> inputs, const Tensor* output = nullptr) {

@@ -33,6 +33,7 @@ class MaskNode final : public Node {
     mask_.reset();
     released = true;
   }
+  void alias_saved_inputs() override { mask_.alias_input(); }
   void save_mask(const Tensor& mask) {
     mask_.save(mask);
     saved_ = true;

@@ -470,7 +470,7 @@ std::shared_ptr<const HistoryRecord> history_of(const Tensor& t) {
 
 void SavedTensor::save(const Tensor& t, const Node* output_of) {
   CT_CHECK(!t.is_inference(), InvalidArgument, kSavedMessage);  // Note [Inference tensors]
-  data = alias(t);
+  data = output_of ? alias(t) : Ref<Tensor>::retain(const_cast<Tensor*>(&t));
   version = t.version();
   if (output_of) {
     fn_name = output_of->name();
@@ -480,6 +480,10 @@ void SavedTensor::save(const Tensor& t, const Node* output_of) {
     history = history_of(t);
     if (has_autograd(t) && requires_grad(t)) edge = gradient_edge(t);
   }
+}
+
+void SavedTensor::alias_input() {
+  if (data && !is_output) data = alias(*data);
 }
 
 namespace {
@@ -584,6 +588,7 @@ void check_inplace(const Tensor& self) {
 }
 
 void rebase_history(const Tensor& self, std::shared_ptr<Node> fn) {
+  fn->alias_saved_inputs();  // self's node must not hold self (or its base) itself: a cycle
   if (self.base()) {
     const Tensor& base = *self.base();
     // base's retain_grad registration moves to CopySlices (Note [Retained grad and CopySlices])
@@ -598,6 +603,7 @@ void rebase_history(const Tensor& self, std::shared_ptr<Node> fn) {
 }
 
 void set_inplace_view_history(const Tensor& self, std::shared_ptr<Node> fn) {
+  fn->alias_saved_inputs();  // as rebase_history
   AutogradMeta& m = meta_of(self);
   // A retain_grad registration stays on the old grad_fn (now fn's input), so self.grad is the
   // gradient in self's geometry before the op, as torch 2.13 leaves it.

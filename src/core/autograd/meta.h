@@ -268,6 +268,9 @@ struct Node : std::enable_shared_from_this<Node> {
   virtual Grads apply(const Tensor& grad) = 0;
   // Frees the saved values (backward without retain_graph).
   virtual void release_saved() { released = true; }
+  // SavedTensor::alias_input on every saved input: rebase_history calls it, before the node
+  // becomes the grad_fn of a tensor that exists already.
+  virtual void alias_saved_inputs() {}
   // Outputs of the node (gradients it takes): 1 but for custom ops.
   virtual uint32_t num_outputs() const { return 1; }
   // Gradients for the inputs from one gradient per output (empty Ref: none reached it; at
@@ -329,7 +332,14 @@ struct SavedTensor {
   Edge edge;
   bool is_output = false;
   mutable Ref<Tensor> live;
+  // An input is kept as the tensor itself, as torch's SavedVariable keeps an input (its
+  // saved_original_): backward reads what the tensor holds then, so after `x.data = y` it
+  // reads y's values, as torch does.  An output is kept as an alias without history, since
+  // the output itself would hold its own node (a cycle).
   void save(const Tensor& t, const Node* output_of = nullptr);
+  // Makes a saved input an alias like a saved output: for the node of an in-place op, which
+  // becomes the grad_fn of a tensor it may have saved (x.mul_(x)), directly or through a base.
+  void alias_input();
   // The saved tensor; throws torch's errors when it was freed or modified in place.  Under
   // create_graph, the tensor with its autograd identity.
   const Tensor& unpack(const Node& owner) const;

@@ -185,7 +185,12 @@ class AccumulateGrad final : public Node {
       // stolen gradient may be a view of a larger buffer (cat's backward narrows the
       // user's gradient), and then shares that buffer, as in torch.
       if (g.refcount() == 1 && g.dtype() == leaf_->dtype() && obeys_layout_contract(g, *leaf_)) {
-        m.grad = alias(g);
+        // torch's detach() makes a new tensor object that is no view and has no autograd
+        // state.  When g is already such a tensor and nobody else holds it, that new object
+        // could not be told from g itself, so g is kept and no object is made (a small
+        // training step stored six gradients a step this way).
+        const bool plain = !g.is_view() && !g.autograd() && !g.is_inference();
+        m.grad = plain ? Ref<Tensor>::retain(const_cast<Tensor*>(&g)) : alias(g);
       } else {
         m.grad = copy_obeying_contract(g, *leaf_);
       }

@@ -8,13 +8,15 @@
 
 #include "buffer_cache.h"
 #include "error.h"
+#include "id_block.h"
 #include "live_count.h"
 #include "small_blocks.h"
 
 namespace ct {
 namespace {
 
-std::atomic<uint64_t> g_next_id{1};
+std::atomic<uint64_t> g_next_id{1};  // 0 is the C API's error value
+__thread IdBlock t_ids __attribute__((tls_model("initial-exec")));
 
 constexpr int64_t kAlignment = 64;
 constexpr int64_t kHugePage = int64_t(2) << 20;
@@ -67,7 +69,7 @@ void Storage::operator delete(void* p) noexcept {
 Storage::Storage(char* data, int64_t nbytes, Deleter deleter, void* ctx, bool foreign, bool read_only)
     : read_only_(read_only),
       foreign_(foreign),
-      id_(g_next_id.fetch_add(1, std::memory_order_relaxed)),
+      id_(take_id(g_next_id, t_ids)),
       data_(data),
       nbytes_(nbytes),
       deleter_(deleter),

@@ -11,6 +11,7 @@
 
 #include "core/copy.h"
 #include "core/error.h"
+#include "core/id_block.h"
 #include "core/small_blocks.h"
 #include "core/math_bits.h"
 #include "core/ops/elementwise.h"
@@ -26,6 +27,7 @@ constinit thread_local bool t_grad_enabled __attribute__((tls_model("initial-exe
 
 namespace {
 std::atomic<uint64_t> g_next_seq{0};
+__thread IdBlock t_seqs __attribute__((tls_model("initial-exec")));
 
 std::string size_list(IntList s) { return list_str(s); }
 }  // namespace
@@ -397,7 +399,7 @@ void check_complex_formula(const char* name) {
   CT_FAIL(InvalidArgument, op << " does not support automatic differentiation for outputs with complex dtype.");
 }
 
-Node::Node() : seq(g_next_seq.fetch_add(1, std::memory_order_relaxed)) {}
+Node::Node() : seq(take_id(g_next_seq, t_seqs)) {}
 
 namespace {
 // The nodes whose last owner was a node being destroyed, freed one at a time by the outermost

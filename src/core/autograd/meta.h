@@ -304,7 +304,7 @@ struct Node : std::enable_shared_from_this<Node> {
   // From small_blocks' cache, as the node itself: a node is made per recorded op.
   std::vector<Edge, small_blocks::Allocator<Edge>> next;
   std::vector<InputMeta, small_blocks::Allocator<InputMeta>> inputs;
-  uint64_t seq;              // creation order: later nodes run first
+  uint64_t seq;              // creation order on its thread (id_block.h): later nodes run first
   bool has_saved = false;    // whether backward needs values released by release_saved()
   // The autograd state of the output tensor when it retains its grad (retain_grad): the
   // engine stores the gradient flowing into this node there.  Not owning: the tensor's

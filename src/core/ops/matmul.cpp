@@ -295,7 +295,11 @@ Mat<T> pack(const Mat<T>& m, std::vector<T>& buf) {
 void sync_blas_threads() {
   static std::atomic<int> configured{-1};
   const int want = get_num_threads();
-  if (configured.exchange(want, std::memory_order_relaxed) != want) openblas_set_num_threads(want);
+  // a load first: an exchange is a locked write on every product (perf), and two threads
+  // that both see a change both set the same count, which is harmless
+  if (configured.load(std::memory_order_relaxed) == want) return;
+  configured.store(want, std::memory_order_relaxed);
+  openblas_set_num_threads(want);
 }
 
 // The BLAS routines of T (s, d, c, z): dot (unconjugated for complex, as torch.dot), gemv, and

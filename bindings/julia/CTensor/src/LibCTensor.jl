@@ -4330,9 +4330,11 @@ end
 # holds it and its strides match the leaf's (torch's layout contract), else a copy with the
 # leaf's strides (contiguous for a leaf that overlaps itself).  So .grad may share memory
 # with a gradient the caller passed: the pieces cat's backward cuts from it, for one.
-# - Ops keep (saved tensors) what backward needs, sharing storage with the originals.  An
-# in-place write to a saved tensor makes backward fail with torch's message (the storage
-# version is checked).  Without retain_graph, backward frees them: a second backward
+# - Ops keep (saved tensors) what backward needs, sharing storage with the originals: an
+# input as the tensor itself, as torch's SavedVariable does, so backward reads what it
+# holds by then (after ct_set_data, the new data); an output as an alias without history.
+# An in-place write to a saved tensor makes backward fail with torch's message (the
+# storage version is checked).  Without retain_graph, backward frees them: a second backward
 # through a node that needed them fails.
 # - In-place ops (ct_add_, ct_copy_, ct_fill_, ...) on a tensor with history replace its
 # grad_fn; through a view of such a tensor, the base's grad_fn becomes "CopySlices" and

@@ -13,67 +13,41 @@ from ctutil import live, torch
 needs_torch = pytest.mark.skipif(torch is None, reason="differential test: torch is not installed")
 
 
+# (name, the op that saves x, what happens to x before backward): each case runs with
+# y = op(x, w).sum() on x = arange(4).reshape(2, 2) and w = ones(2, 2) requiring grad.
+_X_CASES = [
+    ("data swapped, mul", lambda x, w: x * w, lambda lib, x: setattr(x, "data", lib.full((2, 2), 7.0))),
+    ("data swapped, matmul", lambda x, w: x @ w, lambda lib, x: setattr(x, "data", lib.full((2, 2), 7.0))),
+    ("transposed in place", lambda x, w: x * w, lambda lib, x: x.t_()),
+    ("unsqueezed in place", lambda x, w: x @ w, lambda lib, x: x.unsqueeze_(0)),
+    ("set_ in place", lambda x, w: x @ w, lambda lib, x: x.set_(lib.full((2, 2), 5.0))),
+    ("requires_grad_ later", lambda x, w: x @ w, lambda lib, x: x.requires_grad_()),
+]
+
+
+def _run_x_case(lib, op, change):
+    x = lib.arange(4.0).reshape(2, 2)
+    w = lib.ones(2, 2, requires_grad=True)
+    y = op(x, w).sum()
+    change(lib, x)
+    y.backward()
+    return w.grad.tolist(), x.grad is None
+
+
+def _run_intermediate_case(lib):
+    # the saved input is an intermediate (h has a grad_fn), saved twice by one matmul
+    w = lib.ones(2, 2, requires_grad=True)
+    h = w * 2
+    y = (h @ h).sum()
+    h.data = lib.zeros(2, 2)
+    y.backward()
+    return w.grad.tolist()
+
+
 def _cases(lib):
-    """Each case: a backward after the saved input changed; returns what it gave, or the error."""
-
-    def data_swapped_mul():
-        x = lib.arange(4.0).reshape(2, 2)
-        w = lib.ones(2, 2, requires_grad=True)
-        y = (x * w).sum()
-        x.data = lib.full((2, 2), 7.0)
-        y.backward()
-        return w.grad.tolist()
-
-    def data_swapped_matmul():
-        x = lib.arange(4.0).reshape(2, 2)
-        w = lib.ones(2, 2, requires_grad=True)
-        y = (x @ w).sum()
-        x.data = lib.full((2, 2), 7.0)
-        y.backward()
-        return w.grad.tolist()
-
-    def data_swapped_intermediate():
-        w = lib.ones(2, 2, requires_grad=True)
-        h = w * 2
-        y = (h @ h).sum()
-        h.data = lib.zeros(2, 2)
-        y.backward()
-        return w.grad.tolist()
-
-    def transposed_in_place():
-        x = lib.arange(4.0).reshape(2, 2)
-        w = lib.ones(2, 2, requires_grad=True)
-        y = (x * w).sum()
-        x.t_()
-        y.backward()
-        return w.grad.tolist()
-
-    def unsqueezed_in_place():
-        x = lib.arange(4.0).reshape(2, 2)
-        w = lib.ones(2, 2, requires_grad=True)
-        y = (x @ w).sum()
-        x.unsqueeze_(0)
-        y.backward()
-        return w.grad.tolist()
-
-    def set_in_place():
-        x = lib.arange(4.0).reshape(2, 2)
-        w = lib.ones(2, 2, requires_grad=True)
-        y = (x @ w).sum()
-        x.set_(lib.full((2, 2), 5.0))
-        y.backward()
-        return w.grad.tolist()
-
-    def requires_grad_later():
-        x = lib.arange(4.0).reshape(2, 2)
-        w = lib.ones(2, 2, requires_grad=True)
-        y = (x @ w).sum()
-        x.requires_grad_()
-        y.backward()
-        return w.grad.tolist(), x.grad is None
-
-    return [data_swapped_mul, data_swapped_matmul, data_swapped_intermediate, transposed_in_place,
-            unsqueezed_in_place, set_in_place, requires_grad_later]
+    """Each case: a backward after the saved input changed; returns what it gave."""
+    cases = [lambda op=op, change=change: _run_x_case(lib, op, change) for _, op, change in _X_CASES]
+    return cases + [lambda: _run_intermediate_case(lib)]
 
 
 def _outcome(case):

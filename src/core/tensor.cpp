@@ -74,7 +74,8 @@ Ref<Tensor> Tensor::make_alias(const Tensor& of) {
 }
 
 Ref<Tensor> Tensor::make_checked(Storage* storage, DType dtype, IntList sizes, IntList strides, int64_t offset,
-                                 Tensor* base, const Tensor* counter_from, int64_t numel, bool contiguous) {
+                                 Tensor* base, const Tensor* counter_from, int64_t numel, bool contiguous,
+                                 bool takes_storage) {
   const int ndim = int(sizes.size());
   // Note [Inference tensors]: whether the result is one, and whether it has no counter.
   bool inference = false, no_counter = false;
@@ -117,7 +118,7 @@ Ref<Tensor> Tensor::make_checked(Storage* storage, DType dtype, IntList sizes, I
   }
   t->numel_ = numel;
   t->contiguous_ = contiguous;
-  storage->retain();
+  if (!takes_storage) storage->retain();  // nothing below throws: the reference is the tensor's
   t->storage_ = storage;
   if (base) {
     base->retain();
@@ -204,7 +205,12 @@ Ref<Tensor> Tensor::empty(IntList sizes, DType dtype, const char* op) {
   // check_geometry's checks hold by construction: ndim and numel were checked above; in a
   // non-empty tensor no contiguous stride exceeds numel, whose byte count fit int64, and an
   // empty one's strides are never scaled (check_geometry skips them too).
-  return make_checked(storage.get(), dtype, sizes, strides, 0, nullptr, nullptr, numel, true);
+  // The new storage's one reference passes to the tensor: a retain here and a release of
+  // `storage` were two locked instructions for every new tensor (perf).  If make_checked
+  // throws, `storage` still holds it and frees it.
+  Ref<Tensor> t = make_checked(storage.get(), dtype, sizes, strides, 0, nullptr, nullptr, numel, true, true);
+  (void)storage.release();
+  return t;
 }
 
 Ref<Tensor> Tensor::empty_strided(IntList sizes, IntList strides, DType dtype, const char* op) {
@@ -219,7 +225,12 @@ Ref<Tensor> Tensor::empty_strided(IntList sizes, IntList strides, DType dtype, c
   }
   const int64_t nbytes = checked_nbytes(span, ct::itemsize(dtype), op);
   Ref<Storage> storage = Ref<Storage>::adopt(Storage::allocate(nbytes, op));
-  return make(storage.get(), dtype, sizes, strides, 0, nullptr);
+  (void)check_geometry(dtype, sizes, strides, 0);  // the strides are the caller's
+  // As in empty: the storage's one reference becomes the tensor's.
+  Ref<Tensor> t = make_checked(storage.get(), dtype, sizes, strides, 0, nullptr, nullptr, numel,
+                               compute_contiguous(sizes, strides), true);
+  (void)storage.release();
+  return t;
 }
 
 Tensor::~Tensor() {

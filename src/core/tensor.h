@@ -239,9 +239,12 @@ class Tensor {
   void bump_inference_version() const;
   static VersionCounter disabled_counter_;
   // make, once the geometry is known to be valid, to hold `numel` elements and to be
-  // contiguous or not (compute_contiguous).
+  // contiguous or not (compute_contiguous).  takes_storage: the caller's reference to storage
+  // becomes the tensor's once make_checked returns (no retain; the caller then drops its
+  // pointer without a release), instead of a new one.
   static Ref<Tensor> make_checked(Storage* storage, DType dtype, IntList sizes, IntList strides, int64_t offset,
-                                  Tensor* base, const Tensor* counter_from, int64_t numel, bool contiguous);
+                                  Tensor* base, const Tensor* counter_from, int64_t numel, bool contiguous,
+                                  bool takes_storage = false);
 
   static constexpr uint32_t kMagic = 0x7e450c75u;
   mutable std::atomic<int64_t> refcount_{1};

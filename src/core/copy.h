@@ -30,6 +30,12 @@ Ref<Tensor> copy_to_new(const Tensor& t, DType dtype);
 Ref<Tensor> clone(const Tensor& t);
 Ref<Tensor> contiguous(const Tensor& t);  // t itself (retained) when already contiguous
 Ref<Tensor> to_dtype(const Tensor& t, DType dtype);  // t itself when dtype matches
+// The same for an operand an op only reads while it runs: t itself borrowed (no reference
+// taken) when dtype matches, else the converted copy, owned.
+inline MaybeOwned<Tensor> to_dtype_borrowed(const Tensor& t, DType dtype) {
+  if (t.dtype() == dtype) return MaybeOwned<Tensor>::borrowed(t);
+  return MaybeOwned<Tensor>::owned(to_dtype(t, dtype));
+}
 // out, a copy of src made by clone/contiguous/to: torch makes these for an inference src
 // outside inference mode with a copy_ into a normal result, which bumps it (version 1).
 Ref<Tensor> copied_from(const Tensor& src, Ref<Tensor> out);

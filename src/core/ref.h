@@ -31,4 +31,33 @@ class Ref {
   T* p_ = nullptr;
 };
 
+// MaybeOwned<T>: an object an operation reads while it runs, either borrowed from its caller
+// (who keeps it alive until the operation returns) or owned (a converted copy made for the
+// operation), as torch's c10::MaybeOwned.  Borrowing takes no reference: a reference taken and
+// given back is two lock-prefixed instructions, about 10 ns on Zen 5 (perf), for every operand
+// of every elementwise op.
+template <class T>
+class MaybeOwned {
+ public:
+  static MaybeOwned borrowed(const T& x) {
+    MaybeOwned m;
+    m.p_ = &x;
+    return m;
+  }
+  static MaybeOwned owned(Ref<T> x) {
+    MaybeOwned m;
+    m.p_ = x.get();
+    m.owned_ = std::move(x);
+    return m;
+  }
+
+  const T* get() const { return p_; }
+  const T* operator->() const { return p_; }
+  const T& operator*() const { return *p_; }
+
+ private:
+  const T* p_ = nullptr;  // the object, borrowed or owned_'s
+  Ref<T> owned_;
+};
+
 }  // namespace ct

@@ -327,14 +327,14 @@ Ref<Tensor> math_binary(MathOp op, Operand a, Operand b) {
   const char* name = op_name(op);
   check_not_bool(op, d);
   const Shape shape = broadcast_shapes(a.tensor ? a.tensor->sizes() : IntList(), b.tensor ? b.tensor->sizes() : IntList(), name);
-  Ref<Tensor> ta = operand_as(a, d);
+  const MaybeOwned<Tensor> ta = operand_as(a, d);
   if (op == MathOp::Pow && a.tensor && !b.tensor) {  // tensor ** Python float: torch's pow(Tensor, Scalar)
     const Tensor* layout[1] = {ta.get()};
     Ref<Tensor> out = elementwise_output(shape, layout, d, name);
     float_pow_scalar(*out, *ta, {b.scalar, b.imag});
     return out;
   }
-  Ref<Tensor> tb = operand_as(b, d);
+  const MaybeOwned<Tensor> tb = operand_as(b, d);
   const Tensor* layout[2] = {ta.get(), tb.get()};
   Ref<Tensor> out = elementwise_output(shape, layout, d, name);
   kernel(op, *out, *ta, *tb);
@@ -357,7 +357,7 @@ void math_binary_(MathOp op, const Tensor& self, Operand other) {
     return;
   }
   // Checked before any write: in torch the kernel raises part-way, here self stays untouched.
-  Ref<Tensor> tother = unaliased(self, operand_as(other, d));
+  const MaybeOwned<Tensor> tother = unaliased(self, operand_as(other, d));
   in_place(self, d, name, [&](const Tensor& out, const Tensor& in) { kernel(op, out, in, *tother); });
 }
 

@@ -206,17 +206,18 @@ OperandType type_of(Operand x) {
 // The operand as a tensor of dtype d: a scalar becomes a 0-dim tensor (torch's wrapped
 // number, converted to d as torch converts it), a tensor of another dtype a converted copy
 // that keeps its layout (to_dtype is torch's .to() with preserve_format: the layout matters,
-// TensorIterator lays the result out like the converted operands), a tensor of dtype d itself.
-Ref<Tensor> as_dtype(Operand x, DType d) {
+// TensorIterator lays the result out like the converted operands), a tensor of dtype d itself,
+// borrowed.
+MaybeOwned<Tensor> as_dtype(Operand x, DType d) {
   if (!x.tensor) {
     Ref<Tensor> t = Tensor::empty(Shape{}, d, "scalar");
     const std::complex<double> z(x.scalar, x.imag);
     CT_DISPATCH_WITH_COMPLEX(d, [&] {
       *reinterpret_cast<scalar_t*>(t->data()) = x.is_complex ? convert<scalar_t>(z) : convert<scalar_t>(x.scalar);
     });
-    return t;
+    return MaybeOwned<Tensor>::owned(std::move(t));
   }
-  return to_dtype(*x.tensor, d);
+  return to_dtype_borrowed(*x.tensor, d);
 }
 
 IntList shape_of(Operand x) { return x.tensor ? x.tensor->sizes() : IntList(); }
@@ -427,7 +428,7 @@ void refuse_partial_overlap(const Tensor& out) {
            kPartialOverlapMessage);
 }
 
-Ref<Tensor> unalias(const Tensor& out, Ref<Tensor> input) {
+MaybeOwned<Tensor> unalias(const Tensor& out, MaybeOwned<Tensor> input) {
   if (input->ndim() != 0 && input->storage() == out.storage() && input->offset() == out.offset() &&
       std::equal(input->sizes().begin(), input->sizes().end(), out.sizes().begin(), out.sizes().end()) &&
       std::equal(input->strides().begin(), input->strides().end(), out.strides().begin(), out.strides().end())) {
@@ -448,7 +449,7 @@ Ref<Tensor> unalias(const Tensor& out, Ref<Tensor> input) {
   // torch reads such an input live while writing an out whose elements share memory (both
   // TooHard to its checks), values a copy made aside would not reproduce: refused instead
   refuse_partial_overlap(out);
-  return clone(*input);
+  return MaybeOwned<Tensor>::owned(clone(*input));
 }
 
 // The dtype an op computes in, given the promoted dtype of its operands.
@@ -460,11 +461,11 @@ DType binary_compute_dtype(BinaryOp op, DType common) {
 }  // namespace
 
 OperandType operand_type(Operand x) { return type_of(x); }
-Ref<Tensor> operand_as(Operand x, DType d) { return as_dtype(x, d); }
+MaybeOwned<Tensor> operand_as(Operand x, DType d) { return as_dtype(x, d); }
 Ref<Tensor> elementwise_output(IntList sizes, std::span<const Tensor* const> inputs, DType d, const char* op) {
   return new_output(sizes, inputs, d, op);
 }
-Ref<Tensor> unaliased(const Tensor& out, Ref<Tensor> input) { return unalias(out, std::move(input)); }
+MaybeOwned<Tensor> unaliased(const Tensor& out, MaybeOwned<Tensor> input) { return unalias(out, std::move(input)); }
 
 namespace {
 void refuse_overlap(bool overlaps) {
@@ -497,7 +498,7 @@ Ref<Tensor> binary(BinaryOp op, Operand a, Operand b) {
   const DType compute = binary_compute_dtype(op, result_type(types));
   DimBuf shape;
   broadcast_shapes_into(shape_of(a), shape_of(b), binary_name(op), shape);
-  Ref<Tensor> ta = as_dtype(a, compute), tb = as_dtype(b, compute);
+  const MaybeOwned<Tensor> ta = as_dtype(a, compute), tb = as_dtype(b, compute);
   const Tensor* layout[2] = {ta.get(), tb.get()};
   Ref<Tensor> out = new_output(shape, std::span<const Tensor* const>(layout, 2), compute, binary_name(op));
   float s = 0;
@@ -534,7 +535,7 @@ DType check_inplace_binary(BinaryOp op, const Tensor& self, Operand other) {
 // copy in `compute` written back converted (int32 += int64: one version bump either way).
 template <class Kernel>
 void write_inplace(BinaryOp op, const Tensor& self, Operand other, DType compute, Kernel kernel) {
-  Ref<Tensor> tother = unalias(self, as_dtype(other, compute));
+  const MaybeOwned<Tensor> tother = unalias(self, as_dtype(other, compute));
   if (compute == self.dtype()) {
     kernel(self, *tother);
     self.bump_version();
@@ -645,7 +646,7 @@ Ref<Tensor> add_scaled(BinaryOp op, const Tensor& a, const Tensor& b, double alp
   const DType compute = result_type(types);
   check_alpha(compute, alpha);
   if (is_complex(compute)) return binary(op, Operand::of(a), Operand::of(*complex_scaled(b, compute, alpha)));
-  Ref<Tensor> ta = as_dtype(Operand::of(a), compute), tb = as_dtype(Operand::of(b), compute);
+  const MaybeOwned<Tensor> ta = as_dtype(Operand::of(a), compute), tb = as_dtype(Operand::of(b), compute);
   const Tensor* layout[2] = {ta.get(), tb.get()};
   Ref<Tensor> out = new_output(shape, std::span<const Tensor* const>(layout, 2), compute, binary_name(op));
   add_scaled_kernel(*out, *ta, *tb, op == BinaryOp::Sub ? -alpha : alpha, should_stream(*out));
@@ -669,7 +670,7 @@ Ref<Tensor> compare(CompareOp op, Operand a, Operand b) {
   const DType compute = result_type(types);
   DimBuf shape;
   broadcast_shapes_into(shape_of(a), shape_of(b), "comparison", shape);
-  Ref<Tensor> ta = as_dtype(a, compute), tb = as_dtype(b, compute);
+  const MaybeOwned<Tensor> ta = as_dtype(a, compute), tb = as_dtype(b, compute);
   const Tensor* layout[2] = {ta.get(), tb.get()};
   if (is_complex(compute) && op != CompareOp::Eq && op != CompareOp::Ne) {
     static const char* const kernel[] = {"", "", "lt_cpu", "le_cpu", "gt_cpu", "ge_cpu"};
@@ -868,7 +869,7 @@ void unary_kernel(UnaryOp op, const Tensor& out, const Tensor& in, bool stream =
 
 Ref<Tensor> unary(UnaryOp op, const Tensor& a) {
   const DType d = unary_result_dtype(op, a.dtype());
-  Ref<Tensor> in = to_dtype(a, d);
+  const MaybeOwned<Tensor> in = to_dtype_borrowed(a, d);
   const Tensor* layout[1] = {in.get()};
   // abs and angle of a complex tensor are real (complex64 -> float32), laid out as the input
   const DType od = op == UnaryOp::Abs || op == UnaryOp::Angle ? real_part_dtype(d) : d;
@@ -913,7 +914,7 @@ Ref<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   DimBuf ca, shape;
   broadcast_shapes_into(cond.sizes(), a.sizes(), "where", ca);
   broadcast_shapes_into(ca, b.sizes(), "where", shape);
-  Ref<Tensor> ta = to_dtype(a, d), tb = to_dtype(b, d);
+  const MaybeOwned<Tensor> ta = to_dtype_borrowed(a, d), tb = to_dtype_borrowed(b, d);
   const Tensor* layout[3] = {&cond, ta.get(), tb.get()};
   Ref<Tensor> out = new_output(shape, layout, d, "where");
   const Tensor* ops[4] = {out.get(), &cond, ta.get(), tb.get()};

@@ -85,8 +85,8 @@ void check_writable_no_overlap(const Tensor& self, const char* op);
 // a fresh output laid out as TensorIterator lays it out from the converted inputs, and an
 // input cloned when it partially overlaps the output an in-place op writes.
 OperandType operand_type(Operand x);
-Ref<Tensor> operand_as(Operand x, DType d);
+MaybeOwned<Tensor> operand_as(Operand x, DType d);  // borrowed when x is a tensor of dtype d
 Ref<Tensor> elementwise_output(IntList sizes, std::span<const Tensor* const> inputs, DType d, const char* op);
-Ref<Tensor> unaliased(const Tensor& out, Ref<Tensor> input);
+MaybeOwned<Tensor> unaliased(const Tensor& out, MaybeOwned<Tensor> input);
 
 }  // namespace ct

@@ -357,38 +357,43 @@ void strip_scalar(const char* s, int64_t sx, char* d, int64_t dy, int64_t ntiles
 
 #if CT_COPY_X86
 
+// The in-register transpose of S = 16 / W sub-tiles of 16 bytes for one vector width (BITS
+// 128, 256 or 512; PREFIX the intrinsics' _mm, _mm256 or _mm512): log2(S) rounds of unpacking
+// pairs of registers, each lane of a wider register a sub-tile of its own.  A macro rather than
+// one template over the vector type, because each width's functions must carry that width's
+// target attribute (TARGET, empty for SSE2): a template compiled for AVX-512 could put
+// AVX-512 encodings into code an AVX2 machine runs.
+#define CT_TRANSPOSE_ROUNDS(BITS, PREFIX, TARGET)                                   \
+  template <int W>                                                                  \
+  TARGET inline __m##BITS##i unpacklo##BITS(__m##BITS##i a, __m##BITS##i b) {       \
+    if constexpr (W == 1) return PREFIX##_unpacklo_epi8(a, b);                      \
+    if constexpr (W == 2) return PREFIX##_unpacklo_epi16(a, b);                     \
+    if constexpr (W == 4) return PREFIX##_unpacklo_epi32(a, b);                     \
+    if constexpr (W == 8) return PREFIX##_unpacklo_epi64(a, b);                     \
+  }                                                                                 \
+  template <int W>                                                                  \
+  TARGET inline __m##BITS##i unpackhi##BITS(__m##BITS##i a, __m##BITS##i b) {       \
+    if constexpr (W == 1) return PREFIX##_unpackhi_epi8(a, b);                      \
+    if constexpr (W == 2) return PREFIX##_unpackhi_epi16(a, b);                     \
+    if constexpr (W == 4) return PREFIX##_unpackhi_epi32(a, b);                     \
+    if constexpr (W == 8) return PREFIX##_unpackhi_epi64(a, b);                     \
+  }                                                                                 \
+  template <int W>                                                                  \
+  TARGET inline void transpose_rounds##BITS(__m##BITS##i* r) {                      \
+    constexpr int S = 16 / W;                                                       \
+    _Pragma("GCC unroll 4") for (int round = 1; round < S; round *= 2) {            \
+      __m##BITS##i t[S];                                                            \
+      _Pragma("GCC unroll 16") for (int i = 0; i < S / 2; ++i) {                    \
+        t[2 * i] = unpacklo##BITS<W>(r[i], r[i + S / 2]);                           \
+        t[2 * i + 1] = unpackhi##BITS<W>(r[i], r[i + S / 2]);                       \
+      }                                                                             \
+      _Pragma("GCC unroll 16") for (int i = 0; i < S; ++i) r[i] = t[i];             \
+    }                                                                               \
+  }
+
 // -- SSE2: one sub-tile per register --
 
-template <int W>
-inline __m128i unpacklo128(__m128i a, __m128i b) {
-  if constexpr (W == 1) return _mm_unpacklo_epi8(a, b);
-  if constexpr (W == 2) return _mm_unpacklo_epi16(a, b);
-  if constexpr (W == 4) return _mm_unpacklo_epi32(a, b);
-  if constexpr (W == 8) return _mm_unpacklo_epi64(a, b);
-}
-template <int W>
-inline __m128i unpackhi128(__m128i a, __m128i b) {
-  if constexpr (W == 1) return _mm_unpackhi_epi8(a, b);
-  if constexpr (W == 2) return _mm_unpackhi_epi16(a, b);
-  if constexpr (W == 4) return _mm_unpackhi_epi32(a, b);
-  if constexpr (W == 8) return _mm_unpackhi_epi64(a, b);
-}
-
-template <int W>
-inline void transpose_rounds128(__m128i* r) {
-  constexpr int S = 16 / W;
-#pragma GCC unroll 4
-  for (int round = 1; round < S; round *= 2) {
-    __m128i t[S];
-#pragma GCC unroll 16
-    for (int i = 0; i < S / 2; ++i) {
-      t[2 * i] = unpacklo128<W>(r[i], r[i + S / 2]);
-      t[2 * i + 1] = unpackhi128<W>(r[i], r[i + S / 2]);
-    }
-#pragma GCC unroll 16
-    for (int i = 0; i < S; ++i) r[i] = t[i];
-  }
-}
+CT_TRANSPOSE_ROUNDS(128, _mm, )
 
 inline void flush_line_sse2(char* d, const char* b, bool nt) {
   const __m128i v0 = _mm_load_si128(reinterpret_cast<const __m128i*>(b));
@@ -451,36 +456,7 @@ void strip_sse2(const char* s, int64_t sx, char* d, int64_t dy, int64_t ntiles, 
 
 #define CT_AVX2 __attribute__((target("avx2")))
 
-template <int W>
-CT_AVX2 inline __m256i unpacklo256(__m256i a, __m256i b) {
-  if constexpr (W == 1) return _mm256_unpacklo_epi8(a, b);
-  if constexpr (W == 2) return _mm256_unpacklo_epi16(a, b);
-  if constexpr (W == 4) return _mm256_unpacklo_epi32(a, b);
-  if constexpr (W == 8) return _mm256_unpacklo_epi64(a, b);
-}
-template <int W>
-CT_AVX2 inline __m256i unpackhi256(__m256i a, __m256i b) {
-  if constexpr (W == 1) return _mm256_unpackhi_epi8(a, b);
-  if constexpr (W == 2) return _mm256_unpackhi_epi16(a, b);
-  if constexpr (W == 4) return _mm256_unpackhi_epi32(a, b);
-  if constexpr (W == 8) return _mm256_unpackhi_epi64(a, b);
-}
-
-template <int W>
-CT_AVX2 inline void transpose_rounds256(__m256i* r) {
-  constexpr int S = 16 / W;
-#pragma GCC unroll 4
-  for (int round = 1; round < S; round *= 2) {
-    __m256i t[S];
-#pragma GCC unroll 16
-    for (int i = 0; i < S / 2; ++i) {
-      t[2 * i] = unpacklo256<W>(r[i], r[i + S / 2]);
-      t[2 * i + 1] = unpackhi256<W>(r[i], r[i + S / 2]);
-    }
-#pragma GCC unroll 16
-    for (int i = 0; i < S; ++i) r[i] = t[i];
-  }
-}
+CT_TRANSPOSE_ROUNDS(256, _mm256, CT_AVX2)
 
 CT_AVX2 inline void flush_line_avx2(char* d, const char* b, bool nt) {
   const __m256i v0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(b));
@@ -609,36 +585,7 @@ CT_AVX2 void strip_avx2(const char* s, int64_t sx, char* d, int64_t dy, int64_t 
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
 
-template <int W>
-CT_AVX512 inline __m512i unpacklo512(__m512i a, __m512i b) {
-  if constexpr (W == 1) return _mm512_unpacklo_epi8(a, b);
-  if constexpr (W == 2) return _mm512_unpacklo_epi16(a, b);
-  if constexpr (W == 4) return _mm512_unpacklo_epi32(a, b);
-  if constexpr (W == 8) return _mm512_unpacklo_epi64(a, b);
-}
-template <int W>
-CT_AVX512 inline __m512i unpackhi512(__m512i a, __m512i b) {
-  if constexpr (W == 1) return _mm512_unpackhi_epi8(a, b);
-  if constexpr (W == 2) return _mm512_unpackhi_epi16(a, b);
-  if constexpr (W == 4) return _mm512_unpackhi_epi32(a, b);
-  if constexpr (W == 8) return _mm512_unpackhi_epi64(a, b);
-}
-
-template <int W>
-CT_AVX512 inline void transpose_rounds512(__m512i* r) {
-  constexpr int S = 16 / W;
-#pragma GCC unroll 4
-  for (int round = 1; round < S; round *= 2) {
-    __m512i t[S];
-#pragma GCC unroll 16
-    for (int i = 0; i < S / 2; ++i) {
-      t[2 * i] = unpacklo512<W>(r[i], r[i + S / 2]);
-      t[2 * i + 1] = unpackhi512<W>(r[i], r[i + S / 2]);
-    }
-#pragma GCC unroll 16
-    for (int i = 0; i < S; ++i) r[i] = t[i];
-  }
-}
+CT_TRANSPOSE_ROUNDS(512, _mm512, CT_AVX512)
 
 CT_AVX512 inline void store_line_avx512(char* d, __m512i v, bool nt) {
   if (nt) {

@@ -27,6 +27,7 @@
 #include "parallel.h"
 #include "shape.h"
 #include "views.h"
+#include "wrapping.h"
 
 namespace ct {
 namespace {
@@ -121,16 +122,20 @@ void check_no_overlap(const Tensor& self, const Tensor& input) {
            kPartialOverlapMessage);
 }
 
+// Integers wrap on overflow (wrapping.h), as torch's kernels do: index_put_ with accumulate of
+// two large int64 values was signed overflow (the fuzzer, under UBSan).
 template <class T>
 inline T add_values(T a, T b) {
   if constexpr (std::is_same_v<T, bool>) return a || b;
   else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) return T(float(a) + float(b));
+  else if constexpr (std::is_integral_v<T>) return wrap_add(a, b);
   else return static_cast<T>(a + b);
 }
 template <class T>
 inline T mul_values(T a, T b) {
   if constexpr (std::is_same_v<T, bool>) return a && b;
   else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) return T(float(a) * float(b));
+  else if constexpr (std::is_integral_v<T>) return wrap_mul(a, b);
   else return static_cast<T>(a * b);
 }
 

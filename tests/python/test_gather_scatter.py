@@ -299,6 +299,27 @@ def test_index_put_duplicates_accumulate():
     assert c.tolist() == t.tolist() == [0.0, 11.0, 0.0, 0.0, 4.0]
 
 
+@pytest.mark.parametrize("dtype", ["int16", "int32", "int64"])
+def test_integer_accumulation_wraps_like_torch(dtype):
+    """Sums and products past the dtype's range wrap around, as torch's kernels do.  They were
+    signed overflow in C++ (undefined behaviour; the fuzzer found index_put_ with accumulate of
+    two large int64 values under UBSan, which the sanitizer run of this file also checks)."""
+    tdt = getattr(torch, dtype)
+    big = torch.iinfo(tdt).max - 3
+    t = torch.tensor([big, -big, big, 7], dtype=tdt)
+    s = torch.tensor([big, -big, 5, big], dtype=tdt)
+    i = torch.tensor([0, 1, 2, 0])
+    c, sc, ic = ct_of(t), ct_of(s), ct_of(i)
+    check_same(c.clone().index_put_((ic,), sc, accumulate=True), t.clone().index_put_((i,), s, accumulate=True))
+    check_same(c.index_add(0, ic, sc), t.index_add(0, i, s))
+    check_same(c.index_add(0, ic, sc, alpha=3), t.index_add(0, i, s, alpha=3))
+    check_same(c.scatter_add(0, ic, sc), t.scatter_add(0, i, s))
+    check_same(c.scatter(0, ic, sc, reduce="multiply"), t.scatter(0, i, s, reduce="multiply"))
+    check_same(c.scatter_reduce(0, ic, sc, "prod"), t.scatter_reduce(0, i, s, "prod"))
+    check_same(c.scatter_reduce(0, ic, sc, "sum", include_self=False), t.scatter_reduce(0, i, s, "sum", include_self=False))
+    check_same(c.put(ic, sc, accumulate=True), t.put(i, s, accumulate=True))
+
+
 def outcome(f):
     """(exception class name, first line of its message) or the result."""
     try:

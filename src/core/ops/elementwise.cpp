@@ -19,6 +19,7 @@
 #include "core/overlap.h"
 #include "core/shape.h"
 #include "core/views.h"
+#include "core/wrapping.h"
 
 namespace ct {
 namespace {
@@ -43,37 +44,6 @@ template <class T>
 inline T from_acc(acc_t<T> v) {
   if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) return T(v);
   else return static_cast<T>(v);
-}
-
-// Integer arithmetic wraps (as PyTorch does in practice) instead of being undefined.
-template <class T>
-inline T wrap_add(T a, T b) {
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-    using U = std::make_unsigned_t<T>;
-    return T(U(U(a) + U(b)));
-  } else {
-    return a + b;
-  }
-}
-template <class T>
-inline T wrap_sub(T a, T b) {
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-    using U = std::make_unsigned_t<T>;
-    return T(U(U(a) - U(b)));
-  } else {
-    return a - b;
-  }
-}
-template <class T>
-inline T wrap_mul(T a, T b) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return a && b;
-  } else if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<std::conditional_t<(sizeof(T) < sizeof(int)), int, T>>;
-    return T(U(U(a) * U(b)));
-  } else {
-    return a * b;
-  }
 }
 
 // ---- the loops -----------------------------------------------------------------------------

@@ -984,6 +984,7 @@ static ct_tensor *ctpy_movedim(const ct_tensor *t, PyObject *source, PyObject *d
 /* Slots written by hand (fastpath.c). */
 %feature("python:tp_dealloc") ct_tensor "ctpy_tensor_dealloc";
 %feature("python:tp_hash") ct_tensor "ctpy_tensor_hash";
+%feature("python:tp_setattro") ct_tensor "ctpy_tensor_setattro";
 %feature("python:tp_repr") ct_tensor "ctpy_repr";
 %feature("python:tp_str") ct_tensor "ctpy_repr";
 %feature("python:tp_iter") ct_tensor "ctpy_iter";

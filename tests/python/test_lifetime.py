@@ -124,6 +124,48 @@ def test_tensor_attributes_and_hash():
     assert x.name == "weights"
 
 
+def test_attributes_stay_with_their_tensor():
+    """Every tensor object starts on one shared empty __dict__ on CPython 3.11 (Note [Shared
+    empty attribute dict] in fastpath.c): no way of storing an attribute may reach another tensor."""
+    x, y = ctensor.zeros(2), ctensor.zeros(2)
+    x.name = "w"
+    y.__dict__["k"] = 1
+    vars(ctensor.zeros(1)).update(m=2)
+    setattr(y, "j", 3)
+    z = ctensor.zeros(2)
+    assert vars(z) == {} and not hasattr(z, "name") and not hasattr(z, "k") and not hasattr(z, "m")
+    assert vars(x) == {"name": "w"} and vars(y) == {"k": 1, "j": 3}
+    with pytest.raises(TypeError):  # would skip Tensor's own __setattr__ (README: differs from torch)
+        object.__setattr__(z, "a", 1)
+    z.requires_grad = True  # a descriptor: nothing stored in the dict
+    assert vars(z) == {} and vars(ctensor.zeros(1)) == {}
+    del x.name
+    with pytest.raises(AttributeError):
+        del x.name
+    with pytest.raises(AttributeError):
+        del z.nothing
+    assert vars(x) == {} and vars(ctensor.zeros(1)) == {}
+
+
+@pytest.mark.skipif(sys.implementation.name != "cpython", reason="CPython's specializing interpreter")
+def test_method_calls_on_tensors_are_specialized():
+    """A method call on a tensor specializes (Note [Shared empty attribute dict]): on 3.11 only an
+    object with a dict does, on 3.12 and later only one without."""
+    import dis
+
+    def call(t):
+        return t.t()
+
+    x = ctensor.zeros(2, 3)
+    for _ in range(64):
+        call(x)
+    names = [i.opname for i in dis.get_instructions(call, adaptive=True)]
+    if sys.version_info < (3, 12):
+        assert "LOAD_METHOD_WITH_DICT" in names, names
+    else:
+        assert any(n.startswith("LOAD_ATTR_METHOD") for n in names), names
+
+
 def test_reference_cycle_through_instance_dict():
     """Tensor objects are not tracked by Python's cycle collector (as SWIG builtin types, and to
     keep a view op cheap): a cycle through a tensor's __dict__ lives until it is broken."""

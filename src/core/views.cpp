@@ -43,6 +43,22 @@ Ref<Tensor> narrowed_view(const Tensor& t, IntList sizes, IntList strides, int64
   v->set_math_bits(t.math_bits());
   return v;
 }
+
+// make_view for a view whose dims are t's, or some of them, plus one new dim (unsqueeze,
+// diagonal), over numel of t's elements: of make's checks, only those about the new dim can
+// fail (t's own sizes, strides and offset passed them), so only they are made, with make's
+// messages.  check_geometry in tensor.cpp is the full list.
+Ref<Tensor> view_with_new_dim(const Tensor& t, IntList sizes, IntList strides, int64_t offset, int64_t numel,
+                              int new_dim) {
+  const int ndim = int(sizes.size());
+  CT_CHECK(ndim <= kMaxDims, InvalidArgument, "tensor: ndim must be at most " << kMaxDims << ", got " << ndim);
+  const int64_t stride = strides[size_t(new_dim)], item = t.itemsize();
+  int64_t bytes = 0;
+  CT_CHECK(numel == 0 || !__builtin_mul_overflow(stride, item, &bytes), InvalidArgument,
+           "tensor: stride " << stride << " of dimension " << new_dim << " times the item size " << item
+                             << " overflows int64");
+  return narrowed_view(t, sizes, strides, offset, numel);
+}
 }  // namespace
 
 Ref<Tensor> view(const Tensor& t, IntList shape) {
@@ -287,7 +303,7 @@ Ref<Tensor> unsqueeze(const Tensor& t, int64_t dim) {
     sizes.push_back(1);
     strides.push_back(stride);
   }
-  return make_view(t, sizes, strides, t.offset());
+  return view_with_new_dim(t, sizes, strides, t.offset(), t.numel(), d);
 }
 
 Ref<Tensor> diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2) {
@@ -304,15 +320,19 @@ Ref<Tensor> diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2
     diag = offset <= -s1 ? 0 : std::min(s1 + offset, s2);
     if (diag > 0) start = geometry("diagonal", -offset, t.stride(d1), start);  // offset > -s1: no overflow
   }
+  // t's dims but d1 and d2, then the diagonal's; numel as select counts it (the product
+  // divides t.numel() unless some size is 0).
   DimBuf sizes, strides;
+  int64_t numel = diag;
   for (int i = 0; i < n; ++i) {
     if (i == d1 || i == d2) continue;
     sizes.push_back(t.size(i));
     strides.push_back(t.stride(i));
+    numel *= t.numel() == 0 ? 0 : t.size(i);
   }
   sizes.push_back(diag);
   strides.push_back(geometry("diagonal", 1, t.stride(d1), t.stride(d2)));
-  return make_view(t, sizes, strides, start);
+  return view_with_new_dim(t, sizes, strides, start, numel, n - 2);
 }
 
 Ref<Tensor> unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step) {

@@ -319,3 +319,24 @@ def test_multi_output_views_with_absurd_counts_raise_memory_error():
             make()
     assert ctensor.live_tensors() == base
     assert [p.shape for p in ctensor.empty(0).chunk(3)] == [(0,), (0,), (0,)]
+
+
+@pytest.mark.skipif(torch is None, reason="differential against torch; torch is not installed")
+@pytest.mark.parametrize("shape", [(3, 4), (4, 3), (2, 3, 4), (0, 3), (3, 0), (2, 0, 4), (1, 1), (5,), ()])
+def test_unsqueeze_and_diagonal_geometry_like_torch(shape):
+    """unsqueeze and diagonal count their elements themselves (views.cpp view_with_new_dim):
+    sizes, strides, offset, element count and contiguity as torch's, empty tensors included."""
+    n = 1
+    for s in shape:
+        n *= s
+    ops = [lambda x, d=d: x.unsqueeze(d) for d in range(-len(shape) - 1, len(shape) + 1)]
+    if len(shape) >= 2:
+        ops += [lambda x, o=o, a=a, b=b: x.diagonal(o, a, b)
+                for o in (-3, -1, 0, 1, 2, 5) for a in range(len(shape)) for b in range(len(shape)) if a != b]
+    x = ctensor.arange(float(n)).reshape(*shape)
+    t = torch.arange(float(n)).reshape(*shape)
+    for op in ops:
+        v, w = op(x), op(t)
+        assert (tuple(v.shape), v.stride(), v.storage_offset(), v.numel(), v.is_contiguous()) == \
+               (tuple(w.shape), w.stride(), w.storage_offset(), w.numel(), w.is_contiguous())
+        assert v.tolist() == w.tolist() and v._base is x._base

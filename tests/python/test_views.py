@@ -333,8 +333,8 @@ def test_unsqueeze_and_diagonal_geometry_like_torch(shape):
     if len(shape) >= 2:
         ops += [lambda x, o=o, a=a, b=b: x.diagonal(o, a, b)
                 for o in (-3, -1, 0, 1, 2, 5) for a in range(len(shape)) for b in range(len(shape)) if a != b]
-    x = ctensor.arange(float(n)).reshape(*shape)
-    t = torch.arange(float(n)).reshape(*shape)
+    x = ctensor.arange(float(n)).reshape(shape)
+    t = torch.arange(float(n)).reshape(shape)
     for op in ops:
         v, w = op(x), op(t)
         assert (tuple(v.shape), v.stride(), v.storage_offset(), v.numel(), v.is_contiguous()) == \

@@ -66,6 +66,10 @@ Ref<Tensor> Tensor::make_narrowed(const Tensor& of, IntList sizes, IntList strid
                       compute_contiguous(sizes, strides));
 }
 
+Ref<Tensor> Tensor::make_dense_view(const Tensor& of, IntList sizes, IntList strides, Tensor* base) {
+  return make_checked(of.storage(), of.dtype(), sizes, strides, of.offset(), base, nullptr, of.numel(), true);
+}
+
 Ref<Tensor> Tensor::make_alias(const Tensor& of) {
   Ref<Tensor> a = make_checked(of.storage(), of.dtype(), of.sizes(), of.strides(), of.offset(), nullptr, &of,
                                of.numel(), of.is_contiguous());

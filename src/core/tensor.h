@@ -118,6 +118,11 @@ class Tensor {
   // (an empty `of` gives an empty view, which make does not check either).
   static Ref<Tensor> make_narrowed(const Tensor& of, IntList sizes, IntList strides, int64_t offset, int64_t numel,
                                    Tensor* base);
+  // A view of all of `of`'s elements in their order when `of` is dense (its strides exactly the
+  // contiguous strides of its sizes) and not empty: new sizes of the same numel, with their own
+  // contiguous strides (view, reshape).  Contiguous, and no stride exceeds numel, whose bytes
+  // fit: nothing to check again.
+  static Ref<Tensor> make_dense_view(const Tensor& of, IntList sizes, IntList strides, Tensor* base);
   // A non-view tensor with of's geometry and math bits on its storage, sharing its version
   // counter (ct_alias, a saved tensor): make's counter_from = &of, with nothing to check again.
   static Ref<Tensor> make_alias(const Tensor& of);

@@ -340,3 +340,31 @@ def test_unsqueeze_and_diagonal_geometry_like_torch(shape):
         assert (tuple(v.shape), v.stride(), v.storage_offset(), v.numel(), v.is_contiguous()) == \
                (tuple(w.shape), w.stride(), w.storage_offset(), w.numel(), w.is_contiguous())
         assert v.tolist() == w.tolist() and v._base is x._base
+
+
+@pytest.mark.skipif(torch is None, reason="differential against torch; torch is not installed")
+@pytest.mark.parametrize("geometry", [((3, 4), (4, 1)), ((12, 1), (1, 5)), ((1, 12), (7, 1)), ((2, 1, 6), (6, 6, 1)),
+                                      ((2, 1, 6), (6, 3, 1)), ((4, 3), (1, 4)), ((2, 3), (6, 2)), ((0, 4), (4, 1)),
+                                      ((1,), (3,)), ((), ())])
+def test_view_and_reshape_strides_like_torch(geometry):
+    """view and reshape of a dense tensor take a short path (views.cpp is_dense); contiguous
+    tensors whose size-1 dims have other strides, and non-contiguous ones, take torch's stride
+    walk, which keeps some of those strides."""
+    sizes, strides = geometry
+    x = ctensor.arange(24.0).as_strided(sizes, strides)
+    t = torch.arange(24.0).as_strided(sizes, strides)
+    n = t.numel()
+    for shape in {(n,), (n, 1), (1, n), (1, n, 1), (-1,), tuple(sizes), (2, -1) if n % 2 == 0 else (n,),
+                  (3, 4) if n == 12 else (n,), (1, 1, 3, 1, 4, 1) if n == 12 else (n, 1, 1)}:
+        for op in ("view", "reshape"):
+            try:
+                w = getattr(t, op)(shape)
+            except RuntimeError:
+                with pytest.raises(RuntimeError, match="view size is not compatible"):
+                    getattr(x, op)(shape)
+                continue
+            v = getattr(x, op)(shape)
+            assert (tuple(v.shape), v.stride(), v.storage_offset(), v.is_contiguous()) == \
+                   (tuple(w.shape), w.stride(), w.storage_offset(), w.is_contiguous()), (op, shape)
+            assert v.tolist() == w.tolist() and (v._base is None) == (w._base is None)
+            assert v._base is None or v._base is x._base

@@ -254,13 +254,16 @@ static SwigPyObject *ctpy_tensor_alloc(void) {
    getter give an object its own dict before anything is stored in it.  (object.__setattr__
    cannot bypass ctpy_tensor_setattro: CPython refuses a C-level setattr that skips an override.)
    3.12 does the opposite, specializing only a NULL dict (LOAD_ATTR_METHOD_LAZY_DICT), so there
-   objects start without one. */
+   objects start without one.
+   The objects do not count their references to the shared dict (the module holds one for
+   good, and every place that drops an object's dict checks for it): a reference count
+   written at every view's creation and release stalled the loads of `x[1:3, 1:3]`'s slice
+   objects whenever their addresses matched the dict's modulo 4 KiB (10-20 ns, depending on
+   where the process's heap happened to put things, by perf). */
 #if PY_VERSION_HEX < 0x030C0000
 static PyObject *ctpy_no_attrs = NULL; /* made by _setup; NULL until then (objects get no dict) */
-#define CTPY_INITIAL_DICT() (Py_XNewRef(ctpy_no_attrs))
 #else
 #define ctpy_no_attrs ((PyObject *)NULL)
-#define CTPY_INITIAL_DICT() ((PyObject *)NULL)
 #endif
 
 /* tp_setattro: an object still on the shared dict gets its own (PyObject_GenericSetAttr makes
@@ -269,12 +272,9 @@ static PyObject *ctpy_no_attrs = NULL; /* made by _setup; NULL until then (objec
 static int ctpy_tensor_setattro(PyObject *o, PyObject *name, PyObject *value) {
   SwigPyObject *s = (SwigPyObject *)o;
   if (!ctpy_no_attrs || s->dict != ctpy_no_attrs) return PyObject_GenericSetAttr(o, name, value);
-  s->dict = NULL; /* the reference to the shared dict is now this function's */
+  s->dict = NULL;
   const int rc = PyObject_GenericSetAttr(o, name, value);
-  if (!s->dict)
-    s->dict = ctpy_no_attrs;
-  else
-    Py_DECREF(ctpy_no_attrs);
+  if (!s->dict) s->dict = ctpy_no_attrs;
   return rc;
 }
 
@@ -285,7 +285,7 @@ static PyObject *ctpy_get_dict(PyObject *o, void *closure) {
   if (!s->dict || s->dict == ctpy_no_attrs) {
     PyObject *d = PyDict_New();
     if (!d) return NULL;
-    Py_XSETREF(s->dict, d);
+    s->dict = d; /* the shared dict was not counted */
   }
   return Py_NewRef(s->dict);
 }
@@ -303,7 +303,7 @@ static PyObject *ctpy_wrap_new(ct_tensor *h) {
   s->ty = SWIGTYPE_p_ct_tensor;
   s->own = SWIG_POINTER_OWN;
   s->next = 0;
-  s->dict = CTPY_INITIAL_DICT(); /* Note [Shared empty attribute dict] */
+  s->dict = ctpy_no_attrs; /* Note [Shared empty attribute dict]: not counted */
   if (ctpy_reg_insert(h, (PyObject *)s) < 0) {
     Py_DECREF(s);
     return NULL;
@@ -341,7 +341,10 @@ static void ctpy_tensor_dealloc(PyObject *o) {
     if (s->own) ct_tensor_release((ct_tensor *)s->ptr);
     s->ptr = NULL;
   }
-  Py_CLEAR(s->dict);
+  if (s->dict == ctpy_no_attrs)
+    s->dict = NULL; /* Note [Shared empty attribute dict]: not counted */
+  else
+    Py_CLEAR(s->dict);
   if (Py_TYPE(o) == ctpy_tensor_type() && ctpy_num_free_tensors < CTPY_FREE_TENSORS) {
     ctpy_free_tensors[ctpy_num_free_tensors++] = o;
     return;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "shape.h"
+#include "small_blocks.h"
 // DLPack's ABI structs.  This header also declares the ct_* C API, which the core never
 // calls: it is included only for the struct layouts.
 #include "ctensor_dlpack.h"
@@ -176,7 +177,8 @@ struct Export {
   M managed{};
   // The storage exported: the tensor's may change later (set_), and while the export lives
   // the memory may not move (Storage::resizable).
-  Ref<Storage> storage;
+  // Holds a reference and an export, taken together (Note [Exports in the reference count]).
+  const Storage* storage = nullptr;
   // sizes then strides: inline up to kInlineExportDims dims (one allocation per export, not
   // two: np.from_dlpack of a small tensor is an allocation-bound round trip), else on the heap
   static constexpr int kInlineExportDims = 6;
@@ -189,10 +191,20 @@ struct Export {
   }
 
   ~Export() {
-    if (storage) storage->add_export(-1);
+    if (storage) storage->release_export();
+  }
+  // From small_blocks, as Tensor and Storage objects are (Note [Tensor objects] in tensor.h):
+  // np.from_dlpack(t) of a small tensor makes and frees one, and malloc and free were a tenth
+  // of it (perf).  The deleter may run on another thread: its cache takes the block.
+  // (sizeof(Export), a few hundred bytes, is a class size of small_blocks once rounded.)
+  static void* operator new(size_t bytes) { return small_blocks::new_block(small_blocks::block_size(int64_t(bytes))); }
+  static void operator delete(void* p, size_t bytes) noexcept {
+    if (p) small_blocks::give(static_cast<char*>(p), small_blocks::block_size(int64_t(bytes)));
   }
   static void destroy(M* self) { delete static_cast<Export*>(self->manager_ctx); }
 };
+
+static_assert(sizeof(Export<DLManagedTensorVersioned>) <= size_t(small_blocks::kMaxBytes), "a small_blocks class");
 
 template <class M>
 M* export_tensor(const Tensor& t) {
@@ -217,8 +229,8 @@ M* export_tensor(const Tensor& t) {
   dl.byte_offset = 0;
   e->managed.manager_ctx = e.get();
   e->managed.deleter = &Export<M>::destroy;
-  e->storage = Ref<Storage>::retain(t.storage());
-  e->storage->add_export(1);
+  t.storage()->retain_export();  // last: nothing below throws
+  e->storage = t.storage();
   return &e.release()->managed;
 }
 

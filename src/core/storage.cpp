@@ -109,7 +109,7 @@ void Storage::grow_to(int64_t nbytes, const char* op) {
   if (!resizable()) {
     const char* why = foreign_     ? "its memory is foreign (from_blob, DLPack or NumPy)"
                       : read_only_ ? "it is read-only"
-                      : exports_.load(std::memory_order_relaxed) > 0
+                      : live_exports() > 0
                           ? "a DLPack export of it is alive"
                           : "its memory was handed to NumPy";
     CT_FAIL(InvalidArgument, op << ": Trying to resize storage that is not resizable (" << why << ")");

@@ -324,6 +324,31 @@ TEST_F(DLPack, ExportKeepsStorageAliveUntilDeleter) {
   EXPECT_EQ(ct_live_storages(), storages - 1);
 }
 
+// Note [Exports in the reference count] (storage.h): an export takes a reference and marks a
+// live export in one word.  ct_storage_refcount reports the references alone, and the storage
+// may grow again once the last export is gone.
+TEST_F(DLPack, ExportIsOneReferenceAndPinsTheMemoryUntilItsDeleter) {
+  const int64_t n = 4;
+  ct_tensor* t = ct_zeros(1, &n, CT_FLOAT32);
+  ct_storage* s = ct_tensor_storage(t);
+  EXPECT_EQ(ct_storage_refcount(s), 2);  // t and s
+  EXPECT_EQ(ct_storage_is_resizable(s), 1);
+  DLManagedTensorVersioned* a = ct_to_dlpack_versioned(t);
+  DLManagedTensor* b = ct_to_dlpack(t);
+  ASSERT_HANDLE(a);
+  ASSERT_HANDLE(b);
+  EXPECT_EQ(ct_storage_refcount(s), 4);
+  EXPECT_EQ(ct_storage_is_resizable(s), 0);
+  a->deleter(a);
+  EXPECT_EQ(ct_storage_refcount(s), 3);
+  EXPECT_EQ(ct_storage_is_resizable(s), 0);
+  b->deleter(b);
+  EXPECT_EQ(ct_storage_refcount(s), 2);
+  EXPECT_EQ(ct_storage_is_resizable(s), 1);
+  ct_storage_release(s);
+  ct_tensor_release(t);
+}
+
 // t.set_(from_dlpack(to_dlpack(t))): t ends on the storage whose deleter holds the export.  Had
 // the export held t itself, t -> storage -> export -> t would be a cycle never freed (the
 // fuzzer found it); the export holds only the old storage, so everything goes.

@@ -1385,6 +1385,7 @@ ct_tensor *ctpy_movedim(const ct_tensor *t, PyObject *source, PyObject *destinat
 %native(_custom_op_apply) PyObject *ctpy_custom_op_apply_py(PyObject *self, PyObject *args);
 %native(_registry_size) PyObject *ctpy_registry_size(PyObject *self, PyObject *args);
 %native(_setup_compute) PyObject *ctpy_setup_compute(PyObject *self, PyObject *args);
+%native(_fast_arith_methods) PyObject *ctpy_fast_arith_methods(PyObject *self, PyObject *args);
 %native(_setup_pow) PyObject *ctpy_setup_pow(PyObject *self, PyObject *args);
 %native(_from_numpy) PyObject *ctpy_from_numpy(PyObject *self, PyObject *args);
 %native(_dlpack_mark_copied) PyObject *ctpy_dlpack_mark_copied(PyObject *self, PyObject *args);

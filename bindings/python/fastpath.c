@@ -21,6 +21,7 @@
  * to Python functions registered by the ctensor package with _C._setup().
  */
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -2266,6 +2267,126 @@ static PyObject *ctpy_arith_fast(PyObject *self, PyObject *const *args, Py_ssize
     return NULL;
   }
   return ctpy_arith(args[0], args[1], (int)op, (int)flags);
+}
+
+/* ---- The arithmetic methods: add, sub, mul, div and their in-place forms ----------------
+   x.add_(g, alpha=-lr) (torch.optim.SGD's update) and x.mul_(2) are among the most frequent
+   calls of torch code.  As Python methods (ctensor._compute) each paid a Python frame and its
+   checks: w.add_(g, alpha=-0.1) took about 130 ns more than w.add_(g), itself more than
+   `w += g`.  These C methods take the common calls (one operand, positional; add/sub of two
+   tensors with a Python float alpha that is not integral, or an int a double holds exactly,
+   as _compute._arith's own fast case) and pass every other call, unchanged, to the Python
+   method they replace, which makes torch's checks and raises torch's errors. */
+enum { CTPY_ARITH_METHODS = 8 }; /* add, sub, mul, div, then add_, sub_, mul_, div_ */
+static PyObject *ctpy_arith_method_py[CTPY_ARITH_METHODS];
+
+static PyObject *ctpy_arith_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                                   int m) {
+  const int op = m % 4, inplace = m >= 4;
+  const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  if (nargs == 1 && nkw == 0) {
+    PyObject *r = ctpy_arith(self, args[0], op, CTPY_NO_ARRAY | (inplace ? CTPY_INPLACE : 0));
+    if (r != Py_NotImplemented) return r; /* the result, or NULL with the error set */
+    Py_DECREF(r);
+  } else if (nargs == 1 && nkw == 1 && (op == CTPY_ADD || op == CTPY_SUB) && Py_IS_TYPE(self, ctpy_tensor_type()) &&
+             Py_IS_TYPE(args[0], ctpy_tensor_type()) &&
+             PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "alpha") == 0) {
+    PyObject *a = args[1];
+    double alpha = 0.0;
+    int fast = 0;
+    int64_t i;
+    if (PyFloat_CheckExact(a)) {
+      alpha = PyFloat_AS_DOUBLE(a);
+      fast = !(isfinite(alpha) && alpha == floor(alpha)); /* not alpha.is_integer() */
+    } else if (ctpy_small_int(a, &i) && i > -(INT64_C(1) << 53) && i < (INT64_C(1) << 53)) {
+      alpha = (double)i;
+      fast = 1;
+    }
+    if (fast) {
+      ct_tensor *h = ctpy_handle(self);
+      const ct_tensor *o = ctpy_handle(args[0]);
+      ct_clear_error();
+      if (inplace) {
+        if ((op == CTPY_ADD ? ct_add_alpha_(h, o, alpha) : ct_sub_alpha_(h, o, alpha)) != CT_OK)
+          return ctpy_raise_last(op == CTPY_ADD ? "ct_add_alpha_" : "ct_sub_alpha_");
+        return Py_NewRef(self);
+      }
+      ct_tensor *r = op == CTPY_ADD ? ct_add_alpha(h, o, alpha) : ct_sub_alpha(h, o, alpha);
+      if (!r) return ctpy_raise_last(op == CTPY_ADD ? "ct_add_alpha" : "ct_sub_alpha");
+      return ctpy_wrap(r);
+    }
+  }
+  /* Everything else: the Python method, called as self.method(*args, **kwargs) would be. */
+  PyObject *fn = ctpy_arith_method_py[m];
+  if (!fn) {
+    PyErr_SetString(PyExc_RuntimeError, "ctensor: the arithmetic methods are not set up");
+    return NULL;
+  }
+  PyObject *small[8];
+  if (nargs + nkw + 1 <= (Py_ssize_t)(sizeof small / sizeof small[0])) {
+    small[0] = self;
+    memcpy(small + 1, args, (size_t)(nargs + nkw) * sizeof(PyObject *));
+    return PyObject_Vectorcall(fn, small, (size_t)(nargs + 1), kwnames);
+  }
+  PyObject *bound = PyMethod_New(fn, self);
+  if (!bound) return NULL;
+  PyObject *r = PyObject_Vectorcall(bound, args, (size_t)nargs, kwnames);
+  Py_DECREF(bound);
+  return r;
+}
+
+#define CTPY_ARITH_METHOD(name, m)                                                                    \
+  static PyObject *ctpy_m_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) { \
+    return ctpy_arith_method(self, args, nargs, kw, m);                                               \
+  }
+CTPY_ARITH_METHOD(add, 0)
+CTPY_ARITH_METHOD(sub, 1)
+CTPY_ARITH_METHOD(mul, 2)
+CTPY_ARITH_METHOD(div, 3)
+CTPY_ARITH_METHOD(add_, 4)
+CTPY_ARITH_METHOD(sub_, 5)
+CTPY_ARITH_METHOD(mul_, 6)
+CTPY_ARITH_METHOD(div_, 7)
+#undef CTPY_ARITH_METHOD
+
+static PyMethodDef ctpy_arith_method_defs[CTPY_ARITH_METHODS] = {
+#define CTPY_ARITH_DEF(name) {#name, (PyCFunction)(void (*)(void))ctpy_m_##name, METH_FASTCALL | METH_KEYWORDS, NULL}
+    CTPY_ARITH_DEF(add), CTPY_ARITH_DEF(sub), CTPY_ARITH_DEF(mul), CTPY_ARITH_DEF(div),
+    CTPY_ARITH_DEF(add_), CTPY_ARITH_DEF(sub_), CTPY_ARITH_DEF(mul_), CTPY_ARITH_DEF(div_),
+#undef CTPY_ARITH_DEF
+};
+
+static int ctpy_type_set(PyTypeObject *type, const char *name, PyObject *value);
+
+/* _C._fast_arith_methods(((function, doc), ...)): eight pairs in the order of
+   ctpy_arith_method_defs, each the Python method a C method stands in for and the C method's
+   doc (its text signature first, so that inspect.signature reads the Python one).  Installs
+   the C methods on ctensor.Tensor; called once by the package, after the Python methods. */
+static PyObject *ctpy_fast_arith_methods(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *pairs;
+  if (!PyArg_ParseTuple(args, "O!:_fast_arith_methods", &PyTuple_Type, &pairs)) return NULL;
+  if (PyTuple_GET_SIZE(pairs) != CTPY_ARITH_METHODS) {
+    PyErr_Format(PyExc_ValueError, "_fast_arith_methods: %d (function, doc) pairs expected", CTPY_ARITH_METHODS);
+    return NULL;
+  }
+  for (int m = 0; m < CTPY_ARITH_METHODS; ++m) {
+    PyObject *fn, *doc;
+    if (!PyArg_ParseTuple(PyTuple_GET_ITEM(pairs, m), "OU", &fn, &doc)) return NULL;
+    const char *text = PyUnicode_AsUTF8(doc);
+    char *copy = text ? strdup(text) : NULL; /* the definition lives as long as the type */
+    if (!copy) return text ? PyErr_NoMemory() : NULL;
+    free((char *)ctpy_arith_method_defs[m].ml_doc);
+    ctpy_arith_method_defs[m].ml_doc = copy;
+    Py_INCREF(fn);
+    Py_XSETREF(ctpy_arith_method_py[m], fn);
+    PyObject *d = PyDescr_NewMethod(ctpy_tensor_type(), &ctpy_arith_method_defs[m]);
+    if (!d) return NULL;
+    const int rc = ctpy_type_set(ctpy_tensor_type(), ctpy_arith_method_defs[m].ml_name, d);
+    Py_DECREF(d);
+    if (rc < 0) return NULL;
+  }
+  Py_RETURN_NONE;
 }
 
 static PyObject *ctpy_nb_matmul(PyObject *a, PyObject *b) {

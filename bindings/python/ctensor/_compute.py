@@ -11,6 +11,7 @@ the (values, indices) result of max/min over a dim."""
 from __future__ import annotations
 
 import builtins
+import inspect
 import operator
 
 from . import _C
@@ -718,6 +719,20 @@ def install(arith, compare):
     for name, value in vars(_ComputeMethods).items():
         if not name.startswith("__"):
             _C._install(Tensor, name, value)
+    # add, sub, mul, div and their in-place forms: C methods take the common calls and pass the
+    # others to these Python ones (fastpath.c, "The arithmetic methods"), with their signature
+    # and doc.
+    pairs = []
+    for name in ("add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_"):
+        fn = getattr(_ComputeMethods, name)
+        fn.__qualname__ = "Tensor." + name  # Python's own argument errors name it
+        sig = str(inspect.signature(fn)).replace("(self", "($self", 1)
+        pairs.append((fn, f"{name}{sig}\n--\n\n{fn.__doc__ or ''}"))
+    _C._fast_arith_methods(tuple(pairs))
+    for alias, name in (("subtract", "sub"), ("multiply", "mul"), ("divide", "div"), ("subtract_", "sub_"),
+                        ("multiply_", "mul_"), ("divide_", "div_")):
+        assert getattr(_ComputeMethods, alias) is getattr(_ComputeMethods, name)
+        _C._install(Tensor, alias, inspect.getattr_static(Tensor, name))  # one object, as before
 
 
 # ---- module functions ------------------------------------------------------------------------

@@ -119,12 +119,12 @@ TENSOR = {
     "new_full": (None, "A new tensor of self's dtype, filled with fill_value."),
     "new_tensor": (None, "A new tensor of self's dtype holding a copy of data."),
     # ---- compute: new tensors ----
-    "add": (None, "A new tensor: self + alpha * other (broadcasting, torch's promotion)."),
-    "sub": (None, "A new tensor: self - alpha * other (broadcasting, torch's promotion)."),
+    "add": ("($self, other, *, alpha=1)", "A new tensor: self + alpha * other (broadcasting, torch's promotion)."),
+    "sub": ("($self, other, *, alpha=1)", "A new tensor: self - alpha * other (broadcasting, torch's promotion)."),
     "subtract": (None, "sub(): a new tensor, self - alpha * other."),
-    "mul": (None, "A new tensor: self * other (broadcasting, torch's promotion)."),
+    "mul": ("($self, other)", "A new tensor: self * other (broadcasting, torch's promotion)."),
     "multiply": (None, "mul(): a new tensor, self * other."),
-    "div": (None, "A new tensor: self / other (true division, or rounding_mode 'trunc'/'floor')."),
+    "div": ("($self, other, *, rounding_mode=None)", "A new tensor: self / other (true division, or rounding_mode 'trunc'/'floor')."),
     "divide": (None, "div(): a new tensor, self / other."),
     "neg": (None, "A new tensor: -self."),
     "negative": (None, "neg(): a new tensor, -self."),
@@ -168,12 +168,12 @@ TENSOR = {
     "var": (None, "A new tensor: the variance over dim (all elements by default); floating dtypes."),
     "norm": (None, "A new tensor: the vector norm of order p over dim (all elements by default)."),
     # ---- in place: self ----
-    "add_": (None, "In place, returns self: self += alpha * other."),
-    "sub_": (None, "In place, returns self: self -= alpha * other."),
+    "add_": ("($self, other, *, alpha=1)", "In place, returns self: self += alpha * other."),
+    "sub_": ("($self, other, *, alpha=1)", "In place, returns self: self -= alpha * other."),
     "subtract_": (None, "sub_(): in place, returns self."),
-    "mul_": (None, "In place, returns self: self *= other."),
+    "mul_": ("($self, other)", "In place, returns self: self *= other."),
     "multiply_": (None, "mul_(): in place, returns self."),
-    "div_": (None, "In place, returns self: self /= other."),
+    "div_": ("($self, other, *, rounding_mode=None)", "In place, returns self: self /= other."),
     "divide_": (None, "div_(): in place, returns self."),
     "neg_": (None, "In place, returns self: self = -self."),
     "negative_": (None, "neg_(): in place, returns self."),
@@ -282,6 +282,11 @@ def install(module_globals):
     done = set()  # aliases (subtract = sub) are one function object: the first name's line wins
     for name, (sig, line) in TENSOR.items():
         value = inspect.getattr_static(Tensor, name)
+        if type(value).__name__ == "method_descriptor" and value.__name__ != name:
+            # a C method under a second name (subtract = sub): again the one object, whose
+            # descriptor _redoc rebuilt with the first name's line
+            _C._install(Tensor, name, inspect.getattr_static(Tensor, value.__name__))
+            continue
         if id(value) in done:
             continue
         done.add(id(value))

@@ -250,9 +250,9 @@ static SwigPyObject *ctpy_tensor_alloc(void) {
    fixed offset (tp_dictoffset, SWIG's SwigPyObject.dict) only if the object already has a dict
    without that name (LOAD_METHOD_WITH_DICT); with no dict it leaves the site unspecialized, and
    each call looks the method up through the type's MRO (_PyObject_GetMethod: 3.5% of
-   `x.unsqueeze(0)` by perf, about 3 ns a call).  So every Tensor object starts with a reference
-   to one shared empty dict that nothing ever writes to: ctpy_tensor_setattro and the __dict__
-   getter give an object its own dict before anything is stored in it.  (object.__setattr__
+   `x.unsqueeze(0)` by perf, about 3 ns a call).  So every Tensor object starts pointing at one
+   shared empty dict that nothing ever writes to: ctpy_tensor_setattro and the __dict__ getter
+   give an object its own dict before anything is stored in it.  (object.__setattr__
    cannot bypass ctpy_tensor_setattro: CPython refuses a C-level setattr that skips an override.)
    3.12 does the opposite, specializing only a NULL dict (LOAD_ATTR_METHOD_LAZY_DICT), so there
    objects start without one.

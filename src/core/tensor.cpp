@@ -26,24 +26,33 @@ void Tensor::operator delete(void* p) noexcept {
 }
 
 namespace {
+// The checks of a geometry, one at a time (check_geometry makes them all; make_with_new_dim
+// only those a new dim can fail).
+void check_ndim(int ndim) {
+  CT_CHECK(ndim <= kMaxDims, InvalidArgument, "tensor: ndim must be at most " << kMaxDims << ", got " << ndim);
+}
+// With elements, byte strides and the byte offset must fit int64: every kernel and printer
+// scales by the item size.  Only hostile geometries get here (a huge stride on a size-1 dim,
+// which as_strided, from_blob and DLPack accept as torch does, since it is never stepped).
+// Empty tensors keep theirs (torch.empty(0, 2**62, 4) has such strides) and are never read,
+// so callers check only when numel > 0.
+void check_stride_bytes(int64_t stride, int dim, int64_t item) {
+  int64_t bytes = 0;
+  CT_CHECK(!__builtin_mul_overflow(stride, item, &bytes), InvalidArgument,
+           "tensor: stride " << stride << " of dimension " << dim << " times the item size " << item
+                             << " overflows int64");
+}
+
 // The checks every geometry passes (make, set_geometry); returns numel.
 int64_t check_geometry(DType dtype, IntList sizes, IntList strides, int64_t offset) {
   const int ndim = int(sizes.size());
-  CT_CHECK(ndim <= kMaxDims, InvalidArgument, "tensor: ndim must be at most " << kMaxDims << ", got " << ndim);
+  check_ndim(ndim);
   const int64_t numel = checked_numel(sizes, "tensor");  // views of expanded tensors can overflow
-  // With elements, byte strides and the byte offset must fit int64: every kernel and printer
-  // scales by the item size.  Only hostile geometries get here (a huge stride on a size-1 dim,
-  // which as_strided, from_blob and DLPack accept as torch does, since it is never stepped).
-  // Empty tensors keep theirs (torch.empty(0, 2**62, 4) has such strides) and are never read.
   const int64_t item = ct::itemsize(dtype);
   int64_t bytes = 0;
   CT_CHECK(numel == 0 || !__builtin_mul_overflow(offset, item, &bytes), InvalidArgument,
            "tensor: storage offset " << offset << " times the item size " << item << " overflows int64");
-  for (int i = 0; i < ndim && numel > 0; ++i) {
-    CT_CHECK(!__builtin_mul_overflow(strides[size_t(i)], item, &bytes), InvalidArgument,
-             "tensor: stride " << strides[size_t(i)] << " of dimension " << i << " times the item size " << item
-                               << " overflows int64");
-  }
+  for (int i = 0; i < ndim && numel > 0; ++i) check_stride_bytes(strides[size_t(i)], i, item);
   return numel;
 }
 }  // namespace
@@ -66,7 +75,15 @@ Ref<Tensor> Tensor::make_narrowed(const Tensor& of, IntList sizes, IntList strid
                       compute_contiguous(sizes, strides));
 }
 
-Ref<Tensor> Tensor::make_dense_view(const Tensor& of, IntList sizes, IntList strides, Tensor* base) {
+Ref<Tensor> Tensor::make_with_new_dim(const Tensor& of, IntList sizes, IntList strides, int64_t offset,
+                                      int64_t numel, int new_dim, Tensor* base) {
+  check_ndim(int(sizes.size()));
+  if (numel > 0) check_stride_bytes(strides[size_t(new_dim)], new_dim, of.itemsize());
+  return make_checked(of.storage(), of.dtype(), sizes, strides, offset, base, nullptr, numel,
+                      compute_contiguous(sizes, strides));
+}
+
+Ref<Tensor> Tensor::make_contiguous_view(const Tensor& of, IntList sizes, IntList strides, Tensor* base) {
   return make_checked(of.storage(), of.dtype(), sizes, strides, of.offset(), base, nullptr, of.numel(), true);
 }
 

@@ -118,11 +118,16 @@ class Tensor {
   // (an empty `of` gives an empty view, which make does not check either).
   static Ref<Tensor> make_narrowed(const Tensor& of, IntList sizes, IntList strides, int64_t offset, int64_t numel,
                                    Tensor* base);
-  // A view of all of `of`'s elements in their order when `of` is dense (its strides exactly the
-  // contiguous strides of its sizes) and not empty: new sizes of the same numel, with their own
-  // contiguous strides (view, reshape).  Contiguous, and no stride exceeds numel, whose bytes
-  // fit: nothing to check again.
-  static Ref<Tensor> make_dense_view(const Tensor& of, IntList sizes, IntList strides, Tensor* base);
+  // A view of numel of `of`'s elements whose dims are of's, or some of them, plus one new dim
+  // at new_dim (unsqueeze, diagonal): of make's checks only those the new dim can fail (the
+  // dim limit, its stride's bytes), with make's messages; of's own geometry passed the rest.
+  static Ref<Tensor> make_with_new_dim(const Tensor& of, IntList sizes, IntList strides, int64_t offset,
+                                       int64_t numel, int new_dim, Tensor* base);
+  // A view of all of `of`'s elements in their order when of's strides are exactly the
+  // contiguous strides of its sizes and it is not empty: new sizes of the same numel, with
+  // their own contiguous strides (view, reshape).  Contiguous, and no stride exceeds numel,
+  // whose bytes fit: nothing to check again.
+  static Ref<Tensor> make_contiguous_view(const Tensor& of, IntList sizes, IntList strides, Tensor* base);
   // A non-view tensor with of's geometry and math bits on its storage, sharing its version
   // counter (ct_alias, a saved tensor): make's counter_from = &of, with nothing to check again.
   static Ref<Tensor> make_alias(const Tensor& of);

@@ -44,12 +44,13 @@ Ref<Tensor> narrowed_view(const Tensor& t, IntList sizes, IntList strides, int64
   return v;
 }
 
-// Whether t is dense (its strides exactly the contiguous strides of its sizes, size-1 dims
-// included) and not empty.  Then torch's computeStride finds one chunk of base stride 1, and
-// every view of t's elements in order (view, reshape) gets the contiguous strides of its own
-// sizes.  A contiguous t whose size-1 dims have other strides is not dense: computeStride
-// keeps some of those (a (12, 1) tensor of strides (1, 5) viewed as (12, 1) keeps (1, 5)).
-bool is_dense(const Tensor& t) {
+// Whether t's strides are exactly the contiguous strides of its sizes, size-1 dims included,
+// and t is not empty (stricter than is_contiguous, which ignores size-1 dims).  Then torch's
+// computeStride finds one chunk of base stride 1, and every view of t's elements in order
+// (view, reshape) gets the contiguous strides of its own sizes.  A contiguous t whose size-1
+// dims have other strides does not qualify: computeStride keeps some of those (a (12, 1)
+// tensor of strides (1, 5) viewed as (12, 1) keeps (1, 5)).
+bool has_contiguous_strides(const Tensor& t) {
   if (!t.is_contiguous() || t.numel() == 0) return false;
   int64_t expected = 1;
   for (int i = t.ndim() - 1; i >= 0; --i) {
@@ -59,29 +60,21 @@ bool is_dense(const Tensor& t) {
   return true;
 }
 
-// view and reshape of a dense t (is_dense) to sizes of its numel: no stride walk, no checks
-// (Tensor::make_dense_view).  A third of a C view(), by callgrind.
-Ref<Tensor> dense_view(const Tensor& t, IntList sizes) {
+// view and reshape of such a t (has_contiguous_strides) to sizes of its numel: no stride walk,
+// no checks (Tensor::make_contiguous_view).  A third of a C view(), by callgrind.
+Ref<Tensor> contiguous_view(const Tensor& t, IntList sizes) {
   const DimBuf strides = contiguous_strides_buf(sizes);
-  Ref<Tensor> v = Tensor::make_dense_view(t, sizes, strides, t.view_root());
+  Ref<Tensor> v = Tensor::make_contiguous_view(t, sizes, strides, t.view_root());
   v->set_math_bits(t.math_bits());
   return v;
 }
 
-// make_view for a view whose dims are t's, or some of them, plus one new dim (unsqueeze,
-// diagonal), over numel of t's elements: of make's checks, only those about the new dim can
-// fail (t's own sizes, strides and offset passed them), so only they are made, with make's
-// messages.  check_geometry in tensor.cpp is the full list.
+// make_view for unsqueeze and diagonal: Tensor::make_with_new_dim.
 Ref<Tensor> view_with_new_dim(const Tensor& t, IntList sizes, IntList strides, int64_t offset, int64_t numel,
                               int new_dim) {
-  const int ndim = int(sizes.size());
-  CT_CHECK(ndim <= kMaxDims, InvalidArgument, "tensor: ndim must be at most " << kMaxDims << ", got " << ndim);
-  const int64_t stride = strides[size_t(new_dim)], item = t.itemsize();
-  int64_t bytes = 0;
-  CT_CHECK(numel == 0 || !__builtin_mul_overflow(stride, item, &bytes), InvalidArgument,
-           "tensor: stride " << stride << " of dimension " << new_dim << " times the item size " << item
-                             << " overflows int64");
-  return narrowed_view(t, sizes, strides, offset, numel);
+  Ref<Tensor> v = Tensor::make_with_new_dim(t, sizes, strides, offset, numel, new_dim, t.view_root());
+  v->set_math_bits(t.math_bits());
+  return v;
 }
 }  // namespace
 
@@ -96,7 +89,7 @@ Ref<Tensor> view(const Tensor& t, IntList shape) {
   }
   DimBuf sizes, strides;
   infer_size_into(shape, t.numel(), "view", sizes);
-  if (is_dense(t)) return dense_view(t, sizes);
+  if (has_contiguous_strides(t)) return contiguous_view(t, sizes);
   CT_CHECK(view_strides_into(t.sizes(), t.strides(), sizes, strides), NotViewable,
            "view size is not compatible with input tensor's size and stride (at least one dimension spans "
            "across two contiguous subspaces). Use .reshape(...) instead.");
@@ -494,7 +487,7 @@ Ref<Tensor> reshape(const Tensor& t, IntList shape) {
   if (shape.size() <= size_t(kMaxDims)) {  // the common case, without allocations
     DimBuf sizes, strides;
     infer_size_into(shape, t.numel(), "reshape", sizes);
-    if (is_dense(t)) return dense_view(t, sizes);
+    if (has_contiguous_strides(t)) return contiguous_view(t, sizes);
     if (view_strides_into(t.sizes(), t.strides(), sizes, strides)) return make_view(t, sizes, strides, t.offset());
   }
   const Shape sizes = infer_size(shape, t.numel(), "reshape");

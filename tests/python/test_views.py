@@ -347,7 +347,8 @@ def test_unsqueeze_and_diagonal_geometry_like_torch(shape):
                                       ((2, 1, 6), (6, 3, 1)), ((4, 3), (1, 4)), ((2, 3), (6, 2)), ((0, 4), (4, 1)),
                                       ((1,), (3,)), ((), ())])
 def test_view_and_reshape_strides_like_torch(geometry):
-    """view and reshape of a dense tensor take a short path (views.cpp is_dense); contiguous
+    """view and reshape of a tensor whose strides are exactly the contiguous ones take a short
+    path (views.cpp has_contiguous_strides); contiguous
     tensors whose size-1 dims have other strides, and non-contiguous ones, take torch's stride
     walk, which keeps some of those strides."""
     sizes, strides = geometry

@@ -207,7 +207,8 @@ CT_API double ct_get_print_option(ct_print_option option);
 
 /* ---- Lifetime ------------------------------------------------------------------------- */
 
-/* Adds a reference and returns t (NULL stays NULL). */
+/* Adds a reference and returns t (NULL stays NULL).  NULL with CT_ERR_INVALID_ARGUMENT when t
+   already has 2^31 references, the most one tensor can have. */
 CT_API ct_tensor *ct_tensor_retain(ct_tensor *t);
 /* Drops a reference; the last one frees the tensor, and its storage once no tensor or
    storage handle holds it.  NULL is a no-op. */

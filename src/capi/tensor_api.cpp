@@ -14,7 +14,13 @@ extern "C" {
 ct_tensor* ct_tensor_retain(ct_tensor* t) {
   return guard<ct_tensor*>(nullptr, [&] {
     if (!t) return static_cast<ct_tensor*>(nullptr);
-    tensor_arg(t, "ct_tensor_retain").retain();
+    const Tensor& x = tensor_arg(t, "ct_tensor_retain");
+    // A root's count has 32 bits (Note [Views lent by their root] in core/storage.h); only a
+    // loop of retains can come near it, since every other reference is an object in memory.
+    const int64_t n = x.refcount();
+    CT_CHECK(n < Tensor::kMaxReferences, InvalidArgument,
+             "ct_tensor_retain: the tensor already has " << n << " references, the most one tensor can have");
+    x.retain();
     return t;
   });
 }

@@ -139,18 +139,32 @@ Ref<Tensor> Tensor::make_checked(Storage* storage, DType dtype, IntList sizes, I
   }
   t->numel_ = numel;
   t->contiguous_ = contiguous;
-  if (!takes_storage) storage->retain();  // nothing below throws: the reference is the tensor's
+  // Nothing below throws: the references are the tensor's.  Note [Views lent by their root]:
+  // a view of a root on the root's own storage borrows both; a tensor on a fresh storage is
+  // its root.
   t->storage_ = storage;
   if (base) {
-    base->retain();
     t->base_ = base;
+    if (base->is_root() && base->home_ == storage && !takes_storage) {
+      storage->lend_view();
+      t->math_bits_ = kBorrowsBit;
+    } else {
+      storage->retain();
+      base->retain();
+    }
+  } else if (takes_storage) {
+    storage->start_group();  // the storage is new: its reference becomes the group's
+    t->home_ = storage;
+    t->math_bits_ = kRootBit;
+  } else {
+    storage->retain();
   }
   if (counter) {
     counter->retain();
     t->version_.store(counter, std::memory_order_relaxed);
   }
   if (__builtin_expect(inference, 0)) {
-    t->math_bits_ = kInferenceBit;
+    t->math_bits_ |= kInferenceBit;
     if (no_counter) t->version_.store(disabled_counter(), std::memory_order_relaxed);
   }
   live_add(LiveKind::Tensor, 1);
@@ -210,8 +224,22 @@ void Tensor::set_geometry(Storage* storage, DType dtype, IntList sizes, IntList 
   numel_ = numel;
   contiguous_ = compute_contiguous(this->sizes(), this->strides());
   if (storage != storage_) {
-    storage->retain();
-    storage_->release();
+    // Note [Views lent by their root]: a root holds its home through its group, and any other
+    // storage with a reference; a view that leaves the storage its base lent takes ordinary
+    // references (the base's first, so that giving back the lent unit cannot end the group).
+    if (is_root()) {
+      if (storage != home_) storage->retain();
+      if (storage_ != home_) storage_->release();
+      home_->set_root_away(storage != home_);
+    } else if (borrows()) {
+      base_->retain();
+      storage->retain();
+      (void)storage_->return_view();
+      math_bits_ = uint8_t(math_bits_ & ~kBorrowsBit);
+    } else {
+      storage->retain();
+      storage_->release();
+    }
     storage_ = storage;
   }
 }
@@ -257,10 +285,23 @@ Ref<Tensor> Tensor::empty_strided(IntList sizes, IntList strides, DType dtype, c
 Tensor::~Tensor() {
   if (storage_) {
     live_add(LiveKind::Tensor, -1);
-    storage_->release();
+    // Note [Views lent by their root]: a borrowing view gives back its storage with its base
+    // (below); a root's group has ended, and gives back the reference the group held on home.
+    if (is_root()) {
+      if (storage_ != home_) {
+        storage_->release();
+        home_->set_root_away(false);
+      }
+      home_->release();
+    } else if (!borrows()) {
+      storage_->release();
+    }
   }
   if (autograd_) autograd::destroy_meta(autograd_);
-  if (base_) base_->release();
+  if (base_) {
+    if (!borrows()) base_->release();
+    else if (storage_->return_view()) delete base_;  // the last view of a released root
+  }
   VersionCounter* const v = version_.load(std::memory_order_relaxed);
   if (v && v != disabled_counter()) v->release();
   if (ndim_ > kInlineDims) delete[] heap_;

@@ -143,16 +143,32 @@ class Tensor {
   static void* operator new(size_t bytes);
   static void operator delete(void* p) noexcept;
 
-  void retain() const { refcount_.fetch_add(1, std::memory_order_relaxed); }
+  // A root's references are counted by its storage (Note [Views lent by their root] in
+  // storage.h), every other tensor's in refcount_.
+  void retain() const {
+    if (is_root()) return home_->retain_root();
+    refcount_.fetch_add(1, std::memory_order_relaxed);
+  }
   // A sole owner skips the atomic decrement: with a count of 1 held by the caller, no other
   // thread holds a reference it could retain or release concurrently.
   void release() const {
+    if (is_root()) {
+      if (home_->release_root()) delete this;
+      return;
+    }
     if (refcount_.load(std::memory_order_acquire) == 1 ||
         refcount_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       delete this;
     }
   }
-  int64_t refcount() const { return refcount_.load(std::memory_order_relaxed); }
+  // The most references one tensor may have: a root's count has 32 bits (Note [Views lent by
+  // their root]), and ct_tensor_retain refuses more.
+  static constexpr int64_t kMaxReferences = int64_t(1) << 31;
+  // References to this tensor: handles, plus the views whose base it is (torch's use_count).
+  int64_t refcount() const {
+    if (is_root()) return home_->root_refcount();
+    return refcount_.load(std::memory_order_relaxed);
+  }
   bool valid() const { return magic_ == kMagic; }
 
   int ndim() const { return ndim_; }
@@ -172,7 +188,7 @@ class Tensor {
   bool is_neg() const { return math_bits_ & kNegBit; }
   // Only on a tensor nobody else has seen yet (a view just made), or by the in-place ops
   // that torch lets change them (none today beyond those).  Keeps the inference bit.
-  void set_math_bits(uint8_t bits) { math_bits_ = uint8_t((math_bits_ & kInferenceBit) | bits); }
+  void set_math_bits(uint8_t bits) { math_bits_ = uint8_t((math_bits_ & ~(kConjBit | kNegBit)) | bits); }
   // Note [Inference tensors]: made in inference mode, or derived from such a tensor.
   bool is_inference() const { return math_bits_ & kInferenceBit; }
   // Only for `x.data = y`, which takes y's inference state and keeps x's counter (torch copies
@@ -256,8 +272,16 @@ class Tensor {
                                   Tensor* base, const Tensor* counter_from, int64_t numel, bool contiguous,
                                   bool takes_storage = false);
 
+  // Note [Views lent by their root] (storage.h): a root is counted by its home storage; a view
+  // that borrows holds its storage and base through that count, not a reference on each.
+  bool is_root() const { return math_bits_ & kRootBit; }
+  bool borrows() const { return math_bits_ & kBorrowsBit; }
+
   static constexpr uint32_t kMagic = 0x7e450c75u;
-  mutable std::atomic<int64_t> refcount_{1};
+  union {
+    mutable std::atomic<int64_t> refcount_{1};  // a tensor that is not a root
+    Storage* home_;  // a root: the storage it was made on, which counts its references
+  };
   Storage* storage_ = nullptr;  // owned reference
   Tensor* base_ = nullptr;      // owned reference, or nullptr
   int64_t offset_ = 0;
@@ -266,8 +290,8 @@ class Tensor {
   mutable std::atomic<VersionCounter*> version_{nullptr};  // owned reference, made lazily
   uint32_t magic_ = kMagic;
   int8_t ndim_ = 0;  // at most kMaxDims (64): one byte, so that the bits below fit the 128
-  uint8_t math_bits_ = 0;  // Note [Math bits], and kInferenceBit (Note [Inference tensors])
-  static constexpr uint8_t kInferenceBit = 0x80;
+  uint8_t math_bits_ = 0;  // Note [Math bits], kInferenceBit (Note [Inference tensors]), kRootBit, kBorrowsBit
+  static constexpr uint8_t kInferenceBit = 0x80, kRootBit = 0x10, kBorrowsBit = 0x20;
   DType dtype_ = DType::Float32;
   bool contiguous_ = true;
   // sizes [0, ndim), strides [ndim, 2 ndim): inline_ up to kInlineDims dims, else heap_

@@ -28,7 +28,9 @@
 // Note [Views and bases]
 // base_ is the root tensor of a view (PyTorch's _base): the tensor that is not itself a
 // view.  A view of a view gets the same base, never the intermediate one, so a chain of
-// views keeps exactly one extra object alive.  An alias (detach) has no base.
+// views keeps exactly one extra object alive.  An alias (detach) has no base.  A view of a
+// tensor made on a fresh storage is counted by that storage instead of holding references on
+// it and on its base (Note [Views lent by their root] in storage.h).
 #pragma once
 
 #include <algorithm>
@@ -282,8 +284,10 @@ class Tensor {
     mutable std::atomic<int64_t> refcount_{1};  // a tensor that is not a root
     Storage* home_;  // a root: the storage it was made on, which counts its references
   };
-  Storage* storage_ = nullptr;  // owned reference
-  Tensor* base_ = nullptr;      // owned reference, or nullptr
+  // Each an owned reference, except in a view that borrows() them both from its base's group
+  // (Note [Views lent by their root] in storage.h); base_ is nullptr for a tensor not a view.
+  Storage* storage_ = nullptr;
+  Tensor* base_ = nullptr;
   int64_t offset_ = 0;
   int64_t numel_ = 0;
   mutable autograd::AutogradMeta* autograd_ = nullptr;  // owned; see autograd()

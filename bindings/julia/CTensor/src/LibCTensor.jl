@@ -434,7 +434,8 @@ end
 
 `ct_tensor *ct_tensor_retain(ct_tensor *t);`
 
-Adds a reference and returns t (NULL stays NULL).
+Adds a reference and returns t (NULL stays NULL).  NULL with CT_ERR_INVALID_ARGUMENT when t
+already has 2^31 references, the most one tensor can have.
 """
 function ct_tensor_retain(t)
     ccall((:ct_tensor_retain, libctensor()), Ptr{ct_tensor}, (Ptr{ct_tensor},), t)

@@ -77,7 +77,8 @@ class Storage {
   // storage with an ordinary reference; root_away_ takes it out of this storage's count.  Views
   // of it made on the new storage, and every view of a tensor that is not a root (an alias,
   // a tensor from from_blob or DLPack), take the two ordinary references as before.
-  // 2^32 references to one root would overflow into the views: ct_tensor_retain refuses them.
+  // 2^32 references to one root would overflow into the views: ct_tensor_retain refuses the
+  // 2^31st (Tensor::kMaxReferences); any other reference is an object in memory.
   void retain_root() const { group_.fetch_add(1, std::memory_order_relaxed); }
   // Gives back a reference to the root; true when that ended the group (destroy the root).
   // A sole owner (one reference, no view lent) skips the locked instruction, as release().

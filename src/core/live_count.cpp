@@ -10,7 +10,7 @@ namespace ct {
 namespace {
 
 struct Slot {
-  std::atomic<int64_t> count[2] = {};
+  std::atomic<int64_t> count[kLiveKinds] = {};
   Slot* prev = nullptr;
   Slot* next = nullptr;
 };
@@ -18,8 +18,8 @@ struct Slot {
 struct Registry {
   std::mutex mutex;
   Slot* head = nullptr;
-  int64_t retired[2] = {0, 0};        // left behind by exited threads (under mutex)
-  std::atomic<int64_t> fallback[2] = {};  // used only if a slot cannot be allocated
+  int64_t retired[kLiveKinds] = {};      // left behind by exited threads (under mutex)
+  std::atomic<int64_t> fallback[kLiveKinds] = {};  // used only if a slot cannot be allocated
   pthread_key_t key{};
   bool has_key = false;
 };
@@ -35,7 +35,7 @@ Registry& registry() {
       Registry& g = registry();
       Slot* s = static_cast<Slot*>(p);
       std::lock_guard<std::mutex> lock(g.mutex);
-      for (int k = 0; k < 2; ++k) g.retired[k] += s->count[k].load(std::memory_order_relaxed);
+      for (int k = 0; k < kLiveKinds; ++k) g.retired[k] += s->count[k].load(std::memory_order_relaxed);
       (s->prev ? s->prev->next : g.head) = s->next;
       if (s->next) s->next->prev = s->prev;
       delete s;

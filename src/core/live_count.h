@@ -1,5 +1,5 @@
-// Counts of live Tensor and Storage objects (ct_live_tensors, ct_live_storages), kept per
-// thread so that creating and releasing a view costs no atomic read-modify-write for them.
+// Counts of live Tensor and Storage objects (ct_live_tensors, ct_live_storages) and of version
+// counters (live_version_counters, for the core's tests), kept per thread so that creating and releasing a view costs no atomic read-modify-write for them.
 //
 // Each thread adds to its own slot with a relaxed load and store (only that thread writes
 // it); live_total() sums every slot under a mutex, plus what exited threads left behind.  A
@@ -12,10 +12,11 @@
 
 namespace ct {
 
-enum class LiveKind : int { Tensor = 0, Storage = 1 };
+enum class LiveKind : int { Tensor = 0, Storage = 1, VersionCounter = 2 };
+constexpr int kLiveKinds = 3;
 
 namespace live_detail {
-// The calling thread's two counts, or nullptr until its first live_add (and again once the
+// The calling thread's counts, or nullptr until its first live_add (and again once the
 // thread's slot is retired at exit).  initial-exec: a plain %fs-relative load even in a
 // shared library.
 extern thread_local std::atomic<int64_t>* t_counts __attribute__((tls_model("initial-exec")));

@@ -11,6 +11,7 @@
 #include "id_block.h"
 #include "live_count.h"
 #include "small_blocks.h"
+#include "version_counter.h"
 
 namespace ct {
 namespace {
@@ -78,6 +79,7 @@ Storage::Storage(char* data, int64_t nbytes, Deleter deleter, void* ctx, bool fo
 }
 
 Storage::~Storage() {
+  if (VersionCounter* c = kept_counter_.load(std::memory_order_relaxed)) c->release();
   if (!foreign_) {
     BufferCache::give({data_, capacity_});
   } else if (deleter_) {

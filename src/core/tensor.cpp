@@ -160,7 +160,8 @@ Ref<Tensor> Tensor::make_checked(Storage* storage, DType dtype, IntList sizes, I
     storage->retain();
   }
   if (counter) {
-    counter->retain();
+    // Note [Counters kept by the storage]: the storage holding it is held by the tensor.
+    if (counter != storage->kept_counter()) counter->retain();
     t->version_.store(counter, std::memory_order_relaxed);
   }
   if (__builtin_expect(inference, 0)) {
@@ -198,8 +199,11 @@ VersionCounter* Tensor::version_counter() const {
   VersionCounter* v = version_.load(std::memory_order_acquire);
   if (__builtin_expect(v != nullptr, 1)) return v;
   VersionCounter* fresh = new VersionCounter;
+  // Note [Counters kept by the storage]: offered to the storage before anyone can see it, so
+  // no tensor ever held a reference on a counter that its storage then came to keep.
+  const bool kept = storage_ && storage_->keep_counter(fresh);
   if (version_.compare_exchange_strong(v, fresh, std::memory_order_acq_rel, std::memory_order_acquire)) return fresh;
-  delete fresh;  // another thread published one first: v is it
+  if (!kept) delete fresh;  // another thread published one first: v is it (a kept one dies with the storage)
   return v;
 }
 
@@ -224,6 +228,13 @@ void Tensor::set_geometry(Storage* storage, DType dtype, IntList sizes, IntList 
   numel_ = numel;
   contiguous_ = compute_contiguous(this->sizes(), this->strides());
   if (storage != storage_) {
+    // Note [Counters kept by the storage]: a reference on the counter exactly when the new
+    // storage does not keep it, taken before the old storage (which may keep it) is released.
+    VersionCounter* const v = version_.load(std::memory_order_relaxed);
+    const bool counted = v && v != disabled_counter();
+    const bool held_before = counted && v != storage_->kept_counter();
+    const bool held_after = counted && v != storage->kept_counter();
+    if (held_after && !held_before) v->retain();
     // Note [Views lent by their root]: a root holds its home through its group, and any other
     // storage with a reference; a view that leaves the storage its base lent takes ordinary
     // references (the base's first, so that giving back the lent unit cannot end the group).
@@ -241,6 +252,7 @@ void Tensor::set_geometry(Storage* storage, DType dtype, IntList sizes, IntList 
       storage_->release();
     }
     storage_ = storage;
+    if (held_before && !held_after) v->release();  // the new storage keeps it: never the last
   }
 }
 
@@ -283,6 +295,9 @@ Ref<Tensor> Tensor::empty_strided(IntList sizes, IntList strides, DType dtype, c
 }
 
 Tensor::~Tensor() {
+  // Note [Counters kept by the storage]: asked before the storage may go.
+  VersionCounter* const v = version_.load(std::memory_order_relaxed);
+  const bool holds_counter = v && v != disabled_counter() && !(storage_ && v == storage_->kept_counter());
   if (storage_) {
     live_add(LiveKind::Tensor, -1);
     // Note [Views lent by their root]: a borrowing view gives back its storage with its base
@@ -302,8 +317,7 @@ Tensor::~Tensor() {
     if (!borrows()) base_->release();
     else if (storage_->return_view()) delete base_;  // the last view of a released root
   }
-  VersionCounter* const v = version_.load(std::memory_order_relaxed);
-  if (v && v != disabled_counter()) v->release();
+  if (holds_counter) v->release();
   if (ndim_ > kInlineDims) delete[] heap_;
   magic_ = 0;
 }

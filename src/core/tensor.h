@@ -291,7 +291,8 @@ class Tensor {
   int64_t offset_ = 0;
   int64_t numel_ = 0;
   mutable autograd::AutogradMeta* autograd_ = nullptr;  // owned; see autograd()
-  mutable std::atomic<VersionCounter*> version_{nullptr};  // owned reference, made lazily
+  // Made lazily; an owned reference unless storage_ keeps it (Note [Counters kept by the storage]).
+  mutable std::atomic<VersionCounter*> version_{nullptr};
   uint32_t magic_ = kMagic;
   int8_t ndim_ = 0;  // at most kMaxDims (64): one byte, so that the bits below fit the 128
   uint8_t math_bits_ = 0;  // Note [Math bits], kInferenceBit (Note [Inference tensors]), kRootBit, kBorrowsBit

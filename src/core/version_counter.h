@@ -14,6 +14,9 @@
 // place (Tensor::version_counter()): out-of-place results never pay for it, and taking a
 // view costs nothing (it uses its base's counter), not even an atomic increment.  A
 // tensor without one reads version 0.  A view holds no reference: it reads its base's.
+// Nor does a tensor whose storage keeps its counter (Note [Counters kept by the storage] in
+// storage.h): the first counter made for a tensor on a storage, so a detach() of a tensor
+// costs no atomic operation on the counter either.
 // An inference tensor may have no counter at all (Tensor::disabled_counter(): Note
 // [Inference tensors] in inference_mode.h).
 #pragma once
@@ -22,6 +25,7 @@
 #include <cstdint>
 #include <new>
 
+#include "live_count.h"
 #include "small_blocks.h"
 
 namespace ct {
@@ -36,15 +40,23 @@ class VersionCounter {
   static void* operator new(size_t bytes) {
     static_assert(sizeof(VersionCounter) <= kBlock);
     (void)bytes;
-    return small_blocks::new_block(kBlock);
+    void* p = small_blocks::new_block(kBlock);
+    live_add(LiveKind::VersionCounter, 1);
+    return p;
   }
   static void operator delete(void* p) noexcept {
-    if (p) small_blocks::give(static_cast<char*>(p), kBlock);
+    if (!p) return;
+    small_blocks::give(static_cast<char*>(p), kBlock);
+    live_add(LiveKind::VersionCounter, -1);
   }
 
   void retain() { refs_.fetch_add(1, std::memory_order_relaxed); }
+  // A sole owner skips the locked decrement, as Storage::release: with one reference, held by
+  // the caller, nobody can retain it concurrently (a tensor holding no reference because its
+  // storage keeps the counter implies a second one, the storage's: storage.h).
   void release() {
-    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+    if (refs_.load(std::memory_order_acquire) == 1 || refs_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+      delete this;
   }
   int64_t value() const { return value_.load(std::memory_order_relaxed); }
   void bump() { value_.fetch_add(1, std::memory_order_relaxed); }
@@ -54,5 +66,9 @@ class VersionCounter {
   std::atomic<int64_t> refs_{1};
   std::atomic<int64_t> value_{0};
 };
+
+// Version counters alive in the process (live_count.h): lets tests see that every counter
+// is freed exactly once, whoever keeps it (Note [Counters kept by the storage]).
+inline int64_t live_version_counters() { return live_total(LiveKind::VersionCounter); }
 
 }  // namespace ct

@@ -32,6 +32,19 @@ void BM_capi_slice(benchmark::State& state) {
 }
 BENCHMARK(BM_capi_slice);
 
+// detach(): an alias, not a view (no base), sharing x's storage and version counter; the
+// counter is the one x's storage keeps (Note [Counters kept by the storage]).
+void BM_capi_alias(benchmark::State& state) {
+  ct_tensor* x = ct_zeros(2, kShape, CT_FLOAT32);
+  for (auto _ : state) {
+    ct_tensor* v = ct_alias(x);
+    benchmark::DoNotOptimize(v);
+    ct_tensor_release(v);
+  }
+  ct_tensor_release(x);
+}
+BENCHMARK(BM_capi_alias);
+
 // Issue 19: a conj view (the conjugate bit; nothing copied) through the C ABI, <= 50 ns.
 void BM_capi_conj(benchmark::State& state) {
   ct_tensor* x = ct_zeros(2, kShape, CT_COMPLEX64);

@@ -10,74 +10,55 @@ namespace {
 
 const int64_t kShape[2] = {64, 64};
 
-void BM_capi_transpose(benchmark::State& state) {
-  ct_tensor* x = ct_zeros(2, kShape, CT_FLOAT32);
+// Makes a view of a 64 x 64 tensor of dtype with make(x) and releases it, each iteration:
+// the create+release cost every binding pays for one view.
+template <class MakeView>
+void time_capi_view(benchmark::State& state, ct_dtype dtype, MakeView make) {
+  ct_tensor* x = ct_zeros(2, kShape, dtype);
   for (auto _ : state) {
-    ct_tensor* v = ct_transpose(x, 0, 1);
+    ct_tensor* v = make(x);
     benchmark::DoNotOptimize(v);
     ct_tensor_release(v);
   }
   ct_tensor_release(x);
 }
+
+void BM_capi_transpose(benchmark::State& state) {
+  time_capi_view(state, CT_FLOAT32, [](ct_tensor* x) { return ct_transpose(x, 0, 1); });
+}
 BENCHMARK(BM_capi_transpose);
 
 void BM_capi_slice(benchmark::State& state) {
-  ct_tensor* x = ct_zeros(2, kShape, CT_FLOAT32);
-  for (auto _ : state) {
-    ct_tensor* v = ct_slice(x, 1, 1, 3, 1);
-    benchmark::DoNotOptimize(v);
-    ct_tensor_release(v);
-  }
-  ct_tensor_release(x);
+  time_capi_view(state, CT_FLOAT32, [](ct_tensor* x) { return ct_slice(x, 1, 1, 3, 1); });
 }
 BENCHMARK(BM_capi_slice);
 
 // detach(): an alias, not a view (no base), sharing x's storage and version counter; the
 // counter is the one x's storage keeps (Note [Counters kept by the storage]).
 void BM_capi_alias(benchmark::State& state) {
-  ct_tensor* x = ct_zeros(2, kShape, CT_FLOAT32);
-  for (auto _ : state) {
-    ct_tensor* v = ct_alias(x);
-    benchmark::DoNotOptimize(v);
-    ct_tensor_release(v);
-  }
-  ct_tensor_release(x);
+  time_capi_view(state, CT_FLOAT32, [](ct_tensor* x) { return ct_alias(x); });
 }
 BENCHMARK(BM_capi_alias);
 
 // Issue 19: a conj view (the conjugate bit; nothing copied) through the C ABI, <= 50 ns.
 void BM_capi_conj(benchmark::State& state) {
-  ct_tensor* x = ct_zeros(2, kShape, CT_COMPLEX64);
-  for (auto _ : state) {
-    ct_tensor* v = ct_conj(x);
-    benchmark::DoNotOptimize(v);
-    ct_tensor_release(v);
-  }
-  ct_tensor_release(x);
+  time_capi_view(state, CT_COMPLEX64, [](ct_tensor* x) { return ct_conj(x); });
 }
 BENCHMARK(BM_capi_conj);
 
 void BM_capi_view(benchmark::State& state) {
-  ct_tensor* x = ct_zeros(2, kShape, CT_FLOAT32);
-  const int64_t shape[3] = {16, 4, 64};
-  for (auto _ : state) {
-    ct_tensor* v = ct_view(x, 3, shape);
-    benchmark::DoNotOptimize(v);
-    ct_tensor_release(v);
-  }
-  ct_tensor_release(x);
+  time_capi_view(state, CT_FLOAT32, [](ct_tensor* x) {
+    const int64_t shape[3] = {16, 4, 64};
+    return ct_view(x, 3, shape);
+  });
 }
 BENCHMARK(BM_capi_view);
 
 void BM_capi_reshape_view(benchmark::State& state) {
-  ct_tensor* x = ct_zeros(2, kShape, CT_FLOAT32);
-  const int64_t shape[2] = {-1, 32};
-  for (auto _ : state) {
-    ct_tensor* v = ct_reshape(x, 2, shape);
-    benchmark::DoNotOptimize(v);
-    ct_tensor_release(v);
-  }
-  ct_tensor_release(x);
+  time_capi_view(state, CT_FLOAT32, [](ct_tensor* x) {
+    const int64_t shape[2] = {-1, 32};
+    return ct_reshape(x, 2, shape);
+  });
 }
 BENCHMARK(BM_capi_reshape_view);
 

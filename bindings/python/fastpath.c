@@ -1376,6 +1376,37 @@ static PyObject *ctpy_slices_getitem(ct_tensor *h, PyObject *key) {
   CTPY_RETURN_NEW_TENSOR(ct_slices(h, (int)n, starts, stops, steps), "ct_slices");
 }
 
+/* x[:, None], x[..., None], x[None] (one None among full slices `:` and at most one `...`)
+   with no graph to record: the view is h with one size-1 dim inserted, so one ct_unsqueeze
+   (torch's stride rule for the new dim is unsqueeze's).  Through ctpy_basic_view it was
+   ct_as_strided, whose check of the geometry against the storage was 10% of x[:, None]
+   (perf).  Py_NotImplemented (borrowed) for any other key, and for keys that are errors (more
+   `:` than dims): ctpy_basic_view takes those. */
+static PyObject *ctpy_unsqueeze_getitem(ct_tensor *h, PyObject *key) {
+  PyObject *single[1];
+  Py_ssize_t n;
+  PyObject *const *items = ctpy_key_items(key, single, &n);
+  int nones = 0, ellipses = 0, full = 0;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject *o = items[i];
+    if (o == Py_None) {
+      ++nones;
+    } else if (o == Py_Ellipsis) {
+      ++ellipses;
+    } else if (PySlice_Check(o) && ((PySliceObject *)o)->start == Py_None && ((PySliceObject *)o)->stop == Py_None &&
+               ((PySliceObject *)o)->step == Py_None) {
+      ++full;
+    } else {
+      return Py_NotImplemented;
+    }
+  }
+  const int nd = ct_tensor_ndim(h);
+  if (nones != 1 || ellipses > 1 || full > nd || ctpy_records_graph(h)) return Py_NotImplemented;
+  int dim = 0; /* where the None lands: torch's dimension pointer, as ctpy_basic_geometry moves it */
+  for (Py_ssize_t i = 0; items[i] != Py_None; ++i) dim += items[i] == Py_Ellipsis ? nd - full : 1;
+  CTPY_RETURN_NEW_TENSOR(ct_unsqueeze(h, dim), "ct_unsqueeze");
+}
+
 static PyObject *ctpy_getitem(PyObject *self, PyObject *key) {
   ct_tensor *h = ctpy_handle(self);
   if (PyLong_CheckExact(key) && ct_tensor_ndim(h) > 0) {
@@ -1392,6 +1423,8 @@ static PyObject *ctpy_getitem(PyObject *self, PyObject *key) {
   }
   PyObject *sliced = ctpy_slices_getitem(h, key);
   if (sliced != Py_NotImplemented) return sliced;
+  PyObject *unsqueezed = ctpy_unsqueeze_getitem(h, key);
+  if (unsqueezed != Py_NotImplemented) return unsqueezed;
   ct_tensor *v = NULL;
   PyObject *r = ctpy_basic_view(h, key, 0, NULL, &v);
   if (r == NULL) return NULL;

@@ -25,11 +25,7 @@ ct_tensor* ct_matrix_transpose(const ct_tensor* t) {
 
 ct_tensor* ct_numpy_T(const ct_tensor* t) {
   return guard<ct_tensor*>(nullptr, [&] {
-    const Tensor& x = tensor_arg(t, "ct_numpy_T");
-    int dims[kMaxDims];
-    const int n = x.ndim();
-    for (int i = 0; i < n; ++i) dims[i] = n - 1 - i;
-    return to_handle(ag::permute(x, std::span<const int>(dims, size_t(n))));
+    return to_handle(ag::numpy_T(tensor_arg(t, "ct_numpy_T")));
   });
 }
 

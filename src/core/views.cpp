@@ -132,6 +132,16 @@ Ref<Tensor> permute(const Tensor& t, std::span<const int> dims) {
   return rearranged_view(t, sizes, strides);
 }
 
+Ref<Tensor> reverse_dims(const Tensor& t) {
+  const int n = t.ndim();
+  DimBuf sizes, strides;
+  for (int d = n - 1; d >= 0; --d) {
+    sizes.push_back(t.size(d));
+    strides.push_back(t.stride(d));
+  }
+  return rearranged_view(t, sizes, strides);
+}
+
 namespace {
 // torch's slice() of one dim of a geometry, in place: start and stop clamped to [0, size]
 // (negatives count from the end), the dim's size and stride and the offset updated.  The

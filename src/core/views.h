@@ -13,6 +13,8 @@ Ref<Tensor> view(const Tensor& t, IntList shape);            // throws NotViewab
 Ref<Tensor> transpose(const Tensor& t, int64_t dim0, int64_t dim1);
 Ref<Tensor> t(const Tensor& self);  // torch.t: <= 2-D; 0-D and 1-D unchanged (still a view)
 Ref<Tensor> permute(const Tensor& t, std::span<const int> dims);
+// numpy's a.T, torch's x.T: the dims reversed (permute(t, [n-1, ..., 0]), with nothing to check).
+Ref<Tensor> reverse_dims(const Tensor& t);
 Ref<Tensor> slice(const Tensor& t, int64_t dim, int64_t start, int64_t stop, int64_t step);
 // slice of dims 0 .. n-1 (n = starts.size(), the three lists of one length) in one view: the
 // geometry, checks and errors of n slice() calls, dim after dim, without the n - 1 views

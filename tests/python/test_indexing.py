@@ -50,6 +50,10 @@ KEYS = [
     slice(-10, 1), (0, 1), (1, slice(None), 2), (Ellipsis, 1), (Ellipsis,), (), None, (None, 0),
     (slice(None), None, slice(1, 3)), (0, Ellipsis, None), (slice(None, None, 3), slice(None), slice(1, None, 2)),
     (Ellipsis, None), (None, Ellipsis, None), np.int64(1), (np.int32(1), 0),
+    # one None among full slices and an Ellipsis: a single unsqueeze (ctpy_unsqueeze_getitem)
+    (slice(None), None), (None, slice(None)), (None, Ellipsis), (slice(None), slice(None), None),
+    (slice(None), slice(None), slice(None), None), (Ellipsis, None, slice(None)), (slice(None), Ellipsis, None),
+    (slice(None), None, Ellipsis, slice(None)),
     # advanced: copies
     [0, 1], [1], [], [-1, 0, -1], [[0, 1], [1, 0]], (slice(None), [0, 2]), ([0, 1], slice(None), [1, 2]),
     ([0, 1], [1, 2]), (1, [0, 2], slice(1, 3)), (Ellipsis, [0, 2]), (None, [0, 1]), ([0, 1], None),
@@ -84,6 +88,7 @@ def test_getitem_on_transposed_matches_torch(key):
 
 
 @pytest.mark.parametrize("key", [(0, 0, 0, 0), 5, (0, 7), -3, (Ellipsis, Ellipsis), [5], (slice(None), [0, 9]),
+                                 (slice(None),) * 4 + (None,), (Ellipsis, None, Ellipsis), (slice(None), None, Ellipsis, Ellipsis),
                                  slice(None, None, -1), slice(None, None, 0), [[0, 1], [1, 2, 3]],
                                  Idx([0.5], "float32"), Idx([True, False]), (0, Idx([[True, True]])),
                                  Idx([0, 1], "int32"), "a", 1.5, (Idx([[True, False, True], [False, False, True]]), 1)],
@@ -201,3 +206,38 @@ def test_indexing_with_numpy_and_tensor_indices_keeps_values():
     assert x[np.array([3, 1])].tolist() == [3, 1]
     assert x[x.index_select(0, ctensor.tensor([2]))].tolist() == [2]
     assert x[ctensor.tensor(4)].tolist() == 4 and x[ctensor.tensor(4)]._is_view()
+
+
+@pytest.mark.parametrize("key", [None, (slice(None), None), (Ellipsis, None)], ids=repr)
+def test_unsqueeze_keys_in_no_grad_like_torch(key):
+    """x[:, None] made in no_grad mode of a tensor that requires grad: the same view as torch's,
+    which may not be written in place once grad mode is back (its creation mode), and which
+    records nothing."""
+    c_root, t_root = pair((2, 3))
+    c_root.requires_grad_()
+    t_root.requires_grad_()
+    with ctensor.no_grad():
+        c = c_root[key]
+    with torch.no_grad():
+        t = t_root[key]
+    compare(c_root, t_root, c, t)
+    assert c.grad_fn is None and t.grad_fn is None
+    assert c.requires_grad == t.requires_grad
+    with pytest.raises(RuntimeError) as te:
+        t.mul_(2)
+    with pytest.raises(RuntimeError) as ce:
+        c.mul_(2)
+    assert str(ce.value) == str(te.value)
+
+
+@pytest.mark.parametrize("key", [None, (slice(None), None), (Ellipsis, None), (None, Ellipsis)], ids=repr)
+def test_unsqueeze_keys_record_torchs_graph(key):
+    c_root, t_root = pair((2, 3))
+    c_root.requires_grad_()
+    t_root.requires_grad_()
+    c, t = c_root[key], t_root[key]
+    compare(c_root, t_root, c, t)
+    assert c.grad_fn.name() == t.grad_fn.name()
+    c.sum().backward()
+    t.sum().backward()
+    assert same_values(c_root.grad, t_root.grad)

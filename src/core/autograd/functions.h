@@ -62,6 +62,8 @@ Ref<Tensor> view(const Tensor& t, IntList shape);
 Ref<Tensor> transpose(const Tensor& t, int64_t dim0, int64_t dim1);
 Ref<Tensor> t(const Tensor& self);
 Ref<Tensor> permute(const Tensor& t, std::span<const int> dims);
+// x.T: permute with the dims reversed (PermuteBackward0, as torch's numpy_T).
+Ref<Tensor> numpy_T(const Tensor& t);
 Ref<Tensor> slice(const Tensor& t, int64_t dim, int64_t start, int64_t stop, int64_t step);
 // n slices (dims 0 .. n-1) in one view; recording a graph, n slice() calls (SliceBackward0
 // each, as torch has no fused op); n == 0: alias_view.

@@ -1,5 +1,6 @@
 // Counts of live Tensor and Storage objects (ct_live_tensors, ct_live_storages) and of version
-// counters (live_version_counters, for the core's tests), kept per thread so that creating and releasing a view costs no atomic read-modify-write for them.
+// counters (live_version_counters, for the core's tests), kept per thread so that creating and
+// releasing a view costs no atomic read-modify-write for them.
 //
 // Each thread adds to its own slot with a relaxed load and store (only that thread writes
 // it); live_total() sums every slot under a mutex, plus what exited threads left behind.  A

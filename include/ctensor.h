@@ -264,7 +264,8 @@ CT_API ct_tensor *ct_from_blob(void *data, int ndim, const int64_t *sizes,
 /* ---- Views: new reference, SAME storage ----------------------------------------------- */
 /* Each result has ct_tensor_is_view() == 1 and ct_tensor_base() == the root tensor: t itself
    if t is not a view, else t's base (never an intermediate view).  Writes through either
-   are seen through the other, and bump the one version counter of the storage. */
+   are seen through the other, and bump the one version counter of t's family (the root,
+   its views and its ct_alias; ct_data on the same storage has its own). */
 
 /* Same elements in a new shape; one entry may be -1 (inferred).  CT_ERR_NOT_VIEWABLE
    with PyTorch's message when the strides forbid it (use ct_reshape);

@@ -594,7 +594,8 @@ end
 # ---- Views: new reference, SAME storage --------------------------------------------------
 # Each result has ct_tensor_is_view() == 1 and ct_tensor_base() == the root tensor: t itself
 # if t is not a view, else t's base (never an intermediate view).  Writes through either
-# are seen through the other, and bump the one version counter of the storage.
+# are seen through the other, and bump the one version counter of t's family (the root,
+# its views and its ct_alias; ct_data on the same storage has its own).
 
 """
     ct_view(t, ndim, shape) -> Ptr{ct_tensor}

@@ -1376,6 +1376,11 @@ static PyObject *ctpy_slices_getitem(ct_tensor *h, PyObject *key) {
   CTPY_RETURN_NEW_TENSOR(ct_slices(h, (int)n, starts, stops, steps), "ct_slices");
 }
 
+/* `:`: a slice with no start, stop or step. */
+static inline int ctpy_is_full_slice(const PySliceObject *sl) {
+  return sl->start == Py_None && sl->stop == Py_None && sl->step == Py_None;
+}
+
 /* x[:, None], x[..., None], x[None] (one None among full slices `:` and at most one `...`)
    with no graph to record: the view is h with one size-1 dim inserted, so one ct_unsqueeze
    (torch's stride rule for the new dim is unsqueeze's).  Through ctpy_basic_view it was
@@ -1393,8 +1398,7 @@ static PyObject *ctpy_unsqueeze_getitem(ct_tensor *h, PyObject *key) {
       ++nones;
     } else if (o == Py_Ellipsis) {
       ++ellipses;
-    } else if (PySlice_Check(o) && ((PySliceObject *)o)->start == Py_None && ((PySliceObject *)o)->stop == Py_None &&
-               ((PySliceObject *)o)->step == Py_None) {
+    } else if (PySlice_Check(o) && ctpy_is_full_slice((const PySliceObject *)o)) {
       ++full;
     } else {
       return Py_NotImplemented;

@@ -1105,16 +1105,12 @@ Ref<Tensor> permute(const Tensor& t, std::span<const int> dims) {
                      [inv](const Tensor& g) { return cg() ? ag::permute(g, inv) : ct::permute(g, inv); });
   return r;
 }
+// Reversing the dims is its own inverse, so the backward reverses them again.
 Ref<Tensor> numpy_T(const Tensor& t) {
-  if (__builtin_expect(!has_autograd(t), 1)) {  // permute's geometry without its checks
-    Ref<Tensor> r = ct::reverse_dims(t);
-    set_view_history(t, *r, [] { return std::shared_ptr<Node>(); });
-    return r;
-  }
-  const int n = t.ndim();
-  int dims[kMaxDims];
-  for (int i = 0; i < n; ++i) dims[i] = n - 1 - i;
-  return ag::permute(t, std::span<const int>(dims, size_t(n)));
+  Ref<Tensor> r = ct::reverse_dims(t);
+  record_permutation("PermuteBackward0", t, *r,
+                     [](const Tensor& g) { return cg() ? ag::numpy_T(g) : ct::reverse_dims(g); });
+  return r;
 }
 Ref<Tensor> slice(const Tensor& t, int64_t dim, int64_t start, int64_t stop, int64_t step) {
   return record_view("SliceBackward0", t,
